@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { Timestamp, optionalText } from './common';
+
+export const EMAIL_INVALID = 'Please enter a valid email address';
+
+export const emailField = z
+  .string({ message: 'Email is required' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'Email is required')
+  .max(255, 'Email must be less than 255 characters')
+  .pipe(z.email(EMAIL_INVALID));
+
+export const User = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  username: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  profileImageUrl: z.string().nullable(),
+  isSuperAdmin: z.boolean(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type User = z.infer<typeof User>;
+
+export const RegisterBody = z.object({
+  username: z
+    .string({ message: 'Username is required' })
+    .trim()
+    .min(3, 'Username must be at least 3 characters')
+    .max(50, 'Username must be at most 50 characters')
+    .regex(/^[A-Za-z0-9._@+-]+$/, 'Username may contain letters, digits and . _ @ + - only'),
+  email: emailField,
+  password: z
+    .string({ message: 'Password is required' })
+    .min(6, 'Password must be at least 6 characters')
+    .max(200, 'Password must be at most 200 characters'),
+  firstName: optionalText(100, 'First name must be less than 100 characters'),
+  lastName: optionalText(100, 'Last name must be less than 100 characters'),
+  invitationToken: z.string().max(200).nullish(),
+});
+export type RegisterBody = z.infer<typeof RegisterBody>;
+
+/** The /register form: the body plus a confirmation that is checked here and never sent. */
+export const RegisterForm = RegisterBody.extend({ confirmPassword: z.string() }).refine(
+  (v) => v.password === v.confirmPassword,
+  { message: "Passwords don't match", path: ['confirmPassword'] },
+);
+
+export const LoginBody = z.object({
+  /** The email or the username. */
+  username: z.string({ message: 'Email is required' }).trim().min(1, 'Email is required').max(255),
+  password: z.string({ message: 'Password is required' }).min(1, 'Password is required').max(200),
+});
+export type LoginBody = z.infer<typeof LoginBody>;
+
+/** The /login form asks for an email specifically. */
+export const LoginForm = z.object({
+  username: z.string().trim().pipe(z.email(EMAIL_INVALID)),
+  password: z.string().min(1, 'Password is required'),
+});
+
+export const ForgotPasswordBody = z.object({ email: emailField });
+
+export const ResetPasswordBody = z.object({
+  token: z.string({ message: 'Invalid or missing reset token.' }).min(1, 'Invalid or missing reset token.').max(200),
+  password: z
+    .string({ message: 'Password must be at least 8 characters long' })
+    .min(8, 'Password must be at least 8 characters long')
+    .max(200, 'Password must be at most 200 characters'),
+});
+
+export const ResetPasswordForm = ResetPasswordBody.extend({ confirmPassword: z.string() }).refine(
+  (v) => v.password === v.confirmPassword,
+  { message: 'Passwords do not match', path: ['confirmPassword'] },
+);
+
+export const ChangePasswordBody = z.object({
+  currentPassword: z.string({ message: 'Please fill in all password fields.' }).min(1, 'Please fill in all password fields.').max(200),
+  newPassword: z
+    .string({ message: 'Please fill in all password fields.' })
+    .min(8, 'New password must be at least 8 characters long.')
+    .max(200, 'New password must be at most 200 characters.'),
+});
+
+export const UpdateUserBody = z.object({
+  firstName: z
+    .string({ message: 'First name is required' })
+    .trim()
+    .min(1, 'First name is required')
+    .max(100, 'First name must be less than 100 characters'),
+  lastName: z
+    .string({ message: 'Last name is required' })
+    .trim()
+    .min(1, 'Last name is required')
+    .max(100, 'Last name must be less than 100 characters'),
+});

@@ -1,0 +1,10 @@
+export * from './common';
+export * from './auth';
+export * from './organizations';
+export * from './dashboard';
+export * from './health';
+
+/** The header that names the organization a request acts on. */
+export const ORGANIZATION_HEADER = 'x-organization-id';
+/** Where the client remembers the chosen organization. */
+export const SELECTED_ORGANIZATION_KEY = 'selectedOrganizationId';

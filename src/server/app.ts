@@ -1,0 +1,97 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { Db } from './db/client';
+import type { Deps } from './context';
+import type { App } from './http';
+import { createMailer, type Mailer } from './lib/mailer';
+import { registerErrorHandlers } from './plugins/errors';
+import { sessionPlugin } from './plugins/session';
+import { organizationPlugin } from './plugins/organization';
+import { securityHeaders } from './plugins/security-headers';
+import { createAuthService } from './modules/auth/auth.service';
+import { authRoutes } from './modules/auth/auth.routes';
+import { createOrganizationsService } from './modules/organizations/organizations.service';
+import { organizationsRoutes } from './modules/organizations/organizations.routes';
+import { createDashboardService } from './modules/dashboard/dashboard.service';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
+import { healthRoutes } from './modules/health/health.routes';
+
+export type BuildOptions = { config: Config; db: Db; mailer?: Mailer };
+
+/** The whole HTTP application; main.ts listens with it, tests inject into it. */
+export async function buildApp({ config, db, mailer }: BuildOptions) {
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,100}$/.test(given) ? given : crypto.randomUUID();
+    },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandlers(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const deps: Deps = { db, config, mailer: mailer ?? createMailer(config.smtpUrl, config.mailFrom, app.log), log: app.log };
+
+  await app.register(cookie);
+  await app.register(securityHeaders, { production: config.env === 'production' });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Pigeonhole API', version: '1.0.0', description: 'Mailroom and package management. Organization-scoped calls need the x-organization-id header.' },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'pigeonhole.sid' } } },
+      security: [{ session: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await app.register(sessionPlugin, { db, config });
+  await app.register(organizationPlugin, { db });
+
+  const appUrl = (request: FastifyRequest) => config.appUrl ?? `${request.protocol}://${request.host}`;
+  healthRoutes(app, db);
+  authRoutes(app, createAuthService(deps), appUrl);
+  organizationsRoutes(app, createOrganizationsService(deps));
+  dashboardRoutes(app, createDashboardService(deps));
+
+  await serveClient(app, path.join(config.rootDir, 'dist', 'client'));
+  return app;
+}
+
+/**
+ * The built web client, with every unknown non-API GET answering index.html so client-side
+ * routes survive a reload. Unknown API paths answer JSON 404.
+ */
+async function serveClient(app: App, clientDir: string) {
+  const built = fs.existsSync(path.join(clientDir, 'index.html'));
+  if (built) {
+    await app.register(fastifyStatic, { root: clientDir, wildcard: false, index: false, maxAge: '1h' });
+    // Hashed assets never change; index.html must always be fresh.
+    app.get('/assets/*', (request, reply) => {
+      const file = (request.params as { '*': string })['*'];
+      return reply.sendFile(path.join('assets', file), { maxAge: 31_536_000_000, immutable: true });
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/') || request.method !== 'GET') {
+      return reply.status(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'not_found' });
+    }
+    if (!built) {
+      return reply.type('text/plain').status(503).send('The web client is not built yet. Run `npm run build` (npm start does it for you).');
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

@@ -1,0 +1,97 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every environment variable the server reads, parsed and documented in one place.
+ * The README's configuration table mirrors this list.
+ */
+const EnvSchema = z.object({
+  /** production | development | test. Production turns on Secure cookies and turns off demo seeding. */
+  NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
+  /** Address and port to listen on. PORT 0 picks a free port. */
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+  /** Public base URL used in links inside emails. Defaults to http://HOST:PORT. */
+  APP_URL: z.url().optional(),
+  /** PostgreSQL connection string. Unset: an embedded PostgreSQL runs in DATA_DIR. */
+  DATABASE_URL: z.string().optional(),
+  /** Where the embedded PostgreSQL keeps its cluster (DATA_DIR/pg). */
+  DATA_DIR: z.string().default('./data'),
+  /** Connection pool size per app instance. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  /** SMTP server for account emails, e.g. smtp://user:pass@host:587. Unset: links are logged. */
+  SMTP_URL: z.string().optional(),
+  /** From address of platform emails. */
+  MAIL_FROM: z.string().default('Pigeonhole <no-reply@pigeonhole.local>'),
+  /** Comma-separated emails that become super admins when they register or log in. */
+  SUPER_ADMIN_EMAILS: z.string().default(''),
+  /** Session lifetime in hours (sliding). */
+  SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
+  /** Login attempts allowed per account and per client address within LOGIN_RATE_WINDOW_SECONDS. */
+  LOGIN_RATE_LIMIT_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  LOGIN_RATE_LIMIT_IP: z.coerce.number().int().min(1).default(50),
+  LOGIN_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
+  /** Largest request body in bytes (photos arrive as base64 JSON, hence generous). */
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(15 * 1024 * 1024),
+  /** pino level: fatal, error, warn, info, debug, trace, silent. */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Seed a demo organization on an empty database (default: on outside production). */
+  SEED_DEMO: z.enum(['true', 'false']).optional(),
+  /** Trust X-Forwarded-For from a proxy in front (for client addresses in rate limits). */
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+});
+
+export type Config = {
+  env: 'production' | 'development' | 'test';
+  host: string;
+  port: number;
+  appUrl: string | undefined;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  databasePoolSize: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  superAdminEmails: string[];
+  sessionTtlMs: number;
+  loginRateLimit: { perAccount: number; perIp: number; windowSeconds: number };
+  bodyLimitBytes: number;
+  logLevel: string;
+  seedDemo: boolean;
+  trustProxy: boolean;
+  /** Root of the project (migrations/, dist/client). */
+  rootDir: string;
+};
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = process.cwd()): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid configuration:\n${lines}`);
+  }
+  const e = parsed.data;
+  return {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    appUrl: e.APP_URL,
+    databaseUrl: e.DATABASE_URL || undefined,
+    dataDir: path.resolve(rootDir, e.DATA_DIR),
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM,
+    superAdminEmails: e.SUPER_ADMIN_EMAILS.split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+    sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
+    loginRateLimit: {
+      perAccount: e.LOGIN_RATE_LIMIT_ACCOUNT,
+      perIp: e.LOGIN_RATE_LIMIT_IP,
+      windowSeconds: e.LOGIN_RATE_WINDOW_SECONDS,
+    },
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    logLevel: e.LOG_LEVEL,
+    seedDemo: e.SEED_DEMO ? e.SEED_DEMO === 'true' : e.NODE_ENV === 'development',
+    trustProxy: e.TRUST_PROXY === 'true',
+    rootDir,
+  };
+}

@@ -1,0 +1,38 @@
+import { loadConfig } from './config';
+import { startServer } from './server';
+
+const startedAt = Date.now();
+
+async function main() {
+  const config = loadConfig();
+  const server = await startServer(config);
+  const ms = Date.now() - startedAt;
+  process.stdout.write(`\n  Pigeonhole is running at ${server.url}  (started in ${ms} ms)\n`);
+  if (server.demoLogin) {
+    process.stdout.write(`  Demo login: ${server.demoLogin.email} / ${server.demoLogin.password}\n`);
+  }
+  process.stdout.write(`  API documentation: ${server.url}/api/docs\n\n`);
+
+  let shuttingDown = false;
+  const shutdown = (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    process.stdout.write(`\n  ${signal} received, shutting down...\n`);
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    server.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,92 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  ChangePasswordBody,
+  ForgotPasswordBody,
+  LoginBody,
+  MessageReply,
+  RegisterBody,
+  ResetPasswordBody,
+  UpdateUserBody,
+  User,
+} from '../../../contract';
+import type { App } from '../../http';
+import { errorReplies } from '../../http';
+import { authOf } from '../../plugins/session';
+import { FORGOT_PASSWORD_REPLY, toUserDto, type AuthService, type ClientInfo } from './auth.service';
+
+const clientOf = (request: FastifyRequest): ClientInfo => ({
+  ip: request.ip,
+  userAgent: request.headers['user-agent']?.slice(0, 300),
+});
+
+export function authRoutes(app: App, auth: AuthService, appUrl: (request: FastifyRequest) => string) {
+  const tags = ['Accounts'];
+
+  app.post('/api/register', {
+    schema: { tags, summary: 'Create an account and sign in', body: RegisterBody, response: { 201: User, ...errorReplies(400, 409, 429) } },
+    handler: async (request, reply) => {
+      const { user, session } = await auth.register(request.body, clientOf(request));
+      reply.setSessionCookie(session.token, session.expire);
+      return reply.status(201).send(user);
+    },
+  });
+
+  app.post('/api/login', {
+    schema: { tags, summary: 'Sign in with email or username', body: LoginBody, response: { 200: User, ...errorReplies(400, 401, 429) } },
+    handler: async (request, reply) => {
+      const { user, session } = await auth.login(request.body.username, request.body.password, clientOf(request));
+      reply.setSessionCookie(session.token, session.expire);
+      return user;
+    },
+  });
+
+  app.post('/api/logout', {
+    schema: { tags, summary: 'End the current session', response: { 204: z.null() } },
+    handler: async (request, reply) => {
+      // Signing out is idempotent: without a live session there is nothing to end.
+      await app.authenticate(request, reply).catch(() => undefined);
+      if (request.auth) await auth.logout(request.auth.sessionId);
+      reply.clearSessionCookie();
+      return reply.status(204).send(null);
+    },
+  });
+
+  app.get('/api/auth/user', {
+    schema: { tags, summary: 'The signed-in user', response: { 200: User, ...errorReplies(401) } },
+    preHandler: app.authenticate,
+    handler: async (request) => toUserDto(authOf(request).user),
+  });
+
+  app.patch('/api/auth/user', {
+    schema: { tags, summary: 'Update first and last name', body: UpdateUserBody, response: { 200: User, ...errorReplies(400, 401) } },
+    preHandler: app.authenticate,
+    handler: async (request) => auth.updateName(authOf(request).user.id, request.body),
+  });
+
+  app.post('/api/change-password', {
+    schema: { tags, summary: 'Change password', body: ChangePasswordBody, response: { 200: MessageReply, ...errorReplies(400, 401) } },
+    preHandler: app.authenticate,
+    handler: async (request) => {
+      const { user, sessionId } = authOf(request);
+      await auth.changePassword(user.id, sessionId, request.body);
+      return { message: 'Password changed successfully' };
+    },
+  });
+
+  app.post('/api/forgot-password', {
+    schema: { tags, summary: 'Email a password reset link', body: ForgotPasswordBody, response: { 200: MessageReply, ...errorReplies(400, 429) } },
+    handler: async (request) => {
+      await auth.forgotPassword(request.body.email, clientOf(request), appUrl(request));
+      return { message: FORGOT_PASSWORD_REPLY };
+    },
+  });
+
+  app.post('/api/reset-password', {
+    schema: { tags, summary: 'Set a new password with an emailed token', body: ResetPasswordBody, response: { 200: MessageReply, ...errorReplies(400) } },
+    handler: async (request) => {
+      await auth.resetPassword(request.body);
+      return { message: 'Your password has been reset. You can now log in.' };
+    },
+  });
+}

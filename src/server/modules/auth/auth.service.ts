@@ -1,0 +1,164 @@
+import type { z } from 'zod';
+import type { ChangePasswordBody, RegisterBody, ResetPasswordBody, UpdateUserBody, User } from '../../../contract';
+import type { Deps } from '../../context';
+import { badRequest, conflict, tooManyRequests, unauthorized } from '../../lib/errors';
+import { hashPassword, verifyPassword } from '../../lib/passwords';
+import * as rateLimiter from '../../lib/rate-limiter';
+import { hashToken, newToken } from '../../lib/tokens';
+import { addMs, iso } from '../../lib/time';
+import { passwordResetRepository } from './password-reset.repository';
+import { sessionsRepository } from './sessions.repository';
+import { usersRepository, type UserRow } from './users.repository';
+
+const RESET_TOKEN_TTL_MS = 3600_000;
+export const FORGOT_PASSWORD_REPLY = 'If an account exists for that email, a password reset link has been sent.';
+
+export type ClientInfo = { ip: string; userAgent?: string };
+export type NewSession = { token: string; expire: Date };
+
+export function toUserDto(u: UserRow): User {
+  return {
+    id: u.id,
+    email: u.email,
+    username: u.username,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    profileImageUrl: u.profileImageUrl,
+    isSuperAdmin: u.isSuperAdmin,
+    createdAt: iso(u.createdAt),
+    updatedAt: iso(u.updatedAt),
+  };
+}
+
+export function createAuthService(deps: Deps) {
+  const { db, config, mailer, log } = deps;
+
+  async function openSession(userId: string, client: ClientInfo): Promise<NewSession> {
+    const token = newToken();
+    const expire = addMs(new Date(), config.sessionTtlMs);
+    await sessionsRepository.insert(db, hashToken(token), userId, expire, client);
+    return { token, expire };
+  }
+
+  /** SUPER_ADMIN_EMAILS grants the flag when such an account registers or logs in. */
+  async function applySuperAdminEmails(user: UserRow): Promise<UserRow> {
+    if (user.isSuperAdmin || !config.superAdminEmails.includes(user.email)) return user;
+    return (await usersRepository.update(db, user.id, { isSuperAdmin: true })) ?? user;
+  }
+
+  return {
+    async register(input: z.infer<typeof RegisterBody>, client: ClientInfo) {
+      if (await usersRepository.findByEmail(db, input.email)) {
+        throw conflict('An account with this email already exists', 'email_taken');
+      }
+      if (await usersRepository.usernameTaken(db, input.username)) {
+        throw conflict('This username is already taken', 'username_taken');
+      }
+      const password = await hashPassword(input.password);
+      let user: UserRow;
+      try {
+        user = await usersRepository.insert(db, {
+          email: input.email,
+          username: input.username,
+          firstName: input.firstName ?? null,
+          lastName: input.lastName ?? null,
+          password,
+        });
+      } catch (err) {
+        // Two registrations racing for the same email: the unique index decides.
+        if ((err as { cause?: { code?: string } }).cause?.code === '23505' || (err as { code?: string }).code === '23505') {
+          throw conflict('An account with this email already exists', 'email_taken');
+        }
+        throw err;
+      }
+      user = await applySuperAdminEmails(user);
+      return { user: toUserDto(user), session: await openSession(user.id, client) };
+    },
+
+    async login(login: string, password: string, client: ClientInfo) {
+      const { perAccount, perIp, windowSeconds } = config.loginRateLimit;
+      const accountKey = `login:account:${login.toLowerCase()}`;
+      const [byIp, byAccount] = await Promise.all([
+        rateLimiter.hit(db, `login:ip:${client.ip}`, perIp, windowSeconds),
+        rateLimiter.hit(db, accountKey, perAccount, windowSeconds),
+      ]);
+      if (!byIp.allowed || !byAccount.allowed) {
+        const wait = Math.max(byIp.allowed ? 0 : byIp.retryAfterSeconds, byAccount.allowed ? 0 : byAccount.retryAfterSeconds);
+        throw tooManyRequests('Too many login attempts. Please try again later.', wait);
+      }
+      const found = await usersRepository.findByLogin(db, login);
+      if (!(await verifyPassword(found?.password, password)) || !found) {
+        throw unauthorized('Invalid username or password');
+      }
+      await rateLimiter.reset(db, accountKey);
+      const user = await applySuperAdminEmails(found);
+      return { user: toUserDto(user), session: await openSession(user.id, client) };
+    },
+
+    async logout(sessionId: string) {
+      await sessionsRepository.delete(db, sessionId);
+    },
+
+    async updateName(userId: string, input: z.infer<typeof UpdateUserBody>) {
+      const user = await usersRepository.update(db, userId, input);
+      if (!user) throw unauthorized();
+      return toUserDto(user);
+    },
+
+    async changePassword(userId: string, sessionId: string, input: z.infer<typeof ChangePasswordBody>) {
+      const user = await usersRepository.findById(db, userId);
+      if (!user || !(await verifyPassword(user.password, input.currentPassword))) {
+        throw badRequest('Current password is incorrect', 'wrong_password');
+      }
+      const password = await hashPassword(input.newPassword);
+      await db.transaction(async (tx) => {
+        await usersRepository.update(tx, userId, { password });
+        // Other devices signed in with the old password are signed out; this one stays.
+        await sessionsRepository.deleteForUser(tx, userId, sessionId);
+      });
+    },
+
+    /** Always the same answer, so the call cannot be used to find out who has an account. */
+    async forgotPassword(email: string, client: ClientInfo, appUrl: string) {
+      const limited = await rateLimiter.hit(db, `forgot:ip:${client.ip}`, 20, 3600);
+      if (!limited.allowed) throw tooManyRequests('Too many requests. Please try again later.', limited.retryAfterSeconds);
+      const user = await usersRepository.findByEmail(db, email);
+      if (!user) return;
+      const token = newToken();
+      await passwordResetRepository.insert(db, user.id, hashToken(token), addMs(new Date(), RESET_TOKEN_TTL_MS));
+      const link = `${appUrl}/reset-password?token=${encodeURIComponent(token)}`;
+      const name = user.firstName ?? user.username;
+      // The reply does not wait on SMTP; a failure is logged, never shown to the asker.
+      mailer
+        .send({
+          to: user.email,
+          subject: 'Reset your Pigeonhole password',
+          text:
+            `Hello ${name},\n\nSomeone asked to reset the password of your Pigeonhole account.\n` +
+            `Open this link within one hour to choose a new password:\n\n${link}\n\n` +
+            `If it was not you, ignore this email; your password stays as it is.\n`,
+          html:
+            `<p>Hello ${escapeHtml(name)},</p><p>Someone asked to reset the password of your Pigeonhole account.</p>` +
+            `<p><a href="${escapeHtml(link)}">Choose a new password</a> (the link works once, within one hour).</p>` +
+            `<p>If it was not you, ignore this email; your password stays as it is.</p>`,
+        })
+        .catch((err: unknown) => log.error({ err }, 'password reset email failed'));
+    },
+
+    async resetPassword(input: z.infer<typeof ResetPasswordBody>) {
+      const password = await hashPassword(input.password);
+      await db.transaction(async (tx) => {
+        const token = await passwordResetRepository.consume(tx, hashToken(input.token));
+        if (!token) throw badRequest('This reset link is invalid or has expired. Please request a new one.', 'invalid_token');
+        await usersRepository.update(tx, token.userId, { password });
+        await sessionsRepository.deleteForUser(tx, token.userId);
+      });
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+function escapeHtml(s: string) {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}

@@ -1,0 +1,37 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '../lib/errors';
+
+/**
+ * Every failure leaves as JSON `{message, code?, errors?}`. Validation errors carry the
+ * contract's messages (the first one as `message`); unexpected errors are logged and answer a
+ * bare 500 without internals.
+ */
+export function registerErrorHandlers(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      const retry = (error as AppError & { retryAfterSeconds?: number }).retryAfterSeconds;
+      if (retry) reply.header('Retry-After', String(retry));
+      return reply.status(error.statusCode).send({ message: error.message, ...(error.code ? { code: error.code } : {}) });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors = error.validation.map((v) => ({
+        path: v.instancePath.replace(/^\//, '').replace(/\//g, '.'),
+        message: v.message ?? 'Invalid value',
+      }));
+      return reply.status(400).send({ message: errors[0]?.message ?? 'Invalid request', code: 'validation_error', errors });
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 413) {
+      return reply.status(413).send({ message: 'Request body is too large', code: 'body_too_large' });
+    }
+    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (status === 400 && error instanceof SyntaxError)) {
+      return reply.status(400).send({ message: 'Request body is not valid JSON', code: 'invalid_json' });
+    }
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send({ message: error.message, code: error.code?.toLowerCase() });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ message: 'Something went wrong on our side. Please try again.', code: 'internal_error' });
+  });
+}

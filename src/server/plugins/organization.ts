@@ -1,0 +1,50 @@
+import fp from 'fastify-plugin';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ORGANIZATION_HEADER, type Role } from '../../contract';
+import type { Db } from '../db/client';
+import type { OrgCaller } from '../context';
+import { badRequest, forbidden } from '../lib/errors';
+import { membersRepository } from '../modules/organizations/members.repository';
+import { authOf } from './session';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    membership: { organizationId: string; role: Role } | null;
+  }
+  interface FastifyInstance {
+    /** preHandler (after authenticate): the x-organization-id header names one of the caller's organizations. */
+    requireOrganization: (request: FastifyRequest) => Promise<void>;
+    /** preHandler (after requireOrganization): the caller is an admin of it. */
+    requireAdmin: (request: FastifyRequest) => Promise<void>;
+  }
+}
+
+export const NOT_A_MEMBER = 'You are not a member of this organization';
+const HeaderValue = z.uuid();
+
+/** The caller of an organization-scoped call; only valid behind `requireOrganization`. */
+export function callerOf(request: FastifyRequest): OrgCaller {
+  const auth = authOf(request);
+  if (!request.membership) throw badRequest('Organization not selected');
+  return { userId: auth.user.id, organizationId: request.membership.organizationId, role: request.membership.role };
+}
+
+export const organizationPlugin = fp(async (app, opts: { db: Db }) => {
+  app.decorateRequest('membership', null);
+
+  app.decorate('requireOrganization', async (request: FastifyRequest) => {
+    const raw = request.headers[ORGANIZATION_HEADER];
+    const value = Array.isArray(raw) ? raw[0] : raw;
+    if (!value) throw badRequest(`The ${ORGANIZATION_HEADER} header is required`, 'organization_required');
+    // A malformed id cannot be a membership; it answers like any organization the caller is not in.
+    if (!HeaderValue.safeParse(value).success) throw forbidden(NOT_A_MEMBER, 'not_a_member');
+    const role = await membersRepository.findRole(opts.db, value, authOf(request).user.id);
+    if (!role) throw forbidden(NOT_A_MEMBER, 'not_a_member');
+    request.membership = { organizationId: value, role };
+  });
+
+  app.decorate('requireAdmin', async (request: FastifyRequest) => {
+    if (request.membership?.role !== 'admin') throw forbidden('Only organization admins can do this', 'admin_required');
+  });
+});

@@ -1,0 +1,45 @@
+import pino from 'pino';
+import { buildApp } from './app';
+import type { Config } from './config';
+import { connectDatabase } from './db/client';
+import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded';
+import { runMigrations } from './db/migrate';
+import type { Mailer } from './lib/mailer';
+import { seedDemoIfEmpty } from './modules/demo/demo-seed';
+
+export type RunningServer = { url: string; stop: () => Promise<void>; demoLogin?: { email: string; password: string } };
+
+/**
+ * config -> database (DATABASE_URL or embedded) -> migrations -> optional demo seed -> listen.
+ * Used by main.ts, the browser tests and the benchmarks alike.
+ */
+export async function startServer(config: Config, options: { mailer?: Mailer } = {}): Promise<RunningServer> {
+  const log = pino({ level: config.logLevel });
+  let embedded: EmbeddedServer | undefined;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    const started = Date.now();
+    embedded = await startEmbeddedPostgres(config.dataDir, (m) => log.debug({ component: 'postgres' }, m));
+    databaseUrl = embedded.url;
+    log.info({ dataDir: config.dataDir, ms: Date.now() - started }, 'embedded PostgreSQL started');
+  }
+  const database = connectDatabase(databaseUrl, config.databasePoolSize);
+  try {
+    await runMigrations(database.db, config.rootDir);
+    const demoLogin = config.seedDemo ? await seedDemoIfEmpty(database.db) : undefined;
+    const app = await buildApp({ config, db: database.db, mailer: options.mailer });
+    const address = await app.listen({ host: config.host, port: config.port });
+    let stopping: Promise<void> | undefined;
+    const stop = () =>
+      (stopping ??= (async () => {
+        await app.close(); // stops accepting and waits for requests in flight
+        await database.close();
+        await embedded?.stop();
+      })());
+    return { url: address.replace('[::1]', 'localhost'), stop, demoLogin };
+  } catch (err) {
+    await database.close().catch(() => undefined);
+    await embedded?.stop().catch(() => undefined);
+    throw err;
+  }
+}
