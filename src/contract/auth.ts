@@ -77,7 +77,10 @@ export const ResetPasswordForm = ResetPasswordBody.extend({ confirmPassword: z.s
 );
 
 export const ChangePasswordBody = z.object({
-  currentPassword: z.string({ message: 'Please fill in all password fields.' }).min(1, 'Please fill in all password fields.').max(200),
+  currentPassword: z
+    .string({ message: 'Please fill in all password fields.' })
+    .min(1, 'Please fill in all password fields.')
+    .max(200),
   newPassword: z
     .string({ message: 'Please fill in all password fields.' })
     .min(8, 'New password must be at least 8 characters long.')

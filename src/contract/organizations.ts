@@ -62,11 +62,7 @@ const organizationFields = {
   contactName: optionalText(255, 'Contact name must be less than 255 characters'),
   contactEmail: optionalEmail('Please enter a valid email address'),
   contactPhone: optionalText(50, 'Contact phone must be less than 50 characters'),
-  timezone: z
-    .string()
-    .max(64)
-    .refine(isTimeZone, 'Unknown timezone')
-    .optional(),
+  timezone: z.string().max(64).refine(isTimeZone, 'Unknown timezone').optional(),
 };
 
 export const CreateOrganizationBody = z.object(organizationFields);

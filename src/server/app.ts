@@ -6,7 +6,12 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { Deps } from './context';
@@ -41,17 +46,28 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandlers(app);
+  // JSON only: a cross-site HTML form can send text/plain without a preflight, never JSON.
+  app.removeContentTypeParser('text/plain');
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
 
-  const deps: Deps = { db, config, mailer: mailer ?? createMailer(config.smtpUrl, config.mailFrom, app.log), log: app.log };
+  const deps: Deps = {
+    db,
+    config,
+    mailer: mailer ?? createMailer(config.smtpUrl, config.mailFrom, app.log),
+    log: app.log,
+  };
 
   await app.register(cookie);
   await app.register(securityHeaders, { production: config.env === 'production' });
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Pigeonhole API', version: '1.0.0', description: 'Mailroom and package management. Organization-scoped calls need the x-organization-id header.' },
+      info: {
+        title: 'Pigeonhole API',
+        version: '1.0.0',
+        description: 'Mailroom and package management. Organization-scoped calls need the x-organization-id header.',
+      },
       components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'pigeonhole.sid' } } },
       security: [{ session: [] }],
     },
@@ -87,10 +103,15 @@ async function serveClient(app: App, clientDir: string) {
   }
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || request.method !== 'GET') {
-      return reply.status(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'not_found' });
+      return reply
+        .status(404)
+        .send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'not_found' });
     }
     if (!built) {
-      return reply.type('text/plain').status(503).send('The web client is not built yet. Run `npm run build` (npm start does it for you).');
+      return reply
+        .type('text/plain')
+        .status(503)
+        .send('The web client is not built yet. Run `npm run build` (npm start does it for you).');
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });

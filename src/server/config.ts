@@ -26,13 +26,24 @@ const EnvSchema = z.object({
   /** Comma-separated emails that become super admins when they register or log in. */
   SUPER_ADMIN_EMAILS: z.string().default(''),
   /** Session lifetime in hours (sliding). */
-  SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .default(24 * 7),
   /** Login attempts allowed per account and per client address within LOGIN_RATE_WINDOW_SECONDS. */
   LOGIN_RATE_LIMIT_ACCOUNT: z.coerce.number().int().min(1).default(10),
   LOGIN_RATE_LIMIT_IP: z.coerce.number().int().min(1).default(50),
-  LOGIN_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
+  LOGIN_RATE_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(15 * 60),
   /** Largest request body in bytes (photos arrive as base64 JSON, hence generous). */
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(15 * 1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(15 * 1024 * 1024),
   /** pino level: fatal, error, warn, info, debug, trace, silent. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Seed a demo organization on an empty database (default: on outside production). */

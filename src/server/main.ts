@@ -1,10 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config';
 import { startServer } from './server';
 
 const startedAt = Date.now();
 
 async function main() {
-  const config = loadConfig();
+  // Both src/server/main.ts and the bundled dist/server/main.mjs sit two levels below the root.
+  const config = loadConfig(process.env, fileURLToPath(new URL('../..', import.meta.url)));
   const server = await startServer(config);
   const ms = Date.now() - startedAt;
   process.stdout.write(`\n  Pigeonhole is running at ${server.url}  (started in ${ms} ms)\n`);

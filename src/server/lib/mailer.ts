@@ -12,7 +12,10 @@ export function createMailer(smtpUrl: string | undefined, from: string, log: Fas
   if (!smtpUrl) {
     return {
       send: async (mail) => {
-        log.info({ mail: { to: mail.to, subject: mail.subject } }, `Email not sent (no SMTP_URL configured):\n${mail.text}`);
+        log.info(
+          { mail: { to: mail.to, subject: mail.subject } },
+          `Email not sent (no SMTP_URL configured):\n${mail.text}`,
+        );
       },
       close: () => undefined,
     };

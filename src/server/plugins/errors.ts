@@ -12,14 +12,18 @@ export function registerErrorHandlers(app: FastifyInstance) {
     if (error instanceof AppError) {
       const retry = (error as AppError & { retryAfterSeconds?: number }).retryAfterSeconds;
       if (retry) reply.header('Retry-After', String(retry));
-      return reply.status(error.statusCode).send({ message: error.message, ...(error.code ? { code: error.code } : {}) });
+      return reply
+        .status(error.statusCode)
+        .send({ message: error.message, ...(error.code ? { code: error.code } : {}) });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const errors = error.validation.map((v) => ({
         path: v.instancePath.replace(/^\//, '').replace(/\//g, '.'),
         message: v.message ?? 'Invalid value',
       }));
-      return reply.status(400).send({ message: errors[0]?.message ?? 'Invalid request', code: 'validation_error', errors });
+      return reply
+        .status(400)
+        .send({ message: errors[0]?.message ?? 'Invalid request', code: 'validation_error', errors });
     }
     const status = error.statusCode ?? 500;
     if (status === 413) {
@@ -32,6 +36,8 @@ export function registerErrorHandlers(app: FastifyInstance) {
       return reply.status(status).send({ message: error.message, code: error.code?.toLowerCase() });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({ message: 'Something went wrong on our side. Please try again.', code: 'internal_error' });
+    return reply
+      .status(500)
+      .send({ message: 'Something went wrong on our side. Please try again.', code: 'internal_error' });
   });
 }

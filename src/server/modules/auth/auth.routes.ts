@@ -24,7 +24,12 @@ export function authRoutes(app: App, auth: AuthService, appUrl: (request: Fastif
   const tags = ['Accounts'];
 
   app.post('/api/register', {
-    schema: { tags, summary: 'Create an account and sign in', body: RegisterBody, response: { 201: User, ...errorReplies(400, 409, 429) } },
+    schema: {
+      tags,
+      summary: 'Create an account and sign in',
+      body: RegisterBody,
+      response: { 201: User, ...errorReplies(400, 409, 429) },
+    },
     handler: async (request, reply) => {
       const { user, session } = await auth.register(request.body, clientOf(request));
       reply.setSessionCookie(session.token, session.expire);
@@ -33,7 +38,12 @@ export function authRoutes(app: App, auth: AuthService, appUrl: (request: Fastif
   });
 
   app.post('/api/login', {
-    schema: { tags, summary: 'Sign in with email or username', body: LoginBody, response: { 200: User, ...errorReplies(400, 401, 429) } },
+    schema: {
+      tags,
+      summary: 'Sign in with email or username',
+      body: LoginBody,
+      response: { 200: User, ...errorReplies(400, 401, 429) },
+    },
     handler: async (request, reply) => {
       const { user, session } = await auth.login(request.body.username, request.body.password, clientOf(request));
       reply.setSessionCookie(session.token, session.expire);
@@ -59,13 +69,23 @@ export function authRoutes(app: App, auth: AuthService, appUrl: (request: Fastif
   });
 
   app.patch('/api/auth/user', {
-    schema: { tags, summary: 'Update first and last name', body: UpdateUserBody, response: { 200: User, ...errorReplies(400, 401) } },
+    schema: {
+      tags,
+      summary: 'Update first and last name',
+      body: UpdateUserBody,
+      response: { 200: User, ...errorReplies(400, 401) },
+    },
     preHandler: app.authenticate,
     handler: async (request) => auth.updateName(authOf(request).user.id, request.body),
   });
 
   app.post('/api/change-password', {
-    schema: { tags, summary: 'Change password', body: ChangePasswordBody, response: { 200: MessageReply, ...errorReplies(400, 401) } },
+    schema: {
+      tags,
+      summary: 'Change password',
+      body: ChangePasswordBody,
+      response: { 200: MessageReply, ...errorReplies(400, 401) },
+    },
     preHandler: app.authenticate,
     handler: async (request) => {
       const { user, sessionId } = authOf(request);
@@ -75,7 +95,12 @@ export function authRoutes(app: App, auth: AuthService, appUrl: (request: Fastif
   });
 
   app.post('/api/forgot-password', {
-    schema: { tags, summary: 'Email a password reset link', body: ForgotPasswordBody, response: { 200: MessageReply, ...errorReplies(400, 429) } },
+    schema: {
+      tags,
+      summary: 'Email a password reset link',
+      body: ForgotPasswordBody,
+      response: { 200: MessageReply, ...errorReplies(400, 429) },
+    },
     handler: async (request) => {
       await auth.forgotPassword(request.body.email, clientOf(request), appUrl(request));
       return { message: FORGOT_PASSWORD_REPLY };
@@ -83,7 +108,12 @@ export function authRoutes(app: App, auth: AuthService, appUrl: (request: Fastif
   });
 
   app.post('/api/reset-password', {
-    schema: { tags, summary: 'Set a new password with an emailed token', body: ResetPasswordBody, response: { 200: MessageReply, ...errorReplies(400) } },
+    schema: {
+      tags,
+      summary: 'Set a new password with an emailed token',
+      body: ResetPasswordBody,
+      response: { 200: MessageReply, ...errorReplies(400) },
+    },
     handler: async (request) => {
       await auth.resetPassword(request.body);
       return { message: 'Your password has been reset. You can now log in.' };

@@ -66,7 +66,10 @@ export function createAuthService(deps: Deps) {
         });
       } catch (err) {
         // Two registrations racing for the same email: the unique index decides.
-        if ((err as { cause?: { code?: string } }).cause?.code === '23505' || (err as { code?: string }).code === '23505') {
+        if (
+          (err as { cause?: { code?: string } }).cause?.code === '23505' ||
+          (err as { code?: string }).code === '23505'
+        ) {
           throw conflict('An account with this email already exists', 'email_taken');
         }
         throw err;
@@ -83,7 +86,10 @@ export function createAuthService(deps: Deps) {
         rateLimiter.hit(db, accountKey, perAccount, windowSeconds),
       ]);
       if (!byIp.allowed || !byAccount.allowed) {
-        const wait = Math.max(byIp.allowed ? 0 : byIp.retryAfterSeconds, byAccount.allowed ? 0 : byAccount.retryAfterSeconds);
+        const wait = Math.max(
+          byIp.allowed ? 0 : byIp.retryAfterSeconds,
+          byAccount.allowed ? 0 : byAccount.retryAfterSeconds,
+        );
         throw tooManyRequests('Too many login attempts. Please try again later.', wait);
       }
       const found = await usersRepository.findByLogin(db, login);
@@ -121,7 +127,8 @@ export function createAuthService(deps: Deps) {
     /** Always the same answer, so the call cannot be used to find out who has an account. */
     async forgotPassword(email: string, client: ClientInfo, appUrl: string) {
       const limited = await rateLimiter.hit(db, `forgot:ip:${client.ip}`, 20, 3600);
-      if (!limited.allowed) throw tooManyRequests('Too many requests. Please try again later.', limited.retryAfterSeconds);
+      if (!limited.allowed)
+        throw tooManyRequests('Too many requests. Please try again later.', limited.retryAfterSeconds);
       const user = await usersRepository.findByEmail(db, email);
       if (!user) return;
       const token = newToken();
@@ -149,7 +156,8 @@ export function createAuthService(deps: Deps) {
       const password = await hashPassword(input.password);
       await db.transaction(async (tx) => {
         const token = await passwordResetRepository.consume(tx, hashToken(input.token));
-        if (!token) throw badRequest('This reset link is invalid or has expired. Please request a new one.', 'invalid_token');
+        if (!token)
+          throw badRequest('This reset link is invalid or has expired. Please request a new one.', 'invalid_token');
         await usersRepository.update(tx, token.userId, { password });
         await sessionsRepository.deleteForUser(tx, token.userId);
       });

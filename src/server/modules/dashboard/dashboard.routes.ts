@@ -10,13 +10,22 @@ export function dashboardRoutes(app: App, dashboard: DashboardService) {
   const preHandler = [app.authenticate, app.requireOrganization];
 
   app.get('/api/dashboard/stats', {
-    schema: { tags, summary: "The four stat cards of the selected organization", response: { 200: DashboardStats, ...errorReplies(400, 401, 403) } },
+    schema: {
+      tags,
+      summary: 'The four stat cards of the selected organization',
+      response: { 200: DashboardStats, ...errorReplies(400, 401, 403) },
+    },
     preHandler,
     handler: async (request) => dashboard.stats(callerOf(request)),
   });
 
   app.get('/api/dashboard/recent-activity', {
-    schema: { tags, summary: 'The latest mail items', querystring: RecentActivityQuery, response: { 200: z.array(RecentActivityItem), ...errorReplies(400, 401, 403) } },
+    schema: {
+      tags,
+      summary: 'The latest mail items',
+      querystring: RecentActivityQuery,
+      response: { 200: z.array(RecentActivityItem), ...errorReplies(400, 401, 403) },
+    },
     preHandler,
     handler: async (request) => dashboard.recentActivity(callerOf(request), request.query.limit),
   });

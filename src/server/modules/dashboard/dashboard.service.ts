@@ -22,7 +22,8 @@ export function createDashboardService({ db }: Deps) {
         status: r.status,
         sender: r.sender,
         arrivedAt: new Date(r.arrived_at).toISOString(),
-        recipient: r.first_name !== null && r.last_name !== null ? { firstName: r.first_name, lastName: r.last_name } : null,
+        recipient:
+          r.first_name !== null && r.last_name !== null ? { firstName: r.first_name, lastName: r.last_name } : null,
       }));
     },
   };

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { mailItemHistory, mailItems, mailroomLocations, mailrooms, recipients, users } from '../../db/schema';
 import { hashPassword } from '../../lib/passwords';
 import { DAY_MS, addMs } from '../../lib/time';
-import { createOrganizationsService } from '../organizations/organizations.service';
+import { createOrganizationFor } from '../organizations/organizations.service';
 import { usersRepository } from '../auth/users.repository';
 
 export const DEMO_LOGIN = { email: 'demo@pigeonhole.local', password: 'pigeonhole-demo' };
@@ -34,7 +34,7 @@ export async function seedDemoIfEmpty(db: Db): Promise<typeof DEMO_LOGIN | undef
     lastName: 'Front-Desk',
     password: await hashPassword(DEMO_LOGIN.password),
   });
-  const org = await createOrganizationsService({ db } as Parameters<typeof createOrganizationsService>[0]).create(user.id, {
+  const org = await createOrganizationFor(db, user.id, {
     name: 'Harbor View Residences',
     address: '120 Harbor View Drive, Portland, OR 97201',
     contactName: 'Dana Front-Desk',
@@ -70,7 +70,14 @@ export async function seedDemoIfEmpty(db: Db): Promise<typeof DEMO_LOGIN | undef
         { organizationId, mailroomId: room!.id, name: 'Shelf A', type: 'shelf' as const, capacity: 30 },
         { organizationId, mailroomId: room!.id, name: 'Shelf B', type: 'shelf' as const, capacity: 30 },
         { organizationId, mailroomId: room!.id, name: 'Bin 1', type: 'bin' as const, capacity: 20 },
-        { organizationId, mailroomId: room!.id, name: 'Locker 1', type: 'locker' as const, capacity: 1, notes: 'Oversized items' },
+        {
+          organizationId,
+          mailroomId: room!.id,
+          name: 'Locker 1',
+          type: 'locker' as const,
+          capacity: 1,
+          notes: 'Oversized items',
+        },
       ])
       .returning({ id: mailroomLocations.id });
 
@@ -79,7 +86,15 @@ export async function seedDemoIfEmpty(db: Db): Promise<typeof DEMO_LOGIN | undef
       { type: 'package', sender: 'Amazon', courier: 'Amazon', hoursAgo: 1, status: 'pending', who: 0, where: 0 },
       { type: 'package', sender: 'Apple', courier: 'UPS', hoursAgo: 3, status: 'notified', who: 1, where: 0 },
       { type: 'letter', sender: 'City of Portland', courier: 'USPS', hoursAgo: 5, status: 'pending', who: 2, where: 2 },
-      { type: 'certified_mail', sender: 'Law Office of R. Diaz', courier: 'USPS', hoursAgo: 30, status: 'delivered', who: 3, where: 2 },
+      {
+        type: 'certified_mail',
+        sender: 'Law Office of R. Diaz',
+        courier: 'USPS',
+        hoursAgo: 30,
+        status: 'delivered',
+        who: 3,
+        where: 2,
+      },
       { type: 'package', sender: 'Zappos', courier: 'FedEx', hoursAgo: 100, status: 'notified', who: 4, where: 1 },
       { type: 'package', sender: 'IKEA', courier: 'DHL', hoursAgo: 52, status: 'delivered', who: 5, where: 3 },
     ] as const;

@@ -5,7 +5,11 @@ import type { App } from '../../http';
 
 export function healthRoutes(app: App, db: Db) {
   app.get('/api/health', {
-    schema: { tags: ['Operations'], summary: 'Liveness and database reachability', response: { 200: HealthReply, 503: HealthReply } },
+    schema: {
+      tags: ['Operations'],
+      summary: 'Liveness and database reachability',
+      response: { 200: HealthReply, 503: HealthReply },
+    },
     handler: async (_request, reply) => {
       const uptimeSeconds = Math.round(process.uptime());
       try {

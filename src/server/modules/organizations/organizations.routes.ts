@@ -18,37 +18,68 @@ export function organizationsRoutes(app: App, organizations: OrganizationsServic
   const preHandler = app.authenticate;
 
   app.get('/api/organizations', {
-    schema: { tags, summary: "The caller's organizations, each with the caller's role", response: { 200: z.array(MyOrganization), ...errorReplies(401) } },
+    schema: {
+      tags,
+      summary: "The caller's organizations, each with the caller's role",
+      response: { 200: z.array(MyOrganization), ...errorReplies(401) },
+    },
     preHandler,
     handler: async (request) => organizations.listMine(authOf(request).user.id),
   });
 
   app.post('/api/organizations', {
-    schema: { tags, summary: 'Create an organization (the caller becomes its admin)', body: CreateOrganizationBody, response: { 201: MyOrganization, ...errorReplies(400, 401) } },
+    schema: {
+      tags,
+      summary: 'Create an organization (the caller becomes its admin)',
+      body: CreateOrganizationBody,
+      response: { 201: MyOrganization, ...errorReplies(400, 401) },
+    },
     preHandler,
-    handler: async (request, reply) => reply.status(201).send(await organizations.create(authOf(request).user.id, request.body)),
+    handler: async (request, reply) =>
+      reply.status(201).send(await organizations.create(authOf(request).user.id, request.body)),
   });
 
   app.get('/api/organizations/:id', {
-    schema: { tags, summary: 'One of the caller’s organizations', params: OrganizationParams, response: { 200: Organization, ...errorReplies(400, 401, 404) } },
+    schema: {
+      tags,
+      summary: 'One of the caller’s organizations',
+      params: OrganizationParams,
+      response: { 200: Organization, ...errorReplies(400, 401, 404) },
+    },
     preHandler,
     handler: async (request) => organizations.get(authOf(request).user.id, request.params.id),
   });
 
   app.put('/api/organizations/:id', {
-    schema: { tags, summary: 'Update the organization (admin)', params: OrganizationParams, body: UpdateOrganizationBody, response: { 200: Organization, ...errorReplies(400, 401, 403, 404) } },
+    schema: {
+      tags,
+      summary: 'Update the organization (admin)',
+      params: OrganizationParams,
+      body: UpdateOrganizationBody,
+      response: { 200: Organization, ...errorReplies(400, 401, 403, 404) },
+    },
     preHandler,
     handler: async (request) => organizations.update(authOf(request).user.id, request.params.id, request.body),
   });
 
   app.get('/api/organizations/:id/members', {
-    schema: { tags, summary: 'Members with their role (admin)', params: OrganizationParams, response: { 200: z.array(Member), ...errorReplies(401, 403, 404) } },
+    schema: {
+      tags,
+      summary: 'Members with their role (admin)',
+      params: OrganizationParams,
+      response: { 200: z.array(Member), ...errorReplies(401, 403, 404) },
+    },
     preHandler,
     handler: async (request) => organizations.listMembers(authOf(request).user.id, request.params.id),
   });
 
   app.delete('/api/organizations/:id/members/:userId', {
-    schema: { tags, summary: 'Remove a member (admin; not yourself, not the last admin)', params: MemberParams, response: { 204: z.null(), ...errorReplies(400, 401, 403, 404, 409) } },
+    schema: {
+      tags,
+      summary: 'Remove a member (admin; not yourself, not the last admin)',
+      params: MemberParams,
+      response: { 204: z.null(), ...errorReplies(400, 401, 403, 404, 409) },
+    },
     preHandler,
     handler: async (request, reply) => {
       await organizations.removeMember(authOf(request).user.id, request.params.id, request.params.userId);

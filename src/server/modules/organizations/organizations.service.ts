@@ -1,6 +1,7 @@
 import type { Member, MyOrganization, Organization, Role } from '../../../contract';
 import { TRIAL_DAYS, type CreateOrganizationBody, type UpdateOrganizationBody } from '../../../contract';
 import type { Deps } from '../../context';
+import type { DbOrTx } from '../../db/client';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { DAY_MS, addMs, iso, isoOrNull } from '../../lib/time';
 import { membersRepository } from './members.repository';
@@ -44,6 +45,29 @@ function nextMonthStart(now: Date) {
 
 export const ORGANIZATION_NOT_FOUND = 'Organization not found';
 
+/** The creator becomes its admin; the 7-day trial starts; default settings are written. */
+export async function createOrganizationFor(
+  tx: DbOrTx,
+  userId: string,
+  input: CreateOrganizationBody,
+): Promise<MyOrganization> {
+  const now = new Date();
+  const org = await organizationsRepository.insert(tx, {
+    name: input.name,
+    address: input.address ?? null,
+    contactName: input.contactName ?? null,
+    contactEmail: input.contactEmail ?? null,
+    contactPhone: input.contactPhone ?? null,
+    timezone: input.timezone ?? 'UTC',
+    trialStartDate: now,
+    trialEndDate: addMs(now, TRIAL_DAYS * DAY_MS),
+    usageResetDate: nextMonthStart(now),
+  });
+  await membersRepository.insert(tx, org.id, userId, 'admin');
+  await organizationsRepository.insertDefaultSettings(tx, org.id);
+  return withRole(org, 'admin');
+}
+
 export function createOrganizationsService({ db }: Deps) {
   /**
    * Calls naming an organization in the path answer 404 to non-members, like any row of
@@ -67,25 +91,8 @@ export function createOrganizationsService({ db }: Deps) {
       return rows.map(({ role, ...o }) => withRole(o, role));
     },
 
-    /** The creator becomes its admin; the 7-day trial starts; default settings are written. */
     async create(userId: string, input: CreateOrganizationBody): Promise<MyOrganization> {
-      const now = new Date();
-      return db.transaction(async (tx) => {
-        const org = await organizationsRepository.insert(tx, {
-          name: input.name,
-          address: input.address ?? null,
-          contactName: input.contactName ?? null,
-          contactEmail: input.contactEmail ?? null,
-          contactPhone: input.contactPhone ?? null,
-          timezone: input.timezone ?? 'UTC',
-          trialStartDate: now,
-          trialEndDate: addMs(now, TRIAL_DAYS * DAY_MS),
-          usageResetDate: nextMonthStart(now),
-        });
-        await membersRepository.insert(tx, org.id, userId, 'admin');
-        await organizationsRepository.insertDefaultSettings(tx, org.id);
-        return withRole(org, 'admin');
-      });
+      return db.transaction((tx) => createOrganizationFor(tx, userId, input));
     },
 
     async get(userId: string, organizationId: string): Promise<Organization> {
@@ -110,7 +117,8 @@ export function createOrganizationsService({ db }: Deps) {
 
     async removeMember(userId: string, organizationId: string, memberUserId: string) {
       await requireAdminOf(userId, organizationId);
-      if (memberUserId === userId) throw badRequest('Cannot remove yourself from the organization', 'cannot_remove_self');
+      if (memberUserId === userId)
+        throw badRequest('Cannot remove yourself from the organization', 'cannot_remove_self');
       await db.transaction(async (tx) => {
         const role = await membersRepository.findRole(tx, organizationId, memberUserId);
         if (!role) throw notFound('Member not found');

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('has working defaults', () => {
+    const c = loadConfig({}, '/srv/app');
+    expect(c).toMatchObject({
+      env: 'development',
+      port: 5000,
+      host: '127.0.0.1',
+      dataDir: '/srv/app/data',
+      seedDemo: true,
+      databaseUrl: undefined,
+    });
+  });
+
+  it('turns demo seeding off in production and parses lists', () => {
+    const c = loadConfig({ NODE_ENV: 'production', SUPER_ADMIN_EMAILS: ' A@x.com, b@y.com ,' }, '/srv/app');
+    expect(c.seedDemo).toBe(false);
+    expect(c.superAdminEmails).toEqual(['a@x.com', 'b@y.com']);
+  });
+
+  it('names every bad variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty', NODE_ENV: 'staging' }, '/')).toThrow(
+      /PORT[\s\S]*NODE_ENV|NODE_ENV[\s\S]*PORT/,
+    );
+  });
+});

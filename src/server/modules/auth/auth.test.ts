@@ -1,0 +1,319 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { passwordResetTokens, sessions, users } from '../../db/schema';
+import { Client, createTestApp, newAccount, type TestApp } from '../../test/harness';
+import { startTestSmtp } from '../../test/smtp';
+
+let t: TestApp;
+let smtp: Awaited<ReturnType<typeof startTestSmtp>>;
+
+beforeAll(async () => {
+  smtp = await startTestSmtp();
+  t = await createTestApp({
+    SMTP_URL: smtp.url,
+    APP_URL: 'http://pigeonhole.test',
+    SUPER_ADMIN_EMAILS: 'boss@example.com',
+    LOGIN_RATE_LIMIT_ACCOUNT: '3',
+    LOGIN_RATE_LIMIT_IP: '1000',
+  });
+});
+afterAll(() => smtp.close());
+
+describe('POST /api/register', () => {
+  it('creates the account, signs it in and never returns the password hash', async () => {
+    const c = new Client(t);
+    const account = newAccount();
+    const res = await c.post('/api/register', { ...account, firstName: 'Ada', lastName: 'Lovelace' });
+    expect(res.statusCode).toBe(201);
+    const user = res.json();
+    expect(user).toMatchObject({
+      email: account.email,
+      username: account.username,
+      firstName: 'Ada',
+      isSuperAdmin: false,
+    });
+    expect(JSON.stringify(user)).not.toContain('argon2');
+    expect(user).not.toHaveProperty('password');
+    const me = await c.get('/api/auth/user');
+    expect(me.statusCode).toBe(200);
+    expect(me.json().id).toBe(user.id);
+    const [row] = await t.db.select().from(users).where(eq(users.id, user.id));
+    expect(row!.password).toMatch(/^\$argon2id\$/);
+  });
+
+  it('stores the email lower-cased and refuses a duplicate whatever its case', async () => {
+    const c = new Client(t);
+    const account = newAccount();
+    await c.post('/api/register', { ...account, email: account.email.toUpperCase() });
+    const dup = await new Client(t).post('/api/register', { ...newAccount(), email: account.email });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json().message).toBe('An account with this email already exists');
+  });
+
+  it('refuses a username taken in another case', async () => {
+    const account = newAccount();
+    await new Client(t).post('/api/register', account);
+    const res = await new Client(t).post('/api/register', {
+      ...newAccount(),
+      username: account.username.toUpperCase(),
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe('This username is already taken');
+  });
+
+  it.each([
+    [{ username: 'ab' }, 'Username must be at least 3 characters'],
+    [{ email: 'not-an-email' }, 'Please enter a valid email address'],
+    [{ password: '12345' }, 'Password must be at least 6 characters'],
+    [{ firstName: 'x'.repeat(101) }, 'First name must be less than 100 characters'],
+    [{ username: 123 }, 'Username is required'],
+  ])('answers 400 with the specification message for %o', async (patch, message) => {
+    const before = await t.db.select({ n: sql<number>`count(*)::int` }).from(users);
+    const res = await new Client(t).post('/api/register', { ...newAccount(), ...patch });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(message);
+    expect(res.json().errors.length).toBeGreaterThan(0);
+    const after = await t.db.select({ n: sql<number>`count(*)::int` }).from(users);
+    expect(after[0]!.n).toBe(before[0]!.n);
+  });
+
+  it('answers 400 when a field is missing', async () => {
+    const res = await new Client(t).post('/api/register', { username: 'someone' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors.map((e: { path: string }) => e.path)).toEqual(
+      expect.arrayContaining(['email', 'password']),
+    );
+  });
+
+  it('grants super admin to SUPER_ADMIN_EMAILS', async () => {
+    const res = await new Client(t).post('/api/register', { ...newAccount(), email: 'Boss@Example.com' });
+    expect(res.json().isSuperAdmin).toBe(true);
+  });
+});
+
+describe('POST /api/login and /api/logout', () => {
+  it('signs in with the email or the username, and out again', async () => {
+    const account = newAccount();
+    await new Client(t).post('/api/register', account);
+    for (const login of [account.email, account.username.toUpperCase()]) {
+      const c = new Client(t);
+      const res = await c.post('/api/login', { username: login, password: account.password });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().email).toBe(account.email);
+      const cookie = res.cookies.find((k) => k.name === 'pigeonhole.sid')!;
+      expect(cookie.httpOnly).toBe(true);
+      expect(cookie.sameSite).toBe('Lax');
+      const out = await c.post('/api/logout');
+      expect(out.statusCode).toBe(204);
+      // The old cookie no longer works even if a client kept it.
+      const again = await t.app.inject({
+        method: 'GET',
+        url: '/api/auth/user',
+        cookies: { 'pigeonhole.sid': cookie.value },
+      });
+      expect(again.statusCode).toBe(401);
+    }
+  });
+
+  it('answers the same 401 for a wrong password and an unknown account', async () => {
+    const account = newAccount();
+    await new Client(t).post('/api/register', account);
+    const wrong = await new Client(t).post('/api/login', { username: account.email, password: 'nope-nope' });
+    const unknown = await new Client(t).post('/api/login', { username: 'ghost@example.com', password: 'nope-nope' });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json().message).toBe('Invalid username or password');
+    expect(unknown.json()).toEqual(wrong.json());
+  });
+
+  it('validates the body', async () => {
+    const res = await new Client(t).post('/api/login', { username: '', password: '' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors.map((e: { message: string }) => e.message)).toEqual([
+      'Email is required',
+      'Password is required',
+    ]);
+  });
+
+  it('rate-limits attempts per account with 429 and Retry-After, even with the right password', async () => {
+    const account = newAccount();
+    await new Client(t).post('/api/register', account);
+    for (let i = 0; i < 3; i += 1) {
+      const res = await new Client(t).post('/api/login', { username: account.email, password: 'wrong-password' });
+      expect(res.statusCode).toBe(401);
+    }
+    const limited = await new Client(t).post('/api/login', { username: account.email, password: account.password });
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.json().message).toMatch(/Too many login attempts/);
+  });
+
+  it('logout without a session still answers 204', async () => {
+    expect((await new Client(t).post('/api/logout')).statusCode).toBe(204);
+  });
+});
+
+describe('sessions', () => {
+  it('answers 401 when signed out or with a forged cookie', async () => {
+    expect((await new Client(t).get('/api/auth/user')).statusCode).toBe(401);
+    const forged = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/user',
+      cookies: { 'pigeonhole.sid': 'forged' },
+    });
+    expect(forged.statusCode).toBe(401);
+    expect(forged.json().message).toBe('Not authenticated');
+  });
+
+  it('stores only a hash of the cookie token and expires sessions', async () => {
+    const c = new Client(t);
+    const { user } = await c.register();
+    const token = c.cookie!.split('=')[1]!;
+    const rows = await t.db.select().from(sessions).where(eq(sessions.userId, user.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.sid).not.toBe(token);
+    await t.db
+      .update(sessions)
+      .set({ expire: new Date(Date.now() - 1000) })
+      .where(eq(sessions.userId, user.id));
+    expect((await c.get('/api/auth/user')).statusCode).toBe(401);
+  });
+
+  it('renews a session in the second half of its life', async () => {
+    const c = new Client(t);
+    const { user } = await c.register();
+    const soon = new Date(Date.now() + 3600_000);
+    await t.db.update(sessions).set({ expire: soon }).where(eq(sessions.userId, user.id));
+    const res = await c.get('/api/auth/user');
+    expect(res.statusCode).toBe(200);
+    expect(res.cookies.find((k) => k.name === 'pigeonhole.sid')?.expires?.getTime()).toBeGreaterThan(soon.getTime());
+    const [row] = await t.db.select().from(sessions).where(eq(sessions.userId, user.id));
+    expect(row!.expire.getTime()).toBeGreaterThan(soon.getTime() + 24 * 3600_000);
+  });
+});
+
+describe('PATCH /api/auth/user', () => {
+  it('updates the name', async () => {
+    const c = new Client(t);
+    await c.register();
+    const res = await c.patch('/api/auth/user', { firstName: ' Grace ', lastName: 'Hopper' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ firstName: 'Grace', lastName: 'Hopper' });
+  });
+
+  it.each([
+    [{ firstName: '', lastName: 'Hopper' }, 'First name is required'],
+    [{ firstName: 'Grace', lastName: '   ' }, 'Last name is required'],
+    [{ firstName: 'G'.repeat(101), lastName: 'Hopper' }, 'First name must be less than 100 characters'],
+  ])('refuses %o', async (body, message) => {
+    const c = new Client(t);
+    await c.register({ firstName: 'Keep' });
+    const res = await c.patch('/api/auth/user', body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(message);
+    expect((await c.get('/api/auth/user')).json().firstName).toBe('Keep');
+  });
+
+  it('answers 401 when signed out', async () => {
+    expect((await new Client(t).patch('/api/auth/user', { firstName: 'a', lastName: 'b' })).statusCode).toBe(401);
+  });
+});
+
+describe('POST /api/change-password', () => {
+  it('changes the password, keeps this session and ends the others', async () => {
+    const c = new Client(t);
+    const account = await c.register();
+    const other = new Client(t);
+    await other.post('/api/login', { username: account.email, password: account.password });
+    const res = await c.post('/api/change-password', {
+      currentPassword: account.password,
+      newPassword: 'brand-new-pass',
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await c.get('/api/auth/user')).statusCode).toBe(200);
+    expect((await other.get('/api/auth/user')).statusCode).toBe(401);
+    const login = await new Client(t).post('/api/login', { username: account.email, password: 'brand-new-pass' });
+    expect(login.statusCode).toBe(200);
+  });
+
+  it('refuses a wrong current password and a short new one, changing nothing', async () => {
+    const c = new Client(t);
+    const account = await c.register();
+    const wrong = await c.post('/api/change-password', { currentPassword: 'not-it', newPassword: 'brand-new-pass' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().message).toBe('Current password is incorrect');
+    const short = await c.post('/api/change-password', { currentPassword: account.password, newPassword: 'short' });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().message).toBe('New password must be at least 8 characters long.');
+    const missing = await c.post('/api/change-password', { newPassword: 'brand-new-pass' });
+    expect(missing.json().message).toBe('Please fill in all password fields.');
+    expect(
+      (await new Client(t).post('/api/login', { username: account.email, password: account.password })).statusCode,
+    ).toBe(200);
+  });
+
+  it('answers 401 when signed out', async () => {
+    const res = await new Client(t).post('/api/change-password', { currentPassword: 'a', newPassword: 'abcdefgh' });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('forgot and reset password', () => {
+  async function requestLink(email: string) {
+    const res = await new Client(t).post('/api/forgot-password', { email });
+    expect(res.statusCode).toBe(200);
+    const mail = await smtp.waitFor(email);
+    const link = /http:\/\/pigeonhole\.test\/reset-password\?token=([\w-]+)/.exec(mail.text);
+    expect(link).not.toBeNull();
+    smtp.received.splice(smtp.received.indexOf(mail), 1);
+    return link![1]!;
+  }
+
+  it('emails a single-use link over SMTP that sets a new password and ends every session', async () => {
+    const c = new Client(t);
+    const account = await c.register();
+    const token = await requestLink(account.email);
+    const reset = await new Client(t).post('/api/reset-password', { token, password: 'a-new-password' });
+    expect(reset.statusCode).toBe(200);
+    expect((await c.get('/api/auth/user')).statusCode).toBe(401);
+    expect(
+      (await new Client(t).post('/api/login', { username: account.email, password: 'a-new-password' })).statusCode,
+    ).toBe(200);
+    const reuse = await new Client(t).post('/api/reset-password', { token, password: 'another-password' });
+    expect(reuse.statusCode).toBe(400);
+    expect(reuse.json().message).toMatch(/invalid or has expired/);
+  });
+
+  it('refuses an expired token', async () => {
+    const account = await new Client(t).register();
+    const token = await requestLink(account.email);
+    await t.db
+      .update(passwordResetTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(passwordResetTokens.userId, account.user.id));
+    const res = await new Client(t).post('/api/reset-password', { token, password: 'a-new-password' });
+    expect(res.statusCode).toBe(400);
+    expect(
+      (await new Client(t).post('/api/login', { username: account.email, password: account.password })).statusCode,
+    ).toBe(200);
+  });
+
+  it('answers the same for an unknown email and sends nothing', async () => {
+    const known = await new Client(t).register();
+    const a = await new Client(t).post('/api/forgot-password', { email: 'nobody@example.com' });
+    const b = await new Client(t).post('/api/forgot-password', { email: known.email });
+    expect(a.statusCode).toBe(200);
+    expect(a.json()).toEqual(b.json());
+    await smtp.waitFor(known.email);
+    expect(smtp.received.some((m) => m.to.includes('nobody@example.com'))).toBe(false);
+  });
+
+  it('validates inputs with the specification messages', async () => {
+    const noEmail = await new Client(t).post('/api/forgot-password', { email: '' });
+    expect(noEmail.json().message).toBe('Email is required');
+    const short = await new Client(t).post('/api/reset-password', { token: 'x', password: 'short' });
+    expect(short.json().message).toBe('Password must be at least 8 characters long');
+    const noToken = await new Client(t).post('/api/reset-password', { token: '', password: 'long-enough' });
+    expect(noToken.json().message).toBe('Invalid or missing reset token.');
+  });
+});

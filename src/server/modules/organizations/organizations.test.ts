@@ -1,0 +1,223 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { organizationMembers, organizations, organizationSettings } from '../../db/schema';
+import { Client, createTestApp, type TestApp } from '../../test/harness';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+
+/** An admin with an organization, plus a member added to it. */
+async function orgWithMember() {
+  const admin = new Client(t);
+  await admin.register();
+  const org = await admin.createOrganization('Harbor View');
+  const member = new Client(t);
+  const { user } = await member.register();
+  await t.db.insert(organizationMembers).values({ organizationId: org.id, userId: user.id, role: 'member' });
+  member.organizationId = org.id;
+  return { admin, member, memberId: user.id, org };
+}
+
+describe('POST /api/organizations', () => {
+  it('makes the creator admin, starts a 7-day trial and writes default settings', async () => {
+    const c = new Client(t);
+    await c.register();
+    const res = await c.post('/api/organizations', {
+      name: '  Harbor View Residences ',
+      address: '1 Quay St',
+      contactName: 'Dana',
+      contactEmail: 'Desk@Harbor.Example',
+      contactPhone: '',
+      timezone: 'Europe/Berlin',
+    });
+    expect(res.statusCode).toBe(201);
+    const org = res.json();
+    expect(org).toMatchObject({
+      name: 'Harbor View Residences',
+      role: 'admin',
+      planType: 'trial',
+      subscriptionStatus: 'trial',
+      maxUsers: 5,
+      maxPackagesPerMonth: 500,
+      currentMonthPackages: 0,
+      contactEmail: 'desk@harbor.example',
+      contactPhone: null,
+      timezone: 'Europe/Berlin',
+      billingCycle: 'monthly',
+    });
+    const days = (Date.parse(org.trialEndDate) - Date.parse(org.trialStartDate)) / 86_400_000;
+    expect(days).toBe(7);
+    const [settings] = await t.db
+      .select()
+      .from(organizationSettings)
+      .where(eq(organizationSettings.organizationId, org.id));
+    expect(settings).toMatchObject({
+      packageTypes: ['package', 'letter', 'certified_mail', 'express', 'fragile'],
+      packageSizes: ['small', 'medium', 'large', 'extra_large'],
+      courierCompanies: ['FedEx', 'UPS', 'DHL', 'USPS', 'Amazon', 'Other'],
+      customStatuses: ['pending', 'notified', 'delivered', 'returned'],
+      allowEditAfterDelivery: false,
+      requirePhotoUpload: false,
+      autoNotifyRecipients: true,
+    });
+  });
+
+  it.each([
+    [{ name: '' }, 'Organization name is required'],
+    [{}, 'Organization name is required'],
+    [{ name: 'x'.repeat(256) }, 'Organization name must be less than 255 characters'],
+    [{ name: 'Ok', contactEmail: 'nope' }, 'Please enter a valid email address'],
+    [{ name: 'Ok', contactPhone: '1'.repeat(51) }, 'Contact phone must be less than 50 characters'],
+    [{ name: 'Ok', timezone: 'Mars/Olympus' }, 'Unknown timezone'],
+    [{ name: 42 }, 'Organization name is required'],
+  ])('refuses %o and writes nothing', async (body, message) => {
+    const c = new Client(t);
+    await c.register();
+    const before = await t.db.select({ n: sql<number>`count(*)::int` }).from(organizations);
+    const res = await c.post('/api/organizations', body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(message);
+    const after = await t.db.select({ n: sql<number>`count(*)::int` }).from(organizations);
+    expect(after[0]!.n).toBe(before[0]!.n);
+  });
+
+  it('answers 401 when signed out', async () => {
+    expect((await new Client(t).post('/api/organizations', { name: 'X' })).statusCode).toBe(401);
+  });
+});
+
+describe('GET /api/organizations', () => {
+  it("lists only the caller's organizations with the caller's role", async () => {
+    const { admin, member, org } = await orgWithMember();
+    const second = await admin.createOrganization('Second Site');
+    const stranger = new Client(t);
+    await stranger.register();
+    await stranger.createOrganization('Elsewhere');
+
+    const mine = (await admin.get('/api/organizations')).json();
+    expect(mine.map((o: { id: string }) => o.id)).toEqual([org.id, second.id]);
+    expect(mine.every((o: { role: string }) => o.role === 'admin')).toBe(true);
+    const theirs = (await member.get('/api/organizations')).json();
+    expect(theirs).toHaveLength(1);
+    expect(theirs[0]).toMatchObject({ id: org.id, role: 'member' });
+    expect(JSON.stringify(theirs)).not.toContain('Elsewhere');
+  });
+
+  it('answers 401 when signed out', async () => {
+    expect((await new Client(t).get('/api/organizations')).statusCode).toBe(401);
+  });
+});
+
+describe('GET and PUT /api/organizations/:id', () => {
+  it('lets members read and only admins update', async () => {
+    const { admin, member, org } = await orgWithMember();
+    expect((await member.get(`/api/organizations/${org.id}`)).json().name).toBe('Harbor View');
+    const denied = await member.put(`/api/organizations/${org.id}`, { name: 'Hijacked' });
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json().message).toBe('Only organization admins can do this');
+    const ok = await admin.put(`/api/organizations/${org.id}`, {
+      name: 'Harbor View West',
+      contactPhone: '+1 555 0100',
+      logoUrl: 'https://cdn.example.com/logo.png',
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({
+      name: 'Harbor View West',
+      contactPhone: '+1 555 0100',
+      logoUrl: 'https://cdn.example.com/logo.png',
+    });
+    expect((await admin.get(`/api/organizations/${org.id}`)).json().name).toBe('Harbor View West');
+  });
+
+  it('validates the update and changes nothing on error', async () => {
+    const { admin, org } = await orgWithMember();
+    for (const [body, message] of [
+      [{ name: '' }, 'Organization name is required'],
+      [{ logoUrl: 'not a url' }, 'Logo URL must be a valid URL'],
+      [{ contactEmail: 'bad' }, 'Please enter a valid email address'],
+    ] as const) {
+      const res = await admin.put(`/api/organizations/${org.id}`, body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(message);
+    }
+    expect((await admin.get(`/api/organizations/${org.id}`)).json().name).toBe('Harbor View');
+  });
+
+  it("answers 404 for another organization's id, and for a malformed one 400", async () => {
+    const { admin } = await orgWithMember();
+    const stranger = new Client(t);
+    await stranger.register();
+    const other = await stranger.createOrganization('Not yours');
+    expect((await admin.get(`/api/organizations/${other.id}`)).statusCode).toBe(404);
+    expect((await admin.put(`/api/organizations/${other.id}`, { name: 'Mine now' })).statusCode).toBe(404);
+    expect((await admin.get(`/api/organizations/${other.id}/members`)).statusCode).toBe(404);
+    expect((await stranger.get(`/api/organizations/${other.id}`)).json().name).toBe('Not yours');
+    expect((await admin.get('/api/organizations/not-a-uuid')).statusCode).toBe(400);
+  });
+});
+
+describe('members', () => {
+  it('lists members with their user for admins only', async () => {
+    const { admin, member, org, memberId } = await orgWithMember();
+    const res = await admin.get(`/api/organizations/${org.id}/members`);
+    expect(res.statusCode).toBe(200);
+    const list = res.json();
+    expect(list).toHaveLength(2);
+    expect(list[1]).toMatchObject({ userId: memberId, role: 'member', organizationId: org.id });
+    expect(list[1].user).toHaveProperty('email');
+    expect(list[1].user).not.toHaveProperty('password');
+    expect((await member.get(`/api/organizations/${org.id}/members`)).statusCode).toBe(403);
+  });
+
+  it('removes a member; the removed member then cannot use the organization', async () => {
+    const { admin, member, org, memberId } = await orgWithMember();
+    expect((await member.get('/api/dashboard/stats')).statusCode).toBe(200);
+    const res = await admin.delete(`/api/organizations/${org.id}/members/${memberId}`);
+    expect(res.statusCode).toBe(204);
+    const after = await member.get('/api/dashboard/stats');
+    expect(after.statusCode).toBe(403);
+    expect(after.json().message).toBe('You are not a member of this organization');
+    expect((await admin.delete(`/api/organizations/${org.id}/members/${memberId}`)).statusCode).toBe(404);
+  });
+
+  it('refuses removing yourself, a member removing others, and removing the last admin', async () => {
+    const { admin, member, org, memberId } = await orgWithMember();
+    const adminId = (await admin.get('/api/auth/user')).json().id;
+    const self = await admin.delete(`/api/organizations/${org.id}/members/${adminId}`);
+    expect(self.statusCode).toBe(400);
+    expect(self.json().message).toBe('Cannot remove yourself from the organization');
+    expect((await member.delete(`/api/organizations/${org.id}/members/${adminId}`)).statusCode).toBe(403);
+    // A second admin may not remove the only other admin either once that would leave none.
+    await t.db.update(organizationMembers).set({ role: 'admin' }).where(eq(organizationMembers.userId, memberId));
+    expect((await member.delete(`/api/organizations/${org.id}/members/${adminId}`)).statusCode).toBe(204);
+    const members = (await member.get(`/api/organizations/${org.id}/members`)).json();
+    expect(members).toHaveLength(1);
+  });
+
+  it("answers 404 for another organization's member", async () => {
+    const { admin, org } = await orgWithMember();
+    const stranger = new Client(t);
+    const { user } = await stranger.register();
+    const other = await stranger.createOrganization('Other');
+    expect((await admin.delete(`/api/organizations/${org.id}/members/${user.id}`)).statusCode).toBe(404);
+    expect((await admin.delete(`/api/organizations/${other.id}/members/${user.id}`)).statusCode).toBe(404);
+  });
+});
+
+describe('the x-organization-id header', () => {
+  it('is required, must name one of the caller’s organizations, and answers 403 otherwise', async () => {
+    const { admin } = await orgWithMember();
+    const stranger = new Client(t);
+    await stranger.register();
+    const other = await stranger.createOrganization('Other');
+    const missing = await admin.get('/api/dashboard/stats', { 'x-organization-id': '' });
+    expect(missing.statusCode).toBe(400);
+    const foreign = await admin.get('/api/dashboard/stats', { 'x-organization-id': other.id });
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json().message).toBe('You are not a member of this organization');
+    const garbage = await admin.get('/api/dashboard/stats', { 'x-organization-id': "1' or '1'='1" });
+    expect(garbage.statusCode).toBe(403);
+  });
+});

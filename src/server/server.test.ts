@@ -1,0 +1,71 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { loadConfig } from './config';
+import { startServer } from './server';
+import { adminQuery, withDatabase } from './test/global-setup';
+
+/**
+ * The path `npm start` takes: with DATABASE_URL unset, an embedded PostgreSQL in DATA_DIR;
+ * in the run against an external server (TEST_DATABASE_URL), that server.
+ */
+const external = Boolean(process.env.TEST_DATABASE_URL);
+const cleanups: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+async function environment() {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'pigeonhole-start-'));
+  await fs.chmod(dataDir, 0o755);
+  cleanups.push(() => fs.rm(dataDir, { recursive: true, force: true }));
+  const env: Record<string, string> = { NODE_ENV: 'development', PORT: '0', LOG_LEVEL: 'silent', DATA_DIR: dataDir };
+  if (external) {
+    const name = `start_${process.pid}_${Date.now()}`;
+    await adminQuery(inject('adminUrl'), `create database ${name}`);
+    cleanups.push(() => adminQuery(inject('adminUrl'), `drop database if exists ${name} with (force)`));
+    env.DATABASE_URL = withDatabase(inject('adminUrl'), name);
+  }
+  return env;
+}
+
+describe('startServer', () => {
+  it(
+    'migrates, seeds the demo once, serves, stops, and starts again on the same data',
+    { timeout: 60_000 },
+    async () => {
+      const env = await environment();
+      const first = await startServer(loadConfig(env, process.cwd()));
+      try {
+        expect(first.demoLogin).toEqual({ email: 'demo@pigeonhole.local', password: 'pigeonhole-demo' });
+        expect((await fetch(`${first.url}/api/health`)).status).toBe(200);
+        const login = await fetch(`${first.url}/api/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: first.demoLogin!.email, password: first.demoLogin!.password }),
+        });
+        expect(login.status).toBe(200);
+        const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+        const orgs = (await (await fetch(`${first.url}/api/organizations`, { headers: { cookie } })).json()) as Array<{
+          id: string;
+        }>;
+        expect(orgs).toHaveLength(1);
+        const stats = await fetch(`${first.url}/api/dashboard/stats`, {
+          headers: { cookie, 'x-organization-id': orgs[0]!.id },
+        });
+        expect((await stats.json()).activeRecipients).toBe(8);
+      } finally {
+        await first.stop();
+      }
+      const second = await startServer(loadConfig(env, process.cwd()));
+      try {
+        expect(second.demoLogin).toBeUndefined();
+        expect((await fetch(`${second.url}/api/health`)).status).toBe(200);
+      } finally {
+        await second.stop();
+      }
+      await expect(fetch(`${second.url}/api/health`)).rejects.toThrow();
+    },
+  );
+});
