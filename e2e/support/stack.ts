@@ -1,0 +1,78 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { loadConfig } from '../../src/server/config';
+import { startServer } from '../../src/server/server';
+import { startTestSmtp } from '../../src/server/test/smtp';
+
+export const ARTIFACTS = path.resolve('e2e/artifacts');
+
+/** Flags that keep Chromium off the closed network of these machines. */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/**
+ * The whole product as a person meets it: the built client and the server on a free port, an
+ * embedded PostgreSQL of its own (or E2E_DATABASE_URL), a real SMTP server, and Chromium.
+ */
+export async function startStack(options: { seedDemo?: boolean } = {}) {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'pigeonhole-e2e-'));
+  await fs.chmod(dataDir, 0o755);
+  const smtp = await startTestSmtp();
+  const server = await startServer(
+    loadConfig(
+      {
+        NODE_ENV: 'development',
+        PORT: '0',
+        LOG_LEVEL: 'warn',
+        DATA_DIR: dataDir,
+        SMTP_URL: smtp.url,
+        SEED_DEMO: options.seedDemo ? 'true' : 'false',
+        ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
+      },
+      process.cwd(),
+    ),
+  );
+  const browser: Browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  await fs.mkdir(ARTIFACTS, { recursive: true });
+  return {
+    url: server.url,
+    smtp,
+    browser,
+    demoLogin: server.demoLogin,
+    /** A fresh browser profile (cookies, localStorage) at the given viewport. */
+    async newPage(viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; page: Page }> {
+      const context = await browser.newContext({ viewport, baseURL: server.url });
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      return { context, page };
+    },
+    async screenshot(page: Page, name: string) {
+      await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+    },
+    async stop() {
+      await browser.close();
+      await server.stop();
+      await smtp.close();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+let seq = 0;
+export function uniqueAccount(prefix: string) {
+  seq += 1;
+  const handle = `${prefix}${seq}${Date.now().toString(36)}`;
+  return { username: handle, email: `${handle}@example.com`, password: 'front-desk-123' };
+}
