@@ -29,7 +29,9 @@ describe('a new front-desk lead', () => {
     await page.getByLabel('Contact Email').fill('desk@harborview.example');
     await page.getByRole('button', { name: 'Create Organization' }).click();
 
-    await expect.poll(() => page.getByRole('heading', { name: 'Dashboard' }).isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Dashboard' }).isVisible(), { timeout: 10_000 })
+      .toBe(true);
     for (const card of ["Today's Mail", 'Pending Pickups', 'Active Recipients', 'Delivery Rate']) {
       await expect.poll(() => page.getByText(card, { exact: true }).first().isVisible()).toBe(true);
     }
@@ -39,8 +41,9 @@ describe('a new front-desk lead', () => {
     await stack.screenshot(page, 'dashboard-desktop');
 
     await page.getByRole('button', { name: 'Logout' }).click();
-    await page.waitForURL((u) => u.pathname === '/');
-    expect(await page.getByRole('link', { name: /sign in/i }).first().isVisible()).toBe(true);
+    // Logout lands on the landing page (the dashboard was at / as well, so wait for the page itself).
+    await expect.poll(() => page.getByRole('link', { name: 'Sign In' }).first().isVisible()).toBe(true);
+    expect(await page.getByRole('heading', { name: 'Dashboard' }).isVisible()).toBe(false);
 
     await page.goto('/login');
     await page.getByLabel('Email').fill(account.email);
@@ -49,7 +52,9 @@ describe('a new front-desk lead', () => {
     await expect.poll(() => page.getByText('Invalid username or password').first().isVisible()).toBe(true);
     await page.getByLabel('Password').fill(account.password);
     await page.getByRole('button', { name: 'Sign In' }).click();
-    await expect.poll(() => page.getByRole('heading', { name: 'Dashboard' }).isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Dashboard' }).isVisible(), { timeout: 10_000 })
+      .toBe(true);
     expect(await page.getByText('Harbor View Residences').first().isVisible()).toBe(true);
     await context.close();
   });
@@ -79,7 +84,11 @@ describe('a new front-desk lead', () => {
     await page.getByLabel('Password').fill('brand-new-secret');
     await page.getByRole('button', { name: 'Sign In' }).click();
     // Signed in without an organization: onboarding greets them.
-    await expect.poll(() => page.getByRole('button', { name: /create your first organization/i }).isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => page.getByRole('button', { name: /create your first organization/i }).isVisible(), {
+        timeout: 10_000,
+      })
+      .toBe(true);
     await context.close();
   });
 
@@ -89,6 +98,7 @@ describe('a new front-desk lead', () => {
     await expect.poll(() => page.getByText('Invalid Reset Link').isVisible()).toBe(true);
     const account = uniqueAccount('lost');
     await page.request.post('/api/register', { data: account });
+    await page.request.post('/api/organizations', { data: { name: 'Lost and Found' } });
     await page.goto('/no-such-page');
     await expect.poll(() => page.getByText('404 Page Not Found').isVisible()).toBe(true);
     expect(await page.getByText('Did you forget to add the page to the router?').isVisible()).toBe(true);

@@ -18,8 +18,7 @@ async function login(page: Page) {
 
 /** The number shown on a dashboard stat card. */
 async function cardValue(page: Page, title: string) {
-  const card = page.locator('[data-stat-card]').filter({ hasText: title });
-  return (await card.locator('[data-stat-value]').innerText()).trim();
+  return (await page.getByRole('group', { name: title }).locator('[data-stat-value]').innerText()).trim();
 }
 
 describe('an admin with two organizations', () => {
@@ -34,7 +33,9 @@ describe('an admin with two organizations', () => {
     await page.getByRole('menuitem', { name: /create organization/i }).click();
     await page.getByLabel('Organization Name').fill('Riverside Offices');
     await page.getByRole('button', { name: 'Create Organization' }).click();
-    await expect.poll(() => page.getByText('Your organization has been created successfully.').isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByText('Your organization has been created successfully.', { exact: true }).isVisible())
+      .toBe(true);
 
     await page.getByRole('button', { name: 'Select organization' }).click();
     await page.getByRole('menuitem', { name: /Riverside Offices/ }).click();

@@ -42,7 +42,10 @@ export async function startStack(options: { seedDemo?: boolean } = {}) {
       process.cwd(),
     ),
   );
-  const browser: Browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser: Browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
   await fs.mkdir(ARTIFACTS, { recursive: true });
   return {
     url: server.url,

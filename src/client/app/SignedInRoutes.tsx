@@ -1,0 +1,53 @@
+import type { User } from '@contract';
+import { Redirect, Route, Switch } from 'wouter';
+import { PageSpinner } from '@/components/ui/spinner';
+import { OrganizationProvider } from '@/features/organizations/components/OrganizationProvider';
+import { useCurrentOrganization } from '@/features/organizations/hooks/useCurrentOrganization';
+import { AppShell } from './layout/AppShell';
+import { HistoryScreen, MailIntakeScreen, PendingPickupsScreen, RecipientsScreen } from './screens/ComingSoonScreens';
+import { DashboardScreen } from './screens/DashboardScreen';
+import { NotFoundScreen } from './screens/NotFoundScreen';
+import { OnboardingScreen } from './screens/OnboardingScreen';
+import { OrganizationsUnavailableScreen } from './screens/OrganizationsUnavailableScreen';
+import { SettingsScreen } from './screens/SettingsScreen';
+import { signedOutPaths } from './routePaths';
+
+function ShellRoutes({ user }: { user: User }) {
+  const { organizations, isLoading, loadFailed } = useCurrentOrganization();
+
+  if (isLoading) return <PageSpinner />;
+  if (loadFailed) return <OrganizationsUnavailableScreen />;
+  if (organizations.length === 0) return <OnboardingScreen user={user} />;
+
+  return (
+    <AppShell user={user}>
+      <Switch>
+        <Route path="/" component={DashboardScreen} />
+        <Route path="/dashboard" component={DashboardScreen} />
+        <Route path="/mail-intake" component={MailIntakeScreen} />
+        <Route path="/pending-pickups" component={PendingPickupsScreen} />
+        <Route path="/recipients" component={RecipientsScreen} />
+        <Route path="/history" component={HistoryScreen} />
+        <Route path="/settings" component={SettingsScreen} />
+        <Route component={NotFoundScreen} />
+      </Switch>
+    </AppShell>
+  );
+}
+
+export function SignedInRoutes({ user }: { user: User }) {
+  return (
+    <Switch>
+      {signedOutPaths.map((path) => (
+        <Route key={path} path={path}>
+          <Redirect to="/" replace />
+        </Route>
+      ))}
+      <Route>
+        <OrganizationProvider>
+          <ShellRoutes user={user} />
+        </OrganizationProvider>
+      </Route>
+    </Switch>
+  );
+}

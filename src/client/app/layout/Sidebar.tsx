@@ -1,0 +1,58 @@
+import type { User } from '@contract';
+import { Link } from 'wouter';
+import { Logo, LogoMark } from '@/components/Logo';
+import { OrganizationSwitcher } from '@/features/organizations/components/OrganizationSwitcher';
+import { adminNav, mainNav } from './navigation';
+import { SidebarLink } from './SidebarLink';
+import { UserFooter } from './UserFooter';
+
+/** The app's navigation: a full sidebar from md up, an icon rail below. */
+export function Sidebar({ user }: { user: User }) {
+  return (
+    <div className="w-16 shrink-0 border-r border-slate-200 bg-white md:w-64">
+      <aside className="sticky top-0 flex h-dvh flex-col">
+        <div className="flex h-16 items-center border-b border-slate-200 px-3 max-md:justify-center md:px-5">
+          <Link
+            href="/"
+            aria-label="Pigeonhole home"
+            className="rounded-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+          >
+            <LogoMark className="md:hidden" />
+            <Logo className="max-md:hidden" />
+          </Link>
+        </div>
+
+        <div className="p-2 md:p-3">
+          <OrganizationSwitcher />
+        </div>
+
+        <nav aria-label="Main" className="flex-1 space-y-6 overflow-y-auto px-2 py-2 md:px-3">
+          <ul className="space-y-1">
+            {mainNav.map((item) => (
+              <li key={item.href}>
+                <SidebarLink item={item} />
+              </li>
+            ))}
+          </ul>
+          <div>
+            <p className="mb-2 hidden px-3 text-xs font-semibold uppercase tracking-wider text-slate-400 md:block">
+              Administration
+            </p>
+            <div aria-hidden className="mx-2 mb-2 border-t border-slate-200 md:hidden" />
+            <ul className="space-y-1">
+              {adminNav.map((item) => (
+                <li key={item.href}>
+                  <SidebarLink item={item} />
+                </li>
+              ))}
+            </ul>
+          </div>
+        </nav>
+
+        <div className="border-t border-slate-200 p-2 md:p-3">
+          <UserFooter user={user} />
+        </div>
+      </aside>
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import type { MyOrganization } from '@contract';
+import { useState } from 'react';
+import { PageHeader } from '@/components/PageHeader';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { useSignedInUser } from '@/features/auth/hooks/useSignedInUser';
+import { RequireOrganization } from '@/features/organizations/components/RequireOrganization';
+import { AccountForm } from '@/features/settings/components/AccountForm';
+import { ChangePasswordForm } from '@/features/settings/components/ChangePasswordForm';
+import { ComingSoonPane } from '@/features/settings/components/ComingSoonPanes';
+import { MembersList } from '@/features/settings/components/MembersList';
+import { OrganizationSettingsForm } from '@/features/settings/components/OrganizationSettingsForm';
+import { initialTab, visibleTabs, type SettingsTab, type SettingsTabId } from '@/features/settings/settingsTabs';
+
+function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrganization }) {
+  const user = useSignedInUser();
+  switch (tab.id) {
+    case 'organization':
+      return <OrganizationSettingsForm organizationId={organization.id} />;
+    case 'account':
+      return (
+        <div className="space-y-6">
+          <AccountForm user={user} />
+          <ChangePasswordForm />
+        </div>
+      );
+    case 'users':
+      return <MembersList organizationId={organization.id} currentUserId={user.id} />;
+    default:
+      return <ComingSoonPane tab={tab.id} icon={tab.icon} />;
+  }
+}
+
+function OrganizationSettings({ organization }: { organization: MyOrganization }) {
+  const tabs = visibleTabs(organization.role);
+  const [chosen, setChosen] = useState<SettingsTabId>(initialTab(organization.role));
+  // a role change seen on a list refresh can hide the chosen tab: fall back to the role's first tab
+  const active = tabs.some((tab) => tab.id === chosen) ? chosen : initialTab(organization.role);
+
+  return (
+    <Tabs
+      value={active}
+      onValueChange={(value) => setChosen(value as SettingsTabId)}
+      orientation="vertical"
+      className="flex flex-col gap-6 lg:flex-row"
+    >
+      <TabsList
+        aria-label="Settings sections"
+        className="w-full flex-wrap justify-start lg:w-56 lg:shrink-0 lg:flex-col lg:flex-nowrap lg:items-stretch lg:self-start"
+      >
+        {tabs.map((tab) => (
+          <TabsTrigger key={tab.id} value={tab.id} className="lg:justify-start">
+            <tab.icon aria-hidden />
+            {tab.label}
+          </TabsTrigger>
+        ))}
+      </TabsList>
+      <div className="min-w-0 flex-1">
+        {tabs.map((tab) => (
+          <TabsContent key={tab.id} value={tab.id}>
+            <TabPanel tab={tab} organization={organization} />
+          </TabsContent>
+        ))}
+      </div>
+    </Tabs>
+  );
+}
+
+export function SettingsScreen() {
+  return (
+    <>
+      <PageHeader title="Settings" description="Manage your organization, your team and your account." />
+      <RequireOrganization>
+        {(organization) => <OrganizationSettings key={organization.id} organization={organization} />}
+      </RequireOrganization>
+    </>
+  );
+}

@@ -1,0 +1,38 @@
+import { cn } from '@/lib/cn';
+
+/** The Pigeonhole mark: a rack of four pigeonholes. */
+export function LogoMark({ className }: { className?: string }) {
+  return (
+    <span
+      aria-hidden
+      className={cn(
+        'inline-flex size-8 shrink-0 items-center justify-center rounded-lg bg-indigo-600 text-white shadow-sm',
+        className,
+      )}
+    >
+      <svg
+        viewBox="0 0 24 24"
+        className="size-[60%]"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth={2.2}
+        strokeLinejoin="round"
+      >
+        <rect x="3" y="4" width="18" height="16" rx="2" />
+        <path d="M3 12h18M12 4v16" />
+      </svg>
+    </span>
+  );
+}
+
+/** The mark and the product name. */
+export function Logo({ className, inverted = false }: { className?: string; inverted?: boolean }) {
+  return (
+    <span className={cn('inline-flex items-center gap-2.5', className)}>
+      <LogoMark className={inverted ? 'bg-white text-indigo-600' : undefined} />
+      <span className={cn('text-lg font-semibold tracking-tight', inverted ? 'text-white' : 'text-slate-900')}>
+        Pigeonhole
+      </span>
+    </span>
+  );
+}

@@ -1,0 +1,14 @@
+import type { ReactNode } from 'react';
+import { Link } from 'wouter';
+
+/** An in-app link styled as text (indigo, underlined on hover). */
+export function TextLink({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <Link
+      href={href}
+      className="rounded font-medium text-indigo-600 hover:text-indigo-700 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+    >
+      {children}
+    </Link>
+  );
+}

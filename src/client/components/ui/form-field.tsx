@@ -1,0 +1,41 @@
+import type { ReactNode } from 'react';
+import { Label } from './label';
+
+interface FormFieldProps {
+  id: string;
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+  /** Rendered beside the label, e.g. a "Forgot password?" link. */
+  aside?: ReactNode;
+  optional?: boolean;
+  children: ReactNode;
+}
+
+/** A label, its control, and the control's validation message. The control must carry `id`. */
+export function FormField({ id, label, error, hint, aside, optional, children }: FormFieldProps) {
+  return (
+    <div className="space-y-1.5">
+      <div className="flex items-center justify-between gap-2">
+        <span>
+          <Label htmlFor={id}>{label}</Label>
+          {optional && <span className="ml-1 text-sm text-slate-400">(optional)</span>}
+        </span>
+        {aside && <span className="text-sm">{aside}</span>}
+      </div>
+      {children}
+      {error ? (
+        <p id={`${id}-error`} className="text-sm text-red-600">
+          {error}
+        </p>
+      ) : (
+        hint && <p className="text-xs text-slate-500">{hint}</p>
+      )}
+    </div>
+  );
+}
+
+/** Props that tie an input to its FormField message. */
+export function fieldA11y(id: string, error: string | undefined) {
+  return { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': error ? `${id}-error` : undefined };
+}

@@ -1,0 +1,17 @@
+import { useMutation } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api';
+
+export function logout() {
+  return apiRequest<void>('POST', '/api/logout');
+}
+
+/** Spec §4: whether the server call succeeds or not, the browser goes to /. */
+export function useLogout() {
+  return useMutation({
+    mutationFn: logout,
+    onError: (err) => console.error('Logout failed', err),
+    onSettled: () => {
+      window.location.href = '/';
+    },
+  });
+}

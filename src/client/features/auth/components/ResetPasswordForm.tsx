@@ -1,0 +1,88 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ResetPasswordForm as ResetPasswordSchema } from '@contract';
+import { CheckCircle2 } from 'lucide-react';
+import { useForm } from 'react-hook-form';
+import { Link } from 'wouter';
+import { StatusPanel } from '@/components/StatusPanel';
+import { Button } from '@/components/ui/button';
+import { FormField, fieldA11y } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { toast } from '@/components/ui/use-toast';
+import { serverMessage } from '@/lib/api';
+import { useResetPassword } from '../api/resetPassword';
+
+/** The new-password form for a reset token, then the success view. */
+export function ResetPasswordForm({ token }: { token: string }) {
+  const reset = useResetPassword();
+  const { register, handleSubmit, formState } = useForm({
+    resolver: zodResolver(ResetPasswordSchema),
+    defaultValues: { token, password: '', confirmPassword: '' },
+  });
+  const { errors } = formState;
+
+  if (reset.isSuccess) {
+    return (
+      <StatusPanel
+        icon={CheckCircle2}
+        tone="success"
+        title="Password reset"
+        actions={
+          <Button asChild>
+            <Link href="/login">Go to Login</Link>
+          </Button>
+        }
+      >
+        <p>Your password has been changed. Sign in with your new password.</p>
+      </StatusPanel>
+    );
+  }
+
+  const onSubmit = handleSubmit(({ password }) =>
+    reset.mutate(
+      { token, password },
+      {
+        onError: (err) =>
+          toast({
+            title: 'Error',
+            description: serverMessage(err, 'Failed to reset password.'),
+            variant: 'destructive',
+          }),
+      },
+    ),
+  );
+
+  const tokenError = errors.token?.message;
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      {tokenError && (
+        <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-700">
+          {tokenError}
+        </p>
+      )}
+      <FormField
+        id="reset-password"
+        label="New Password"
+        error={errors.password?.message}
+        hint="At least 8 characters."
+      >
+        <Input
+          {...fieldA11y('reset-password', errors.password?.message)}
+          type="password"
+          autoComplete="new-password"
+          {...register('password')}
+        />
+      </FormField>
+      <FormField id="reset-confirm-password" label="Confirm New Password" error={errors.confirmPassword?.message}>
+        <Input
+          {...fieldA11y('reset-confirm-password', errors.confirmPassword?.message)}
+          type="password"
+          autoComplete="new-password"
+          {...register('confirmPassword')}
+        />
+      </FormField>
+      <Button type="submit" className="w-full" disabled={reset.isPending}>
+        {reset.isPending ? 'Resetting…' : 'Reset Password'}
+      </Button>
+    </form>
+  );
+}

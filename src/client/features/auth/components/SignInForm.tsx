@@ -1,0 +1,70 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { LoginBody, LoginForm } from '@contract';
+import { useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { FormField, fieldA11y } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { toast, toastAfterReload } from '@/components/ui/use-toast';
+import { TextLink } from '@/components/TextLink';
+import { serverMessage } from '@/lib/api';
+import { useLogin } from '../api/login';
+
+interface SignInFormProps {
+  /** /login insists on an email address; the /auth tab only needs the field filled (an email or a username). */
+  requireEmail?: boolean;
+}
+
+export function SignInForm({ requireEmail = false }: SignInFormProps) {
+  const login = useLogin();
+  const { register, handleSubmit, formState } = useForm({
+    resolver: zodResolver(requireEmail ? LoginForm : LoginBody),
+    defaultValues: { username: '', password: '' },
+  });
+  const { errors } = formState;
+
+  const onSubmit = handleSubmit((values) =>
+    login.mutate(values, {
+      onSuccess: () => {
+        toastAfterReload({ title: 'Welcome back!', description: 'You have signed in successfully.' });
+        window.location.href = '/';
+      },
+      onError: (err) =>
+        toast({
+          title: 'Login failed',
+          description: serverMessage(err, 'Invalid username or password'),
+          variant: 'destructive',
+        }),
+    }),
+  );
+
+  const busy = login.isPending || login.isSuccess;
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <FormField id="login-email" label="Email" error={errors.username?.message}>
+        <Input
+          {...fieldA11y('login-email', errors.username?.message)}
+          type={requireEmail ? 'email' : 'text'}
+          autoComplete="username"
+          placeholder="you@company.com"
+          {...register('username')}
+        />
+      </FormField>
+      <FormField
+        id="login-password"
+        label="Password"
+        error={errors.password?.message}
+        aside={<TextLink href="/forgot-password">Forgot password?</TextLink>}
+      >
+        <Input
+          {...fieldA11y('login-password', errors.password?.message)}
+          type="password"
+          autoComplete="current-password"
+          {...register('password')}
+        />
+      </FormField>
+      <Button type="submit" className="w-full" disabled={busy}>
+        {busy ? 'Signing in…' : 'Sign In'}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,78 @@
+import type { RecentActivityItem } from '@contract';
+import { FileSignature, Inbox, Mail, Package, type LucideIcon } from 'lucide-react';
+import { EmptyState } from '@/components/EmptyState';
+import { Badge } from '@/components/ui/badge';
+import { Skeleton } from '@/components/ui/skeleton';
+import { formatDateTime, humanize, relativeTime } from '@/lib/format';
+import { RECENT_ACTIVITY_LIMIT } from '../api/recentActivity';
+
+const typeIcons: Record<string, LucideIcon> = { package: Package, letter: Mail, certified_mail: FileSignature };
+
+/** Spec §2: pending yellow, delivered green, any other status blue. */
+function statusTone(status: string) {
+  if (status === 'pending') return 'yellow';
+  if (status === 'delivered') return 'green';
+  return 'blue';
+}
+
+function ActivityRow({ item }: { item: RecentActivityItem }) {
+  const Icon = typeIcons[item.type] ?? Package;
+  const recipient = item.recipient ? `${item.recipient.firstName} ${item.recipient.lastName}` : 'Unknown Recipient';
+  return (
+    <li className="flex items-center gap-3 py-3.5 sm:gap-4">
+      <span className="hidden size-10 shrink-0 items-center justify-center rounded-lg bg-slate-100 text-slate-600 sm:flex">
+        <Icon aria-hidden className="size-5" />
+      </span>
+      <div className="min-w-0 flex-1">
+        <p className="text-sm font-medium text-slate-900 sm:truncate">
+          {humanize(item.type)} <span className="font-normal text-slate-500">for</span> {recipient}
+        </p>
+        <p className="text-sm text-slate-500 sm:truncate">
+          From {item.sender ?? 'Unknown'} ·{' '}
+          <time dateTime={item.arrivedAt} title={formatDateTime(item.arrivedAt)}>
+            {relativeTime(item.arrivedAt)}
+          </time>
+        </p>
+      </div>
+      <Badge tone={statusTone(item.status)}>{humanize(item.status)}</Badge>
+    </li>
+  );
+}
+
+interface RecentActivityListProps {
+  items: RecentActivityItem[] | undefined;
+  isLoading: boolean;
+}
+
+export function RecentActivityList({ items, isLoading }: RecentActivityListProps) {
+  if (isLoading) {
+    return (
+      <ul aria-busy className="divide-y divide-slate-100">
+        {Array.from({ length: RECENT_ACTIVITY_LIMIT }, (_, i) => (
+          <li key={i} className="flex items-center gap-3 py-3.5 sm:gap-4">
+            <Skeleton className="hidden size-10 rounded-lg sm:block" />
+            <div className="flex-1 space-y-2">
+              <Skeleton className="h-4 w-2/5" />
+              <Skeleton className="h-3.5 w-3/5" />
+            </div>
+            <Skeleton className="h-5 w-16 rounded-full" />
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  if (!items?.length) {
+    return (
+      <EmptyState icon={Inbox} title="No recent activity">
+        Mail you log will show up here as it arrives.
+      </EmptyState>
+    );
+  }
+  return (
+    <ul className="divide-y divide-slate-100">
+      {items.map((item) => (
+        <ActivityRow key={item.id} item={item} />
+      ))}
+    </ul>
+  );
+}

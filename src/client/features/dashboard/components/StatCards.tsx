@@ -1,0 +1,79 @@
+import type { DashboardStats } from '@contract';
+import { Clock, Mail, TrendingUp, Users, type LucideIcon } from 'lucide-react';
+import { Card } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+
+interface StatDefinition {
+  label: string;
+  icon: LucideIcon;
+  value: (stats: DashboardStats) => string;
+  /** Spec §2: fixed placeholder trends, not computed. */
+  trend: string;
+  trendClass: string;
+  iconClass: string;
+}
+
+const stats: StatDefinition[] = [
+  {
+    label: "Today's Mail",
+    icon: Mail,
+    value: (s) => s.todaysMail.toLocaleString(),
+    trend: '+12% from yesterday',
+    trendClass: 'text-emerald-600',
+    iconClass: 'bg-indigo-50 text-indigo-600',
+  },
+  {
+    label: 'Pending Pickups',
+    icon: Clock,
+    value: (s) => s.pendingPickups.toLocaleString(),
+    trend: '2 overdue',
+    trendClass: 'text-amber-600',
+    iconClass: 'bg-amber-50 text-amber-600',
+  },
+  {
+    label: 'Active Recipients',
+    icon: Users,
+    value: (s) => s.activeRecipients.toLocaleString(),
+    trend: '+5 new this week',
+    trendClass: 'text-emerald-600',
+    iconClass: 'bg-sky-50 text-sky-600',
+  },
+  {
+    label: 'Delivery Rate',
+    icon: TrendingUp,
+    value: (s) => `${s.deliveryRate}%`,
+    trend: '+0.5% this month',
+    trendClass: 'text-emerald-600',
+    iconClass: 'bg-emerald-50 text-emerald-600',
+  },
+];
+
+interface StatCardsProps {
+  data: DashboardStats | undefined;
+  isLoading: boolean;
+}
+
+export function StatCards({ data, isLoading }: StatCardsProps) {
+  return (
+    <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
+      {stats.map(({ label, icon: Icon, value, trend, trendClass, iconClass }) => (
+        <Card key={label} role="group" aria-label={label} className="p-4 sm:p-5">
+          <div className="flex items-start justify-between gap-3">
+            <p className="text-sm font-medium text-slate-500">{label}</p>
+            <span className={`hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex ${iconClass}`}>
+              <Icon aria-hidden className="size-5" />
+            </span>
+          </div>
+          {isLoading ? (
+            <Skeleton className="mt-1 h-9 w-20" />
+          ) : (
+            <p data-stat-value className="mt-1 text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl">
+              {data ? value(data) : '–'}
+            </p>
+          )}
+          <p className={`mt-2 text-xs font-medium ${trendClass}`}>{trend}</p>
+        </Card>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+import type { MyOrganization } from '@contract';
+import { useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { toast } from '@/components/ui/use-toast';
+import { serverMessage } from '@/lib/api';
+import { useCreateOrganization } from '../api/createOrganization';
+import { useCurrentOrganization } from '../hooks/useCurrentOrganization';
+import { OrganizationFields, createOrganizationResolver, emptyOrganizationForm } from './OrganizationFields';
+
+interface CreateOrganizationFormProps {
+  idPrefix: string;
+  /** The secondary button: "Back" in onboarding, "Cancel" in the dialog. */
+  cancelLabel: string;
+  onCancel: () => void;
+  onCreated?: (organization: MyOrganization) => void;
+}
+
+/** Creates an organization, then makes it the current one. */
+export function CreateOrganizationForm({ idPrefix, cancelLabel, onCancel, onCreated }: CreateOrganizationFormProps) {
+  const create = useCreateOrganization();
+  const { select } = useCurrentOrganization();
+  const { register, handleSubmit, formState } = useForm({
+    resolver: createOrganizationResolver,
+    defaultValues: emptyOrganizationForm,
+  });
+
+  const onSubmit = handleSubmit((values) =>
+    create.mutate(values, {
+      onSuccess: (organization) => {
+        select(organization.id);
+        toast({ title: 'Success!', description: 'Your organization has been created successfully.' });
+        onCreated?.(organization);
+      },
+      onError: (err) =>
+        toast({
+          title: 'Error',
+          description: serverMessage(err, 'Failed to create organization.'),
+          variant: 'destructive',
+        }),
+    }),
+  );
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-6">
+      <OrganizationFields idPrefix={idPrefix} register={register} errors={formState.errors} />
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button variant="outline" onClick={onCancel} disabled={create.isPending}>
+          {cancelLabel}
+        </Button>
+        <Button type="submit" disabled={create.isPending}>
+          {create.isPending ? 'Creating…' : 'Create Organization'}
+        </Button>
+      </div>
+    </form>
+  );
+}

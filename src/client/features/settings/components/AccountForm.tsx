@@ -1,0 +1,73 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { UpdateUserBody, type User } from '@contract';
+import { useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { FormField, fieldA11y } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { toast } from '@/components/ui/use-toast';
+import { useUpdateAccount } from '@/features/auth/api/updateAccount';
+import { serverMessage } from '@/lib/api';
+
+/** The signed-in person's name. */
+export function AccountForm({ user }: { user: User }) {
+  const update = useUpdateAccount();
+  const { register, handleSubmit, formState, reset } = useForm({
+    resolver: zodResolver(UpdateUserBody),
+    defaultValues: { firstName: user.firstName ?? '', lastName: user.lastName ?? '' },
+  });
+  const { errors } = formState;
+
+  const onSubmit = handleSubmit((values) =>
+    update.mutate(values, {
+      onSuccess: (saved) => {
+        reset({ firstName: saved.firstName ?? '', lastName: saved.lastName ?? '' });
+        toast({ title: 'Account updated', description: 'Your name has been saved.' });
+      },
+      onError: (err) =>
+        toast({
+          title: 'Failed to update account',
+          description: serverMessage(err, 'Something went wrong. Please try again.'),
+          variant: 'destructive',
+        }),
+    }),
+  );
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Profile</CardTitle>
+        <CardDescription>How your name appears to your team.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form onSubmit={onSubmit} noValidate className="space-y-4">
+          <div className="grid gap-4 sm:grid-cols-2">
+            <FormField id="account-first-name" label="First Name" error={errors.firstName?.message}>
+              <Input
+                {...fieldA11y('account-first-name', errors.firstName?.message)}
+                autoComplete="given-name"
+                {...register('firstName')}
+              />
+            </FormField>
+            <FormField id="account-last-name" label="Last Name" error={errors.lastName?.message}>
+              <Input
+                {...fieldA11y('account-last-name', errors.lastName?.message)}
+                autoComplete="family-name"
+                {...register('lastName')}
+              />
+            </FormField>
+          </div>
+          <div className="space-y-1">
+            <p className="text-sm font-medium text-slate-700">Email address</p>
+            <p className="text-sm text-slate-600">{user.email}</p>
+          </div>
+          <div className="flex justify-end">
+            <Button type="submit" disabled={update.isPending}>
+              {update.isPending ? 'Saving…' : 'Save Changes'}
+            </Button>
+          </div>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,109 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { FormField } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { toast } from '@/components/ui/use-toast';
+import { useChangePassword } from '@/features/auth/api/changePassword';
+import { serverMessage } from '@/lib/api';
+
+interface PasswordValues {
+  currentPassword: string;
+  newPassword: string;
+  confirmPassword: string;
+}
+
+const empty: PasswordValues = { currentPassword: '', newPassword: '', confirmPassword: '' };
+
+/** Spec §5 "Password change": the first rule broken, in this order. */
+function passwordProblem({ currentPassword, newPassword, confirmPassword }: PasswordValues): string | null {
+  if (!currentPassword || !newPassword || !confirmPassword) return 'Please fill in all password fields.';
+  if (newPassword !== confirmPassword) return 'New passwords do not match.';
+  if (newPassword.length < 8) return 'New password must be at least 8 characters long.';
+  return null;
+}
+
+export function ChangePasswordForm() {
+  const change = useChangePassword();
+  const { register, handleSubmit, reset } = useForm({ defaultValues: empty });
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const onSubmit = handleSubmit((values) => {
+    const found = passwordProblem(values);
+    setProblem(found);
+    if (found) return;
+    change.mutate(
+      { currentPassword: values.currentPassword, newPassword: values.newPassword },
+      {
+        onSuccess: () => {
+          reset(empty);
+          toast({ title: 'Password changed', description: 'Your password has been updated.' });
+        },
+        onError: (err) =>
+          toast({
+            title: 'Failed to change password',
+            description: serverMessage(err, 'Something went wrong. Please try again.'),
+            variant: 'destructive',
+          }),
+      },
+    );
+  });
+
+  const describedBy = problem ? 'password-problem password-hint' : 'password-hint';
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Change password</CardTitle>
+        <CardDescription>Choose a password you do not use anywhere else.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form onSubmit={onSubmit} noValidate className="space-y-4">
+          <FormField id="current-password" label="Current Password">
+            <Input
+              id="current-password"
+              type="password"
+              autoComplete="current-password"
+              aria-describedby={describedBy}
+              {...register('currentPassword')}
+            />
+          </FormField>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <FormField id="new-password" label="New Password">
+              <Input
+                id="new-password"
+                type="password"
+                autoComplete="new-password"
+                aria-describedby={describedBy}
+                {...register('newPassword')}
+              />
+            </FormField>
+            <FormField id="confirm-new-password" label="Confirm New Password">
+              <Input
+                id="confirm-new-password"
+                type="password"
+                autoComplete="new-password"
+                aria-describedby={describedBy}
+                {...register('confirmPassword')}
+              />
+            </FormField>
+          </div>
+          {problem && (
+            <p id="password-problem" role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
+              {problem}
+            </p>
+          )}
+          <p id="password-hint" className="text-xs text-slate-500">
+            Password requirements: current password required, new password must be at least 8 characters, passwords must
+            match.
+          </p>
+          <div className="flex justify-end">
+            <Button type="submit" disabled={change.isPending}>
+              {change.isPending ? 'Changing…' : 'Change Password'}
+            </Button>
+          </div>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,41 @@
+import type { Role } from '@contract';
+import {
+  Bell,
+  Building2,
+  CreditCard,
+  SlidersHorizontal,
+  UserCircle,
+  Users,
+  Warehouse,
+  type LucideIcon,
+} from 'lucide-react';
+
+export type SettingsTabId =
+  'organization' | 'customization' | 'notifications' | 'mailrooms' | 'account' | 'users' | 'billing';
+
+export interface SettingsTab {
+  id: SettingsTabId;
+  label: string;
+  icon: LucideIcon;
+  adminOnly: boolean;
+}
+
+/** Spec §2 "Settings", in this order; Organization, User Management and Billing are for admins (§6). */
+export const settingsTabs: SettingsTab[] = [
+  { id: 'organization', label: 'Organization', icon: Building2, adminOnly: true },
+  { id: 'customization', label: 'Customization', icon: SlidersHorizontal, adminOnly: false },
+  { id: 'notifications', label: 'Notifications', icon: Bell, adminOnly: false },
+  { id: 'mailrooms', label: 'Mailrooms', icon: Warehouse, adminOnly: false },
+  { id: 'account', label: 'Account', icon: UserCircle, adminOnly: false },
+  { id: 'users', label: 'User Management', icon: Users, adminOnly: true },
+  { id: 'billing', label: 'Billing and Plans', icon: CreditCard, adminOnly: true },
+];
+
+export function visibleTabs(role: Role): SettingsTab[] {
+  return settingsTabs.filter((tab) => role === 'admin' || !tab.adminOnly);
+}
+
+/** Admins start on Organization; a member, who cannot see it, starts on Account. */
+export function initialTab(role: Role): SettingsTabId {
+  return role === 'admin' ? 'organization' : 'account';
+}
