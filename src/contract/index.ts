@@ -3,6 +3,7 @@ export * from './auth';
 export * from './organizations';
 export * from './dashboard';
 export * from './health';
+export * from './invitations';
 
 /** The header that names the organization a request acts on. */
 export const ORGANIZATION_HEADER = 'x-organization-id';

@@ -1,12 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Role } from '@contract';
+import type { InvitationPreview } from '@contract';
 import { ApiError, apiRequest } from '@/lib/api';
-
-export interface InvitationPreview {
-  email: string;
-  organizationName: string;
-  role: Role;
-}
 
 /** The invitation behind a token, or null when it is unknown or expired (404). */
 export async function verifyInvitation(token: string): Promise<InvitationPreview | null> {

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { RegisterBody, RegisterForm, UpdateUserBody } from '@contract';
+import { RegisterBody, RegisterForm, UpdateUserBody, type InvitationPreview } from '@contract';
 import { MailCheck } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -10,7 +10,6 @@ import { toast, toastAfterReload } from '@/components/ui/use-toast';
 import { serverMessage } from '@/lib/api';
 import { humanize } from '@/lib/format';
 import { useRegister } from '../api/register';
-import type { InvitationPreview } from '../api/verifyInvitation';
 
 /** Registering through an invitation also requires the first and last name (spec §2). */
 const InvitedRegisterForm = RegisterBody.extend({
