@@ -6,6 +6,7 @@ import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded';
 import { runMigrations } from './db/migrate';
 import type { Mailer } from './lib/mailer';
 import { seedDemoIfEmpty } from './modules/demo/demo-seed';
+import { startHousekeeping } from './modules/auth/housekeeping';
 
 export type RunningServer = { url: string; stop: () => Promise<void>; demoLogin?: { email: string; password: string } };
 
@@ -29,9 +30,11 @@ export async function startServer(config: Config, options: { mailer?: Mailer } =
     const demoLogin = config.seedDemo ? await seedDemoIfEmpty(database.db) : undefined;
     const app = await buildApp({ config, db: database.db, mailer: options.mailer });
     const address = await app.listen({ host: config.host, port: config.port });
+    const stopHousekeeping = startHousekeeping(database.db, app.log);
     let stopping: Promise<void> | undefined;
     const stop = () =>
       (stopping ??= (async () => {
+        stopHousekeeping();
         await app.close(); // stops accepting and waits for requests in flight
         await database.close();
         await embedded?.stop();
