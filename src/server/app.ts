@@ -15,6 +15,7 @@ import {
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { Deps } from './context';
+import { createCaches } from './caches';
 import type { App } from './http';
 import { createMailer, type Mailer } from './lib/mailer';
 import { registerErrorHandlers } from './plugins/errors';
@@ -57,6 +58,7 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
     config,
     mailer: mailer ?? createMailer(config.smtpUrl, config.mailFrom, app.log),
     log: app.log,
+    caches: createCaches(config.cacheTtlMs),
   };
 
   await app.register(cookie);
@@ -74,8 +76,8 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
-  await app.register(sessionPlugin, { db, config });
-  await app.register(organizationPlugin, { db });
+  await app.register(sessionPlugin, { db, config, caches: deps.caches });
+  await app.register(organizationPlugin, { db, caches: deps.caches });
 
   const appUrl = (request: FastifyRequest) => config.appUrl ?? `${request.protocol}://${request.host}`;
   healthRoutes(app, db);

@@ -48,6 +48,11 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Seed a demo organization on an empty database (default: on outside production). */
   SEED_DEMO: z.enum(['true', 'false']).optional(),
+  /**
+   * How long an instance may reuse a session, membership or dashboard lookup (ms). Writes on the
+   * same instance take effect at once; other instances see them within this time. 0 disables.
+   */
+  CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   /** Trust X-Forwarded-For from a proxy in front (for client addresses in rate limits). */
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
 });
@@ -69,6 +74,7 @@ export type Config = {
   logLevel: string;
   seedDemo: boolean;
   trustProxy: boolean;
+  cacheTtlMs: number;
   /** Root of the project (migrations/, dist/client). */
   rootDir: string;
 };
@@ -103,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO ? e.SEED_DEMO === 'true' : e.NODE_ENV === 'development',
     trustProxy: e.TRUST_PROXY === 'true',
+    cacheTtlMs: e.CACHE_TTL_MS,
     rootDir,
   };
 }

@@ -3,9 +3,10 @@ import type { Config } from './config';
 import type { Db } from './db/client';
 import type { Mailer } from './lib/mailer';
 import type { Role } from '../contract';
+import type { Caches } from './caches';
 
 /** What services need from the outside world; built once per app. */
-export type Deps = { db: Db; config: Config; mailer: Mailer; log: FastifyBaseLogger };
+export type Deps = { db: Db; config: Config; mailer: Mailer; log: FastifyBaseLogger; caches: Caches };
 
 /** The caller of an organization-scoped service method: who, in which organization, as what. */
 export type OrgCaller = { userId: string; organizationId: string; role: Role };

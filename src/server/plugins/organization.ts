@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ORGANIZATION_HEADER, type Role } from '../../contract';
 import type { Db } from '../db/client';
+import { membershipKey, type Caches } from '../caches';
 import type { OrgCaller } from '../context';
 import { badRequest, forbidden } from '../lib/errors';
 import { membersRepository } from '../modules/organizations/members.repository';
@@ -30,7 +31,7 @@ export function callerOf(request: FastifyRequest): OrgCaller {
   return { userId: auth.user.id, organizationId: request.membership.organizationId, role: request.membership.role };
 }
 
-export const organizationPlugin = fp(async (app, opts: { db: Db }) => {
+export const organizationPlugin = fp(async (app, opts: { db: Db; caches: Caches }) => {
   app.decorateRequest('membership', null);
 
   app.decorate('requireOrganization', async (request: FastifyRequest) => {
@@ -39,7 +40,10 @@ export const organizationPlugin = fp(async (app, opts: { db: Db }) => {
     if (!value) throw badRequest(`The ${ORGANIZATION_HEADER} header is required`, 'organization_required');
     // A malformed id cannot be a membership; it answers like any organization the caller is not in.
     if (!HeaderValue.safeParse(value).success) throw forbidden(NOT_A_MEMBER, 'not_a_member');
-    const role = await membersRepository.findRole(opts.db, value, authOf(request).user.id);
+    const userId = authOf(request).user.id;
+    const role = await opts.caches.memberships.getOrLoad(membershipKey(value, userId), () =>
+      membersRepository.findRole(opts.db, value, userId),
+    );
     if (!role) throw forbidden(NOT_A_MEMBER, 'not_a_member');
     request.membership = { organizationId: value, role };
   });

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import type { Caches } from '../caches';
 import { unauthorized } from '../lib/errors';
 import { hashToken } from '../lib/tokens';
 import { addMs } from '../lib/time';
@@ -36,8 +37,8 @@ export function authOf(request: FastifyRequest): AuthContext {
  * Server-side sessions in the `sessions` table. The cookie holds a random token; the table holds
  * its hash. Sessions slide: a request in the second half of the lifetime renews it.
  */
-export const sessionPlugin = fp(async (app, opts: { db: Db; config: Config }) => {
-  const { db, config } = opts;
+export const sessionPlugin = fp(async (app, opts: { db: Db; config: Config; caches: Caches }) => {
+  const { db, config, caches } = opts;
   const cookieOptions = {
     path: '/',
     httpOnly: true,
@@ -57,12 +58,13 @@ export const sessionPlugin = fp(async (app, opts: { db: Db; config: Config }) =>
     const token = request.cookies[SESSION_COOKIE];
     if (!token) throw unauthorized();
     const sid = hashToken(token);
-    const found = await sessionsRepository.findLive(db, sid);
-    if (!found) throw unauthorized();
+    const found = await caches.sessions.getOrLoad(sid, () => sessionsRepository.findLive(db, sid));
+    if (!found || found.expire.getTime() <= Date.now()) throw unauthorized();
     request.auth = { user: found.user, sessionId: sid };
     if (found.expire.getTime() - Date.now() < config.sessionTtlMs / 2) {
       const expire = addMs(new Date(), config.sessionTtlMs);
       await sessionsRepository.extend(db, sid, expire);
+      caches.sessions.set(sid, { ...found, expire });
       reply.setSessionCookie(token, expire);
     }
   });

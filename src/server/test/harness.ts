@@ -17,8 +17,9 @@ export async function createTestApp(env: Overrides = {}) {
   const adminUrl = inject('adminUrl');
   await adminQuery(adminUrl, `create database ${dbName} template ${inject('templateDb')}`);
   const database = connectDatabase(withDatabase(adminUrl, dbName), 5);
+  // Caching is off by default so tests may change rows directly; caches.test.ts turns it on.
   const config: Config = loadConfig(
-    { NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: 'false', ...env },
+    { NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: 'false', CACHE_TTL_MS: '0', ...env },
     process.cwd(),
   );
   const app = await buildApp({ config, db: database.db });

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ChangePasswordBody, RegisterBody, ResetPasswordBody, UpdateUserBody, User } from '../../../contract';
 import type { Deps } from '../../context';
+import { forgetUser } from '../../caches';
 import { badRequest, conflict, tooManyRequests, unauthorized } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import * as rateLimiter from '../../lib/rate-limiter';
@@ -31,7 +32,7 @@ export function toUserDto(u: UserRow): User {
 }
 
 export function createAuthService(deps: Deps) {
-  const { db, config, mailer, log } = deps;
+  const { db, config, mailer, log, caches } = deps;
 
   async function openSession(userId: string, client: ClientInfo): Promise<NewSession> {
     const token = newToken();
@@ -43,6 +44,7 @@ export function createAuthService(deps: Deps) {
   /** SUPER_ADMIN_EMAILS grants the flag when such an account registers or logs in. */
   async function applySuperAdminEmails(user: UserRow): Promise<UserRow> {
     if (user.isSuperAdmin || !config.superAdminEmails.includes(user.email)) return user;
+    forgetUser(caches, user.id);
     return (await usersRepository.update(db, user.id, { isSuperAdmin: true })) ?? user;
   }
 
@@ -103,10 +105,12 @@ export function createAuthService(deps: Deps) {
 
     async logout(sessionId: string) {
       await sessionsRepository.delete(db, sessionId);
+      caches.sessions.delete(sessionId);
     },
 
     async updateName(userId: string, input: z.infer<typeof UpdateUserBody>) {
       const user = await usersRepository.update(db, userId, input);
+      forgetUser(caches, userId);
       if (!user) throw unauthorized();
       return toUserDto(user);
     },
@@ -122,6 +126,7 @@ export function createAuthService(deps: Deps) {
         // Other devices signed in with the old password are signed out; this one stays.
         await sessionsRepository.deleteForUser(tx, userId, sessionId);
       });
+      forgetUser(caches, userId);
     },
 
     /** Always the same answer, so the call cannot be used to find out who has an account. */
@@ -154,13 +159,15 @@ export function createAuthService(deps: Deps) {
 
     async resetPassword(input: z.infer<typeof ResetPasswordBody>) {
       const password = await hashPassword(input.password);
-      await db.transaction(async (tx) => {
+      const userId = await db.transaction(async (tx) => {
         const token = await passwordResetRepository.consume(tx, hashToken(input.token));
         if (!token)
           throw badRequest('This reset link is invalid or has expired. Please request a new one.', 'invalid_token');
         await usersRepository.update(tx, token.userId, { password });
         await sessionsRepository.deleteForUser(tx, token.userId);
+        return token.userId;
       });
+      forgetUser(caches, userId);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Member, MyOrganization, Organization, Role } from '../../../contract';
 import { TRIAL_DAYS, type CreateOrganizationBody, type UpdateOrganizationBody } from '../../../contract';
 import type { Deps } from '../../context';
+import { membershipKey } from '../../caches';
 import type { DbOrTx } from '../../db/client';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { DAY_MS, addMs, iso, isoOrNull } from '../../lib/time';
@@ -68,13 +69,15 @@ export async function createOrganizationFor(
   return withRole(org, 'admin');
 }
 
-export function createOrganizationsService({ db }: Deps) {
+export function createOrganizationsService({ db, caches }: Deps) {
   /**
    * Calls naming an organization in the path answer 404 to non-members, like any row of
    * another organization, so organization ids cannot be probed.
    */
   async function roleIn(userId: string, organizationId: string): Promise<Role> {
-    const role = await membersRepository.findRole(db, organizationId, userId);
+    const role = await caches.memberships.getOrLoad(membershipKey(organizationId, userId), () =>
+      membersRepository.findRole(db, organizationId, userId),
+    );
     if (!role) throw notFound(ORGANIZATION_NOT_FOUND);
     return role;
   }
@@ -127,6 +130,7 @@ export function createOrganizationsService({ db }: Deps) {
         }
         await membersRepository.delete(tx, organizationId, memberUserId);
       });
+      caches.memberships.delete(membershipKey(organizationId, memberUserId));
     },
   };
 }
