@@ -16,6 +16,7 @@ import type { Config } from './config';
 import type { Db } from './db/client';
 import type { Deps } from './context';
 import { createCaches } from './caches';
+import { trackInFlight } from './lib/in-flight';
 import type { App } from './http';
 import { createMailer, type Mailer } from './lib/mailer';
 import { registerErrorHandlers } from './plugins/errors';
@@ -52,6 +53,7 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  app.decorate('inFlight', trackInFlight(app));
 
   const deps: Deps = {
     db,

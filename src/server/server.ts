@@ -35,7 +35,8 @@ export async function startServer(config: Config, options: { mailer?: Mailer } =
     const stop = () =>
       (stopping ??= (async () => {
         stopHousekeeping();
-        await app.close(); // stops accepting and waits for requests in flight
+        await app.close(); // stops accepting and waits for open connections
+        await app.inFlight.drained(10_000);
         await database.close();
         await embedded?.stop();
       })());
