@@ -75,6 +75,10 @@ describe('an admin with two organizations', () => {
     expect(box!.width).toBeLessThan(100);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+    // The rail keeps the organization switcher and logout within the first screen.
+    expect(await page.getByRole('button', { name: 'Select organization' }).isVisible()).toBe(true);
+    const logout = await page.getByRole('button', { name: 'Logout' }).boundingBox();
+    expect(logout!.y + logout!.height).toBeLessThanOrEqual(844);
     await stack.screenshot(page, 'dashboard-phone');
     await context.close();
   });

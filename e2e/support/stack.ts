@@ -59,8 +59,10 @@ export async function startStack(options: { seedDemo?: boolean } = {}) {
       page.setDefaultTimeout(10_000);
       return { context, page };
     },
+    /** What the person sees (the viewport), and the whole page beside it. */
     async screenshot(page: Page, name: string) {
-      await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+      await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+      await page.screenshot({ path: path.join(ARTIFACTS, `${name}-full.png`), fullPage: true });
     },
     async stop() {
       await browser.close();

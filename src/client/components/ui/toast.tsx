@@ -15,7 +15,8 @@ export function ToastViewport() {
   return (
     <ToastPrimitive.Viewport
       hotkey={['F8']}
-      className="fixed bottom-0 right-0 z-[100] flex max-h-dvh w-full flex-col gap-2 p-4 outline-none md:max-w-[420px]"
+      // On phones at the top, where it covers neither the icon rail's logout nor the last rows of a list.
+      className="fixed top-0 right-0 z-[100] flex max-h-dvh w-full flex-col gap-2 p-4 outline-none md:top-auto md:bottom-0 md:max-w-[420px]"
     />
   );
 }
