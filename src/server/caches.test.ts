@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { organizationMembers } from './db/schema';
 import { TtlCache } from './lib/ttl-cache';
-import { Client, createTestApp, type TestApp } from './test/harness';
+import { Client, createTestApp, joinAs, type TestApp } from './test/harness';
 
 /** With caching on, this instance's own writes must take effect on the very next request. */
 let t: TestApp;
@@ -37,13 +36,10 @@ describe('cached lookups are invalidated by local writes', () => {
     const admin = new Client(t);
     await admin.register();
     const org = await admin.createOrganization();
-    const member = new Client(t);
-    const { user } = await member.register();
-    await t.db.insert(organizationMembers).values({ organizationId: org.id, userId: user.id });
-    member.organizationId = org.id;
+    const { client: member, userId } = await joinAs(t, org.id);
     expect((await member.get('/api/dashboard/stats')).statusCode).toBe(200);
     expect((await member.get(`/api/organizations/${org.id}`)).statusCode).toBe(200);
-    await admin.delete(`/api/organizations/${org.id}/members/${user.id}`);
+    await admin.delete(`/api/organizations/${org.id}/members/${userId}`);
     expect((await member.get('/api/dashboard/stats')).statusCode).toBe(403);
     expect((await member.get(`/api/organizations/${org.id}`)).statusCode).toBe(404);
   });

@@ -3,6 +3,7 @@ import { afterAll, inject } from 'vitest';
 import { buildApp } from '../app';
 import { loadConfig, type Config } from '../config';
 import { connectDatabase } from '../db/client';
+import { organizationMembers } from '../db/schema';
 import { adminQuery, withDatabase } from './global-setup';
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -90,4 +91,13 @@ export class Client {
     this.organizationId = org.id;
     return org;
   }
+}
+
+/** A newly registered user who belongs to the organization with the given role, with it selected. */
+export async function joinAs(t: TestApp, organizationId: string, role: 'admin' | 'member' = 'member') {
+  const client = new Client(t);
+  const { user } = await client.register();
+  await t.db.insert(organizationMembers).values({ organizationId, userId: user.id, role });
+  client.organizationId = organizationId;
+  return { client, userId: user.id };
 }

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mailItems, organizationMembers, organizations, recipients } from '../../db/schema';
+import { mailItems, organizations, recipients } from '../../db/schema';
 import { eq } from 'drizzle-orm';
-import { Client, createTestApp, type TestApp } from '../../test/harness';
+import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -86,10 +86,7 @@ describe('GET /api/dashboard/stats', () => {
     const admin = new Client(t);
     await admin.register();
     const org = await admin.createOrganization();
-    const member = new Client(t);
-    const { user } = await member.register();
-    await t.db.insert(organizationMembers).values({ organizationId: org.id, userId: user.id });
-    member.organizationId = org.id;
+    const { client: member } = await joinAs(t, org.id);
     expect((await member.get('/api/dashboard/stats')).statusCode).toBe(200);
     const outsider = new Client(t);
     await outsider.register();

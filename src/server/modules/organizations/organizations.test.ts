@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { organizationMembers, organizations, organizationSettings } from '../../db/schema';
-import { Client, createTestApp, type TestApp } from '../../test/harness';
+import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -13,11 +13,8 @@ async function orgWithMember() {
   const admin = new Client(t);
   await admin.register();
   const org = await admin.createOrganization('Harbor View');
-  const member = new Client(t);
-  const { user } = await member.register();
-  await t.db.insert(organizationMembers).values({ organizationId: org.id, userId: user.id, role: 'member' });
-  member.organizationId = org.id;
-  return { admin, member, memberId: user.id, org };
+  const { client: member, userId: memberId } = await joinAs(t, org.id);
+  return { admin, member, memberId, org };
 }
 
 describe('POST /api/organizations', () => {

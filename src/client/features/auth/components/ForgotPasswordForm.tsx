@@ -6,9 +6,8 @@ import { StatusPanel } from '@/components/StatusPanel';
 import { Button } from '@/components/ui/button';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
-import { toast } from '@/components/ui/use-toast';
-import { serverMessage } from '@/lib/api';
 import { useForgotPassword } from '../api/forgotPassword';
+import { toastFailure } from '@/lib/useErrorToast';
 
 /** The email form, then the "check your inbox" confirmation. */
 export function ForgotPasswordForm() {
@@ -33,12 +32,7 @@ export function ForgotPasswordForm() {
 
   const onSubmit = handleSubmit((values) =>
     request.mutate(values, {
-      onError: (err) =>
-        toast({
-          title: 'Error',
-          description: serverMessage(err, 'Failed to send reset email.'),
-          variant: 'destructive',
-        }),
+      onError: (err) => toastFailure('Error', err, 'Failed to send reset email.'),
     }),
   );
 

@@ -7,9 +7,8 @@ import { StatusPanel } from '@/components/StatusPanel';
 import { Button } from '@/components/ui/button';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
-import { toast } from '@/components/ui/use-toast';
-import { serverMessage } from '@/lib/api';
 import { useResetPassword } from '../api/resetPassword';
+import { toastFailure } from '@/lib/useErrorToast';
 
 /** The new-password form for a reset token, then the success view. */
 export function ResetPasswordForm({ token }: { token: string }) {
@@ -41,12 +40,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
     reset.mutate(
       { token, password },
       {
-        onError: (err) =>
-          toast({
-            title: 'Error',
-            description: serverMessage(err, 'Failed to reset password.'),
-            variant: 'destructive',
-          }),
+        onError: (err) => toastFailure('Error', err, 'Failed to reset password.'),
       },
     ),
   );

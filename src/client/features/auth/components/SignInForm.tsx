@@ -4,10 +4,10 @@ import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
-import { toast, toastAfterReload } from '@/components/ui/use-toast';
+import { toastAfterReload } from '@/components/ui/use-toast';
 import { TextLink } from '@/components/TextLink';
-import { serverMessage } from '@/lib/api';
 import { useLogin } from '../api/login';
+import { toastFailure } from '@/lib/useErrorToast';
 
 interface SignInFormProps {
   /** /login insists on an email address; the /auth tab only needs the field filled (an email or a username). */
@@ -28,12 +28,7 @@ export function SignInForm({ requireEmail = false }: SignInFormProps) {
         toastAfterReload({ title: 'Welcome back!', description: 'You have signed in successfully.' });
         window.location.href = '/';
       },
-      onError: (err) =>
-        toast({
-          title: 'Login failed',
-          description: serverMessage(err, 'Invalid username or password'),
-          variant: 'destructive',
-        }),
+      onError: (err) => toastFailure('Login failed', err, 'Invalid username or password'),
     }),
   );
 

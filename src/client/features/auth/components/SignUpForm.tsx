@@ -6,10 +6,10 @@ import { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
-import { toast, toastAfterReload } from '@/components/ui/use-toast';
-import { serverMessage } from '@/lib/api';
+import { toastAfterReload } from '@/components/ui/use-toast';
 import { humanize } from '@/lib/format';
 import { useRegister } from '../api/register';
+import { toastFailure } from '@/lib/useErrorToast';
 
 /** Registering through an invitation also requires the first and last name (spec §2). */
 const InvitedRegisterForm = RegisterBody.extend({
@@ -54,12 +54,7 @@ export function SignUpForm({ invitation }: SignUpFormProps) {
           });
           window.location.href = '/';
         },
-        onError: (err) =>
-          toast({
-            title: 'Registration failed',
-            description: serverMessage(err, 'Failed to create account. Please try again.'),
-            variant: 'destructive',
-          }),
+        onError: (err) => toastFailure('Registration failed', err, 'Failed to create account. Please try again.'),
       },
     ),
   );

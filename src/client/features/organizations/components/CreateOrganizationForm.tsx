@@ -2,10 +2,10 @@ import type { MyOrganization } from '@contract';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
-import { serverMessage } from '@/lib/api';
 import { useCreateOrganization } from '../api/createOrganization';
 import { useCurrentOrganization } from '../hooks/useCurrentOrganization';
 import { OrganizationFields, createOrganizationResolver, emptyOrganizationForm } from './OrganizationFields';
+import { toastFailure } from '@/lib/useErrorToast';
 
 interface CreateOrganizationFormProps {
   idPrefix: string;
@@ -31,12 +31,7 @@ export function CreateOrganizationForm({ idPrefix, cancelLabel, onCancel, onCrea
         toast({ title: 'Success!', description: 'Your organization has been created successfully.' });
         onCreated?.(organization);
       },
-      onError: (err) =>
-        toast({
-          title: 'Error',
-          description: serverMessage(err, 'Failed to create organization.'),
-          variant: 'destructive',
-        }),
+      onError: (err) => toastFailure('Error', err, 'Failed to create organization.'),
     }),
   );
 

@@ -7,7 +7,7 @@ import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { useUpdateAccount } from '@/features/auth/api/updateAccount';
-import { serverMessage } from '@/lib/api';
+import { toastFailure } from '@/lib/useErrorToast';
 
 /** The signed-in person's name. */
 export function AccountForm({ user }: { user: User }) {
@@ -24,12 +24,7 @@ export function AccountForm({ user }: { user: User }) {
         reset({ firstName: saved.firstName ?? '', lastName: saved.lastName ?? '' });
         toast({ title: 'Account updated', description: 'Your name has been saved.' });
       },
-      onError: (err) =>
-        toast({
-          title: 'Failed to update account',
-          description: serverMessage(err, 'Something went wrong. Please try again.'),
-          variant: 'destructive',
-        }),
+      onError: (err) => toastFailure('Failed to update account', err),
     }),
   );
 

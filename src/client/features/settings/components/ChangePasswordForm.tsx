@@ -6,7 +6,7 @@ import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { useChangePassword } from '@/features/auth/api/changePassword';
-import { serverMessage } from '@/lib/api';
+import { toastFailure } from '@/lib/useErrorToast';
 
 interface PasswordValues {
   currentPassword: string;
@@ -40,12 +40,7 @@ export function ChangePasswordForm() {
           reset(empty);
           toast({ title: 'Password changed', description: 'Your password has been updated.' });
         },
-        onError: (err) =>
-          toast({
-            title: 'Failed to change password',
-            description: serverMessage(err, 'Something went wrong. Please try again.'),
-            variant: 'destructive',
-          }),
+        onError: (err) => toastFailure('Failed to change password', err),
       },
     );
   });

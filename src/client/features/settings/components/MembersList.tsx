@@ -9,8 +9,8 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { useMembers } from '@/features/organizations/api/members';
 import { useRemoveMember } from '@/features/organizations/api/removeMember';
-import { serverMessage } from '@/lib/api';
 import { displayName, humanize, initials } from '@/lib/format';
+import { toastFailure } from '@/lib/useErrorToast';
 
 interface MembersListProps {
   organizationId: string;
@@ -30,12 +30,7 @@ export function MembersList({ organizationId, currentUserId }: MembersListProps)
         toast({ title: 'User removed', description: `${displayName(removing.user)} no longer has access.` });
         setRemoving(null);
       },
-      onError: (err) =>
-        toast({
-          title: 'Failed to remove user',
-          description: serverMessage(err, 'Something went wrong. Please try again.'),
-          variant: 'destructive',
-        }),
+      onError: (err) => toastFailure('Failed to remove user', err),
     });
   };
 

@@ -11,8 +11,8 @@ import {
   updateOrganizationResolver,
   type OrganizationFormValues,
 } from '@/features/organizations/components/OrganizationFields';
-import { serverMessage } from '@/lib/api';
 import { useErrorToast } from '@/lib/useErrorToast';
+import { toastFailure } from '@/lib/useErrorToast';
 
 function formValues(org: Organization): OrganizationFormValues {
   return {
@@ -37,12 +37,7 @@ function OrganizationDetailsForm({ organization }: { organization: Organization 
         reset(formValues(saved));
         toast({ title: 'Settings saved', description: 'Your organization details have been updated.' });
       },
-      onError: (err) =>
-        toast({
-          title: 'Error updating settings',
-          description: serverMessage(err, 'Something went wrong. Please try again.'),
-          variant: 'destructive',
-        }),
+      onError: (err) => toastFailure('Error updating settings', err),
     }),
   );
 
