@@ -4,6 +4,7 @@ import type { Deps } from '../../context';
 import { forgetUser } from '../../caches';
 import { badRequest, conflict, tooManyRequests, unauthorized } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
+import { violatedUniqueConstraint } from '../../lib/pg-errors';
 import * as rateLimiter from '../../lib/rate-limiter';
 import { hashToken, newToken } from '../../lib/tokens';
 import { addMs, iso } from '../../lib/time';
@@ -67,13 +68,11 @@ export function createAuthService(deps: Deps) {
           password,
         });
       } catch (err) {
-        // Two registrations racing for the same email: the unique index decides.
-        if (
-          (err as { cause?: { code?: string } }).cause?.code === '23505' ||
-          (err as { code?: string }).code === '23505'
-        ) {
-          throw conflict('An account with this email already exists', 'email_taken');
-        }
+        // Two registrations racing for the same email or username: the unique indexes decide.
+        const constraint = violatedUniqueConstraint(err);
+        if (constraint === 'users_username_lower_unique')
+          throw conflict('This username is already taken', 'username_taken');
+        if (constraint !== undefined) throw conflict('An account with this email already exists', 'email_taken');
         throw err;
       }
       user = await applySuperAdminEmails(user);

@@ -317,3 +317,26 @@ describe('forgot and reset password', () => {
     expect(noToken.json().message).toBe('Invalid or missing reset token.');
   });
 });
+
+describe('concurrent registrations', () => {
+  it.each([
+    [
+      'email',
+      (a: ReturnType<typeof newAccount>) => ({ ...newAccount(), email: a.email }),
+      'An account with this email already exists',
+    ],
+    [
+      'username',
+      (a: ReturnType<typeof newAccount>) => ({ ...newAccount(), username: a.username }),
+      'This username is already taken',
+    ],
+  ] as const)('let exactly one of two racing sign-ups with the same %s through', async (_field, rival, message) => {
+    const account = newAccount();
+    const results = await Promise.all([
+      new Client(t).post('/api/register', account),
+      new Client(t).post('/api/register', rival(account)),
+    ]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    expect(results.find((r) => r.statusCode === 409)!.json().message).toBe(message);
+  });
+});

@@ -1,0 +1,8 @@
+type PgError = { code?: string; constraint?: string };
+
+/** The unique constraint a failed statement broke, if that is why it failed (drizzle wraps pg's error). */
+export function violatedUniqueConstraint(err: unknown): string | undefined {
+  const e = err as PgError & { cause?: PgError };
+  const pg = e.code === '23505' ? e : e.cause?.code === '23505' ? e.cause : undefined;
+  return pg ? (pg.constraint ?? '') : undefined;
+}
