@@ -4,6 +4,11 @@ export * from './organizations';
 export * from './dashboard';
 export * from './health';
 export * from './invitations';
+export * from './pagination';
+export * from './recipients';
+export * from './mailrooms';
+export * from './settings';
+export * from './mail-items';
 
 /** The header that names the organization a request acts on. */
 export const ORGANIZATION_HEADER = 'x-organization-id';

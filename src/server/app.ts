@@ -30,6 +30,16 @@ import { organizationsRoutes } from './modules/organizations/organizations.route
 import { createDashboardService } from './modules/dashboard/dashboard.service';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { createRecipientsService } from './modules/recipients/recipients.service';
+import { recipientsRoutes } from './modules/recipients/recipients.routes';
+import { createOrganizationSettingsService } from './modules/settings/settings.service';
+import { organizationSettingsRoutes } from './modules/settings/settings.routes';
+import { createMailroomsService } from './modules/mailrooms/mailrooms.service';
+import { mailroomsRoutes } from './modules/mailrooms/mailrooms.routes';
+import { createMailItemsService } from './modules/mail-items/mail-items.service';
+import { mailItemsRoutes } from './modules/mail-items/mail-items.routes';
+import { createPhotosService } from './modules/photos/photos.service';
+import { photosRoutes } from './modules/photos/photos.routes';
 
 export type BuildOptions = { config: Config; db: Db; mailer?: Mailer };
 
@@ -86,6 +96,11 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
   authRoutes(app, createAuthService(deps), appUrl);
   organizationsRoutes(app, createOrganizationsService(deps));
   dashboardRoutes(app, createDashboardService(deps));
+  recipientsRoutes(app, createRecipientsService(deps));
+  organizationSettingsRoutes(app, createOrganizationSettingsService(deps));
+  mailroomsRoutes(app, createMailroomsService(deps));
+  mailItemsRoutes(app, createMailItemsService(deps));
+  photosRoutes(app, createPhotosService(deps));
 
   await serveClient(app, path.join(config.rootDir, 'dist', 'client'));
   return app;

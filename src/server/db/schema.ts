@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  customType,
   check,
   index,
   integer,
@@ -29,7 +30,6 @@ export const subscriptionStatus = pgEnum('subscription_status', ['trial', 'activ
 export const memberRole = pgEnum('member_role', ['admin', 'member']);
 export const recipientType = pgEnum('recipient_type', ['guest', 'employee', 'resident']);
 export const locationType = pgEnum('location_type', ['bin', 'shelf', 'locker', 'cabinet']);
-export const mailItemType = pgEnum('mail_item_type', ['package', 'letter', 'certified_mail']);
 export const integrationType = pgEnum('integration_type', ['email', 'sms', 'webhook', 'api']);
 
 export const users = pgTable(
@@ -193,6 +193,11 @@ export const userInvitations = pgTable(
   (t) => [index('user_invitations_org_idx').on(t.organizationId, t.email)],
 );
 
+/** The text recipient search matches against; an index of the same expression serves it. */
+export const RECIPIENT_SEARCH_SQL = sql.raw(
+  `lower(first_name || ' ' || last_name || ' ' || coalesce(email, '') || ' ' || coalesce(unit, '') || ' ' || coalesce(department, ''))`,
+);
+
 export const recipients = pgTable(
   'recipients',
   {
@@ -214,6 +219,8 @@ export const recipients = pgTable(
   (t) => [
     index('recipients_org_active_idx').on(t.organizationId, t.isActive),
     index('recipients_org_name_idx').on(t.organizationId, t.lastName, t.firstName),
+    // Substring search over name, email, unit and department (the repository uses the same expression).
+    index('recipients_search_trgm_idx').using('gin', sql`(${RECIPIENT_SEARCH_SQL}) gin_trgm_ops`),
   ],
 );
 
@@ -260,6 +267,27 @@ export const mailroomLocations = pgTable(
   ],
 );
 
+const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
+
+/** Re-encoded mail item photos (EXIF removed) and their thumbnails, served by URL to members only. */
+export const photos = pgTable(
+  'photos',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    contentType: varchar('content_type', { length: 50 }).notNull(),
+    data: bytea('data').notNull(),
+    thumbnail: bytea('thumbnail').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('photos_org_idx').on(t.organizationId)],
+);
+
 export const mailItems = pgTable(
   'mail_items',
   {
@@ -271,7 +299,8 @@ export const mailItems = pgTable(
     locationId: uuid('location_id').references(() => mailroomLocations.id, { onDelete: 'set null' }),
     mailroomId: uuid('mailroom_id').references(() => mailrooms.id, { onDelete: 'set null' }),
     trackingNumber: varchar('tracking_number', { length: 255 }),
-    type: mailItemType('type').notNull(),
+    /** One of the organization's packageTypes (checked by the service). */
+    type: varchar('type', { length: 50 }).notNull(),
     sender: varchar('sender', { length: 255 }),
     courierCompany: varchar('courier_company', { length: 100 }),
     collectedByStaff: varchar('collected_by_staff', { length: 255 }),
@@ -285,12 +314,11 @@ export const mailItems = pgTable(
     notifiedAt: ts('notified_at'),
     deliveredAt: ts('delivered_at'),
     notes: text('notes'),
-    /**
-     * The photo lives outside this row (spec-decisions: photos), so list queries never carry
-     * image bytes; the photos table arrives with the front-desk slice.
-     */
-    photoId: uuid('photo_id'),
+    /** The photo lives outside this row, so list queries never carry image bytes. */
+    photoId: uuid('photo_id').references(() => photos.id, { onDelete: 'set null' }),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The staff member who handed the item over. */
+    handedOverBy: uuid('handed_over_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

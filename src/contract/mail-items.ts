@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import { Id, Timestamp, optionalText } from './common';
+import { limitParam, offsetParam } from './pagination';
+
+export const OVERDUE_HOURS = 72;
+/** Statuses after which an item no longer occupies its storage location. */
+export const HANDED_OVER_STATUSES = ['delivered', 'returned'] as const;
+/** The storage choice of the intake form: a location id, or a whole mailroom with this prefix. */
+export const MAILROOM_CHOICE_PREFIX = 'mailroom-';
+export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
+
+const optionalId = z.preprocess((v) => (v === '' ? null : v), Id.nullable().optional());
+
+/** Spec §7 POST /api/mail-items; empty values arrive as null. */
+export const CreateMailItemBody = z.object({
+  /** One of the organization's packageTypes. */
+  type: z
+    .string({ message: 'Type is required' })
+    .trim()
+    .min(1, 'Type is required')
+    .max(50, 'Type must be at most 50 characters'),
+  recipientId: optionalId,
+  locationId: optionalId,
+  mailroomId: optionalId,
+  trackingNumber: optionalText(255, 'Tracking number must be at most 255 characters'),
+  sender: optionalText(255, 'Sender must be at most 255 characters'),
+  senderAddress: optionalText(1000, 'Sender address must be at most 1000 characters'),
+  description: optionalText(2000, 'Description must be at most 2000 characters'),
+  courierCompany: optionalText(100, 'Courier company must be at most 100 characters'),
+  collectedByStaff: optionalText(255, 'Collected by must be at most 255 characters'),
+  collectorName: optionalText(255, 'Collector name must be at most 255 characters'),
+  size: optionalText(50, 'Size must be at most 50 characters'),
+  weight: optionalText(50, 'Weight must be at most 50 characters'),
+  notes: optionalText(2000, 'Notes must be at most 2000 characters'),
+  /** A data URL or bare base64 of a JPEG, PNG, WebP or GIF; at most 10 MB decoded. */
+  photoData: z.string().max(15_000_000, 'Photo is larger than 10 MB').nullable().optional(),
+});
+export type CreateMailItemBody = z.input<typeof CreateMailItemBody>;
+
+/** Spec §5 "Edit mail item": the create schema made partial, plus status. notifiedAt/deliveredAt are set by the server. */
+export const UpdateMailItemBody = CreateMailItemBody.partial().extend({
+  status: z.string().trim().min(1, 'Status is required').max(50, 'Status must be at most 50 characters').optional(),
+  notifiedAt: z.unknown().optional(),
+  deliveredAt: z.unknown().optional(),
+  /** Remove the photo. */
+  removePhoto: z.boolean().optional(),
+});
+export type UpdateMailItemBody = z.input<typeof UpdateMailItemBody>;
+
+export const MailItemRecipient = z.object({
+  id: z.uuid(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  unit: z.string().nullable(),
+  department: z.string().nullable(),
+});
+
+export const MailItem = z.object({
+  id: z.uuid(),
+  organizationId: z.uuid(),
+  recipientId: z.uuid().nullable(),
+  locationId: z.uuid().nullable(),
+  mailroomId: z.uuid().nullable(),
+  trackingNumber: z.string().nullable(),
+  type: z.string(),
+  sender: z.string().nullable(),
+  senderAddress: z.string().nullable(),
+  courierCompany: z.string().nullable(),
+  collectedByStaff: z.string().nullable(),
+  collectorName: z.string().nullable(),
+  description: z.string().nullable(),
+  size: z.string().nullable(),
+  weight: z.string().nullable(),
+  status: z.string(),
+  arrivedAt: Timestamp,
+  notifiedAt: Timestamp.nullable(),
+  deliveredAt: Timestamp.nullable(),
+  notes: z.string().nullable(),
+  /** URLs of the re-encoded photo and its thumbnail (never the bytes). */
+  photoUrl: z.string().nullable(),
+  thumbnailUrl: z.string().nullable(),
+  createdBy: z.uuid().nullable(),
+  /** The staff member who handed it over. */
+  handedOverBy: z.uuid().nullable(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  isOverdue: z.boolean(),
+  recipient: MailItemRecipient.nullable(),
+  location: z.object({ id: z.uuid(), name: z.string(), mailroomName: z.string() }).nullable(),
+  mailroom: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+});
+export type MailItem = z.infer<typeof MailItem>;
+
+/** GET /api/mail-items (spec-decisions "Lists and filters"); the total is in X-Total-Count. */
+export const MailItemListQuery = z
+  .object({
+    status: z.string().trim().max(500).optional(),
+    type: z.string().trim().max(50).optional(),
+    recipientId: Id.optional(),
+    locationId: Id.optional(),
+    dateFrom: z.iso
+      .datetime({ offset: true, message: 'dateFrom must be an ISO date-time' })
+      .or(z.iso.date({ message: 'dateFrom must be an ISO date-time' }))
+      .optional(),
+    dateTo: z.iso
+      .datetime({ offset: true, message: 'dateTo must be an ISO date-time' })
+      .or(z.iso.date({ message: 'dateTo must be an ISO date-time' }))
+      .optional(),
+    search: z.string().trim().max(200, 'search must be at most 200 characters').optional(),
+    /** `desc` (newest first) by default; Pending Pickups asks `asc`: overdue first, then oldest. */
+    order: z.enum(['asc', 'desc'], { message: "order must be 'asc' or 'desc'" }).default('desc'),
+    limit: limitParam(500, 100),
+    offset: offsetParam,
+  })
+  .refine((q) => !q.dateFrom || !q.dateTo || Date.parse(q.dateFrom) <= Date.parse(q.dateTo), {
+    message: 'dateFrom must not be after dateTo',
+    path: ['dateFrom'],
+  });
+
+/** GET /api/mail-items/pending-summary: the Pending Pickups counters, over all pending items. */
+export const PendingSummary = z.object({
+  totalPending: z.number().int(),
+  overdue: z.number().int(),
+  notified: z.number().int(),
+});
+export type PendingSummary = z.infer<typeof PendingSummary>;
+
+export const MailItemHistoryEntry = z.object({
+  id: z.uuid(),
+  mailItemId: z.uuid(),
+  action: z.string(),
+  previousStatus: z.string().nullable(),
+  newStatus: z.string().nullable(),
+  notes: z.string().nullable(),
+  performedBy: z
+    .object({ id: z.uuid(), firstName: z.string().nullable(), lastName: z.string().nullable(), email: z.string() })
+    .nullable(),
+  createdAt: Timestamp,
+});
+export type MailItemHistoryEntry = z.infer<typeof MailItemHistoryEntry>;
+
+export const PACKAGE_LIMIT_MESSAGE =
+  'Your organization has reached its monthly package limit. Upgrade your plan to log more packages.';
+export const PHOTO_REQUIRED_MESSAGE = 'A photo is required for every mail item';

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+export const SETTINGS_LISTS = ['packageTypes', 'packageSizes', 'courierCompanies', 'customStatuses'] as const;
+export type SettingsList = (typeof SETTINGS_LISTS)[number];
+/** The statuses the mail item lifecycle depends on; they cannot be removed from customStatuses. */
+export const CORE_STATUSES = ['pending', 'notified', 'delivered'] as const;
+
+export const OrganizationSettings = z.object({
+  packageTypes: z.array(z.string()),
+  packageSizes: z.array(z.string()),
+  courierCompanies: z.array(z.string()),
+  customStatuses: z.array(z.string()),
+  allowEditAfterDelivery: z.boolean(),
+  requirePhotoUpload: z.boolean(),
+  autoNotifyRecipients: z.boolean(),
+});
+export type OrganizationSettings = z.infer<typeof OrganizationSettings>;
+
+/**
+ * A list: values are trimmed and blank ones dropped (spec §5); a duplicate (case-insensitive)
+ * is refused with 'Value already exists'.
+ */
+const settingsList = z
+  .array(z.string().max(50, 'Values must be at most 50 characters'), { message: 'Must be a list of values' })
+  .max(100, 'A list can hold at most 100 values')
+  .transform((values) => values.map((v) => v.trim()).filter((v) => v !== ''))
+  .superRefine((values, ctx) => {
+    const seen = new Set<string>();
+    for (const v of values) {
+      const key = v.toLowerCase();
+      if (seen.has(key)) {
+        ctx.addIssue({ code: 'custom', message: 'Value already exists', params: { value: v } });
+        return;
+      }
+      seen.add(key);
+    }
+  });
+
+/** PUT /api/organization-settings/{orgId}: any subset (the client sends one key at a time). */
+export const UpdateOrganizationSettingsBody = z
+  .object({
+    packageTypes: settingsList,
+    packageSizes: settingsList,
+    courierCompanies: settingsList,
+    customStatuses: settingsList,
+    allowEditAfterDelivery: z.boolean(),
+    requirePhotoUpload: z.boolean(),
+    autoNotifyRecipients: z.boolean(),
+  })
+  .partial()
+  .refine((v) => Object.keys(v).length > 0, 'Nothing to update');
