@@ -93,6 +93,13 @@ export const MailItem = z.object({
 });
 export type MailItem = z.infer<typeof MailItem>;
 
+/** A date (YYYY-MM-DD, a whole UTC day) or an ISO 8601 date-time with an offset. */
+const ISO_DATE_OR_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
+const isoDateParam = (name: string) =>
+  z
+    .string()
+    .refine((v) => ISO_DATE_OR_DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)), `${name} must be an ISO date-time`);
+
 /** GET /api/mail-items (spec-decisions "Lists and filters"); the total is in X-Total-Count. */
 export const MailItemListQuery = z
   .object({
@@ -100,14 +107,8 @@ export const MailItemListQuery = z
     type: z.string().trim().max(50).optional(),
     recipientId: Id.optional(),
     locationId: Id.optional(),
-    dateFrom: z.iso
-      .datetime({ offset: true, message: 'dateFrom must be an ISO date-time' })
-      .or(z.iso.date({ message: 'dateFrom must be an ISO date-time' }))
-      .optional(),
-    dateTo: z.iso
-      .datetime({ offset: true, message: 'dateTo must be an ISO date-time' })
-      .or(z.iso.date({ message: 'dateTo must be an ISO date-time' }))
-      .optional(),
+    dateFrom: isoDateParam('dateFrom').optional(),
+    dateTo: isoDateParam('dateTo').optional(),
     search: z.string().trim().max(200, 'search must be at most 200 characters').optional(),
     /** `desc` (newest first) by default; Pending Pickups asks `asc`: overdue first, then oldest. */
     order: z.enum(['asc', 'desc'], { message: "order must be 'asc' or 'desc'" }).default('desc'),

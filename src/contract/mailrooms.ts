@@ -28,7 +28,7 @@ export const Mailroom = z.object({
 });
 export type Mailroom = z.infer<typeof Mailroom>;
 
-export const LocationBody = z.object({
+const locationFields = z.object({
   name: z
     .string({ message: 'Location name is required' })
     .trim()
@@ -39,13 +39,14 @@ export const LocationBody = z.object({
     .number({ message: 'Capacity must be at least 1' })
     .int('Capacity must be a whole number')
     .min(1, 'Capacity must be at least 1')
-    .max(100_000, 'Capacity must be at most 100000')
-    .default(20),
+    .max(100_000, 'Capacity must be at most 100000'),
   notes: optionalText(1000, 'Notes must be less than 1000 characters'),
   mailroomId: z.uuid({ message: 'Mailroom is required' }),
   isActive: z.boolean().optional(),
 });
-export const UpdateLocationBody = LocationBody.partial();
+export const LocationBody = locationFields.extend({ capacity: locationFields.shape.capacity.default(20) });
+/** Built from the fields without defaults: zod keeps defaults through .partial(), which would reset them. */
+export const UpdateLocationBody = locationFields.partial();
 
 export const Location = z.object({
   id: z.uuid(),

@@ -12,8 +12,7 @@ const nameField = (label: 'First name' | 'Last name') =>
     .min(1, `${label} is required`)
     .max(100, `${label} must be less than 100 characters`);
 
-/** Spec §5 "Recipient": the schema is shared with the server. */
-export const RecipientBody = z.object({
+const recipientFields = z.object({
   firstName: nameField('First name'),
   lastName: nameField('Last name'),
   email: z.preprocess(
@@ -28,13 +27,19 @@ export const RecipientBody = z.object({
   phone: optionalText(50, 'Phone must be less than 50 characters'),
   unit: optionalText(100, 'Unit must be less than 100 characters'),
   department: optionalText(255, 'Department must be less than 255 characters'),
-  recipientType: RecipientType.default('guest'),
+  recipientType: RecipientType,
   isActive: z.boolean().optional(),
 });
+
+/** Spec §5 "Recipient": the schema is shared with the server. */
+export const RecipientBody = recipientFields.extend({ recipientType: RecipientType.default('guest') });
 export type RecipientBody = z.input<typeof RecipientBody>;
 
-/** PUT accepts any subset, e.g. only `{isActive}` for the activate/deactivate toggle. */
-export const UpdateRecipientBody = RecipientBody.partial();
+/**
+ * PUT accepts any subset, e.g. only `{isActive}` for the activate/deactivate toggle. Built from
+ * the fields without defaults: zod keeps defaults through .partial(), which would reset them.
+ */
+export const UpdateRecipientBody = recipientFields.partial();
 
 export const Recipient = z.object({
   id: z.uuid(),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   customType,
   check,
@@ -336,6 +337,8 @@ export const mailItemHistory = pgTable(
   'mail_item_history',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    /** Orders rows written in one transaction (they share created_at). */
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -348,7 +351,7 @@ export const mailItemHistory = pgTable(
     performedBy: uuid('performed_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
-  (t) => [index('mail_item_history_org_item_idx').on(t.organizationId, t.mailItemId, t.createdAt)],
+  (t) => [index('mail_item_history_org_item_idx').on(t.organizationId, t.mailItemId, t.seq)],
 );
 
 export type IntegrationConfig = {

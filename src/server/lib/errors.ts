@@ -7,6 +7,8 @@ export class AppError extends Error {
     readonly statusCode: number,
     message: string,
     readonly code?: string,
+    /** Per-field or per-row details, sent as the reply's `errors`. */
+    readonly errors?: Array<{ path: string; message: string }>,
   ) {
     super(message);
   }

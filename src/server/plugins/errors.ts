@@ -12,9 +12,11 @@ export function registerErrorHandlers(app: FastifyInstance) {
     if (error instanceof AppError) {
       const retry = (error as AppError & { retryAfterSeconds?: number }).retryAfterSeconds;
       if (retry) reply.header('Retry-After', String(retry));
-      return reply
-        .status(error.statusCode)
-        .send({ message: error.message, ...(error.code ? { code: error.code } : {}) });
+      return reply.status(error.statusCode).send({
+        message: error.message,
+        ...(error.code ? { code: error.code } : {}),
+        ...(error.errors ? { errors: error.errors } : {}),
+      });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const errors = error.validation.map((v) => ({

@@ -1,7 +1,111 @@
+import { z } from 'zod';
+import {
+  CreateMailItemBody,
+  IdParams,
+  MailItem,
+  MailItemHistoryEntry,
+  MailItemListQuery,
+  PendingSummary,
+  TOTAL_COUNT_HEADER,
+  UpdateMailItemBody,
+} from '../../../contract';
 import type { App } from '../../http';
+import { errorReplies } from '../../http';
+import { callerOf } from '../../plugins/organization';
 import type { MailItemsService } from './mail-items.service';
 
-export function mailItemsRoutes(app: App, service: MailItemsService) {
-  void app;
-  void service;
+export function mailItemsRoutes(app: App, mailItems: MailItemsService) {
+  const tags = ['Mail items'];
+  const preHandler = [app.authenticate, app.requireOrganization];
+  const ItemParams = IdParams.extend({ id: z.uuid({ message: 'Mail item not found' }) });
+
+  app.get('/api/mail-items', {
+    schema: {
+      tags,
+      summary: 'Mail items, newest first (filters; the total is in X-Total-Count)',
+      querystring: MailItemListQuery,
+      response: { 200: z.array(MailItem), ...errorReplies(400, 401, 403) },
+    },
+    preHandler,
+    handler: async (request, reply) => {
+      const { items, total } = await mailItems.list(callerOf(request), request.query);
+      return reply.header(TOTAL_COUNT_HEADER, String(total)).send(items);
+    },
+  });
+
+  app.get('/api/mail-items/pending-summary', {
+    schema: {
+      tags,
+      summary: 'The Pending Pickups counters',
+      response: { 200: PendingSummary, ...errorReplies(400, 401, 403) },
+    },
+    preHandler,
+    handler: async (request) => mailItems.pendingSummary(callerOf(request)),
+  });
+
+  app.get('/api/mail-items/:id', {
+    schema: {
+      tags,
+      summary: 'One mail item',
+      params: ItemParams,
+      response: { 200: MailItem, ...errorReplies(400, 401, 403, 404) },
+    },
+    preHandler,
+    handler: async (request) => mailItems.get(callerOf(request), request.params.id),
+  });
+
+  app.get('/api/mail-items/:id/history', {
+    schema: {
+      tags,
+      summary: "The item's timeline, oldest first (kept after the item is deleted)",
+      params: ItemParams,
+      response: { 200: z.array(MailItemHistoryEntry), ...errorReplies(400, 401, 403, 404) },
+    },
+    preHandler,
+    handler: async (request) => mailItems.history(callerOf(request), request.params.id),
+  });
+
+  app.post('/api/mail-items', {
+    schema: {
+      tags,
+      summary: 'Log a mail item (starts pending; counts toward the monthly package limit)',
+      body: CreateMailItemBody,
+      response: { 201: MailItem, ...errorReplies(400, 401, 402, 403, 404, 413) },
+    },
+    preHandler,
+    handler: async (request, reply) => reply.status(201).send(await mailItems.create(callerOf(request), request.body)),
+  });
+
+  app.put('/api/mail-items/:id', {
+    schema: {
+      tags,
+      summary: 'Edit fields or change the status (notifiedAt, deliveredAt and the hand-over are set by the server)',
+      params: ItemParams,
+      body: UpdateMailItemBody,
+      response: { 200: MailItem, ...errorReplies(400, 401, 403, 404, 409, 413) },
+    },
+    preHandler,
+    handler: async (request) => mailItems.update(callerOf(request), request.params.id, request.body),
+  });
+
+  for (const [method, url] of [
+    ['POST', '/api/mail-items/:id/delete'],
+    ['DELETE', '/api/mail-items/:id'],
+  ] as const) {
+    app.route({
+      method,
+      url,
+      schema: {
+        tags,
+        summary: 'Delete a mail item (its history is kept)',
+        params: ItemParams,
+        response: { 204: z.null(), ...errorReplies(400, 401, 403, 404) },
+      },
+      preHandler,
+      handler: async (request, reply) => {
+        await mailItems.delete(callerOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
+    });
+  }
 }

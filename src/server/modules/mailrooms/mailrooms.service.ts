@@ -1,8 +1,211 @@
-import type { Deps } from '../../context';
+import type { z } from 'zod';
+import {
+  LOCATION_NOT_EMPTY,
+  MAILROOM_NOT_EMPTY,
+  type Location,
+  type LocationBody,
+  type Mailroom,
+  type MailroomBody,
+  type UpdateMailroomBody,
+} from '../../../contract';
+import type { Deps, OrgCaller } from '../../context';
+import type { DbOrTx } from '../../db/client';
+import { conflict, forbidden, notFound } from '../../lib/errors';
+import { iso } from '../../lib/time';
+import { locationsRepository, type LocationWithMailroom } from './locations.repository';
+import { mailroomsRepository, type MailroomWithCount } from './mailrooms.repository';
 
-export function createMailroomsService(deps: Deps) {
-  void deps;
-  return {};
+export const MAILROOM_NOT_FOUND = 'Mailroom not found';
+export const LOCATION_NOT_FOUND = 'Storage location not found';
+
+/** Validated input: the contract's body schemas after parsing (defaults applied, text trimmed). */
+export type CreateMailroomInput = z.output<typeof MailroomBody>;
+export type UpdateMailroomInput = z.output<typeof UpdateMailroomBody>;
+export type CreateLocationInput = z.output<typeof LocationBody>;
+/** Every field optional: a field left out keeps its value (capacity included, see the routes). */
+export type UpdateLocationInput = Partial<CreateLocationInput>;
+
+export function toMailroomDto(m: MailroomWithCount): Mailroom {
+  return {
+    id: m.id,
+    organizationId: m.organizationId,
+    name: m.name,
+    description: m.description,
+    isActive: m.isActive,
+    locationCount: m.locationCount,
+    createdAt: iso(m.createdAt),
+    updatedAt: iso(m.updatedAt),
+  };
+}
+
+export function toLocationDto(l: LocationWithMailroom): Location {
+  return {
+    id: l.id,
+    organizationId: l.organizationId,
+    mailroomId: l.mailroomId,
+    mailroomName: l.mailroomName,
+    name: l.name,
+    type: l.type,
+    capacity: l.capacity,
+    currentCount: l.currentCount,
+    isFull: l.currentCount >= l.capacity,
+    isActive: l.isActive,
+    notes: l.notes,
+    createdAt: iso(l.createdAt),
+    updatedAt: iso(l.updatedAt),
+  };
+}
+
+/** Routes already refuse members; this keeps the rule if the service is called from elsewhere. */
+function assertAdmin(caller: OrgCaller) {
+  if (caller.role !== 'admin') throw forbidden('Only organization admins can do this', 'admin_required');
+}
+
+/** Locks the mailroom against deletion for the rest of the transaction; 404 when it is not the caller's. */
+async function requireMailroom(tx: DbOrTx, organizationId: string, mailroomId: string) {
+  if (!(await mailroomsRepository.lock(tx, organizationId, mailroomId, 'share'))) throw notFound(MAILROOM_NOT_FOUND);
+}
+
+/** Only the fields that were given; `undefined` means "leave as is". */
+function defined<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+export function createMailroomsService({ db }: Deps) {
+  async function mailroomDto(organizationId: string, id: string): Promise<Mailroom> {
+    const row = await mailroomsRepository.findWithCount(db, organizationId, id);
+    if (!row) throw notFound(MAILROOM_NOT_FOUND);
+    return toMailroomDto(row);
+  }
+
+  async function locationDto(organizationId: string, id: string): Promise<Location> {
+    const row = await locationsRepository.findWithMailroom(db, organizationId, id);
+    if (!row) throw notFound(LOCATION_NOT_FOUND);
+    return toLocationDto(row);
+  }
+
+  return {
+    async listMailrooms(caller: OrgCaller): Promise<Mailroom[]> {
+      const rows = await mailroomsRepository.list(db, caller.organizationId);
+      return rows.map(toMailroomDto);
+    },
+
+    async createMailroom(caller: OrgCaller, input: CreateMailroomInput): Promise<Mailroom> {
+      assertAdmin(caller);
+      const row = await mailroomsRepository.insert(db, caller.organizationId, {
+        name: input.name,
+        description: input.description ?? null,
+        isActive: input.isActive ?? true,
+      });
+      return toMailroomDto({ ...row, locationCount: 0 });
+    },
+
+    async updateMailroom(caller: OrgCaller, id: string, input: UpdateMailroomInput): Promise<Mailroom> {
+      assertAdmin(caller);
+      const row = await mailroomsRepository.update(
+        db,
+        caller.organizationId,
+        id,
+        defined({ name: input.name, description: input.description, isActive: input.isActive }),
+      );
+      if (!row) throw notFound(MAILROOM_NOT_FOUND);
+      return mailroomDto(caller.organizationId, id);
+    },
+
+    /**
+     * Refused (409) while the mailroom has storage locations or holds items not yet delivered or
+     * returned. The row stays locked from the check to the delete, so a location or item cannot
+     * slip in between.
+     */
+    async deleteMailroom(caller: OrgCaller, id: string): Promise<void> {
+      assertAdmin(caller);
+      const { organizationId } = caller;
+      await db.transaction(async (tx) => {
+        if (!(await mailroomsRepository.lock(tx, organizationId, id, 'update'))) throw notFound(MAILROOM_NOT_FOUND);
+        const locations = await mailroomsRepository.countLocations(tx, organizationId, id);
+        const items = await mailroomsRepository.countHeldItems(tx, organizationId, id);
+        if (locations > 0 || items > 0) throw conflict(MAILROOM_NOT_EMPTY, 'mailroom_not_empty');
+        await mailroomsRepository.delete(tx, organizationId, id);
+      });
+    },
+
+    async listLocations(caller: OrgCaller, mailroomId?: string): Promise<Location[]> {
+      const rows = await locationsRepository.list(db, caller.organizationId, mailroomId);
+      return rows.map(toLocationDto);
+    },
+
+    async createLocation(caller: OrgCaller, input: CreateLocationInput): Promise<Location> {
+      assertAdmin(caller);
+      const { organizationId } = caller;
+      const id = await db.transaction(async (tx) => {
+        await requireMailroom(tx, organizationId, input.mailroomId);
+        const row = await locationsRepository.insert(tx, organizationId, {
+          mailroomId: input.mailroomId,
+          name: input.name,
+          type: input.type,
+          capacity: input.capacity,
+          notes: input.notes ?? null,
+          isActive: input.isActive ?? true,
+        });
+        return row.id;
+      });
+      return locationDto(organizationId, id);
+    },
+
+    /**
+     * May move the location to another mailroom of the organization. The capacity may not drop
+     * below the items held there (409); the row is locked so intake cannot add one meanwhile.
+     */
+    async updateLocation(caller: OrgCaller, id: string, input: UpdateLocationInput): Promise<Location> {
+      assertAdmin(caller);
+      const { organizationId } = caller;
+      await db.transaction(async (tx) => {
+        const current = await locationsRepository.findForUpdate(tx, organizationId, id);
+        if (!current) throw notFound(LOCATION_NOT_FOUND);
+        if (input.mailroomId !== undefined && input.mailroomId !== current.mailroomId) {
+          await requireMailroom(tx, organizationId, input.mailroomId);
+        }
+        if (input.capacity !== undefined && input.capacity < current.currentCount) {
+          throw conflict(
+            `Capacity cannot be lower than the items stored here (${current.currentCount})`,
+            'capacity_below_count',
+          );
+        }
+        await locationsRepository.update(
+          tx,
+          organizationId,
+          id,
+          defined({
+            mailroomId: input.mailroomId,
+            name: input.name,
+            type: input.type,
+            capacity: input.capacity,
+            notes: input.notes,
+            isActive: input.isActive,
+          }),
+        );
+      });
+      return locationDto(organizationId, id);
+    },
+
+    /**
+     * Refused (409) while items not yet delivered or returned are stored there (counted from the
+     * items themselves, not from current_count, which could have drifted). The location row
+     * is locked from the check to the delete, so intake cannot add an item in between; delivered
+     * and returned items keep their rows with no location.
+     */
+    async deleteLocation(caller: OrgCaller, id: string): Promise<void> {
+      assertAdmin(caller);
+      const { organizationId } = caller;
+      await db.transaction(async (tx) => {
+        const location = await locationsRepository.findForUpdate(tx, organizationId, id);
+        if (!location) throw notFound(LOCATION_NOT_FOUND);
+        const held = await locationsRepository.countHeldItems(tx, organizationId, id);
+        if (held > 0) throw conflict(LOCATION_NOT_EMPTY, 'location_not_empty');
+        await locationsRepository.delete(tx, organizationId, id);
+      });
+    },
+  };
 }
 
 export type MailroomsService = ReturnType<typeof createMailroomsService>;

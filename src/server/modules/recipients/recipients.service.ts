@@ -1,8 +1,193 @@
-import type { Deps } from '../../context';
+import type { z } from 'zod';
+import type {
+  ErrorReply,
+  Recipient,
+  RecipientBody,
+  RecipientImportBody,
+  RecipientImportPreview,
+  RecipientImportResult,
+  RecipientListQuery,
+  RecipientSummary as RecipientSummarySchema,
+} from '../../../contract';
+import type { Deps, OrgCaller } from '../../context';
+import type { DbOrTx } from '../../db/client';
+import { AppError, notFound } from '../../lib/errors';
+import { iso } from '../../lib/time';
+import {
+  checkRow,
+  findDuplicates,
+  lookupKeys,
+  readRecipientsCsv,
+  toPreview,
+  type CheckedRow,
+} from './recipients.import';
+import { recipientsRepository, type RecipientChanges, type RecipientRow } from './recipients.repository';
 
-export function createRecipientsService(deps: Deps) {
-  void deps;
-  return {};
+export const RECIPIENT_NOT_FOUND = 'Recipient not found';
+
+/** Parsed inputs (the contract's shapes after validation). */
+export type RecipientInput = z.output<typeof RecipientBody>;
+export type RecipientUpdateInput = Partial<RecipientInput>;
+export type RecipientListInput = z.output<typeof RecipientListQuery>;
+export type RecipientImportInput = z.output<typeof RecipientImportBody>;
+export type RecipientSummary = z.output<typeof RecipientSummarySchema>;
+
+export function toRecipientDto(r: RecipientRow): Recipient {
+  return {
+    id: r.id,
+    organizationId: r.organizationId,
+    firstName: r.firstName,
+    lastName: r.lastName,
+    email: r.email,
+    phone: r.phone,
+    unit: r.unit,
+    department: r.department,
+    recipientType: r.recipientType,
+    isActive: r.isActive,
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+  };
+}
+
+/**
+ * 409 for an import (without skipDuplicates) whose rows repeat an email: the reply lists them in
+ * `errors`, one per line, besides the message.
+ */
+export class ImportDuplicatesError extends AppError {
+  constructor(errors: NonNullable<ErrorReply['errors']>) {
+    const lines = errors.map((e) => e.path.replace(/^line /, ''));
+    const shown =
+      lines.length > 20 ? `${lines.slice(0, 20).join(', ')} and ${lines.length - 20} more` : lines.join(', ');
+    super(
+      409,
+      `Some rows repeat the email of an existing recipient or an earlier line (line${lines.length > 1 ? 's' : ''} ${shown}). ` +
+        'Import with duplicates skipped to leave them out.',
+      'duplicate_recipients',
+      errors,
+    );
+  }
+}
+
+/** Only the fields that were sent; `undefined` means "leave as it is". */
+function changesOf(input: RecipientUpdateInput): RecipientChanges {
+  const changes: RecipientChanges = {};
+  if (input.firstName !== undefined) changes.firstName = input.firstName;
+  if (input.lastName !== undefined) changes.lastName = input.lastName;
+  if (input.email !== undefined) changes.email = input.email;
+  if (input.phone !== undefined) changes.phone = input.phone;
+  if (input.unit !== undefined) changes.unit = input.unit;
+  if (input.department !== undefined) changes.department = input.department;
+  if (input.recipientType !== undefined) changes.recipientType = input.recipientType;
+  if (input.isActive !== undefined) changes.isActive = input.isActive;
+  return changes;
+}
+
+export function createRecipientsService({ db, caches }: Deps) {
+  /** The dashboard's Active Recipients card counts them. */
+  const changed = (organizationId: string) => caches.dashboardStats.delete(organizationId);
+
+  async function analyse(tx: DbOrTx, organizationId: string, rows: CheckedRow[]) {
+    const { emails, nameUnitKeys } = lookupKeys(rows);
+    const existing = await recipientsRepository.findByEmailsOrNameUnitKeys(tx, organizationId, emails, nameUnitKeys);
+    return findDuplicates(rows, existing);
+  }
+
+  return {
+    async list(caller: OrgCaller, query: RecipientListInput): Promise<{ items: Recipient[]; total: number }> {
+      const { rows, total } = await recipientsRepository.list(db, caller.organizationId, {
+        search: query.search || undefined,
+        active: query.active,
+        limit: query.limit,
+        offset: query.offset,
+      });
+      return { items: rows.map(toRecipientDto), total };
+    },
+
+    async summary(caller: OrgCaller): Promise<RecipientSummary> {
+      return recipientsRepository.summary(db, caller.organizationId);
+    },
+
+    async get(caller: OrgCaller, id: string): Promise<Recipient> {
+      const row = await recipientsRepository.findById(db, caller.organizationId, id);
+      if (!row) throw notFound(RECIPIENT_NOT_FOUND);
+      return toRecipientDto(row);
+    },
+
+    async create(caller: OrgCaller, input: RecipientInput): Promise<Recipient> {
+      const row = await recipientsRepository.insert(db, caller.organizationId, {
+        firstName: input.firstName,
+        lastName: input.lastName,
+        email: input.email ?? null,
+        phone: input.phone ?? null,
+        unit: input.unit ?? null,
+        department: input.department ?? null,
+        recipientType: input.recipientType,
+        isActive: input.isActive ?? true,
+      });
+      changed(caller.organizationId);
+      return toRecipientDto(row);
+    },
+
+    /** Any subset of fields, e.g. only `{isActive}` to activate or deactivate. */
+    async update(caller: OrgCaller, id: string, input: RecipientUpdateInput): Promise<Recipient> {
+      const changes = changesOf(input);
+      const row =
+        Object.keys(changes).length === 0
+          ? await recipientsRepository.findById(db, caller.organizationId, id)
+          : await recipientsRepository.update(db, caller.organizationId, id, changes);
+      if (!row) throw notFound(RECIPIENT_NOT_FOUND);
+      changed(caller.organizationId);
+      return toRecipientDto(row);
+    },
+
+    /** Admins (the route checks). Mail items keep their history; their recipient becomes empty. */
+    async remove(caller: OrgCaller, id: string): Promise<void> {
+      if (!(await recipientsRepository.delete(db, caller.organizationId, id))) throw notFound(RECIPIENT_NOT_FOUND);
+      changed(caller.organizationId);
+    },
+
+    /** What an import would do, row by row; writes nothing. */
+    async previewImport(caller: OrgCaller, input: RecipientImportInput): Promise<RecipientImportPreview> {
+      const rows = readRecipientsCsv(input.csv).map(checkRow);
+      return toPreview(await analyse(db, caller.organizationId, rows));
+    },
+
+    /**
+     * Inserts every importable row in one transaction, or nothing. Invalid rows are left out.
+     * Duplicates are left out with skipDuplicates; without it, rows that repeat an email
+     * (of an existing recipient or an earlier line) refuse the whole import with 409, and rows
+     * that only share a name and unit are imported.
+     */
+    async importCsv(caller: OrgCaller, input: RecipientImportInput): Promise<RecipientImportResult> {
+      const rows = readRecipientsCsv(input.csv).map(checkRow);
+      const result = await db.transaction(async (tx) => {
+        await recipientsRepository.lockImports(tx, caller.organizationId);
+        const analysed = await analyse(tx, caller.organizationId, rows);
+        const valid = analysed.filter((r) => r.data !== null);
+        if (!input.skipDuplicates) {
+          const clashes = valid.filter((r) => r.emailClash);
+          if (clashes.length > 0) {
+            throw new ImportDuplicatesError(
+              clashes.map((r) => ({ path: `line ${r.line}`, message: r.duplicate?.reason ?? 'Duplicate email' })),
+            );
+          }
+        }
+        const importable = input.skipDuplicates ? valid.filter((r) => r.duplicate === null) : valid;
+        const created = await recipientsRepository.insertMany(
+          tx,
+          caller.organizationId,
+          importable.map((r) => r.data!),
+        );
+        return {
+          created,
+          skippedDuplicates: valid.length - importable.length,
+          invalid: analysed.length - valid.length,
+        };
+      });
+      if (result.created > 0) changed(caller.organizationId);
+      return result;
+    },
+  };
 }
 
 export type RecipientsService = ReturnType<typeof createRecipientsService>;

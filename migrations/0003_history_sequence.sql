@@ -1,0 +1,3 @@
+DROP INDEX "mail_item_history_org_item_idx";--> statement-breakpoint
+ALTER TABLE "mail_item_history" ADD COLUMN "seq" bigint NOT NULL GENERATED ALWAYS AS IDENTITY (sequence name "mail_item_history_seq_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1);--> statement-breakpoint
+CREATE INDEX "mail_item_history_org_item_idx" ON "mail_item_history" USING btree ("organization_id","mail_item_id","seq");

@@ -1,0 +1,184 @@
+import { and, asc, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { OVERDUE_HOURS } from '../../../contract';
+import type { DbOrTx } from '../../db/client';
+import { mailItemHistory, mailItems, mailroomLocations, mailrooms, recipients, users } from '../../db/schema';
+
+export type MailItemRow = typeof mailItems.$inferSelect;
+export type MailItemInsert = typeof mailItems.$inferInsert;
+export type HistoryInsert = typeof mailItemHistory.$inferInsert;
+
+export type MailItemFilters = {
+  statuses?: string[];
+  type?: string;
+  recipientId?: string;
+  locationId?: string;
+  dateFrom?: Date;
+  dateTo?: Date;
+  search?: string;
+  order: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+};
+
+const locationMailroom = alias(mailrooms, 'location_mailroom');
+
+/** The columns of a mail item reply: the row plus its recipient, location and mailroom, never photo bytes. */
+const listColumns = {
+  item: mailItems,
+  recipient: {
+    id: recipients.id,
+    firstName: recipients.firstName,
+    lastName: recipients.lastName,
+    email: recipients.email,
+    phone: recipients.phone,
+    unit: recipients.unit,
+    department: recipients.department,
+  },
+  location: { id: mailroomLocations.id, name: mailroomLocations.name, mailroomName: locationMailroom.name },
+  mailroom: { id: mailrooms.id, name: mailrooms.name },
+};
+
+/** `%` and `_` in a search term are text, not wildcards. */
+const likeTerm = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** An item with its recipient, location (with mailroom name) and mailroom, as the list query returns it. */
+export type MailItemWithRelations = Awaited<ReturnType<ReturnType<typeof withRelations>['execute']>>[number];
+
+function withRelations(db: DbOrTx) {
+  // Every join also matches organization_id, so a foreign row can never be attached.
+  return db
+    .select(listColumns)
+    .from(mailItems)
+    .leftJoin(
+      recipients,
+      and(eq(recipients.organizationId, mailItems.organizationId), eq(recipients.id, mailItems.recipientId)),
+    )
+    .leftJoin(
+      mailroomLocations,
+      and(
+        eq(mailroomLocations.organizationId, mailItems.organizationId),
+        eq(mailroomLocations.id, mailItems.locationId),
+      ),
+    )
+    .leftJoin(locationMailroom, eq(locationMailroom.id, mailroomLocations.mailroomId))
+    .leftJoin(
+      mailrooms,
+      and(eq(mailrooms.organizationId, mailItems.organizationId), eq(mailrooms.id, mailItems.mailroomId)),
+    );
+}
+
+function filterConditions(organizationId: string, f: Omit<MailItemFilters, 'order' | 'limit' | 'offset'>): SQL {
+  const conditions: SQL[] = [eq(mailItems.organizationId, organizationId)];
+  if (f.statuses?.length) conditions.push(inArray(mailItems.status, f.statuses));
+  if (f.type) conditions.push(eq(mailItems.type, f.type));
+  if (f.recipientId) conditions.push(eq(mailItems.recipientId, f.recipientId));
+  if (f.locationId) conditions.push(eq(mailItems.locationId, f.locationId));
+  if (f.dateFrom) conditions.push(gte(mailItems.arrivedAt, f.dateFrom));
+  if (f.dateTo) conditions.push(lte(mailItems.arrivedAt, f.dateTo));
+  if (f.search) {
+    const term = likeTerm(f.search);
+    conditions.push(
+      or(
+        ilike(mailItems.trackingNumber, term),
+        ilike(mailItems.sender, term),
+        ilike(mailItems.collectorName, term),
+        sql`exists (select 1 from ${recipients} r where r.organization_id = ${mailItems.organizationId}
+                    and r.id = ${mailItems.recipientId}
+                    and (r.first_name || ' ' || r.last_name) ilike ${term})`,
+      )!,
+    );
+  }
+  return and(...conditions)!;
+}
+
+export const mailItemsRepository = {
+  async list(db: DbOrTx, organizationId: string, f: MailItemFilters): Promise<MailItemWithRelations[]> {
+    const order = f.order === 'asc' ? asc : desc;
+    return withRelations(db)
+      .where(filterConditions(organizationId, f))
+      .orderBy(order(mailItems.arrivedAt), order(mailItems.id))
+      .limit(f.limit)
+      .offset(f.offset);
+  },
+
+  async count(
+    db: DbOrTx,
+    organizationId: string,
+    f: Omit<MailItemFilters, 'order' | 'limit' | 'offset'>,
+  ): Promise<number> {
+    const [row] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(mailItems)
+      .where(filterConditions(organizationId, f));
+    return row?.n ?? 0;
+  },
+
+  async findWithRelations(db: DbOrTx, organizationId: string, id: string): Promise<MailItemWithRelations | undefined> {
+    const [row] = await withRelations(db).where(
+      and(eq(mailItems.organizationId, organizationId), eq(mailItems.id, id)),
+    );
+    return row;
+  },
+
+  /** The row locked for the rest of the transaction, so concurrent changes to one item serialise. */
+  async findForUpdate(db: DbOrTx, organizationId: string, id: string): Promise<MailItemRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(mailItems)
+      .where(and(eq(mailItems.organizationId, organizationId), eq(mailItems.id, id)))
+      .for('update');
+    return row;
+  },
+
+  async insert(db: DbOrTx, values: MailItemInsert): Promise<MailItemRow> {
+    const [row] = await db.insert(mailItems).values(values).returning();
+    return row!;
+  },
+
+  async update(db: DbOrTx, organizationId: string, id: string, values: Partial<MailItemInsert>) {
+    await db
+      .update(mailItems)
+      .set({ ...values, updatedAt: new Date() })
+      .where(and(eq(mailItems.organizationId, organizationId), eq(mailItems.id, id)));
+  },
+
+  async delete(db: DbOrTx, organizationId: string, id: string) {
+    await db.delete(mailItems).where(and(eq(mailItems.organizationId, organizationId), eq(mailItems.id, id)));
+  },
+
+  async pendingSummary(db: DbOrTx, organizationId: string) {
+    const [row] = await db
+      .select({
+        totalPending: sql<number>`count(*)::int`,
+        overdue: sql<number>`(count(*) filter (where ${mailItems.arrivedAt} < now() - make_interval(hours => ${OVERDUE_HOURS})))::int`,
+        notified: sql<number>`(count(*) filter (where ${mailItems.status} = 'notified'))::int`,
+      })
+      .from(mailItems)
+      .where(and(eq(mailItems.organizationId, organizationId), inArray(mailItems.status, ['pending', 'notified'])));
+    return row!;
+  },
+
+  async insertHistory(db: DbOrTx, rows: HistoryInsert[]) {
+    if (rows.length) await db.insert(mailItemHistory).values(rows);
+  },
+
+  /** Oldest first; the rows outlive their item. */
+  async history(db: DbOrTx, organizationId: string, mailItemId: string) {
+    return db
+      .select({
+        id: mailItemHistory.id,
+        mailItemId: mailItemHistory.mailItemId,
+        action: mailItemHistory.action,
+        previousStatus: mailItemHistory.previousStatus,
+        newStatus: mailItemHistory.newStatus,
+        notes: mailItemHistory.notes,
+        createdAt: mailItemHistory.createdAt,
+        performer: { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email },
+      })
+      .from(mailItemHistory)
+      .leftJoin(users, eq(users.id, mailItemHistory.performedBy))
+      .where(and(eq(mailItemHistory.organizationId, organizationId), eq(mailItemHistory.mailItemId, mailItemId)))
+      .orderBy(asc(mailItemHistory.seq));
+  },
+};

@@ -1,0 +1,489 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, sql } from 'drizzle-orm';
+import sharp from 'sharp';
+import {
+  mailItemHistory,
+  mailItems,
+  mailroomLocations,
+  mailrooms,
+  organizations,
+  organizationSettings,
+  photos,
+  recipients,
+} from '../../db/schema';
+import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ BODY_LIMIT_BYTES: String(40 * 1024 * 1024) });
+});
+
+/** An organization with an admin, a member, a recipient and a mailroom with two shelves. */
+async function desk() {
+  const admin = new Client(t);
+  await admin.register();
+  const org = await admin.createOrganization();
+  const { client: member } = await joinAs(t, org.id);
+  const [recipient] = await t.db
+    .insert(recipients)
+    .values({ organizationId: org.id, firstName: 'Amara', lastName: 'Okafor', email: 'amara@example.com', unit: '101' })
+    .returning();
+  const [room] = await t.db.insert(mailrooms).values({ organizationId: org.id, name: 'Lobby' }).returning();
+  const [shelfA, shelfB] = await t.db
+    .insert(mailroomLocations)
+    .values([
+      { organizationId: org.id, mailroomId: room!.id, name: 'Shelf A', type: 'shelf' },
+      { organizationId: org.id, mailroomId: room!.id, name: 'Shelf B', type: 'shelf' },
+    ])
+    .returning();
+  return { admin, member, org, recipient: recipient!, room: room!, shelfA: shelfA!, shelfB: shelfB! };
+}
+
+const countOf = async (locationId: string) =>
+  (await t.db.select().from(mailroomLocations).where(eq(mailroomLocations.id, locationId)))[0]!.currentCount;
+const itemsIn = async (organizationId: string) =>
+  (
+    await t.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(mailItems)
+      .where(eq(mailItems.organizationId, organizationId))
+  )[0]!.n;
+const usageOf = async (organizationId: string) =>
+  (await t.db.select().from(organizations).where(eq(organizations.id, organizationId)))[0]!.currentMonthPackages;
+const historyOf = (mailItemId: string) =>
+  t.db
+    .select()
+    .from(mailItemHistory)
+    .where(eq(mailItemHistory.mailItemId, mailItemId))
+    .orderBy(mailItemHistory.createdAt);
+
+const pngDataUrl = async (width = 64, height = 48) =>
+  'data:image/png;base64,' +
+  (
+    await sharp({ create: { width, height, channels: 3, background: '#3366ff' } })
+      .png()
+      .toBuffer()
+  ).toString('base64');
+
+describe('POST /api/mail-items', () => {
+  it('logs a pending item with its history row, fills the shelf and counts the month, for members too', async () => {
+    const { member, org, recipient, room, shelfA } = await desk();
+    const res = await member.post('/api/mail-items', {
+      type: 'package',
+      recipientId: recipient.id,
+      locationId: shelfA.id,
+      mailroomId: null,
+      trackingNumber: '1Z999AA10123456784',
+      sender: 'Amazon',
+      courierCompany: 'UPS',
+      description: '',
+    });
+    expect(res.statusCode).toBe(201);
+    const item = res.json();
+    expect(item).toMatchObject({
+      status: 'pending',
+      type: 'package',
+      mailroomId: room.id,
+      description: null,
+      notifiedAt: null,
+      deliveredAt: null,
+      photoUrl: null,
+      isOverdue: false,
+      recipient: { id: recipient.id, firstName: 'Amara', unit: '101' },
+      location: { id: shelfA.id, name: 'Shelf A', mailroomName: 'Lobby' },
+      mailroom: { id: room.id, name: 'Lobby' },
+    });
+    expect(await countOf(shelfA.id)).toBe(1);
+    expect(await usageOf(org.id)).toBe(1);
+    const history = await historyOf(item.id);
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({ action: 'created', newStatus: 'pending', previousStatus: null });
+  });
+
+  it('stores a whole-mailroom choice without a location, and a type in the list’s own spelling', async () => {
+    const { admin, room } = await desk();
+    const res = await admin.post('/api/mail-items', { type: 'Certified_Mail', mailroomId: room.id, locationId: null });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ type: 'certified_mail', mailroomId: room.id, locationId: null, location: null });
+  });
+
+  it.each([
+    [{}, 400, 'Type is required'],
+    [{ type: 'spaceship' }, 400, 'Unknown package type: spaceship'],
+    [{ type: 'package', recipientId: 'not-a-uuid' }, 400, 'Invalid id'],
+    [{ type: 'package', sender: 'x'.repeat(256) }, 400, 'Sender must be at most 255 characters'],
+    [{ type: 'package', courierCompany: 'x'.repeat(101) }, 400, 'Courier company must be at most 100 characters'],
+  ])('refuses %o with %i and writes nothing', async (body, status, message) => {
+    const { admin, org } = await desk();
+    const res = await admin.post('/api/mail-items', body);
+    expect(res.statusCode).toBe(status);
+    expect(res.json().message).toBe(message);
+    expect(await itemsIn(org.id)).toBe(0);
+    expect(await usageOf(org.id)).toBe(0);
+  });
+
+  it("answers 404 for another organization's recipient, location or mailroom and writes nothing", async () => {
+    const mine = await desk();
+    const theirs = await desk();
+    for (const [body, message] of [
+      [{ recipientId: theirs.recipient.id }, 'Recipient not found'],
+      [{ locationId: theirs.shelfA.id }, 'Storage location not found'],
+      [{ mailroomId: theirs.room.id }, 'Mailroom not found'],
+    ] as const) {
+      const res = await mine.admin.post('/api/mail-items', { type: 'package', ...body });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().message).toBe(message);
+    }
+    expect(await itemsIn(mine.org.id)).toBe(0);
+    expect(await countOf(theirs.shelfA.id)).toBe(0);
+    expect(await usageOf(mine.org.id)).toBe(0);
+  });
+
+  it('refuses a location outside the chosen mailroom', async () => {
+    const { admin, org, shelfA } = await desk();
+    const [other] = await t.db.insert(mailrooms).values({ organizationId: org.id, name: 'Garage' }).returning();
+    const res = await admin.post('/api/mail-items', { type: 'package', locationId: shelfA.id, mailroomId: other!.id });
+    expect(res.statusCode).toBe(400);
+    expect(await countOf(shelfA.id)).toBe(0);
+  });
+
+  it('requires a photo when the organization asks for one', async () => {
+    const { admin, org } = await desk();
+    await t.db
+      .update(organizationSettings)
+      .set({ requirePhotoUpload: true })
+      .where(eq(organizationSettings.organizationId, org.id));
+    const res = await admin.post('/api/mail-items', { type: 'package' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('A photo is required for every mail item');
+    const ok = await admin.post('/api/mail-items', { type: 'package', photoData: await pngDataUrl() });
+    expect(ok.statusCode).toBe(201);
+  });
+
+  it('refuses signed-out callers (401) and non-members (403)', async () => {
+    const { org } = await desk();
+    const anon = new Client(t);
+    anon.organizationId = org.id;
+    expect((await anon.post('/api/mail-items', { type: 'package' })).statusCode).toBe(401);
+    const outsider = new Client(t);
+    await outsider.register();
+    outsider.organizationId = org.id;
+    expect((await outsider.post('/api/mail-items', { type: 'package' })).statusCode).toBe(403);
+  });
+});
+
+describe('the monthly package cap', () => {
+  it('answers 402 package_limit past maxPackagesPerMonth and writes nothing', async () => {
+    const { admin, org, shelfA } = await desk();
+    await t.db.update(organizations).set({ maxPackagesPerMonth: 2 }).where(eq(organizations.id, org.id));
+    for (let i = 0; i < 2; i += 1) {
+      expect((await admin.post('/api/mail-items', { type: 'package', locationId: shelfA.id })).statusCode).toBe(201);
+    }
+    const refused = await admin.post('/api/mail-items', { type: 'package', locationId: shelfA.id });
+    expect(refused.statusCode).toBe(402);
+    expect(refused.json().code).toBe('package_limit');
+    expect(await itemsIn(org.id)).toBe(2);
+    expect(await countOf(shelfA.id)).toBe(2);
+    expect(await usageOf(org.id)).toBe(2);
+  });
+
+  it('starts counting again in a new month, and -1 means unlimited', async () => {
+    const { admin, org } = await desk();
+    await t.db
+      .update(organizations)
+      .set({ maxPackagesPerMonth: 1, currentMonthPackages: 1, usageResetDate: new Date(Date.now() - 1000) })
+      .where(eq(organizations.id, org.id));
+    expect((await admin.post('/api/mail-items', { type: 'package' })).statusCode).toBe(201);
+    const [row] = await t.db.select().from(organizations).where(eq(organizations.id, org.id));
+    expect(row!.currentMonthPackages).toBe(1);
+    expect(row!.usageResetDate!.getTime()).toBeGreaterThan(Date.now());
+    await t.db
+      .update(organizations)
+      .set({ maxPackagesPerMonth: -1, currentMonthPackages: 10_000 })
+      .where(eq(organizations.id, org.id));
+    expect((await admin.post('/api/mail-items', { type: 'package' })).statusCode).toBe(201);
+  });
+
+  it('refuses new items once the trial has ended, keeping reads', async () => {
+    const { admin, org } = await desk();
+    await t.db
+      .update(organizations)
+      .set({ trialEndDate: new Date(Date.now() - 1000) })
+      .where(eq(organizations.id, org.id));
+    const res = await admin.post('/api/mail-items', { type: 'package' });
+    expect(res.statusCode).toBe(402);
+    expect(res.json().code).toBe('trial_expired');
+    expect((await admin.get('/api/mail-items')).statusCode).toBe(200);
+  });
+});
+
+describe('status changes and hand-over', () => {
+  it('pending -> notified -> delivered sets the times, the collector, the staff member, history and the shelf count', async () => {
+    const { admin, member, shelfA } = await desk();
+    const memberId = (await member.get('/api/auth/user')).json().id;
+    const item = (await admin.post('/api/mail-items', { type: 'package', locationId: shelfA.id })).json();
+    const notified = await member.put(`/api/mail-items/${item.id}`, { status: 'notified' });
+    expect(notified.statusCode).toBe(200);
+    expect(Date.parse(notified.json().notifiedAt)).toBeGreaterThan(0);
+    expect(await countOf(shelfA.id)).toBe(1);
+
+    const delivered = await member.put(`/api/mail-items/${item.id}`, {
+      status: 'delivered',
+      collectorName: 'Amara Okafor',
+    });
+    expect(delivered.json()).toMatchObject({
+      status: 'delivered',
+      collectorName: 'Amara Okafor',
+      handedOverBy: memberId,
+    });
+    expect(Date.parse(delivered.json().deliveredAt)).toBeGreaterThanOrEqual(Date.parse(notified.json().notifiedAt));
+    expect(await countOf(shelfA.id)).toBe(0);
+
+    const history = (await member.get(`/api/mail-items/${item.id}/history`)).json();
+    expect(history.map((h: { action: string }) => h.action)).toEqual(['created', 'notified', 'delivered']);
+    expect(history[2]).toMatchObject({
+      previousStatus: 'notified',
+      newStatus: 'delivered',
+      notes: 'Collected by Amara Okafor',
+    });
+    expect(history[2].performedBy.id).toBe(memberId);
+  });
+
+  it('delivers straight from pending, and un-delivering puts the item back on its shelf', async () => {
+    const { admin, shelfA } = await desk();
+    const item = (await admin.post('/api/mail-items', { type: 'package', locationId: shelfA.id })).json();
+    await admin.put(`/api/mail-items/${item.id}`, { status: 'delivered' });
+    expect(await countOf(shelfA.id)).toBe(0);
+    const back = await admin.put(`/api/mail-items/${item.id}`, { status: 'pending' });
+    expect(back.json()).toMatchObject({ status: 'pending', deliveredAt: null, handedOverBy: null });
+    expect(await countOf(shelfA.id)).toBe(1);
+  });
+
+  it('moves the count when an item moves shelves, and frees it when returned', async () => {
+    const { admin, shelfA, shelfB } = await desk();
+    const item = (await admin.post('/api/mail-items', { type: 'package', locationId: shelfA.id })).json();
+    const moved = await admin.put(`/api/mail-items/${item.id}`, { locationId: shelfB.id });
+    expect(moved.json().location.name).toBe('Shelf B');
+    expect([await countOf(shelfA.id), await countOf(shelfB.id)]).toEqual([0, 1]);
+    await admin.put(`/api/mail-items/${item.id}`, { status: 'returned' });
+    expect(await countOf(shelfB.id)).toBe(0);
+  });
+
+  it('refuses statuses outside the list and edits of delivered items unless allowed', async () => {
+    const { admin, org } = await desk();
+    const item = (await admin.post('/api/mail-items', { type: 'package', sender: 'Before' })).json();
+    const unknown = await admin.put(`/api/mail-items/${item.id}`, { status: 'lost' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toBe('Unknown status: lost');
+    await admin.put(`/api/mail-items/${item.id}`, { status: 'delivered' });
+    const frozen = await admin.put(`/api/mail-items/${item.id}`, { sender: 'After' });
+    expect(frozen.statusCode).toBe(409);
+    expect(frozen.json().code).toBe('edit_after_delivery');
+    expect((await admin.get(`/api/mail-items/${item.id}`)).json().sender).toBe('Before');
+    await t.db
+      .update(organizationSettings)
+      .set({ allowEditAfterDelivery: true })
+      .where(eq(organizationSettings.organizationId, org.id));
+    const allowed = await admin.put(`/api/mail-items/${item.id}`, { sender: 'After' });
+    expect(allowed.statusCode).toBe(200);
+    expect(allowed.json().sender).toBe('After');
+    const history = (await admin.get(`/api/mail-items/${item.id}/history`)).json();
+    expect(history.at(-1)).toMatchObject({ action: 'updated', notes: 'Changed: sender' });
+  });
+
+  it("answers 404 for another organization's item and changes nothing", async () => {
+    const mine = await desk();
+    const theirs = await desk();
+    const item = (
+      await theirs.admin.post('/api/mail-items', { type: 'package', sender: 'Theirs', locationId: theirs.shelfA.id })
+    ).json();
+    expect((await mine.admin.get(`/api/mail-items/${item.id}`)).statusCode).toBe(404);
+    expect((await mine.admin.get(`/api/mail-items/${item.id}/history`)).statusCode).toBe(404);
+    expect((await mine.admin.put(`/api/mail-items/${item.id}`, { status: 'delivered' })).statusCode).toBe(404);
+    expect((await mine.admin.post(`/api/mail-items/${item.id}/delete`)).statusCode).toBe(404);
+    expect((await mine.admin.delete(`/api/mail-items/${item.id}`)).statusCode).toBe(404);
+    const still = (await theirs.admin.get(`/api/mail-items/${item.id}`)).json();
+    expect(still).toMatchObject({ status: 'pending', sender: 'Theirs' });
+    expect(await countOf(theirs.shelfA.id)).toBe(1);
+  });
+});
+
+describe('deleting', () => {
+  it.each(['POST', 'DELETE'] as const)(
+    '%s frees the shelf and keeps the history with a deleted row',
+    async (method) => {
+      const { member, shelfA } = await desk();
+      const item = (await member.post('/api/mail-items', { type: 'package', locationId: shelfA.id })).json();
+      const res =
+        method === 'POST'
+          ? await member.post(`/api/mail-items/${item.id}/delete`)
+          : await member.delete(`/api/mail-items/${item.id}`);
+      expect(res.statusCode).toBe(204);
+      expect(await countOf(shelfA.id)).toBe(0);
+      expect((await member.get(`/api/mail-items/${item.id}`)).statusCode).toBe(404);
+      const history = (await member.get(`/api/mail-items/${item.id}/history`)).json();
+      expect(history.map((h: { action: string }) => h.action)).toEqual(['created', 'deleted']);
+    },
+  );
+});
+
+describe('GET /api/mail-items', () => {
+  it('filters by status list, type, recipient, search and dates, pages with X-Total-Count, and never shows other organizations', async () => {
+    const { admin, org, recipient } = await desk();
+    const other = await desk();
+    await other.admin.post('/api/mail-items', { type: 'package', sender: 'Leak Inc' });
+    const made = [];
+    for (const [i, sender] of ['Amazon', 'Apple', '100%_Real', 'Zappos'].entries()) {
+      made.push(
+        (
+          await admin.post('/api/mail-items', {
+            type: i % 2 ? 'letter' : 'package',
+            sender,
+            recipientId: i === 3 ? recipient.id : null,
+            trackingNumber: `TRK${i}`,
+          })
+        ).json(),
+      );
+    }
+    await admin.put(`/api/mail-items/${made[1].id}`, { status: 'notified' });
+    await admin.put(`/api/mail-items/${made[2].id}`, { status: 'delivered' });
+
+    const all = await admin.get('/api/mail-items');
+    expect(all.headers['x-total-count']).toBe('4');
+    expect(all.json().map((i: { sender: string }) => i.sender)).toEqual(['Zappos', '100%_Real', 'Apple', 'Amazon']);
+    expect(JSON.stringify(all.json())).not.toContain('Leak');
+
+    const senders = async (url: string) => (await admin.get(url)).json().map((i: { sender: string }) => i.sender);
+    expect(await senders('/api/mail-items?status=pending,notified&order=asc')).toEqual(['Amazon', 'Apple', 'Zappos']);
+    expect(await senders('/api/mail-items?type=letter')).toEqual(['Zappos', 'Apple']);
+    expect(await senders(`/api/mail-items?recipientId=${recipient.id}`)).toEqual(['Zappos']);
+    expect(await senders('/api/mail-items?search=okafor')).toEqual(['Zappos']);
+    expect(await senders('/api/mail-items?search=%25_')).toEqual(['100%_Real']);
+    expect(await senders('/api/mail-items?search=trk0')).toEqual(['Amazon']);
+    const page = await admin.get('/api/mail-items?limit=2&offset=2');
+    expect(page.json().map((i: { sender: string }) => i.sender)).toEqual(['Apple', 'Amazon']);
+    expect(page.headers['x-total-count']).toBe('4');
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    expect(await senders(`/api/mail-items?dateFrom=${encodeURIComponent(tomorrow)}`)).toEqual([]);
+    expect(org.id).toBeTruthy();
+  });
+
+  it.each([
+    ['limit=501', 'limit must be at most 500'],
+    ['limit=0', 'limit must be at least 1'],
+    ['dateFrom=yesterday', 'dateFrom must be an ISO date-time'],
+    ['dateFrom=2026-05-02&dateTo=2026-05-01', 'dateFrom must not be after dateTo'],
+    ['order=sideways', "order must be 'asc' or 'desc'"],
+  ])('refuses %s', async (query, message) => {
+    const { admin } = await desk();
+    const res = await admin.get(`/api/mail-items?${query}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(message);
+  });
+
+  it('keeps list replies small: no photo bytes, under 2 KB per item', async () => {
+    const { admin, recipient, shelfA } = await desk();
+    await admin.post('/api/mail-items', {
+      type: 'package',
+      recipientId: recipient.id,
+      locationId: shelfA.id,
+      photoData: await pngDataUrl(800, 600),
+      trackingNumber: '1Z999AA10123456784',
+      sender: 'A sender with a fairly long name, Inc.',
+      description: 'd'.repeat(200),
+    });
+    const body = (await admin.get('/api/mail-items')).body;
+    expect(body).toContain('/api/photos/');
+    expect(body.length).toBeLessThan(2048);
+  });
+});
+
+describe('GET /api/mail-items/pending-summary', () => {
+  it('counts pending, overdue (older than 72 hours) and notified items', async () => {
+    const { admin, org } = await desk();
+    const a = (await admin.post('/api/mail-items', { type: 'package' })).json();
+    const b = (await admin.post('/api/mail-items', { type: 'package' })).json();
+    const c = (await admin.post('/api/mail-items', { type: 'package' })).json();
+    await admin.put(`/api/mail-items/${b.id}`, { status: 'notified' });
+    await admin.put(`/api/mail-items/${c.id}`, { status: 'delivered' });
+    await t.db
+      .update(mailItems)
+      .set({ arrivedAt: new Date(Date.now() - 73 * 3600_000) })
+      .where(and(eq(mailItems.organizationId, org.id), eq(mailItems.id, a.id)));
+    expect((await admin.get('/api/mail-items/pending-summary')).json()).toEqual({
+      totalPending: 2,
+      overdue: 1,
+      notified: 1,
+    });
+    expect((await admin.get(`/api/mail-items/${a.id}`)).json().isOverdue).toBe(true);
+  });
+});
+
+describe('photos', () => {
+  it('re-encodes to JPEG without EXIF, makes a thumbnail, and serves both to members only', async () => {
+    const { admin, member } = await desk();
+    const withExif = await sharp({ create: { width: 1200, height: 900, channels: 3, background: '#ff8800' } })
+      .jpeg()
+      .withExif({ IFD0: { Make: 'SpyCam', Copyright: 'secret-location' } })
+      .toBuffer();
+    expect((await sharp(withExif).metadata()).exif).toBeDefined();
+    const item = (
+      await admin.post('/api/mail-items', { type: 'package', photoData: withExif.toString('base64') })
+    ).json();
+    expect(item.photoUrl).toMatch(/^\/api\/photos\/[0-9a-f-]{36}$/);
+
+    const full = await member.get(item.photoUrl);
+    expect(full.statusCode).toBe(200);
+    expect(full.headers['content-type']).toBe('image/jpeg');
+    const meta = await sharp(full.rawPayload).metadata();
+    expect(meta.exif).toBeUndefined();
+    expect(full.rawPayload.includes(Buffer.from('secret-location'))).toBe(false);
+    const thumb = await member.get(item.thumbnailUrl);
+    expect(Math.max((await sharp(thumb.rawPayload).metadata()).width!, 0)).toBeLessThanOrEqual(320);
+
+    const stranger = new Client(t);
+    await stranger.register();
+    await stranger.createOrganization();
+    expect((await stranger.get(item.photoUrl)).statusCode).toBe(404);
+    expect((await new Client(t).get(item.photoUrl)).statusCode).toBe(401);
+  });
+
+  it('refuses a text file dressed as an image, an oversized photo and a decompression bomb, writing nothing', async () => {
+    const { admin, org } = await desk();
+    const fake = await admin.post('/api/mail-items', {
+      type: 'package',
+      photoData: 'data:image/jpeg;base64,' + Buffer.from('just some text, not a jpeg').toString('base64'),
+    });
+    expect(fake.statusCode).toBe(400);
+    expect(fake.json().message).toBe('The photo must be a JPEG, PNG, WebP or GIF image');
+
+    const big = await admin.post('/api/mail-items', {
+      type: 'package',
+      photoData: Buffer.alloc(11 * 1024 * 1024, 7).toString('base64'),
+    });
+    expect(big.statusCode).toBe(400);
+    expect(big.json().message).toBe('Photo is larger than 10 MB');
+
+    // 10,000 x 10,000 of one colour compresses to a few kilobytes but would decode to 300 MB.
+    const bomb = await sharp({ create: { width: 10_000, height: 10_000, channels: 3, background: '#000' } })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
+    expect(bomb.length).toBeLessThan(1_000_000);
+    const refused = await admin.post('/api/mail-items', { type: 'package', photoData: bomb.toString('base64') });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toMatch(/too many pixels/);
+
+    expect(await itemsIn(org.id)).toBe(0);
+    expect((await t.db.select().from(photos).where(eq(photos.organizationId, org.id))).length).toBe(0);
+  });
+
+  it('replacing or removing a photo deletes the old one', async () => {
+    const { admin, org } = await desk();
+    const item = (await admin.post('/api/mail-items', { type: 'package', photoData: await pngDataUrl() })).json();
+    const replaced = (await admin.put(`/api/mail-items/${item.id}`, { photoData: await pngDataUrl(30, 30) })).json();
+    expect(replaced.photoUrl).not.toBe(item.photoUrl);
+    expect((await admin.get(item.photoUrl)).statusCode).toBe(404);
+    await admin.put(`/api/mail-items/${item.id}`, { removePhoto: true });
+    expect((await t.db.select().from(photos).where(eq(photos.organizationId, org.id))).length).toBe(0);
+  });
+});

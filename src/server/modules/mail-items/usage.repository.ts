@@ -1,0 +1,33 @@
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+
+export type UsageOutcome = 'counted' | 'package_limit' | 'trial_expired';
+
+/**
+ * Counts one package against the organization's month in a single statement: a month that has
+ * ended starts again at 1, and past `max_packages_per_month` (-1 = unlimited) nothing changes.
+ * Runs inside the creating transaction, so a rolled-back item is not counted.
+ */
+export async function countPackage(db: DbOrTx, organizationId: string): Promise<UsageOutcome> {
+  const result = await db.execute<{ outcome: UsageOutcome }>(sql`
+    with org as (
+      select id,
+             subscription_status = 'trial' and trial_end_date < now() as trial_over,
+             case when usage_reset_date is null or usage_reset_date <= now() then 0 else current_month_packages end as used,
+             max_packages_per_month as cap
+      from organizations where id = ${organizationId} for update
+    ), counted as (
+      update organizations o set
+        current_month_packages = org.used + 1,
+        usage_reset_date = case when o.usage_reset_date is null or o.usage_reset_date <= now()
+                                then date_trunc('month', now() at time zone 'UTC') at time zone 'UTC' + interval '1 month'
+                                else o.usage_reset_date end
+      from org
+      where o.id = org.id and not org.trial_over and (org.cap = -1 or org.used < org.cap)
+      returning o.id
+    )
+    select case when (select trial_over from org) then 'trial_expired'
+                when exists (select 1 from counted) then 'counted'
+                else 'package_limit' end as outcome`);
+  return result.rows[0]!.outcome;
+}

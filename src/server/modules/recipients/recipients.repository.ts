@@ -1,0 +1,143 @@
+import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { RECIPIENT_SEARCH_SQL, recipients } from '../../db/schema';
+
+export type RecipientRow = typeof recipients.$inferSelect;
+/** The columns a recipient is written with; the organization comes separately. */
+export type RecipientValues = Omit<typeof recipients.$inferInsert, 'id' | 'organizationId' | 'createdAt' | 'updatedAt'>;
+export type RecipientChanges = Partial<RecipientValues>;
+export type RecipientListFilter = { search?: string; active?: boolean; limit: number; offset: number };
+/** What duplicate detection needs of an existing recipient. */
+export type RecipientKeyRow = Pick<RecipientRow, 'id' | 'firstName' | 'lastName' | 'email' | 'unit'>;
+
+/** `like` treats % and _ as wildcards and \ as its escape: a typed search term means itself. */
+export const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The same key in SQL and in JS: first name, last name and unit, case-insensitive. */
+const NAME_UNIT_KEY_SQL = sql`lower(${recipients.firstName}) || chr(31) || lower(${recipients.lastName}) || chr(31) || lower(coalesce(${recipients.unit}, ''))`;
+export const nameUnitKey = (firstName: string, lastName: string, unit: string | null | undefined) =>
+  `${firstName.toLowerCase()}\u001f${lastName.toLowerCase()}\u001f${(unit ?? '').toLowerCase()}`;
+
+/** Inserted in chunks so a 5,000-row import stays well under PostgreSQL's parameter limit. */
+const INSERT_CHUNK = 1000;
+
+/** The list's filter. A search uses exactly the indexed expression, so recipients_search_trgm_idx serves it. */
+export function recipientsWhere(organizationId: string, filter: Pick<RecipientListFilter, 'search' | 'active'>) {
+  const conditions: SQL[] = [eq(recipients.organizationId, organizationId)];
+  if (filter.active !== undefined) conditions.push(eq(recipients.isActive, filter.active));
+  if (filter.search) {
+    conditions.push(sql`${RECIPIENT_SEARCH_SQL} like '%' || lower(${escapeLike(filter.search)}) || '%'`);
+  }
+  return and(...conditions);
+}
+
+export const recipientsRepository = {
+  /** A page ordered by last name, first name, id, and the total of the filter before paging. */
+  async list(db: DbOrTx, organizationId: string, filter: RecipientListFilter) {
+    const where = recipientsWhere(organizationId, filter);
+    const [rows, [totals]] = await Promise.all([
+      db
+        .select()
+        .from(recipients)
+        .where(where)
+        .orderBy(asc(recipients.lastName), asc(recipients.firstName), asc(recipients.id))
+        .limit(filter.limit)
+        .offset(filter.offset),
+      db.select({ total: count() }).from(recipients).where(where),
+    ]);
+    return { rows, total: totals?.total ?? 0 };
+  },
+
+  async summary(db: DbOrTx, organizationId: string): Promise<{ total: number; active: number }> {
+    const [row] = await db
+      .select({
+        total: count(),
+        active: sql<number>`count(*) filter (where ${recipients.isActive})::int`,
+      })
+      .from(recipients)
+      .where(eq(recipients.organizationId, organizationId));
+    return { total: row?.total ?? 0, active: row?.active ?? 0 };
+  },
+
+  async findById(db: DbOrTx, organizationId: string, id: string): Promise<RecipientRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(recipients)
+      .where(and(eq(recipients.organizationId, organizationId), eq(recipients.id, id)));
+    return row;
+  },
+
+  async insert(db: DbOrTx, organizationId: string, values: RecipientValues): Promise<RecipientRow> {
+    const [row] = await db
+      .insert(recipients)
+      .values({ ...values, organizationId })
+      .returning();
+    return row!;
+  },
+
+  /** Inserts every row (in chunks, on the caller's transaction); answers how many were written. */
+  async insertMany(db: DbOrTx, organizationId: string, rows: RecipientValues[]): Promise<number> {
+    let written = 0;
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const chunk = rows.slice(i, i + INSERT_CHUNK).map((values) => ({ ...values, organizationId }));
+      const inserted = await db.insert(recipients).values(chunk).returning({ id: recipients.id });
+      written += inserted.length;
+    }
+    return written;
+  },
+
+  async update(
+    db: DbOrTx,
+    organizationId: string,
+    id: string,
+    changes: RecipientChanges,
+  ): Promise<RecipientRow | undefined> {
+    const [row] = await db
+      .update(recipients)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(and(eq(recipients.organizationId, organizationId), eq(recipients.id, id)))
+      .returning();
+    return row;
+  },
+
+  /** Answers whether a row was deleted. Mail items keep their history (recipient_id becomes null). */
+  async delete(db: DbOrTx, organizationId: string, id: string): Promise<boolean> {
+    const deleted = await db
+      .delete(recipients)
+      .where(and(eq(recipients.organizationId, organizationId), eq(recipients.id, id)))
+      .returning({ id: recipients.id });
+    return deleted.length > 0;
+  },
+
+  /**
+   * The organization's recipients that share an email (case-insensitive) or a name-and-unit key
+   * (see `nameUnitKey`) with the given ones: the candidates an import could duplicate.
+   */
+  async findByEmailsOrNameUnitKeys(
+    db: DbOrTx,
+    organizationId: string,
+    emails: string[],
+    nameUnitKeys: string[],
+  ): Promise<RecipientKeyRow[]> {
+    if (emails.length === 0 && nameUnitKeys.length === 0) return [];
+    const matches: SQL[] = [];
+    if (emails.length > 0) matches.push(inArray(sql`lower(${recipients.email})`, emails));
+    if (nameUnitKeys.length > 0) matches.push(inArray(NAME_UNIT_KEY_SQL, nameUnitKeys));
+    return db
+      .select({
+        id: recipients.id,
+        firstName: recipients.firstName,
+        lastName: recipients.lastName,
+        email: recipients.email,
+        unit: recipients.unit,
+      })
+      .from(recipients)
+      .where(and(eq(recipients.organizationId, organizationId), sql`(${sql.join(matches, sql` or `)})`))
+      .orderBy(asc(recipients.createdAt), asc(recipients.id));
+  },
+
+  /** Serializes imports into one organization for the rest of the transaction (a double-click imports once). */
+  async lockImports(tx: DbOrTx, organizationId: string) {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('recipients-import'), hashtext(${organizationId}))`);
+  },
+};

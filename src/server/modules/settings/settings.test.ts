@@ -1,0 +1,167 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { organizationSettings } from '../../db/schema';
+import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
+import { getSettings } from './settings.service';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+
+const DEFAULTS = {
+  packageTypes: ['package', 'letter', 'certified_mail', 'express', 'fragile'],
+  packageSizes: ['small', 'medium', 'large', 'extra_large'],
+  courierCompanies: ['FedEx', 'UPS', 'DHL', 'USPS', 'Amazon', 'Other'],
+  customStatuses: ['pending', 'notified', 'delivered', 'returned'],
+  allowEditAfterDelivery: false,
+  requirePhotoUpload: false,
+  autoNotifyRecipients: true,
+};
+
+async function orgWithMember() {
+  const admin = new Client(t);
+  await admin.register();
+  const org = await admin.createOrganization('Harbor View');
+  const { client: member } = await joinAs(t, org.id);
+  return { admin, member, org, url: `/api/organization-settings/${org.id}` };
+}
+
+async function rowOf(organizationId: string) {
+  const [row] = await t.db
+    .select()
+    .from(organizationSettings)
+    .where(eq(organizationSettings.organizationId, organizationId));
+  return row;
+}
+
+describe('GET /api/organization-settings/:orgId', () => {
+  it('answers the defaults to members and admins', async () => {
+    const { admin, member, url } = await orgWithMember();
+    for (const c of [admin, member]) {
+      const res = await c.get(url);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual(DEFAULTS);
+    }
+  });
+
+  it('writes the defaults when the row is missing', async () => {
+    const { member, org, url } = await orgWithMember();
+    await t.db.delete(organizationSettings).where(eq(organizationSettings.organizationId, org.id));
+    const res = await member.get(url);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(DEFAULTS);
+    expect(await rowOf(org.id)).toMatchObject(DEFAULTS);
+    // And for other modules, through getSettings.
+    await t.db.delete(organizationSettings).where(eq(organizationSettings.organizationId, org.id));
+    expect(await getSettings(t.db, org.id)).toEqual(DEFAULTS);
+    expect(await rowOf(org.id)).toBeDefined();
+  });
+
+  it('answers 404 to non-members, 400 for a malformed id and 401 signed out', async () => {
+    const { url } = await orgWithMember();
+    const outsider = new Client(t);
+    await outsider.register();
+    await outsider.createOrganization('Elsewhere');
+    const res = await outsider.get(url);
+    expect(res.statusCode).toBe(404);
+    expect(res.json().message).toBe('Organization not found');
+    expect((await outsider.get('/api/organization-settings/nope')).statusCode).toBe(400);
+    expect((await new Client(t).get(url)).statusCode).toBe(401);
+  });
+});
+
+describe('PUT /api/organization-settings/:orgId', () => {
+  it('lets admins change one key at a time and answers the full settings', async () => {
+    const { admin, member, org, url } = await orgWithMember();
+    const res = await admin.put(url, { courierCompanies: [' FedEx ', '', 'Royal Mail', '   '] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ...DEFAULTS, courierCompanies: ['FedEx', 'Royal Mail'] });
+
+    const flag = await admin.put(url, { requirePhotoUpload: true });
+    expect(flag.json()).toEqual({ ...DEFAULTS, courierCompanies: ['FedEx', 'Royal Mail'], requirePhotoUpload: true });
+
+    const statuses = await admin.put(url, { customStatuses: ['pending', 'notified', 'delivered', 'held'] });
+    expect(statuses.json().customStatuses).toEqual(['pending', 'notified', 'delivered', 'held']);
+    const sizes = await admin.put(url, { packageSizes: [] });
+    expect(sizes.json().packageSizes).toEqual([]);
+
+    expect((await member.get(url)).json()).toEqual({
+      ...DEFAULTS,
+      courierCompanies: ['FedEx', 'Royal Mail'],
+      requirePhotoUpload: true,
+      customStatuses: ['pending', 'notified', 'delivered', 'held'],
+      packageSizes: [],
+    });
+    expect(await rowOf(org.id)).toMatchObject({ requirePhotoUpload: true, packageSizes: [] });
+  });
+
+  it('creates the row when missing', async () => {
+    const { admin, org, url } = await orgWithMember();
+    await t.db.delete(organizationSettings).where(eq(organizationSettings.organizationId, org.id));
+    const res = await admin.put(url, { autoNotifyRecipients: false });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ...DEFAULTS, autoNotifyRecipients: false });
+  });
+
+  it('refuses a duplicate value (case-insensitive) naming it, and changes nothing', async () => {
+    const { admin, org, url } = await orgWithMember();
+    const before = await rowOf(org.id);
+    const res = await admin.put(url, { packageTypes: ['package', 'Letter', ' letter '] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      message: 'Value already exists',
+      code: 'validation_error',
+      errors: [{ path: 'packageTypes', message: '"letter" is already in the list' }],
+    });
+    const courier = await admin.put(url, { courierCompanies: ['UPS', 'ups'] });
+    expect(courier.json().errors).toEqual([{ path: 'courierCompanies', message: '"ups" is already in the list' }]);
+    expect(await rowOf(org.id)).toEqual(before);
+  });
+
+  it.each([
+    [{ packageTypes: [] }, 'Keep at least one package type'],
+    [{ packageTypes: [' ', ''] }, 'Keep at least one package type'],
+    [
+      { customStatuses: ['pending', 'notified', 'returned'] },
+      'The statuses pending, notified and delivered cannot be removed',
+    ],
+    [
+      { customStatuses: ['Pending', 'notified', 'delivered'] },
+      'The statuses pending, notified and delivered cannot be removed',
+    ],
+    [{}, 'Nothing to update'],
+    [{ packageTypes: ['x'.repeat(51)] }, 'Values must be at most 50 characters'],
+    [{ packageTypes: Array.from({ length: 101 }, (_, i) => `t${i}`) }, 'A list can hold at most 100 values'],
+    [{ packageTypes: 'package' }, 'Must be a list of values'],
+    [{ requirePhotoUpload: 'yes' }, 'Invalid input: expected boolean, received string'],
+  ])('refuses %o with 400 and changes nothing', async (body, message) => {
+    const { admin, org, url } = await orgWithMember();
+    const before = await rowOf(org.id);
+    const res = await admin.put(url, body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(message);
+    expect(await rowOf(org.id)).toEqual(before);
+  });
+
+  it('is admin-only: 403 to members, 404 to non-members, 401 signed out; nothing changes', async () => {
+    const { member, org, url } = await orgWithMember();
+    const before = await rowOf(org.id);
+    const refused = await member.put(url, { requirePhotoUpload: true });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe('Only organization admins can do this');
+    // Members are refused before the list rules are looked at.
+    expect((await member.put(url, { packageTypes: [] })).statusCode).toBe(403);
+
+    const outsider = new Client(t);
+    await outsider.register();
+    await outsider.createOrganization('Elsewhere');
+    const notFound = await outsider.put(url, { requirePhotoUpload: true });
+    expect(notFound.statusCode).toBe(404);
+    expect(notFound.json().message).toBe('Organization not found');
+
+    expect((await new Client(t).put(url, { requirePhotoUpload: true })).statusCode).toBe(401);
+    expect((await outsider.put('/api/organization-settings/nope', { requirePhotoUpload: true })).statusCode).toBe(400);
+    expect(await rowOf(org.id)).toEqual(before);
+  });
+});
