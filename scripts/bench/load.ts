@@ -1,13 +1,35 @@
 import autocannon from 'autocannon';
 
-export type LoadTarget = { name: string; path: string; headers: Record<string, string> };
+export type LoadTarget = {
+  name: string;
+  path: string;
+  headers: Record<string, string>;
+  /** GET unless told. */
+  method?: 'GET' | 'POST' | 'PUT';
+  /** A fixed body; give content-type in headers. */
+  body?: string;
+  /**
+   * Varies each request: answers the path of a CommonJS module that exports autocannon's
+   * `setupRequest(request, context)` (in workers mode autocannon takes a file it requires in the
+   * worker, not a function). Called before every run, warm-up included: each run gets a fresh
+   * worker, so the module can be written anew with the state the database is in at that moment.
+   */
+  setupRequest?: (run: Run) => Promise<string>;
+};
+
+export type Run = 'warm-up' | 'measured';
+
 export type LoadResult = {
   name: string;
   requestsPerSecond: number;
   p50: number;
   p99: number;
+  /** Answered requests of the measured run. */
+  requests: number;
   non2xx: number;
   errors: number;
+  /** Non-2xx answers by status code, e.g. { '402': 12 }. */
+  statusCodes: Record<string, number>;
 };
 
 const CONNECTIONS = 50;
@@ -15,20 +37,36 @@ const WARM_UP_SECONDS = 2;
 const MEASURE_SECONDS = 10;
 const SETTLE_MS = 1000;
 
+/** Called around the measured run only (not the warm-up), e.g. to watch the server meanwhile. */
+export type MeasureHooks = { beforeMeasured?: () => Promise<void>; afterMeasured?: () => Promise<void> };
+
 /** A short unrecorded run (JIT, pool connections, plan caches), then the measured one. */
-export async function measureEndpoint(baseUrl: string, target: LoadTarget): Promise<LoadResult> {
-  await fire(baseUrl, target, WARM_UP_SECONDS);
+export async function measureEndpoint(
+  baseUrl: string,
+  target: LoadTarget,
+  hooks: MeasureHooks = {},
+): Promise<LoadResult> {
+  await fire(baseUrl, target, WARM_UP_SECONDS, await target.setupRequest?.('warm-up'));
   await settle();
-  const result = await fire(baseUrl, target, MEASURE_SECONDS);
+  const setupRequest = target.setupRequest ? await target.setupRequest('measured') : undefined;
+  await hooks.beforeMeasured?.();
+  const result = await fire(baseUrl, target, MEASURE_SECONDS, setupRequest);
+  await hooks.afterMeasured?.();
   await settle();
+  const statusCodes: Record<string, number> = {};
+  for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) {
+    if (!code.startsWith('2')) statusCodes[code] = stats.count ?? 0;
+  }
   return {
     name: target.name,
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    // Errors (timeouts, resets) are not counted in non2xx, but they are failures all the same.
+    requests: result.requests.total,
+    // Errors (resets; timeouts are counted among them) are not in non2xx, but they are failures all the same.
     non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
+    errors: result.errors,
+    statusCodes,
   };
 }
 
@@ -38,14 +76,27 @@ export async function measureEndpoint(baseUrl: string, target: LoadTarget): Prom
  */
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 
-function fire(baseUrl: string, target: LoadTarget, seconds: number): Promise<autocannon.Result> {
+function fire(
+  baseUrl: string,
+  target: LoadTarget,
+  seconds: number,
+  setupRequest: string | undefined,
+): Promise<autocannon.Result> {
   return autocannon({
-    url: baseUrl + target.path,
-    method: 'GET',
-    headers: target.headers,
+    url: baseUrl,
     connections: CONNECTIONS,
     duration: seconds,
     // The server runs in this process; one worker thread keeps the load generator off its event loop.
     workers: 1,
+    requests: [
+      {
+        method: target.method ?? 'GET',
+        path: target.path,
+        headers: target.headers,
+        ...(target.body === undefined ? {} : { body: target.body }),
+        // A file path in workers mode (see LoadTarget); the typings only know the function form.
+        ...(setupRequest ? { setupRequest: setupRequest as unknown as autocannon.Request['setupRequest'] } : {}),
+      },
+    ],
   });
 }

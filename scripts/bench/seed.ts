@@ -74,7 +74,7 @@ async function insertMailItems(client: pg.Client, organizationId: string, count:
      select $1::uuid,
             r.ids[1 + (raw.g * 7919) % array_length(r.ids, 1)],
             'BENCH' || lpad(raw.g::text, 10, '0'),
-            (array['package', 'letter', 'certified_mail'])[1 + raw.g % 3]::mail_item_type,
+            (array['package', 'letter', 'certified_mail'])[1 + raw.g % 3],
             (array['Acme Corp', 'Globex', 'Initech', 'Umbrella', 'Stark Industries'])[1 + raw.g % 5],
             (array['FedEx', 'UPS', 'DHL', 'USPS', 'Amazon'])[1 + raw.g % 5],
             (array['small', 'medium', 'large'])[1 + raw.g % 3],

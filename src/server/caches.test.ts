@@ -45,6 +45,28 @@ describe('cached lookups are invalidated by local writes', () => {
   });
 });
 
+describe('cached mail-item lists and settings', () => {
+  it('show a new item, a renamed recipient and changed settings on the next request', async () => {
+    const admin = new Client(t);
+    await admin.register();
+    await admin.createOrganization();
+    const recipient = (await admin.post('/api/recipients', { firstName: 'Ada', lastName: 'Byron' })).json();
+    expect((await admin.get('/api/mail-items')).json()).toHaveLength(0);
+    await admin.post('/api/mail-items', { type: 'package', recipientId: recipient.id });
+    const listed = await admin.get('/api/mail-items');
+    expect(listed.json()).toHaveLength(1);
+    expect(listed.headers['x-total-count']).toBe('1');
+    await admin.put(`/api/recipients/${recipient.id}`, { firstName: 'Augusta' });
+    expect((await admin.get('/api/mail-items')).json()[0].recipient.firstName).toBe('Augusta');
+    expect((await admin.get('/api/dashboard/stats')).json().todaysMail).toBe(1);
+
+    const orgId = admin.organizationId!;
+    expect((await admin.post('/api/mail-items', { type: 'pallet' })).statusCode).toBe(400);
+    await admin.put(`/api/organization-settings/${orgId}`, { packageTypes: ['package', 'pallet'] });
+    expect((await admin.post('/api/mail-items', { type: 'pallet' })).statusCode).toBe(201);
+  });
+});
+
 describe('TtlCache', () => {
   it('shares one load between concurrent misses and expires entries', async () => {
     const cache = new TtlCache<string, number>(30);

@@ -1,4 +1,4 @@
-import type { DashboardStats, Role } from '../contract';
+import type { DashboardStats, MailItem, OrganizationSettings, Role } from '../contract';
 import { TtlCache } from './lib/ttl-cache';
 import type { UserRow } from './modules/auth/users.repository';
 
@@ -13,6 +13,10 @@ export function createCaches(ttlMs: number) {
     memberships: new TtlCache<string, Role | undefined>(ttlMs),
     /** By organization id. */
     dashboardStats: new TtlCache<string, DashboardStats>(ttlMs),
+    /** By organization id. */
+    settings: new TtlCache<string, OrganizationSettings>(ttlMs),
+    /** Finished list replies by `${organizationId}|${query}`; any write to the organization's items clears them. */
+    mailItemLists: new TtlCache<string, { items: MailItem[]; total: number }>(ttlMs, 5_000),
   };
 }
 
@@ -23,4 +27,13 @@ export const membershipKey = (organizationId: string, userId: string) => `${orga
 /** After a change to a user (name, password, sessions): forget everything cached about them. */
 export function forgetUser(caches: Caches, userId: string) {
   caches.sessions.deleteWhere((_sid, session) => session?.user.id === userId);
+}
+
+/**
+ * After a write to an organization's mail items, recipients, mailrooms or locations: its
+ * dashboard figures and mail-item lists (which show recipient and shelf names) are stale.
+ */
+export function forgetOrganizationData(caches: Caches, organizationId: string) {
+  caches.dashboardStats.delete(organizationId);
+  caches.mailItemLists.deleteWhere((key) => key.startsWith(`${organizationId}|`));
 }

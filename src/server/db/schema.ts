@@ -329,6 +329,10 @@ export const mailItems = pgTable(
     index('mail_items_org_recipient_idx').on(t.organizationId, t.recipientId),
     index('mail_items_org_location_idx').on(t.organizationId, t.locationId),
     index('mail_items_org_tracking_idx').on(t.organizationId, t.trackingNumber),
+    // Pending Pickups and the pending counters read only items not yet handed over.
+    index('mail_items_org_waiting_arrived_idx')
+      .on(t.organizationId, t.arrivedAt, t.id)
+      .where(sql`${t.status} in ('pending', 'notified')`),
   ],
 );
 

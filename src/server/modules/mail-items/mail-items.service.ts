@@ -13,6 +13,7 @@ import {
   type UpdateMailItemBody,
 } from '../../../contract';
 import type { Deps, OrgCaller } from '../../context';
+import { forgetOrganizationData } from '../../caches';
 import type { DbOrTx } from '../../db/client';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { iso, isoOrNull } from '../../lib/time';
@@ -157,9 +158,11 @@ export function createMailItemsService({ db, caches }: Deps) {
     return toMailItemDto(row);
   }
 
-  function changed(organizationId: string) {
-    caches.dashboardStats.delete(organizationId);
-  }
+  /** Read on every write; cached like the other hot lookups and cleared when an admin changes them. */
+  const settingsOf = (organizationId: string) =>
+    caches.settings.getOrLoad(organizationId, () => settingsRepository.get(db, organizationId));
+
+  const changed = (organizationId: string) => forgetOrganizationData(caches, organizationId);
 
   return {
     async list(caller: OrgCaller, q: ListQuery): Promise<{ items: MailItem[]; total: number }> {
@@ -175,17 +178,20 @@ export function createMailItemsService({ db, caches }: Deps) {
         dateTo: dateBound(q.dateTo, true),
         search: q.search || undefined,
       };
-      const [rows, total] = await Promise.all([
-        mailItemsRepository.list(db, caller.organizationId, {
-          ...filters,
-          order: q.order,
-          limit: q.limit,
-          offset: q.offset,
-        }),
-        mailItemsRepository.count(db, caller.organizationId, filters),
-      ]);
-      const now = Date.now();
-      return { items: rows.map((r) => toMailItemDto(r, now)), total };
+      // Desks poll the same lists (Pending Pickups, recent items) far more often than items change.
+      return caches.mailItemLists.getOrLoad(`${caller.organizationId}|${JSON.stringify(q)}`, async () => {
+        const [rows, total] = await Promise.all([
+          mailItemsRepository.list(db, caller.organizationId, {
+            ...filters,
+            order: q.order,
+            limit: q.limit,
+            offset: q.offset,
+          }),
+          mailItemsRepository.count(db, caller.organizationId, filters),
+        ]);
+        const now = Date.now();
+        return { items: rows.map((r) => toMailItemDto(r, now)), total };
+      });
     },
 
     get: (caller: OrgCaller, id: string) => load(caller.organizationId, id),
@@ -208,7 +214,7 @@ export function createMailItemsService({ db, caches }: Deps) {
     /** A new item starts pending; the item, its history row, the shelf count and the month's usage commit together. */
     async create(caller: OrgCaller, input: CreateInput): Promise<MailItem> {
       const { organizationId, userId } = caller;
-      const settings = await settingsRepository.get(db, organizationId);
+      const settings = await settingsOf(organizationId);
       const type = fromList(settings.packageTypes, input.type, 'Unknown package type');
       if (settings.requirePhotoUpload && !input.photoData) throw badRequest(PHOTO_REQUIRED_MESSAGE, 'photo_required');
       const photo = await photoFrom(input.photoData);
@@ -216,11 +222,6 @@ export function createMailItemsService({ db, caches }: Deps) {
       const id = await db.transaction(async (tx) => {
         await requireRecipient(tx, organizationId, input.recipientId);
         const storage = await resolveStorage(tx, organizationId, input.locationId ?? null, input.mailroomId ?? null);
-        const usage = await countPackage(tx, organizationId);
-        if (usage === 'package_limit') throw new AppError(402, PACKAGE_LIMIT_MESSAGE, 'package_limit');
-        if (usage === 'trial_expired') {
-          throw new AppError(402, 'Your free trial has ended. Choose a plan to keep logging mail.', 'trial_expired');
-        }
         const photoId = photo ? await photosRepository.insert(tx, organizationId, userId, photo) : null;
         const item = await mailItemsRepository.insert(tx, {
           organizationId,
@@ -244,7 +245,14 @@ export function createMailItemsService({ db, caches }: Deps) {
         await mailItemsRepository.insertHistory(tx, [
           { organizationId, mailItemId: item.id, action: 'created', newStatus: 'pending', performedBy: userId },
         ]);
+        // The shelf and organization rows are shared by every intake of the organization: they are
+        // locked last, so concurrent intakes wait on each other only for the commit itself.
         if (storage.locationId) await locationsRepository.adjustCount(tx, organizationId, storage.locationId, 1);
+        const usage = await countPackage(tx, organizationId);
+        if (usage === 'package_limit') throw new AppError(402, PACKAGE_LIMIT_MESSAGE, 'package_limit');
+        if (usage === 'trial_expired') {
+          throw new AppError(402, 'Your free trial has ended. Choose a plan to keep logging mail.', 'trial_expired');
+        }
         return item.id;
       });
       changed(organizationId);
@@ -253,7 +261,7 @@ export function createMailItemsService({ db, caches }: Deps) {
 
     async update(caller: OrgCaller, id: string, input: UpdateInput): Promise<MailItem> {
       const { organizationId, userId } = caller;
-      const settings = await settingsRepository.get(db, organizationId);
+      const settings = await settingsOf(organizationId);
       const photo = await photoFrom(input.photoData);
 
       await db.transaction(async (tx) => {

@@ -8,6 +8,7 @@ import {
   type MailroomBody,
   type UpdateMailroomBody,
 } from '../../../contract';
+import { forgetOrganizationData } from '../../caches';
 import type { Deps, OrgCaller } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { conflict, forbidden, notFound } from '../../lib/errors';
@@ -71,7 +72,7 @@ function defined<T extends object>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-export function createMailroomsService({ db }: Deps) {
+export function createMailroomsService({ db, caches }: Deps) {
   async function mailroomDto(organizationId: string, id: string): Promise<Mailroom> {
     const row = await mailroomsRepository.findWithCount(db, organizationId, id);
     if (!row) throw notFound(MAILROOM_NOT_FOUND);
@@ -109,6 +110,7 @@ export function createMailroomsService({ db }: Deps) {
         defined({ name: input.name, description: input.description, isActive: input.isActive }),
       );
       if (!row) throw notFound(MAILROOM_NOT_FOUND);
+      forgetOrganizationData(caches, caller.organizationId); // item lists show mailroom names
       return mailroomDto(caller.organizationId, id);
     },
 
@@ -127,6 +129,7 @@ export function createMailroomsService({ db }: Deps) {
         if (locations > 0 || items > 0) throw conflict(MAILROOM_NOT_EMPTY, 'mailroom_not_empty');
         await mailroomsRepository.delete(tx, organizationId, id);
       });
+      forgetOrganizationData(caches, organizationId);
     },
 
     async listLocations(caller: OrgCaller, mailroomId?: string): Promise<Location[]> {
@@ -149,6 +152,7 @@ export function createMailroomsService({ db }: Deps) {
         });
         return row.id;
       });
+      forgetOrganizationData(caches, organizationId); // item lists show location names
       return locationDto(organizationId, id);
     },
 
@@ -185,6 +189,7 @@ export function createMailroomsService({ db }: Deps) {
           }),
         );
       });
+      forgetOrganizationData(caches, organizationId); // item lists show location names
       return locationDto(organizationId, id);
     },
 
@@ -204,6 +209,7 @@ export function createMailroomsService({ db }: Deps) {
         if (held > 0) throw conflict(LOCATION_NOT_EMPTY, 'location_not_empty');
         await locationsRepository.delete(tx, organizationId, id);
       });
+      forgetOrganizationData(caches, organizationId);
     },
   };
 }

@@ -9,6 +9,7 @@ import type {
   RecipientListQuery,
   RecipientSummary as RecipientSummarySchema,
 } from '../../../contract';
+import { forgetOrganizationData } from '../../caches';
 import type { Deps, OrgCaller } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { AppError, notFound } from '../../lib/errors';
@@ -84,7 +85,7 @@ function changesOf(input: RecipientUpdateInput): RecipientChanges {
 
 export function createRecipientsService({ db, caches }: Deps) {
   /** The dashboard's Active Recipients card counts them. */
-  const changed = (organizationId: string) => caches.dashboardStats.delete(organizationId);
+  const changed = (organizationId: string) => forgetOrganizationData(caches, organizationId);
 
   async function analyse(tx: DbOrTx, organizationId: string, rows: CheckedRow[]) {
     const { emails, nameUnitKeys } = lookupKeys(rows);

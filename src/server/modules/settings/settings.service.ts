@@ -60,7 +60,9 @@ export function createOrganizationSettingsService({ db, caches }: Deps) {
       if ((await roleIn(userId, organizationId)) !== 'admin') {
         throw forbidden('Only organization admins can do this', 'admin_required');
       }
-      return settingsRepository.update(db, organizationId, checkChanges(input));
+      const updated = await settingsRepository.update(db, organizationId, checkChanges(input));
+      caches.settings.delete(organizationId);
+      return updated;
     },
   };
 }

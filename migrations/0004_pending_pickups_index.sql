@@ -1,0 +1,1 @@
+CREATE INDEX "mail_items_org_waiting_arrived_idx" ON "mail_items" USING btree ("organization_id","arrived_at","id") WHERE "mail_items"."status" in ('pending', 'notified');

@@ -1,0 +1,381 @@
+/**
+ * Front-desk benchmark (issue 3): the mail item list, intake and status change under load, on
+ * 100,000 items across 100 organizations of which the signed-in user's holds 20,000. Reports
+ * req/s, p50, p99 and non-2xx at 50 connections, the bytes per listed item, and the SQL time of
+ * the list and count statements alone (EXPLAIN ANALYZE), each beside its budget. Timing never
+ * fails the run; a non-2xx answer or a connection error does (exit 1).
+ *
+ *   npx tsx scripts/bench/front-desk.ts [--plans]     (--plans prints the EXPLAIN output too)
+ *
+ * Loopback only, in a fresh temporary data folder (or, with DATABASE_URL, a fresh
+ * `bench_<timestamp>` database) that is removed at the end, whatever happens.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { MailItemListQuery } from '../../src/contract';
+import { mailItemsRepository, type MailItemFilters } from '../../src/server/modules/mail-items/mail-items.repository';
+import { explainStatements, type ExplainSummary, type ExplainTarget } from './explain';
+import { FRONT_DESK, seedFrontDesk, type FrontDeskSeed } from './front-desk-seed';
+import {
+  accountHeaders,
+  log,
+  onCleanup,
+  makeDataDir,
+  printTable,
+  provisionDatabase,
+  runBenchmark,
+  signUp,
+  startBenchServer,
+  verdict,
+  type Account,
+} from './harness';
+import { measureEndpoint, type LoadResult, type LoadTarget, type Run } from './load';
+import { createObserver, type Observation } from './observe';
+
+const BUDGET = { readP99Ms: 30, writeP99Ms: 50, bytesPerItem: 2048 };
+const TIMEOUT_MS = 175_000;
+const SHOW_PLANS = process.argv.includes('--plans');
+
+/** The list calls of the front desk: Recipients aside, these are what the screens ask. */
+const LISTS = [
+  { label: 'pending', query: 'status=pending' },
+  { label: 'Pending Pickups', query: 'status=pending,notified&order=asc&limit=100' },
+  { label: 'first page', query: 'limit=25' },
+] as const;
+
+type Kind = 'read' | 'write';
+type Measured = LoadResult & { kind: Kind; observed: Observation; note?: string };
+type Measure = (target: LoadTarget, kind: Kind) => Promise<Measured>;
+type ReplySize = { label: string; query: string; items: number; total: string; bytes: number };
+
+async function main(): Promise<number> {
+  const loadBefore = os.loadavg()[0]!;
+  const dataDir = await makeDataDir();
+  const database = await provisionDatabase(dataDir);
+  const server = await startBenchServer(dataDir, database);
+  const account = await signUp(server.url);
+
+  const seedStarted = performance.now();
+  const seed = await seedFrontDesk(database.url, account.organizationId, account.userId);
+  log(
+    `seeded ${seed.counts.items} mail items and ${seed.counts.history} history rows in ` +
+      `${(performance.now() - seedStarted).toFixed(0)} ms`,
+  );
+  const pendingPool = await pendingItemIds(database.url, account.organizationId);
+
+  const sizes = await measureReplySizes(server.url, account);
+  log('EXPLAIN ANALYZE of the list and count statements ...');
+  const plans = await explainStatements(database.url, explainTargets(account.organizationId));
+
+  const observer = createObserver(database.url);
+  onCleanup(observer.close);
+  const measure = async (target: LoadTarget, kind: Kind): Promise<Measured> => {
+    log(`load: ${target.name} ...`);
+    let observed: Observation | undefined;
+    const result = await measureEndpoint(server.url, target, {
+      beforeMeasured: observer.start,
+      afterMeasured: async () => void (observed = await observer.stop()),
+    });
+    return { kind, observed: observed!, ...result };
+  };
+
+  const headers = accountHeaders(account);
+  const results: Measured[] = [];
+  for (const list of LISTS) {
+    const route = `/api/mail-items?${list.query}`;
+    results.push(await measure({ name: `GET ${route} (${list.label})`, path: route, headers }, 'read'));
+  }
+  results.push(await measureCreate(measure, dataDir, database.url, account, seed));
+  results.push(await measureStatusChange(measure, dataDir, database.url, account, pendingPool));
+  const loadAfter = os.loadavg()[0]!;
+
+  printSummary(seed, loadBefore, loadAfter);
+  printPlans(plans);
+  printSizes(sizes);
+  return printLoad(results) ? 1 : 0;
+}
+
+/** The big organization's pending items as seeded: the PUT requests cycle through them. */
+async function pendingItemIds(databaseUrl: string, organizationId: string): Promise<string[]> {
+  return withClient(databaseUrl, async (client) =>
+    (
+      await client.query<{ id: string }>(
+        `select id from mail_items where organization_id = $1 and status = 'pending' order by id`,
+        [organizationId],
+      )
+    ).rows.map((r) => r.id),
+  );
+}
+
+/** One reply of each list, before any write: its bytes over its item count. */
+async function measureReplySizes(baseUrl: string, account: Account): Promise<ReplySize[]> {
+  const sizes: ReplySize[] = [];
+  for (const list of LISTS) {
+    const response = await fetch(`${baseUrl}/api/mail-items?${list.query}`, { headers: accountHeaders(account) });
+    const text = await response.text();
+    if (response.status !== 200)
+      throw new Error(`GET /api/mail-items?${list.query} answered ${response.status}: ${text}`);
+    sizes.push({
+      ...list,
+      items: (JSON.parse(text) as unknown[]).length,
+      total: response.headers.get('x-total-count') ?? '?',
+      bytes: Buffer.byteLength(text),
+    });
+  }
+  return sizes;
+}
+
+/** The list and count statements behind each list call, built as the service builds them. */
+function explainTargets(organizationId: string): ExplainTarget[] {
+  return LISTS.flatMap((list) => {
+    const q = MailItemListQuery.parse(Object.fromEntries(new URLSearchParams(list.query)));
+    const filters: MailItemFilters = {
+      statuses: q.status
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      order: q.order,
+      limit: q.limit,
+      offset: q.offset,
+    };
+    const { order: _order, limit: _limit, offset: _offset, ...countFilters } = filters;
+    return [
+      { name: `list  ${list.query}`, run: (db) => mailItemsRepository.list(db, organizationId, filters) },
+      { name: `count ${list.query}`, run: (db) => mailItemsRepository.count(db, organizationId, countFilters) },
+    ];
+  });
+}
+
+/**
+ * POST /api/mail-items: a package for one of the organization's recipients on one of its shelves,
+ * a new UPS-style tracking number and a sender on every request.
+ */
+async function measureCreate(
+  measure: Measure,
+  dataDir: string,
+  databaseUrl: string,
+  account: Account,
+  seed: FrontDeskSeed,
+): Promise<Measured> {
+  const countItems = () =>
+    scalar(databaseUrl, `select count(*)::int n from mail_items where organization_id = $1`, [account.organizationId]);
+  let before = 0;
+  const setupRequest = async (run: Run) => {
+    if (run === 'measured') before = await countItems();
+    const tag = run === 'measured' ? 'M' : 'W';
+    return writeModule(
+      dataDir,
+      `post-${run}`,
+      `const recipients = ${JSON.stringify(seed.recipientIds)};
+const locations = ${JSON.stringify(seed.locationIds)};
+const senders = ['Amazon', 'Apple', 'Zappos', 'Chewy', 'Best Buy', 'Target', 'Etsy'];
+let n = 0;
+module.exports = function setupRequest(request) {
+  const i = n++;
+  request.body = JSON.stringify({
+    type: 'package',
+    recipientId: recipients[(i * 7) % recipients.length],
+    locationId: locations[i % locations.length],
+    trackingNumber: '1ZBENCH${tag}' + String(i).padStart(9, '0'),
+    sender: senders[i % senders.length],
+  });
+  return request;
+};`,
+    );
+  };
+  const result = await measure(
+    {
+      name: 'POST /api/mail-items',
+      path: '/api/mail-items',
+      method: 'POST',
+      headers: { ...accountHeaders(account), 'content-type': 'application/json' },
+      setupRequest,
+    },
+    'write',
+  );
+  const created = (await countItems()) - before;
+  return { ...result, note: `${created} items written for ${result.requests} answers` };
+}
+
+/**
+ * PUT /api/mail-items/{id}: cycles through the pending items of the big organization, each
+ * request moving one to notified or back to pending. Before each run the module is written with
+ * every item's status at that moment, so that every request of the run really changes a status
+ * (a pass through the pool, over 1,000 items, outlasts the 50 requests in flight).
+ */
+async function measureStatusChange(
+  measure: Measure,
+  dataDir: string,
+  databaseUrl: string,
+  account: Account,
+  pool: string[],
+): Promise<Measured> {
+  const countChanges = () =>
+    scalar(
+      databaseUrl,
+      `select count(*)::int n from mail_item_history
+       where organization_id = $1 and action in ('notified', 'status_changed') and mail_item_id = any($2::uuid[])`,
+      [account.organizationId, pool],
+    );
+  let before = 0;
+  const setupRequest = async (run: Run) => {
+    if (run === 'measured') before = await countChanges();
+    const statuses = await withClient(databaseUrl, async (client) => {
+      const rows = (
+        await client.query<{ id: string; status: string }>(
+          `select id, status from mail_items where organization_id = $1 and id = any($2::uuid[])`,
+          [account.organizationId, pool],
+        )
+      ).rows;
+      const byId = new Map(rows.map((r) => [r.id, r.status]));
+      return pool.map((id) => byId.get(id) ?? 'pending');
+    });
+    return writeModule(
+      dataDir,
+      `put-${run}`,
+      `const ids = ${JSON.stringify(pool)};
+const now = ${JSON.stringify(statuses)};
+const flip = (s) => (s === 'notified' ? 'pending' : 'notified');
+let n = 0;
+module.exports = function setupRequest(request) {
+  const i = n++;
+  const k = i % ids.length;
+  // Odd passes through the pool undo the even ones.
+  const status = Math.floor(i / ids.length) % 2 === 0 ? flip(now[k]) : now[k];
+  request.path = '/api/mail-items/' + ids[k];
+  request.body = JSON.stringify({ status });
+  return request;
+};`,
+    );
+  };
+  const result = await measure(
+    {
+      name: 'PUT /api/mail-items/{id} status',
+      path: '/api/mail-items/',
+      method: 'PUT',
+      headers: { ...accountHeaders(account), 'content-type': 'application/json' },
+      setupRequest,
+    },
+    'write',
+  );
+  const changes = (await countChanges()) - before;
+  return {
+    ...result,
+    note: `${changes} status changes recorded for ${result.requests} answers (pool of ${pool.length} items)`,
+  };
+}
+
+/** autocannon's workers take setupRequest as a CommonJS file to require; one file per run. */
+async function writeModule(dataDir: string, name: string, body: string): Promise<string> {
+  const file = path.join(dataDir, `setup-${name}.cjs`);
+  await fs.writeFile(file, `'use strict';\n${body}\n`);
+  return file;
+}
+
+async function withClient<T>(databaseUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+const scalar = (databaseUrl: string, statement: string, params: unknown[]) =>
+  withClient(databaseUrl, async (client) => (await client.query<{ n: number }>(statement, params)).rows[0]!.n);
+
+function printSummary(seed: FrontDeskSeed, loadBefore: number, loadAfter: number) {
+  console.log(
+    `\nFront desk: ${seed.counts.items} mail items (${seed.counts.history} history rows) in ${FRONT_DESK.organizations} ` +
+      `organizations; the signed-in one holds ${FRONT_DESK.main.items} (${seed.counts.pendingInMain} pending, ` +
+      `${seed.counts.notifiedInMain} notified), ${seed.recipientIds.length} recipients, ${seed.locationIds.length} locations`,
+  );
+  // Server, PostgreSQL and load generator share these CPUs: anything else running skews the figures.
+  console.log(
+    `Machine: ${os.cpus().length} CPUs; 1-minute load average ${loadBefore.toFixed(1)} before the run, ` +
+      `${loadAfter.toFixed(1)} after the load`,
+  );
+}
+
+function printPlans(plans: ExplainSummary[]) {
+  console.log('\nSQL alone (EXPLAIN ANALYZE, median of 5, one connection, no load; before any write)');
+  printTable(
+    ['statement', 'exec ms', 'plan ms', 'mail_items read by', 'rows visited', 'filtered out', 'sort'],
+    plans.map((p) => [
+      p.name,
+      p.executionMs.toFixed(2),
+      p.planningMs.toFixed(2),
+      p.mailItemsAccess.join(' + ') || '?',
+      String(p.mailItemsVisited),
+      String(p.mailItemsFiltered),
+      p.sort ?? 'none (index order)',
+    ]),
+  );
+  if (!SHOW_PLANS) return;
+  for (const p of plans) console.log(`\n--- ${p.name}\n${p.plan}`);
+}
+
+function printSizes(sizes: ReplySize[]) {
+  console.log('\nList reply size (before any write)');
+  printTable(
+    ['list', 'items', 'of total', 'bytes', 'bytes/item', 'budget'],
+    sizes.map((s) => {
+      const perItem = s.items ? s.bytes / s.items : 0;
+      return [
+        `GET /api/mail-items?${s.query} (${s.label})`,
+        String(s.items),
+        s.total,
+        String(s.bytes),
+        perItem.toFixed(0),
+        verdict(perItem, BUDGET.bytesPerItem, `< ${BUDGET.bytesPerItem} B/item`),
+      ];
+    }),
+  );
+}
+
+/** Prints the load table; answers true when any request failed. */
+function printLoad(results: Measured[]): boolean {
+  console.log('\nHTTP load (50 connections, 10 s after a 2 s warm-up; reads first, then the writes)');
+  printTable(
+    ['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'budget'],
+    results.map((r) => {
+      const budget = r.kind === 'read' ? BUDGET.readP99Ms : BUDGET.writeP99Ms;
+      return [
+        r.name,
+        r.requestsPerSecond.toFixed(0),
+        r.p50.toFixed(1),
+        r.p99.toFixed(1),
+        String(r.non2xx),
+        String(r.errors),
+        verdict(r.p99, budget, `p99 < ${budget} ms`),
+      ];
+    }),
+  );
+  for (const r of results) if (r.note) console.log(`  ${r.name}: ${r.note}`);
+
+  console.log('\nWhere the time went during each measured run (event loop: the server, in this process)');
+  for (const r of results) {
+    const { eventLoopBusy, busySessions, states } = r.observed;
+    const top = states
+      .slice(0, 3)
+      .map((s) => `${(100 * s.share).toFixed(0)}% ${s.state}`)
+      .join('; ');
+    console.log(
+      `  ${r.name}: event loop ${(100 * eventLoopBusy).toFixed(0)}% busy; ${busySessions.toFixed(1)} database ` +
+        `sessions busy on average${top ? `: ${top}` : ''}`,
+    );
+  }
+  const failures = results.filter((r) => r.non2xx > 0 || r.errors > 0);
+  for (const r of failures) {
+    console.error(
+      `\n!!!!! FAILURE: ${r.name} had ${r.non2xx} non-2xx answers ${JSON.stringify(r.statusCodes)} and ` +
+        `${r.errors} errors; the figures above are not valid !!!!!`,
+    );
+  }
+  return failures.length > 0;
+}
+
+runBenchmark(main, TIMEOUT_MS);
