@@ -217,6 +217,31 @@ describe('the monthly package cap', () => {
   });
 });
 
+describe('concurrent intake', () => {
+  it('logs 20 packages onto one shelf at once without deadlock, each counted once', async () => {
+    const { admin, org, shelfA } = await desk();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        admin.post('/api/mail-items', { type: 'package', locationId: shelfA.id, trackingNumber: `C${i}` }),
+      ),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(201));
+    expect(await countOf(shelfA.id)).toBe(20);
+    expect(await usageOf(org.id)).toBe(20);
+  });
+
+  it('never lets concurrent intakes past the monthly cap', async () => {
+    const { admin, org } = await desk();
+    await t.db.update(organizations).set({ maxPackagesPerMonth: 5 }).where(eq(organizations.id, org.id));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => admin.post('/api/mail-items', { type: 'package' })),
+    );
+    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(5);
+    expect(results.filter((r) => r.statusCode === 402)).toHaveLength(7);
+    expect(await itemsIn(org.id)).toBe(5);
+  });
+});
+
 describe('status changes and hand-over', () => {
   it('pending -> notified -> delivered sets the times, the collector, the staff member, history and the shelf count', async () => {
     const { admin, member, shelfA } = await desk();

@@ -6,7 +6,10 @@ export type UsageOutcome = 'counted' | 'package_limit' | 'trial_expired';
 /**
  * Counts one package against the organization's month in a single statement: a month that has
  * ended starts again at 1, and past `max_packages_per_month` (-1 = unlimited) nothing changes.
- * Runs inside the creating transaction, so a rolled-back item is not counted.
+ * Runs inside the creating transaction, so a rolled-back item is not counted. The row lock is
+ * NO KEY UPDATE, like the UPDATE's own: it serialises concurrent intakes without conflicting with
+ * the KEY SHARE locks their foreign-key checks already hold on the organization row (FOR UPDATE
+ * would, and two intakes would deadlock).
  */
 export async function countPackage(db: DbOrTx, organizationId: string): Promise<UsageOutcome> {
   const result = await db.execute<{ outcome: UsageOutcome }>(sql`
@@ -15,7 +18,7 @@ export async function countPackage(db: DbOrTx, organizationId: string): Promise<
              subscription_status = 'trial' and trial_end_date < now() as trial_over,
              case when usage_reset_date is null or usage_reset_date <= now() then 0 else current_month_packages end as used,
              max_packages_per_month as cap
-      from organizations where id = ${organizationId} for update
+      from organizations where id = ${organizationId} for no key update
     ), counted as (
       update organizations o set
         current_month_packages = org.used + 1,
