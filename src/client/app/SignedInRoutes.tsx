@@ -4,11 +4,14 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { OrganizationProvider } from '@/features/organizations/components/OrganizationProvider';
 import { useCurrentOrganization } from '@/features/organizations/hooks/useCurrentOrganization';
 import { AppShell } from './layout/AppShell';
-import { HistoryScreen, MailIntakeScreen, PendingPickupsScreen, RecipientsScreen } from './screens/ComingSoonScreens';
+import { HistoryScreen } from './screens/ComingSoonScreens';
 import { DashboardScreen } from './screens/DashboardScreen';
+import { MailIntakeScreen } from './screens/MailIntakeScreen';
 import { NotFoundScreen } from './screens/NotFoundScreen';
 import { OnboardingScreen } from './screens/OnboardingScreen';
 import { OrganizationsUnavailableScreen } from './screens/OrganizationsUnavailableScreen';
+import { PendingPickupsScreen } from './screens/PendingPickupsScreen';
+import { RecipientsScreen } from './screens/RecipientsScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
 import { signedOutPaths } from './routePaths';
 

@@ -4,18 +4,25 @@ import { PageHeader } from '@/components/PageHeader';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useSignedInUser } from '@/features/auth/hooks/useSignedInUser';
 import { RequireOrganization } from '@/features/organizations/components/RequireOrganization';
+import { MailroomsPane } from '@/features/mailrooms/components/MailroomsPane';
 import { AccountForm } from '@/features/settings/components/AccountForm';
 import { ChangePasswordForm } from '@/features/settings/components/ChangePasswordForm';
 import { ComingSoonPane } from '@/features/settings/components/ComingSoonPanes';
+import { CustomizationPane } from '@/features/settings/components/CustomizationPane';
 import { MembersList } from '@/features/settings/components/MembersList';
 import { OrganizationSettingsForm } from '@/features/settings/components/OrganizationSettingsForm';
 import { initialTab, visibleTabs, type SettingsTab, type SettingsTabId } from '@/features/settings/settingsTabs';
 
 function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrganization }) {
   const user = useSignedInUser();
+  const isAdmin = organization.role === 'admin';
   switch (tab.id) {
     case 'organization':
       return <OrganizationSettingsForm organizationId={organization.id} />;
+    case 'customization':
+      return <CustomizationPane organizationId={organization.id} isAdmin={isAdmin} />;
+    case 'mailrooms':
+      return <MailroomsPane organizationId={organization.id} isAdmin={isAdmin} />;
     case 'account':
       return (
         <div className="space-y-6">

@@ -3,28 +3,12 @@ import { ComingSoonCard } from '@/components/ComingSoonCard';
 import type { SettingsTabId } from '../settingsTabs';
 
 const panes: Partial<Record<SettingsTabId, { title: string; features: string[] }>> = {
-  customization: {
-    title: 'Customize your lists',
-    features: [
-      'Edit package types, sizes, couriers and statuses',
-      'Require a photo for every logged item',
-      'Decide whether delivered items may still be edited',
-    ],
-  },
   notifications: {
     title: 'Notify recipients',
     features: [
       'Email and SMS notifications when mail arrives',
       'Automatic notification on intake, or one click per item',
       'Reminders for items waiting too long',
-    ],
-  },
-  mailrooms: {
-    title: 'Mailrooms and storage',
-    features: [
-      'Set up one or more mailrooms',
-      'Bins, shelves, lockers and cabinets with capacities',
-      'See how full every storage location is',
     ],
   },
   billing: {

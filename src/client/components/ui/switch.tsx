@@ -1,0 +1,37 @@
+import type { ComponentProps } from 'react';
+import { cn } from '@/lib/cn';
+
+interface SwitchProps extends Omit<ComponentProps<'button'>, 'onChange' | 'value'> {
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+}
+
+/** An on/off toggle (role switch); name it with a <Label htmlFor> or aria-label. */
+export function Switch({ checked, onCheckedChange, className, disabled, ...props }: SwitchProps) {
+  return (
+    <button
+      type="button"
+      role="switch"
+      aria-checked={checked}
+      data-state={checked ? 'checked' : 'unchecked'}
+      disabled={disabled}
+      onClick={() => onCheckedChange(!checked)}
+      className={cn(
+        'relative inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full border-2 border-transparent transition-colors',
+        'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2',
+        'disabled:cursor-not-allowed disabled:opacity-50',
+        checked ? 'bg-indigo-600' : 'bg-slate-300',
+        className,
+      )}
+      {...props}
+    >
+      <span
+        aria-hidden
+        className={cn(
+          'pointer-events-none block size-5 rounded-full bg-white shadow-sm ring-0 transition-transform',
+          checked ? 'translate-x-5' : 'translate-x-0',
+        )}
+      />
+    </button>
+  );
+}

@@ -1,0 +1,17 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { invalidateDashboard } from '@/features/dashboard/api/invalidateDashboard';
+import { locationsQueryKey } from '@/features/mailrooms/api/locations';
+import { mailItemsQueryKey } from './mailItems';
+
+/**
+ * Spec §7: after mail is logged, updated or deleted, the mail item lists (and the pending summary
+ * and timelines under the same key), dashboard stats, recent activity and locations (their
+ * currentCount) refresh.
+ */
+export function invalidateMailItems(queryClient: QueryClient, organizationId: string) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: mailItemsQueryKey(organizationId) }),
+    invalidateDashboard(queryClient, organizationId),
+    queryClient.invalidateQueries({ queryKey: locationsQueryKey(organizationId) }),
+  ]);
+}

@@ -1,0 +1,193 @@
+import type { MailItem, UpdateMailItemBody } from '@contract';
+import { useId, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { FormField, fieldA11y } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { Textarea } from '@/components/ui/textarea';
+import { useOrganizationSettings } from '@/features/settings/api/organizationSettings';
+import { humanize } from '@/lib/format';
+import { packageTypes, statuses, typeLabel } from '../mailItemFormat';
+import { RecipientCombobox, keepDialogOpenWhileListOpen, type RecipientChoice } from './RecipientCombobox';
+
+interface EditValues {
+  type: string;
+  status: string;
+  sender: string;
+  trackingNumber: string;
+  description: string;
+}
+
+function initialValues(item: MailItem): EditValues {
+  return {
+    type: item.type,
+    status: item.status,
+    sender: item.sender ?? '',
+    trackingNumber: item.trackingNumber ?? '',
+    description: item.description ?? '',
+  };
+}
+
+/** Keeps `list` in order and adds `current` when the organization's list no longer has it. */
+function withCurrent(list: readonly string[], current: string) {
+  return list.includes(current) ? [...list] : [...list, current];
+}
+
+interface EditFormProps {
+  organizationId: string;
+  item: MailItem;
+  pending: boolean;
+  onSave: (body: UpdateMailItemBody) => void;
+  onCancel: () => void;
+}
+
+function EditForm({ organizationId, item, pending, onSave, onCancel }: EditFormProps) {
+  const settings = useOrganizationSettings(organizationId);
+  const ids = { type: useId(), status: useId(), recipient: useId(), sender: useId(), tracking: useId(), desc: useId() };
+  const { register, control, handleSubmit, formState } = useForm<EditValues>({ defaultValues: initialValues(item) });
+  const [recipient, setRecipient] = useState<RecipientChoice | null>(item.recipient);
+  const [recipientText, setRecipientText] = useState('');
+  const [recipientError, setRecipientError] = useState<string>();
+
+  const submit = handleSubmit((values) => {
+    if (recipientText.trim() && !recipient) {
+      setRecipientError('Choose a recipient from the list');
+      return;
+    }
+    const original = initialValues(item);
+    const body: UpdateMailItemBody = {};
+    if (values.type !== original.type) body.type = values.type;
+    if (values.status !== original.status) body.status = values.status;
+    if (values.sender.trim() !== original.sender) body.sender = values.sender.trim() || null;
+    if (values.trackingNumber.trim() !== original.trackingNumber) {
+      body.trackingNumber = values.trackingNumber.trim() || null;
+    }
+    if (values.description.trim() !== original.description) body.description = values.description.trim() || null;
+    if ((recipient?.id ?? null) !== item.recipientId) body.recipientId = recipient?.id ?? null;
+    if (Object.keys(body).length === 0) {
+      onCancel();
+      return;
+    }
+    onSave(body);
+  });
+
+  const types = withCurrent(packageTypes(settings.data), item.type);
+  const statusList = withCurrent(statuses(settings.data), item.status);
+  const typeError = formState.errors.type?.message;
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField id={ids.type} label="Package Type" error={typeError}>
+          <Controller
+            control={control}
+            name="type"
+            rules={{ required: 'Type is required' }}
+            render={({ field }) => (
+              <Select value={field.value} onValueChange={field.onChange}>
+                <SelectTrigger {...fieldA11y(ids.type, typeError)} onBlur={field.onBlur}>
+                  <SelectValue placeholder="Select a type" />
+                </SelectTrigger>
+                <SelectContent>
+                  {types.map((type) => (
+                    <SelectItem key={type} value={type}>
+                      {typeLabel(type)}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            )}
+          />
+        </FormField>
+        <FormField id={ids.status} label="Status">
+          <Controller
+            control={control}
+            name="status"
+            render={({ field }) => (
+              <Select value={field.value} onValueChange={field.onChange}>
+                <SelectTrigger id={ids.status} onBlur={field.onBlur}>
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  {statusList.map((status) => (
+                    <SelectItem key={status} value={status}>
+                      {humanize(status)}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            )}
+          />
+        </FormField>
+      </div>
+      <FormField id={ids.recipient} label="Recipient" error={recipientError}>
+        <RecipientCombobox
+          id={ids.recipient}
+          organizationId={organizationId}
+          value={recipient}
+          onChange={(next) => {
+            setRecipient(next);
+            setRecipientError(undefined);
+          }}
+          onTextChange={setRecipientText}
+          invalid={Boolean(recipientError)}
+          describedBy={recipientError ? `${ids.recipient}-error` : undefined}
+        />
+      </FormField>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField id={ids.sender} label="Sender" optional>
+          <Input id={ids.sender} maxLength={255} autoComplete="off" {...register('sender')} />
+        </FormField>
+        <FormField id={ids.tracking} label="Tracking Number" optional>
+          <Input
+            id={ids.tracking}
+            maxLength={255}
+            autoComplete="off"
+            spellCheck={false}
+            {...register('trackingNumber')}
+          />
+        </FormField>
+      </div>
+      <FormField id={ids.desc} label="Description" optional>
+        <Textarea id={ids.desc} maxLength={2000} rows={3} {...register('description')} />
+      </FormField>
+      <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+        <Button variant="outline" onClick={onCancel} disabled={pending}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={pending}>
+          {pending ? 'Saving…' : 'Save Changes'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+interface EditMailItemDialogProps {
+  organizationId: string;
+  item: MailItem | null;
+  onOpenChange: (open: boolean) => void;
+  pending: boolean;
+  onSave: (body: UpdateMailItemBody) => void;
+}
+
+/** Spec §2: package type, status, recipient, sender, tracking number and an optional description. */
+export function EditMailItemDialog({ organizationId, item, onOpenChange, pending, onSave }: EditMailItemDialogProps) {
+  return (
+    <Dialog open={item !== null} onOpenChange={(open) => !pending && onOpenChange(open)}>
+      {item && (
+        <DialogContent title="Edit Mail Item" className="sm:max-w-xl" onEscapeKeyDown={keepDialogOpenWhileListOpen}>
+          <EditForm
+            organizationId={organizationId}
+            item={item}
+            pending={pending}
+            onSave={onSave}
+            onCancel={() => onOpenChange(false)}
+          />
+        </DialogContent>
+      )}
+    </Dialog>
+  );
+}

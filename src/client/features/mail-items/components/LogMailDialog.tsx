@@ -1,0 +1,419 @@
+import { PHOTO_REQUIRED_MESSAGE, type CreateMailItemBody, type MailItem } from '@contract';
+import { CheckCircle2, UserPlus } from 'lucide-react';
+import { useId, useState, type KeyboardEvent } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { FormField, fieldA11y } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { useSignedInUser } from '@/features/auth/hooks/useSignedInUser';
+import { PhotoCapture } from '@/features/intake/components/PhotoCapture';
+import { detectCourier, matchCourier } from '@/features/intake/courier/detectCourier';
+import { useLocations } from '@/features/mailrooms/api/locations';
+import { useMailrooms } from '@/features/mailrooms/api/mailrooms';
+import { RecipientFormDialog } from '@/features/recipients/components/RecipientFormDialog';
+import { useOrganizationSettings } from '@/features/settings/api/organizationSettings';
+import { displayName } from '@/lib/format';
+import { toastFailure } from '@/lib/useErrorToast';
+import { useCreateMailItem } from '../api/createMailItem';
+import {
+  NO_STORAGE,
+  courierCompanies,
+  packageTypes,
+  recipientFullName,
+  storageFields,
+  storageOptions,
+  typeLabel,
+} from '../mailItemFormat';
+import { RecipientCombobox, keepDialogOpenWhileListOpen, type RecipientChoice } from './RecipientCombobox';
+
+const NO_COURIER = 'none';
+
+interface LogMailValues {
+  trackingNumber: string;
+  type: string;
+  storage: string;
+  sender: string;
+  courierCompany: string;
+  description: string;
+  collectedByStaff: string;
+}
+
+interface LoggedConfirmation {
+  name: string;
+  count: number;
+}
+
+function LogMailForm({ organizationId, onClose }: { organizationId: string; onClose: () => void }) {
+  const user = useSignedInUser();
+  const settings = useOrganizationSettings(organizationId);
+  const mailrooms = useMailrooms(organizationId);
+  const locations = useLocations(organizationId);
+  const create = useCreateMailItem(organizationId);
+  const ids = {
+    tracking: useId(),
+    type: useId(),
+    recipient: useId(),
+    storage: useId(),
+    sender: useId(),
+    courier: useId(),
+    description: useId(),
+    collectedBy: useId(),
+  };
+
+  const types = packageTypes(settings.data);
+  const couriers = courierCompanies(settings.data);
+  const requirePhoto = settings.data?.requirePhotoUpload ?? false;
+  const defaultType = types.includes('package') ? 'package' : (types[0] ?? 'package');
+
+  const { register, control, handleSubmit, setValue, getValues, setFocus, formState } = useForm<LogMailValues>({
+    defaultValues: {
+      trackingNumber: '',
+      type: defaultType,
+      storage: NO_STORAGE,
+      sender: '',
+      courierCompany: '',
+      description: '',
+      collectedByStaff: displayName(user),
+    },
+  });
+
+  /** The courier was picked by hand: detection no longer overwrites it. */
+  const [courierChosen, setCourierChosen] = useState(false);
+  /** The last courier detection filled in, so a changed number can clear it again. */
+  const [autoCourier, setAutoCourier] = useState<string | null>(null);
+  const focusRecipient = () => document.getElementById(ids.recipient)?.focus();
+
+  const [recipient, setRecipient] = useState<RecipientChoice | null>(null);
+  const [recipientText, setRecipientText] = useState('');
+  const [recipientError, setRecipientError] = useState<string>();
+  const [recipientKey, setRecipientKey] = useState(0);
+  const [photo, setPhoto] = useState<string | null>(null);
+  const [photoError, setPhotoError] = useState<string>();
+  const [addingRecipient, setAddingRecipient] = useState(false);
+  const [logged, setLogged] = useState<LoggedConfirmation | null>(null);
+  const [detected, setDetected] = useState<string | null>(null);
+
+  const onTrackingChange = (value: string) => {
+    const found = detectCourier(value);
+    setDetected(found);
+    if (courierChosen) return;
+    if (found) {
+      const name = matchCourier(found, couriers);
+      setAutoCourier(name);
+      setValue('courierCompany', name);
+    } else if (autoCourier && getValues('courierCompany') === autoCourier) {
+      setAutoCourier(null);
+      setValue('courierCompany', '');
+    }
+  };
+
+  const submit = handleSubmit((values) => {
+    if (create.isPending) return;
+    if (recipientText.trim() && !recipient) {
+      setRecipientError('Choose a recipient from the list, or clear the field');
+      focusRecipient();
+      return;
+    }
+    if (requirePhoto && !photo) {
+      setPhotoError(PHOTO_REQUIRED_MESSAGE);
+      return;
+    }
+    const body: CreateMailItemBody = {
+      type: values.type,
+      recipientId: recipient?.id ?? null,
+      trackingNumber: values.trackingNumber.trim() || null,
+      sender: values.sender.trim() || null,
+      description: values.description.trim() || null,
+      courierCompany: values.courierCompany || null,
+      collectedByStaff: values.collectedByStaff.trim() || null,
+      collectorName: null,
+      photoData: photo,
+      ...storageFields(values.storage),
+    };
+    const submittedRecipient = recipient;
+    const submittedPhoto = photo;
+    // Ready for the next scan at once: a code typed while this one saves lands in Tracking Number.
+    setFocus('trackingNumber');
+    create.mutate(body, {
+      onSuccess: (item: MailItem) => {
+        setLogged((prev) => ({
+          name: item.recipient
+            ? recipientFullName(item)
+            : submittedRecipient
+              ? `${submittedRecipient.firstName} ${submittedRecipient.lastName}`
+              : 'no recipient',
+          count: (prev?.count ?? 0) + 1,
+        }));
+        // Clear what belonged to this package (Type, Storage Location and Collected By stay), but
+        // nothing the clerk has already entered for the next one.
+        for (const field of ['trackingNumber', 'sender', 'description'] as const) {
+          if (getValues(field) === values[field]) setValue(field, '');
+        }
+        if (getValues('courierCompany') === values.courierCompany) {
+          setValue('courierCompany', '');
+          setCourierChosen(false);
+          setAutoCourier(null);
+        }
+        setDetected(detectCourier(getValues('trackingNumber')));
+        setRecipient((current) => (current && current.id === submittedRecipient?.id ? null : current));
+        setPhoto((current) => (current === submittedPhoto ? null : current));
+        setPhotoError(undefined);
+        document.getElementById(ids.tracking)?.closest('[role="dialog"]')?.scrollTo({ top: 0 });
+      },
+      onError: (err) => toastFailure('Error', err, 'Failed to log mail item'),
+    });
+  });
+
+  /** Ctrl+Enter (or Cmd+Enter) logs the item from any field. */
+  const onFormKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      void submit();
+    }
+  };
+
+  const tracking = register('trackingNumber', { onChange: (event) => onTrackingChange(event.target.value) });
+  const typeError = formState.errors.type?.message;
+  const storage = storageOptions(mailrooms.data, locations.data);
+  const currentCourierOptions = (current: string) =>
+    current && !couriers.includes(current) ? [...couriers, current] : couriers;
+
+  return (
+    <>
+      {/*
+        Fast intake, one package with a USB scanner and a known recipient = 6 key presses:
+        the scan types the code and presses Enter (1: focus moves to Recipient, the courier is
+        detected), 3 letters of the name (3), Enter picks the first match (1), Enter logs it (1).
+        The dialog then stays open, keeps Type, Storage Location and Collected By, and focus is back
+        in Tracking Number for the next scan.
+      */}
+      <form onSubmit={submit} onKeyDown={onFormKeyDown} noValidate className="space-y-4">
+        <div role="status" aria-live="polite" className="empty:hidden">
+          {logged && (
+            <p className="flex items-center gap-2 rounded-lg border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
+              <CheckCircle2 aria-hidden className="size-4 shrink-0" />
+              <span>
+                Logged for <span className="font-medium">{logged.name}</span> — {logged.count} this session
+              </span>
+            </p>
+          )}
+        </div>
+
+        <FormField
+          id={ids.tracking}
+          label="Tracking Number"
+          optional
+          hint={detected ? `Looks like a ${detected} tracking number` : 'Scan or type it, then press Enter'}
+        >
+          <Input
+            id={ids.tracking}
+            {...tracking}
+            data-autofocus
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={255}
+            className="font-mono"
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' && !event.ctrlKey && !event.metaKey) {
+                // A scanner ends with Enter: move on to the recipient instead of submitting.
+                event.preventDefault();
+                focusRecipient();
+              }
+            }}
+          />
+        </FormField>
+
+        <div className="space-y-1.5">
+          <div className="flex items-center justify-between gap-2">
+            <Label htmlFor={ids.recipient}>Recipient</Label>
+            <Button
+              variant="ghost"
+              size="sm"
+              className="-my-1 h-7 px-2 text-indigo-600 hover:text-indigo-700"
+              onClick={() => setAddingRecipient(true)}
+            >
+              <UserPlus aria-hidden /> Add Recipient
+            </Button>
+          </div>
+          <RecipientCombobox
+            key={recipientKey}
+            id={ids.recipient}
+            organizationId={organizationId}
+            value={recipient}
+            onChange={(next) => {
+              setRecipient(next);
+              setRecipientError(undefined);
+            }}
+            onTextChange={(text) => {
+              setRecipientText(text);
+              setRecipientError(undefined);
+            }}
+            onConfirm={() => void submit()}
+            invalid={Boolean(recipientError)}
+            describedBy={recipientError ? `${ids.recipient}-error` : undefined}
+          />
+          {recipientError ? (
+            <p id={`${ids.recipient}-error`} className="text-sm text-red-600">
+              {recipientError}
+            </p>
+          ) : (
+            <p className="text-xs text-slate-500">
+              Type a few letters, Enter picks the first match; Enter again logs it.
+            </p>
+          )}
+        </div>
+
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField id={ids.type} label="Type" error={typeError}>
+            <Controller
+              control={control}
+              name="type"
+              rules={{ required: 'Type is required' }}
+              render={({ field }) => (
+                <Select value={field.value} onValueChange={field.onChange}>
+                  <SelectTrigger {...fieldA11y(ids.type, typeError)} onBlur={field.onBlur}>
+                    <SelectValue placeholder="Select a type" />
+                  </SelectTrigger>
+                  <SelectContent>
+                    {types.map((type) => (
+                      <SelectItem key={type} value={type}>
+                        {typeLabel(type)}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+              )}
+            />
+          </FormField>
+          <FormField id={ids.storage} label="Storage Location" optional>
+            <Controller
+              control={control}
+              name="storage"
+              render={({ field }) => (
+                <Select value={field.value} onValueChange={field.onChange}>
+                  <SelectTrigger id={ids.storage} onBlur={field.onBlur}>
+                    <SelectValue placeholder="Choose where it is kept" />
+                  </SelectTrigger>
+                  <SelectContent>
+                    <SelectItem value={NO_STORAGE}>No storage location</SelectItem>
+                    {storage.map((option) => (
+                      <SelectItem key={option.value} value={option.value}>
+                        {option.label}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+              )}
+            />
+          </FormField>
+          <FormField id={ids.courier} label="Courier Company" optional>
+            <Controller
+              control={control}
+              name="courierCompany"
+              render={({ field }) => (
+                <Select
+                  value={field.value || NO_COURIER}
+                  onValueChange={(value) => {
+                    setCourierChosen(true);
+                    field.onChange(value === NO_COURIER ? '' : value);
+                  }}
+                >
+                  <SelectTrigger id={ids.courier} onBlur={field.onBlur}>
+                    <SelectValue />
+                  </SelectTrigger>
+                  <SelectContent>
+                    <SelectItem value={NO_COURIER}>Not specified</SelectItem>
+                    {currentCourierOptions(field.value).map((courier) => (
+                      <SelectItem key={courier} value={courier}>
+                        {courier}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+              )}
+            />
+          </FormField>
+          <FormField id={ids.sender} label="Sender" optional>
+            <Input id={ids.sender} maxLength={255} autoComplete="off" {...register('sender')} />
+          </FormField>
+          <FormField id={ids.collectedBy} label="Collected By" optional>
+            <Input id={ids.collectedBy} maxLength={255} autoComplete="off" {...register('collectedByStaff')} />
+          </FormField>
+          <FormField id={ids.description} label="Description" optional>
+            <Input id={ids.description} maxLength={2000} autoComplete="off" {...register('description')} />
+          </FormField>
+        </div>
+
+        <PhotoCapture
+          photo={photo}
+          onPhotoChange={(next) => {
+            setPhoto(next);
+            setPhotoError(undefined);
+          }}
+          onBarcode={(code) => {
+            setValue('trackingNumber', code);
+            onTrackingChange(code);
+            focusRecipient();
+          }}
+          required={requirePhoto}
+          error={photoError}
+          nextPackage={logged?.count ?? 0}
+        />
+
+        <div className="flex flex-col-reverse gap-2 border-t border-slate-100 pt-4 sm:flex-row sm:items-center sm:justify-end">
+          <p className="hidden text-xs text-slate-400 sm:mr-auto sm:block">Ctrl+Enter logs from any field</p>
+          <Button variant="outline" onClick={onClose} disabled={create.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={create.isPending}>
+            {create.isPending ? 'Logging...' : 'Log Mail'}
+          </Button>
+        </div>
+      </form>
+      <RecipientFormDialog
+        open={addingRecipient}
+        onOpenChange={setAddingRecipient}
+        shortcut
+        onSaved={(created) => {
+          setRecipient(created);
+          setRecipientText('');
+          setRecipientError(undefined);
+          setRecipientKey((k) => k + 1);
+          setAddingRecipient(false);
+          setTimeout(focusRecipient, 0);
+        }}
+      />
+    </>
+  );
+}
+
+interface LogMailDialogProps {
+  organizationId: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+/** Spec §2 Log New Mail, built for a busy desk: it stays open between packages. */
+export function LogMailDialog({ organizationId, open, onOpenChange }: LogMailDialogProps) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent
+        title="Log New Mail"
+        description="Scan or type the tracking number, pick the recipient, press Enter."
+        className="sm:max-w-2xl"
+        onOpenAutoFocus={(event) => {
+          // Focus starts in Tracking Number, where a USB scanner types.
+          event.preventDefault();
+          const content = event.target instanceof HTMLElement ? event.target : null;
+          content?.querySelector<HTMLInputElement>('input[data-autofocus]')?.focus();
+        }}
+        onEscapeKeyDown={keepDialogOpenWhileListOpen}
+      >
+        <LogMailForm organizationId={organizationId} onClose={() => onOpenChange(false)} />
+      </DialogContent>
+    </Dialog>
+  );
+}

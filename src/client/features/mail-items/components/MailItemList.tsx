@@ -1,0 +1,267 @@
+import type { MailItem } from '@contract';
+import {
+  BellRing,
+  ChevronDown,
+  ChevronLeft,
+  ChevronRight,
+  FileSignature,
+  Image as ImageIcon,
+  Inbox,
+  Mail,
+  MoreHorizontal,
+  Package,
+  PackageCheck,
+  Pencil,
+  Search,
+  Trash2,
+  type LucideIcon,
+} from 'lucide-react';
+import { useId, useState } from 'react';
+import { EmptyState } from '@/components/EmptyState';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+import { Input } from '@/components/ui/input';
+import { Skeleton } from '@/components/ui/skeleton';
+import { cn } from '@/lib/cn';
+import { formatDateTime, relativeTime } from '@/lib/format';
+import { useErrorToast } from '@/lib/useErrorToast';
+import { useMailItems } from '../api/mailItems';
+import { displayStatus, recipientFullName, storageLabel, typeLabel } from '../mailItemFormat';
+import { MailItemDetails } from './MailItemDetails';
+import { MailStatusBadge, OverdueBadge } from './MailStatusBadge';
+import { useMailItemActions } from './useMailItemActions';
+
+export const PAGE_SIZE = 25;
+
+const typeIcons: Record<string, LucideIcon> = { package: Package, letter: Mail, certified_mail: FileSignature };
+
+type Actions = ReturnType<typeof useMailItemActions>;
+
+function RowActions({ item, actions }: { item: MailItem; actions: Actions }) {
+  const status = displayStatus(item.status);
+  return (
+    <DropdownMenu modal={false}>
+      <DropdownMenuTrigger asChild>
+        <Button
+          variant="ghost"
+          size="sm"
+          className="size-9 px-0"
+          aria-label={`Actions for ${typeLabel(item.type)} for ${recipientFullName(item)}`}
+          disabled={actions.isUpdating(item)}
+        >
+          <MoreHorizontal aria-hidden />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end" className="min-w-48">
+        {status === 'pending' && (
+          <DropdownMenuItem onSelect={() => actions.notify(item)}>
+            <BellRing aria-hidden /> Mark Notified
+          </DropdownMenuItem>
+        )}
+        {status !== 'delivered' && (
+          <DropdownMenuItem onSelect={() => actions.startDelivery(item)}>
+            <PackageCheck aria-hidden /> Mark Delivered
+          </DropdownMenuItem>
+        )}
+        <DropdownMenuItem onSelect={() => actions.startEdit(item)}>
+          <Pencil aria-hidden /> Edit
+        </DropdownMenuItem>
+        {item.photoUrl && (
+          <DropdownMenuItem onSelect={() => actions.viewPhoto(item)}>
+            <ImageIcon aria-hidden /> View Photo
+          </DropdownMenuItem>
+        )}
+        <DropdownMenuSeparator />
+        <DropdownMenuItem
+          className="text-red-600 data-[highlighted]:bg-red-50 data-[highlighted]:text-red-700"
+          onSelect={() => actions.startDelete(item)}
+        >
+          <Trash2 aria-hidden /> Delete
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
+
+function MailItemRow({ organizationId, item, actions }: { organizationId: string; item: MailItem; actions: Actions }) {
+  const [expanded, setExpanded] = useState(false);
+  const panelId = useId();
+  const Icon = typeIcons[item.type] ?? Package;
+  const storage = storageLabel(item);
+  const overdue = item.isOverdue && displayStatus(item.status) !== 'delivered';
+  const title = `${typeLabel(item.type)} for ${recipientFullName(item)}`;
+  const badges = (
+    <>
+      {overdue && <OverdueBadge />}
+      <MailStatusBadge status={item.status} />
+    </>
+  );
+
+  return (
+    <li className={cn('transition-colors', expanded && 'bg-slate-50/70')}>
+      <div className="flex items-center gap-2 px-3 py-3 sm:gap-3 sm:px-5">
+        <button
+          type="button"
+          aria-expanded={expanded}
+          aria-controls={panelId}
+          onClick={() => setExpanded((open) => !open)}
+          className="flex min-w-0 flex-1 items-center gap-3 rounded-md text-left focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+        >
+          <ChevronDown
+            aria-hidden
+            className={cn('size-4 shrink-0 text-slate-400 transition-transform', expanded && 'rotate-180')}
+          />
+          <span className="hidden size-10 shrink-0 items-center justify-center rounded-lg bg-slate-100 text-slate-600 sm:flex">
+            <Icon aria-hidden className="size-5" />
+          </span>
+          <span className="min-w-0 flex-1">
+            <span className="block text-sm font-medium text-slate-900 sm:truncate">{title}</span>
+            <span className="block text-xs text-slate-500 sm:truncate sm:text-sm">
+              {[
+                item.sender && `From ${item.sender}`,
+                item.trackingNumber && [item.courierCompany, item.trackingNumber].filter(Boolean).join(' '),
+                storage,
+              ]
+                .filter(Boolean)
+                .join(' · ')}
+            </span>
+            <span className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-400">
+              <time dateTime={item.arrivedAt} title={formatDateTime(item.arrivedAt)}>
+                {relativeTime(item.arrivedAt)}
+              </time>
+              <span className="contents sm:hidden">{badges}</span>
+            </span>
+          </span>
+        </button>
+        <span className="hidden shrink-0 items-center gap-2 sm:flex">{badges}</span>
+        <RowActions item={item} actions={actions} />
+      </div>
+      {expanded && (
+        <div id={panelId} role="region" aria-label={`Details: ${title}`} className="px-4 pt-1 pb-5 sm:px-12">
+          <MailItemDetails organizationId={organizationId} item={item} onViewPhoto={() => actions.viewPhoto(item)} />
+        </div>
+      )}
+    </li>
+  );
+}
+
+function ListSkeleton() {
+  return (
+    <ul aria-busy className="divide-y divide-slate-100">
+      {Array.from({ length: 5 }, (_, i) => (
+        <li key={i} className="flex items-center gap-3 px-5 py-4">
+          <Skeleton className="hidden size-10 rounded-lg sm:block" />
+          <div className="flex-1 space-y-2">
+            <Skeleton className="h-4 w-2/5" />
+            <Skeleton className="h-3.5 w-3/5" />
+          </div>
+          <Skeleton className="h-5 w-16 rounded-full" />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Spec §2: Recent Mail Items, newest first, 25 a page, with expandable rows and row actions. */
+export function MailItemList({ organizationId }: { organizationId: string }) {
+  const [page, setPage] = useState(0);
+  const [search, setSearch] = useState('');
+  const searchId = useId();
+  const list = useMailItems(organizationId, { search, order: 'desc', limit: PAGE_SIZE, offset: page * PAGE_SIZE });
+  const actions = useMailItemActions(organizationId);
+  useErrorToast(list.error, 'Failed to fetch mail items');
+
+  const total = list.data?.total ?? 0;
+  // The last page emptied (items deleted or handed over elsewhere): show the new last page.
+  if (list.data && !list.isPlaceholderData && page > 0 && page * PAGE_SIZE >= total) {
+    setPage(Math.max(0, Math.ceil(total / PAGE_SIZE) - 1));
+  }
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const items = list.data?.items ?? [];
+  const first = total === 0 ? 0 : page * PAGE_SIZE + 1;
+  const last = Math.min(total, (page + 1) * PAGE_SIZE);
+
+  return (
+    <Card>
+      <CardHeader className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+        <div className="space-y-1">
+          <CardTitle>Recent Mail Items</CardTitle>
+          <CardDescription>Expand an item for its details and timeline.</CardDescription>
+        </div>
+        <div className="relative w-full sm:w-72">
+          <label htmlFor={searchId} className="sr-only">
+            Search mail items
+          </label>
+          <Search
+            aria-hidden
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
+          />
+          <Input
+            id={searchId}
+            type="search"
+            placeholder="Search mail items"
+            className="pl-9"
+            value={search}
+            onChange={(event) => {
+              setSearch(event.target.value);
+              setPage(0);
+            }}
+          />
+        </div>
+      </CardHeader>
+      <CardContent className="px-0 pt-3 pb-2 sm:px-0 sm:pt-4 sm:pb-2">
+        {list.isPending ? (
+          <ListSkeleton />
+        ) : items.length === 0 ? (
+          <EmptyState icon={Inbox} title={search.trim() ? 'No mail items match your search' : 'No mail items yet'}>
+            {search.trim()
+              ? 'Try a different tracking number, sender or name.'
+              : 'Log New Mail to record the first arrival.'}
+          </EmptyState>
+        ) : (
+          <ul aria-label="Recent mail items" className="divide-y divide-slate-100 border-t border-slate-100">
+            {items.map((item) => (
+              <MailItemRow key={item.id} organizationId={organizationId} item={item} actions={actions} />
+            ))}
+          </ul>
+        )}
+        {total > 0 && (
+          <nav
+            aria-label="Pagination"
+            className="flex items-center justify-between gap-3 border-t border-slate-100 px-4 pt-3 sm:px-6"
+          >
+            <p className="text-sm whitespace-nowrap text-slate-500">
+              {first}–{last} of {total}
+            </p>
+            <div className="flex gap-2">
+              <Button
+                variant="outline"
+                size="sm"
+                onClick={() => setPage((p) => Math.max(0, p - 1))}
+                disabled={page === 0 || list.isFetching}
+              >
+                <ChevronLeft aria-hidden /> Previous
+              </Button>
+              <Button
+                variant="outline"
+                size="sm"
+                onClick={() => setPage((p) => Math.min(pages - 1, p + 1))}
+                disabled={page >= pages - 1 || list.isFetching}
+              >
+                Next <ChevronRight aria-hidden />
+              </Button>
+            </div>
+          </nav>
+        )}
+      </CardContent>
+      {actions.dialogs}
+    </Card>
+  );
+}

@@ -1,0 +1,34 @@
+import type { MailItem } from '@contract';
+import { useState } from 'react';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { recipientFullName, typeLabel } from '../mailItemFormat';
+
+function FullPhoto({ item }: { item: MailItem }) {
+  const [failed, setFailed] = useState(false);
+  if (failed) return <p className="py-10 text-center text-sm text-slate-500">Failed to load image</p>;
+  return (
+    <img
+      src={item.photoUrl!}
+      alt={`Package photo: ${typeLabel(item.type)} for ${recipientFullName(item)}`}
+      className="mx-auto max-h-[70dvh] w-auto rounded-md bg-slate-100 object-contain"
+      onError={() => setFailed(true)}
+    />
+  );
+}
+
+/** The full-size package photo. */
+export function PhotoDialog({ item, onOpenChange }: { item: MailItem | null; onOpenChange: (open: boolean) => void }) {
+  return (
+    <Dialog open={item !== null && Boolean(item.photoUrl)} onOpenChange={onOpenChange}>
+      {item?.photoUrl && (
+        <DialogContent
+          title="Package Photo"
+          description={`${typeLabel(item.type)} for ${recipientFullName(item)}`}
+          className="max-w-3xl"
+        >
+          <FullPhoto item={item} />
+        </DialogContent>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,11 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { locationsQueryKey } from './locations';
+import { mailroomsQueryKey } from './mailrooms';
+
+/** After a mailroom or location change: both lists (a mailroom shows its location count). */
+export function invalidateMailrooms(queryClient: QueryClient, organizationId: string) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: mailroomsQueryKey(organizationId) }),
+    queryClient.invalidateQueries({ queryKey: locationsQueryKey(organizationId) }),
+  ]);
+}

@@ -1,0 +1,109 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { MailroomBody as MailroomBodySchema, type Mailroom } from '@contract';
+import { useId } from 'react';
+import { useForm, type Resolver } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { FormField, fieldA11y } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { Textarea } from '@/components/ui/textarea';
+import { toast } from '@/components/ui/use-toast';
+import { toastFailure } from '@/lib/useErrorToast';
+import { useCreateMailroom } from '../api/createMailroom';
+import type { MailroomBody } from '../api/mailrooms';
+import { useUpdateMailroom } from '../api/updateMailroom';
+
+interface MailroomFormValues {
+  name: string;
+  description: string;
+}
+
+const resolver = zodResolver(MailroomBodySchema) as unknown as Resolver<MailroomFormValues, unknown, MailroomBody>;
+
+interface MailroomFormDialogProps {
+  organizationId: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** Edit this mailroom; without it the dialog adds one. */
+  mailroom?: Mailroom;
+}
+
+function MailroomForm({ organizationId, mailroom, onOpenChange }: Omit<MailroomFormDialogProps, 'open'>) {
+  const prefix = useId();
+  const create = useCreateMailroom(organizationId);
+  const update = useUpdateMailroom(organizationId);
+  const pending = create.isPending || update.isPending;
+  const { register, handleSubmit, formState } = useForm({
+    resolver,
+    defaultValues: { name: mailroom?.name ?? '', description: mailroom?.description ?? '' },
+  });
+  const { errors } = formState;
+
+  const onSubmit = handleSubmit((values) => {
+    const done = (saved: Mailroom, title: string) => {
+      toast({ title, description: `${saved.name} has been saved.` });
+      onOpenChange(false);
+    };
+    if (mailroom) {
+      update.mutate(
+        { id: mailroom.id, changes: values },
+        {
+          onSuccess: (saved) => done(saved, 'Mailroom updated'),
+          onError: (err) => toastFailure('Error updating mailroom', err),
+        },
+      );
+    } else {
+      create.mutate(values, {
+        onSuccess: (saved) => done(saved, 'Mailroom added'),
+        onError: (err) => toastFailure('Error creating mailroom', err),
+      });
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <FormField id={`${prefix}-name`} label="Mailroom Name" error={errors.name?.message}>
+        <Input
+          {...fieldA11y(`${prefix}-name`, errors.name?.message)}
+          placeholder="e.g. Front desk"
+          autoComplete="off"
+          {...register('name')}
+        />
+      </FormField>
+      <FormField id={`${prefix}-description`} label="Description" optional error={errors.description?.message}>
+        <Textarea
+          {...fieldA11y(`${prefix}-description`, errors.description?.message)}
+          rows={3}
+          placeholder="Where it is, opening hours…"
+          {...register('description')}
+        />
+      </FormField>
+      <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+        <Button variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={pending}>
+          {pending ? 'Saving…' : 'Save Mailroom'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export function MailroomFormDialog({ organizationId, open, onOpenChange, mailroom }: MailroomFormDialogProps) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent
+        title={mailroom ? 'Edit Mailroom' : 'Add Mailroom'}
+        description="A room or desk where mail is received and stored."
+      >
+        <MailroomForm
+          key={mailroom?.id ?? 'new'}
+          organizationId={organizationId}
+          mailroom={mailroom}
+          onOpenChange={onOpenChange}
+        />
+      </DialogContent>
+    </Dialog>
+  );
+}

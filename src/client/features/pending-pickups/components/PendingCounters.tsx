@@ -1,0 +1,61 @@
+import type { PendingSummary } from '@contract';
+import { AlertTriangle, BellRing, Clock, type LucideIcon } from 'lucide-react';
+import { Card } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { cn } from '@/lib/cn';
+
+const counters: { label: string; key: keyof PendingSummary; icon: LucideIcon; iconClass: string; hint: string }[] = [
+  {
+    label: 'Total Pending',
+    key: 'totalPending',
+    icon: Clock,
+    iconClass: 'bg-amber-50 text-amber-600',
+    hint: 'Waiting to be collected',
+  },
+  {
+    label: 'Overdue',
+    key: 'overdue',
+    icon: AlertTriangle,
+    iconClass: 'bg-red-50 text-red-600',
+    hint: 'Arrived over 3 days ago',
+  },
+  {
+    label: 'Notified',
+    key: 'notified',
+    icon: BellRing,
+    iconClass: 'bg-sky-50 text-sky-600',
+    hint: 'Recipient has been told',
+  },
+];
+
+/** Spec §2: Total Pending, Overdue and Notified. */
+export function PendingCounters({ data, isLoading }: { data: PendingSummary | undefined; isLoading: boolean }) {
+  return (
+    <div className="grid grid-cols-3 gap-2 sm:gap-4">
+      {counters.map(({ label, key, icon: Icon, iconClass, hint }) => (
+        <Card key={key} role="group" aria-label={label} className="p-3 sm:p-5">
+          <div className="flex items-start justify-between gap-2">
+            <p className="text-xs font-medium text-slate-500 sm:text-sm">{label}</p>
+            <span className={cn('hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex', iconClass)}>
+              <Icon aria-hidden className="size-5" />
+            </span>
+          </div>
+          {isLoading ? (
+            <Skeleton className="mt-1 h-8 w-12" />
+          ) : (
+            <p
+              data-stat-value
+              className={cn(
+                'mt-1 text-2xl font-semibold tracking-tight sm:text-3xl',
+                key === 'overdue' && (data?.overdue ?? 0) > 0 ? 'text-red-600' : 'text-slate-900',
+              )}
+            >
+              {data ? data[key].toLocaleString() : '–'}
+            </p>
+          )}
+          <p className="mt-1 hidden text-xs text-slate-500 sm:block">{hint}</p>
+        </Card>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api';
+import { invalidateRecipients } from './invalidateRecipients';
+
+export function deleteRecipient(organizationId: string, id: string) {
+  return apiRequest<void>('DELETE', `/api/recipients/${id}`, undefined, { organizationId });
+}
+
+/** Admins only. */
+export function useDeleteRecipient(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => deleteRecipient(organizationId, id),
+    onSuccess: () => invalidateRecipients(queryClient, organizationId),
+  });
+}

@@ -1,0 +1,138 @@
+import type { Recipient } from '@contract';
+import { Mail, Phone } from 'lucide-react';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { humanize } from '@/lib/format';
+import { recipientName } from '../recipientFormat';
+import { RecipientActions, type RecipientActionHandlers } from './RecipientActions';
+import { RecipientStatusBadge } from './RecipientStatusBadge';
+
+/** Spec §9: five skeleton rows while the list loads. */
+const SKELETON_ROWS = 5;
+
+function Contact({ recipient }: { recipient: Recipient }) {
+  if (!recipient.email && !recipient.phone) return <span className="text-slate-400">No contact details</span>;
+  return (
+    <div className="min-w-0 space-y-0.5">
+      {recipient.email && (
+        <p className="flex min-w-0 items-center gap-1.5">
+          <Mail aria-hidden className="size-3.5 shrink-0 text-slate-400" />
+          <span className="truncate">{recipient.email}</span>
+        </p>
+      )}
+      {recipient.phone && (
+        <p className="flex items-center gap-1.5">
+          <Phone aria-hidden className="size-3.5 shrink-0 text-slate-400" />
+          <span>{recipient.phone}</span>
+        </p>
+      )}
+    </div>
+  );
+}
+
+function Dash() {
+  return <span className="text-slate-400">—</span>;
+}
+
+interface RecipientListProps extends RecipientActionHandlers {
+  recipients: Recipient[] | undefined;
+  isLoading: boolean;
+}
+
+/** A table from md up; stacked cards on phones. */
+export function RecipientList({ recipients, isLoading, ...handlers }: RecipientListProps) {
+  return (
+    <>
+      <div className="hidden md:block">
+        <Table aria-label="Recipients" aria-busy={isLoading || undefined}>
+          <TableHeader>
+            <TableRow className="hover:bg-transparent">
+              <TableHead>Name</TableHead>
+              <TableHead>Contact</TableHead>
+              <TableHead>Location</TableHead>
+              <TableHead>Department</TableHead>
+              <TableHead>Status</TableHead>
+              <TableHead className="text-right">Actions</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {isLoading
+              ? Array.from({ length: SKELETON_ROWS }, (_, i) => (
+                  <TableRow key={i}>
+                    <TableCell>
+                      <Skeleton className="h-4 w-32" />
+                      <Skeleton className="mt-1.5 h-3 w-16" />
+                    </TableCell>
+                    <TableCell>
+                      <Skeleton className="h-4 w-40" />
+                    </TableCell>
+                    <TableCell>
+                      <Skeleton className="h-4 w-12" />
+                    </TableCell>
+                    <TableCell>
+                      <Skeleton className="h-4 w-24" />
+                    </TableCell>
+                    <TableCell>
+                      <Skeleton className="h-5 w-14 rounded-full" />
+                    </TableCell>
+                    <TableCell>
+                      <Skeleton className="ml-auto h-6 w-24" />
+                    </TableCell>
+                  </TableRow>
+                ))
+              : recipients?.map((recipient) => (
+                  <TableRow key={recipient.id}>
+                    <TableCell className="max-w-56">
+                      <p className="truncate font-medium text-slate-900">{recipientName(recipient)}</p>
+                      <p className="text-xs text-slate-500">{humanize(recipient.recipientType)}</p>
+                    </TableCell>
+                    <TableCell className="max-w-64">
+                      <Contact recipient={recipient} />
+                    </TableCell>
+                    <TableCell>{recipient.unit ?? <Dash />}</TableCell>
+                    <TableCell className="max-w-48 truncate">{recipient.department ?? <Dash />}</TableCell>
+                    <TableCell>
+                      <RecipientStatusBadge active={recipient.isActive} />
+                    </TableCell>
+                    <TableCell>
+                      <RecipientActions recipient={recipient} layout="icons" {...handlers} />
+                    </TableCell>
+                  </TableRow>
+                ))}
+          </TableBody>
+        </Table>
+      </div>
+
+      <ul aria-label="Recipients" aria-busy={isLoading || undefined} className="divide-y divide-slate-100 md:hidden">
+        {isLoading
+          ? Array.from({ length: SKELETON_ROWS }, (_, i) => (
+              <li key={i} className="space-y-2 p-4">
+                <Skeleton className="h-4 w-2/5" />
+                <Skeleton className="h-3.5 w-3/5" />
+                <Skeleton className="h-3.5 w-1/3" />
+              </li>
+            ))
+          : recipients?.map((recipient) => (
+              <li key={recipient.id} className="space-y-3 p-4">
+                <div className="flex items-start justify-between gap-3">
+                  <div className="min-w-0">
+                    <p className="truncate font-medium text-slate-900">{recipientName(recipient)}</p>
+                    <p className="text-xs text-slate-500">{humanize(recipient.recipientType)}</p>
+                  </div>
+                  <RecipientStatusBadge active={recipient.isActive} />
+                </div>
+                <div className="space-y-1 text-sm text-slate-600">
+                  <Contact recipient={recipient} />
+                  {(recipient.unit || recipient.department) && (
+                    <p className="text-slate-500">
+                      {[recipient.unit && `Unit ${recipient.unit}`, recipient.department].filter(Boolean).join(' · ')}
+                    </p>
+                  )}
+                </div>
+                <RecipientActions recipient={recipient} layout="labels" {...handlers} />
+              </li>
+            ))}
+      </ul>
+    </>
+  );
+}

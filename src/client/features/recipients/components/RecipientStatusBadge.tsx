@@ -1,0 +1,5 @@
+import { Badge } from '@/components/ui/badge';
+
+export function RecipientStatusBadge({ active }: { active: boolean }) {
+  return <Badge tone={active ? 'green' : 'neutral'}>{active ? 'Active' : 'Inactive'}</Badge>;
+}

@@ -1,0 +1,326 @@
+import type { MyOrganization, Recipient } from '@contract';
+import { AlertCircle, FileUp, Search, SearchX, UserPlus, Users, X } from 'lucide-react';
+import { useRef, useState } from 'react';
+import { EmptyState } from '@/components/EmptyState';
+import { PageHeader } from '@/components/PageHeader';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Input } from '@/components/ui/input';
+import { Skeleton } from '@/components/ui/skeleton';
+import { toast } from '@/components/ui/use-toast';
+import { toastFailure, useErrorToast } from '@/lib/useErrorToast';
+import { useDeleteRecipient } from '../api/deleteRecipient';
+import { useRecipients } from '../api/recipients';
+import { useRecipientSummary } from '../api/recipientSummary';
+import { useUpdateRecipient } from '../api/updateRecipient';
+import { useDebouncedValue } from '../hooks/useDebouncedValue';
+import { recipientName } from '../recipientFormat';
+import { ImportRecipientsDialog } from './ImportRecipientsDialog';
+import { RecipientFormDialog } from './RecipientFormDialog';
+import { RecipientList } from './RecipientList';
+
+export const RECIPIENTS_PAGE_SIZE = 50;
+const SEARCH_DELAY_MS = 250;
+
+export const recipientsTitle = 'Recipients';
+export const recipientsDescription = 'The guests, employees and residents who receive mail here.';
+
+const count = new Intl.NumberFormat();
+
+function SummaryCard({ organizationId }: { organizationId: string }) {
+  const { data, isPending, error } = useRecipientSummary(organizationId);
+  useErrorToast(error, 'Failed to fetch recipients');
+  const inactive = data ? data.total - data.active : 0;
+  return (
+    <Card role="group" aria-label="Total Recipients" className="flex flex-wrap items-center gap-x-8 gap-y-3 p-4 sm:p-5">
+      <div className="flex items-center gap-3">
+        <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-sky-50 text-sky-600">
+          <Users aria-hidden className="size-5" />
+        </span>
+        <div>
+          <p className="text-sm font-medium text-slate-500">Total Recipients</p>
+          {isPending ? (
+            <Skeleton className="mt-1 h-7 w-14" />
+          ) : (
+            <p data-stat-value className="text-2xl font-semibold tracking-tight text-slate-900">
+              {data ? count.format(data.total) : '–'}
+            </p>
+          )}
+        </div>
+      </div>
+      {data && (
+        <dl className="flex gap-6 text-sm">
+          <div className="flex items-center gap-2">
+            <span aria-hidden className="size-2 rounded-full bg-emerald-500" />
+            <dt className="sr-only">Active</dt>
+            <dd className="text-slate-700">
+              <span className="font-semibold text-slate-900">{count.format(data.active)}</span> active
+            </dd>
+          </div>
+          <div className="flex items-center gap-2">
+            <span aria-hidden className="size-2 rounded-full bg-slate-300" />
+            <dt className="sr-only">Inactive</dt>
+            <dd className="text-slate-700">
+              <span className="font-semibold text-slate-900">{count.format(inactive)}</span> inactive
+            </dd>
+          </div>
+        </dl>
+      )}
+    </Card>
+  );
+}
+
+interface PaginationProps {
+  offset: number;
+  shown: number;
+  total: number;
+  onPrevious: () => void;
+  onNext: () => void;
+}
+
+function Pagination({ offset, shown, total, onPrevious, onNext }: PaginationProps) {
+  const from = total === 0 ? 0 : offset + 1;
+  const to = offset + shown;
+  return (
+    <nav
+      aria-label="Pagination"
+      className="flex flex-col items-center justify-between gap-3 border-t border-slate-200 px-4 py-3 sm:flex-row"
+    >
+      <p className="text-sm text-slate-500" aria-live="polite">
+        Showing{' '}
+        <span className="font-medium text-slate-700">
+          {count.format(from)}–{count.format(to)}
+        </span>{' '}
+        of <span className="font-medium text-slate-700">{count.format(total)}</span>
+      </p>
+      {total > RECIPIENTS_PAGE_SIZE && (
+        <div className="flex gap-2">
+          <Button variant="outline" size="sm" onClick={onPrevious} disabled={offset === 0}>
+            Previous
+          </Button>
+          <Button variant="outline" size="sm" onClick={onNext} disabled={to >= total}>
+            Next
+          </Button>
+        </div>
+      )}
+    </nav>
+  );
+}
+
+/** The Recipients screen for one organization: summary, search, list, add/edit, import and delete. */
+export function RecipientsView({ organization }: { organization: MyOrganization }) {
+  const isAdmin = organization.role === 'admin';
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(0);
+  const debouncedSearch = useDebouncedValue(search.trim(), SEARCH_DELAY_MS);
+
+  const list = useRecipients(organization.id, {
+    search: debouncedSearch,
+    limit: RECIPIENTS_PAGE_SIZE,
+    offset: page * RECIPIENTS_PAGE_SIZE,
+  });
+  useErrorToast(list.error, 'Failed to fetch recipients');
+
+  const listTop = useRef<HTMLDivElement>(null);
+  const goToPage = (next: number) => {
+    setPage(next);
+    // after Next at the foot of a long page, show the new page from its first row
+    const card = listTop.current;
+    if (card && card.getBoundingClientRect().top < 0) card.scrollIntoView({ block: 'start' });
+  };
+
+  const [formOpen, setFormOpen] = useState(false);
+  const [editing, setEditing] = useState<Recipient | undefined>();
+  const [importOpen, setImportOpen] = useState(false);
+  const [deleting, setDeleting] = useState<Recipient | null>(null);
+  const update = useUpdateRecipient(organization.id);
+  const remove = useDeleteRecipient(organization.id);
+
+  const total = list.data?.total ?? 0;
+  const items = list.data?.items;
+  // a delete or a narrower search can leave the page past the end: show the last page instead
+  const lastPage = Math.max(0, Math.ceil(total / RECIPIENTS_PAGE_SIZE) - 1);
+  if (list.data && !list.isPlaceholderData && page > lastPage) setPage(lastPage);
+
+  const openAdd = () => {
+    setEditing(undefined);
+    setFormOpen(true);
+  };
+
+  const toggleActive = (recipient: Recipient) => {
+    const isActive = !recipient.isActive;
+    update.mutate(
+      { id: recipient.id, changes: { isActive } },
+      {
+        onSuccess: (saved) =>
+          toast({
+            title: isActive ? 'Recipient activated' : 'Recipient deactivated',
+            description: isActive
+              ? `${recipientName(saved)} can receive mail again.`
+              : `${recipientName(saved)} no longer appears when logging mail.`,
+          }),
+        onError: (err) => toastFailure('Failed to update recipient', err),
+      },
+    );
+  };
+
+  const confirmDelete = () => {
+    if (!deleting) return;
+    remove.mutate(deleting.id, {
+      onSuccess: () => {
+        toast({ title: 'Recipient deleted', description: `${recipientName(deleting)} has been removed.` });
+        setDeleting(null);
+      },
+      onError: (err) => toastFailure('Failed to delete recipient', err),
+    });
+  };
+
+  const clearSearch = () => {
+    setSearch('');
+    setPage(0);
+  };
+
+  const searching = debouncedSearch !== '';
+  const loadedEmpty = Boolean(list.data) && total === 0;
+
+  let body;
+  if (list.isError && !list.data) {
+    body = (
+      <EmptyState icon={AlertCircle} title="The recipients could not be loaded">
+        <Button variant="outline" className="mt-4" onClick={() => void list.refetch()}>
+          Try again
+        </Button>
+      </EmptyState>
+    );
+  } else if (loadedEmpty && searching) {
+    body = (
+      <EmptyState icon={SearchX} title={`No recipients match "${debouncedSearch}"`}>
+        <p>Try a different name, email, unit or department.</p>
+        <Button variant="outline" className="mt-4" onClick={clearSearch}>
+          Clear search
+        </Button>
+      </EmptyState>
+    );
+  } else if (loadedEmpty) {
+    body = (
+      <EmptyState icon={Users} title="No recipients yet" className="py-16">
+        <p>
+          Add the guests, employees and residents who receive mail here
+          {isAdmin ? ', or import them all at once from a CSV file.' : '.'}
+        </p>
+        <div className="mt-5 flex flex-col justify-center gap-2 sm:flex-row">
+          <Button onClick={openAdd}>
+            <UserPlus aria-hidden /> Add Recipient
+          </Button>
+          {isAdmin && (
+            <Button variant="outline" onClick={() => setImportOpen(true)}>
+              <FileUp aria-hidden /> Import CSV
+            </Button>
+          )}
+        </div>
+      </EmptyState>
+    );
+  } else {
+    body = (
+      <>
+        <RecipientList
+          recipients={items}
+          isLoading={list.isPending}
+          canDelete={isAdmin}
+          togglingId={update.isPending ? (update.variables?.id ?? null) : null}
+          onEdit={(recipient) => {
+            setEditing(recipient);
+            setFormOpen(true);
+          }}
+          onToggleActive={toggleActive}
+          onDelete={setDeleting}
+        />
+        {items && (
+          <Pagination
+            offset={page * RECIPIENTS_PAGE_SIZE}
+            shown={items.length}
+            total={total}
+            onPrevious={() => goToPage(Math.max(0, page - 1))}
+            onNext={() => goToPage(page + 1)}
+          />
+        )}
+      </>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader
+        title={recipientsTitle}
+        description={recipientsDescription}
+        actions={
+          <>
+            {isAdmin && (
+              <Button variant="outline" onClick={() => setImportOpen(true)}>
+                <FileUp aria-hidden /> Import CSV
+              </Button>
+            )}
+            <Button onClick={openAdd}>
+              <UserPlus aria-hidden /> Add Recipient
+            </Button>
+          </>
+        }
+      />
+      <div className="space-y-4">
+        <SummaryCard organizationId={organization.id} />
+        <Card ref={listTop} className="scroll-mt-4 overflow-hidden">
+          <div className="border-b border-slate-200 p-4">
+            <div className="relative max-w-md">
+              <Search
+                aria-hidden
+                className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
+              />
+              <Input
+                type="search"
+                aria-label="Search recipients"
+                placeholder="Search by name, email, unit or department"
+                value={search}
+                onChange={(event) => {
+                  setSearch(event.target.value);
+                  setPage(0);
+                }}
+                className="pr-9 pl-9 [&::-webkit-search-cancel-button]:hidden"
+              />
+              {search && (
+                <button
+                  type="button"
+                  aria-label="Clear search"
+                  onClick={clearSearch}
+                  className="absolute top-1/2 right-2 -translate-y-1/2 rounded p-1 text-slate-400 hover:text-slate-700 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
+                >
+                  <X aria-hidden className="size-4" />
+                </button>
+              )}
+            </div>
+          </div>
+          {body}
+        </Card>
+      </div>
+
+      <RecipientFormDialog open={formOpen} onOpenChange={setFormOpen} recipient={editing} />
+      {isAdmin && (
+        <ImportRecipientsDialog organizationId={organization.id} open={importOpen} onOpenChange={setImportOpen} />
+      )}
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title="Delete recipient"
+        description={
+          deleting
+            ? `Are you sure you want to delete ${recipientName(deleting)}? This cannot be undone. To keep their history but hide them from intake, deactivate them instead.`
+            : undefined
+        }
+        confirmLabel="Delete recipient"
+        pendingLabel="Deleting…"
+        pending={remove.isPending}
+        onConfirm={confirmDelete}
+      />
+    </>
+  );
+}

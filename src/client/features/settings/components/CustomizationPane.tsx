@@ -1,0 +1,264 @@
+import { CORE_STATUSES, type OrganizationSettings, type SettingsList } from '@contract';
+import { Info, Lock, Plus, X } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Switch } from '@/components/ui/switch';
+import { toast } from '@/components/ui/use-toast';
+import { ApiError } from '@/lib/api';
+import { toastFailure, useErrorToast } from '@/lib/useErrorToast';
+import { useOrganizationSettings } from '../api/organizationSettings';
+import { useUpdateOrganizationSettings, type OrganizationSettingsChanges } from '../api/updateOrganizationSettings';
+
+const DUPLICATE = 'Value already exists';
+const SAVE_FAILED = 'Failed to update organization settings';
+const coreStatuses: readonly string[] = CORE_STATUSES;
+
+const lists: { key: SettingsList; title: string; singular: string; description: string }[] = [
+  {
+    key: 'packageTypes',
+    title: 'Package Types',
+    singular: 'package type',
+    description: 'The kinds of item staff choose from when logging mail.',
+  },
+  { key: 'packageSizes', title: 'Package Sizes', singular: 'package size', description: 'Sizes recorded on intake.' },
+  {
+    key: 'courierCompanies',
+    title: 'Courier Companies',
+    singular: 'courier company',
+    description: 'Carriers offered on intake.',
+  },
+  {
+    key: 'customStatuses',
+    title: 'Statuses',
+    singular: 'status',
+    description: 'Pending, notified and delivered drive the pickup flow and cannot be removed.',
+  },
+];
+
+type Preference = 'allowEditAfterDelivery' | 'requirePhotoUpload' | 'autoNotifyRecipients';
+
+const preferences: { key: Preference; label: string; description: string }[] = [
+  {
+    key: 'allowEditAfterDelivery',
+    label: 'Allow edit after delivery',
+    description: 'Staff may still change an item’s details after it has been handed over.',
+  },
+  {
+    key: 'requirePhotoUpload',
+    label: 'Require photo upload',
+    description: 'Every logged item needs a photo, a scan or an uploaded image.',
+  },
+  {
+    key: 'autoNotifyRecipients',
+    label: 'Auto-notify recipients',
+    description: 'Recipients are notified as soon as their mail is logged.',
+  },
+];
+
+/** The server's "Value already exists" reply names the value in its first error. */
+function toastSaveFailure(err: unknown) {
+  if (err instanceof ApiError && err.reply?.message === DUPLICATE) {
+    toast({ title: DUPLICATE, description: err.reply.errors?.[0]?.message, variant: 'destructive' });
+  } else {
+    toastFailure(SAVE_FAILED, err);
+  }
+}
+
+interface ListEditorProps {
+  title: string;
+  singular: string;
+  description: string;
+  values: string[];
+  isAdmin: boolean;
+  isLocked: (value: string) => boolean;
+  onChange: (values: string[], change: { added?: string; removed?: string }) => void;
+}
+
+function ListEditor({ title, singular, description, values, isAdmin, isLocked, onChange }: ListEditorProps) {
+  const ids = useId();
+  const [draft, setDraft] = useState('');
+
+  const add = (event: FormEvent) => {
+    event.preventDefault();
+    const value = draft.trim();
+    if (!value) return; // spec §5: blank values are ignored
+    if (values.some((v) => v.toLowerCase() === value.toLowerCase())) {
+      toast({ title: DUPLICATE, description: `"${value}" is already in the list`, variant: 'destructive' });
+      return;
+    }
+    onChange([...values, value], { added: value });
+    setDraft('');
+  };
+
+  return (
+    <section aria-labelledby={`${ids}-title`} className="flex flex-col rounded-lg border border-slate-200 p-3 sm:p-4">
+      <h3 id={`${ids}-title`} className="text-sm font-semibold text-slate-900">
+        {title}
+      </h3>
+      <p className="mt-0.5 text-xs text-slate-500">{description}</p>
+      <ul aria-label={title} className="mt-3 flex flex-wrap gap-2">
+        {values.map((value) => (
+          <li
+            key={value}
+            className="inline-flex h-7 items-center gap-1 rounded-full border border-slate-200 bg-slate-50 pr-1 pl-3 text-sm text-slate-700"
+          >
+            <span className="max-w-48 truncate">{value}</span>
+            {isLocked(value) ? (
+              <span
+                title="Required: cannot be removed"
+                className="flex size-5 items-center justify-center text-slate-400"
+              >
+                <Lock aria-hidden className="size-3" />
+                <span className="sr-only">(required)</span>
+              </span>
+            ) : isAdmin ? (
+              <button
+                type="button"
+                aria-label={`Remove ${value} from ${title}`}
+                onClick={() =>
+                  onChange(
+                    values.filter((v) => v !== value),
+                    { removed: value },
+                  )
+                }
+                className="flex size-5 items-center justify-center rounded-full text-slate-400 hover:bg-slate-200 hover:text-slate-700 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
+              >
+                <X aria-hidden className="size-3.5" />
+              </button>
+            ) : (
+              <span className="w-1" />
+            )}
+          </li>
+        ))}
+        {values.length === 0 && <li className="text-sm text-slate-400">No values yet.</li>}
+      </ul>
+      {isAdmin && (
+        <form onSubmit={add} className="mt-auto flex gap-2 pt-4">
+          <Input
+            aria-label={`New ${singular}`}
+            placeholder={`Add a ${singular}`}
+            value={draft}
+            maxLength={50}
+            onChange={(event) => setDraft(event.target.value)}
+            className="h-9"
+          />
+          <Button type="submit" variant="outline" className="h-9 px-3">
+            <Plus aria-hidden /> Add
+          </Button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+function CustomizationForm({
+  organizationId,
+  settings,
+  isAdmin,
+}: {
+  organizationId: string;
+  settings: OrganizationSettings;
+  isAdmin: boolean;
+}) {
+  const update = useUpdateOrganizationSettings(organizationId);
+  const ids = useId();
+
+  const save = (changes: OrganizationSettingsChanges, done: { title: string; description: string }) =>
+    update.mutate(changes, { onSuccess: () => toast(done), onError: toastSaveFailure });
+
+  return (
+    <div className="space-y-6">
+      <Card>
+        <CardHeader>
+          <CardTitle>Lists</CardTitle>
+          <CardDescription>The choices staff see when they log and update mail.</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-4 p-4 sm:p-6 lg:grid-cols-2">
+          {lists.map((list) => (
+            <ListEditor
+              key={list.key}
+              title={list.title}
+              singular={list.singular}
+              description={list.description}
+              values={settings[list.key]}
+              isAdmin={isAdmin}
+              isLocked={(value) => list.key === 'customStatuses' && coreStatuses.includes(value)}
+              onChange={(values, { added, removed }) =>
+                save(
+                  { [list.key]: values },
+                  added
+                    ? { title: `${list.title} updated`, description: `"${added}" was added.` }
+                    : { title: `${list.title} updated`, description: `"${removed}" was removed.` },
+                )
+              }
+            />
+          ))}
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Preferences</CardTitle>
+          <CardDescription>Saved as soon as you switch them.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <ul className="divide-y divide-slate-100">
+            {preferences.map((preference) => (
+              <li key={preference.key} className="flex items-center justify-between gap-4 py-3 first:pt-0 last:pb-0">
+                <div>
+                  <Label htmlFor={`${ids}-${preference.key}`}>{preference.label}</Label>
+                  <p id={`${ids}-${preference.key}-hint`} className="text-sm text-slate-500">
+                    {preference.description}
+                  </p>
+                </div>
+                <Switch
+                  id={`${ids}-${preference.key}`}
+                  aria-describedby={`${ids}-${preference.key}-hint`}
+                  checked={settings[preference.key]}
+                  disabled={!isAdmin}
+                  onCheckedChange={(checked) =>
+                    save(
+                      { [preference.key]: checked },
+                      { title: 'Preference saved', description: `${preference.label}: ${checked ? 'on' : 'off'}.` },
+                    )
+                  }
+                />
+              </li>
+            ))}
+          </ul>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
+
+/** Settings > Customization: the four lists and three preferences; admins edit, members read. */
+export function CustomizationPane({ organizationId, isAdmin }: { organizationId: string; isAdmin: boolean }) {
+  const { data, isPending, error } = useOrganizationSettings(organizationId);
+  useErrorToast(error, 'Failed to fetch organization settings');
+
+  return (
+    <div className="space-y-4">
+      {!isAdmin && (
+        <p className="flex items-start gap-2 rounded-lg border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-800">
+          <Info aria-hidden className="mt-0.5 size-4 shrink-0" />
+          Only admins can change these lists and preferences.
+        </p>
+      )}
+      {isPending ? (
+        <Card className="grid gap-4 p-6 lg:grid-cols-2">
+          {Array.from({ length: 4 }, (_, i) => (
+            <Skeleton key={i} className="h-32 w-full" />
+          ))}
+        </Card>
+      ) : data ? (
+        <CustomizationForm organizationId={organizationId} settings={data} isAdmin={isAdmin} />
+      ) : (
+        <Card className="p-6 text-sm text-slate-500">The organization settings could not be loaded.</Card>
+      )}
+    </div>
+  );
+}
