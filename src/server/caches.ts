@@ -1,4 +1,4 @@
-import type { DashboardStats, MailItem, OrganizationSettings, Role } from '../contract';
+import type { DashboardStats, OrganizationSettings, Role } from '../contract';
 import { TtlCache } from './lib/ttl-cache';
 import type { UserRow } from './modules/auth/users.repository';
 
@@ -15,8 +15,8 @@ export function createCaches(ttlMs: number) {
     dashboardStats: new TtlCache<string, DashboardStats>(ttlMs),
     /** By organization id. */
     settings: new TtlCache<string, OrganizationSettings>(ttlMs),
-    /** Finished list replies by `${organizationId}|${query}`; any write to the organization's items clears them. */
-    mailItemLists: new TtlCache<string, { items: MailItem[]; total: number }>(ttlMs, 5_000),
+    /** Finished list replies (JSON) by `${organizationId}|${query}`; any write to the organization's items clears them. */
+    mailItemLists: new TtlCache<string, { json: string; total: number }>(ttlMs, 5_000),
   };
 }
 

@@ -1,4 +1,4 @@
-import { ORGANIZATION_HEADER, SELECTED_ORGANIZATION_KEY, type ErrorReply } from '@contract';
+import { ORGANIZATION_HEADER, SELECTED_ORGANIZATION_KEY, TOTAL_COUNT_HEADER, type ErrorReply } from '@contract';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -70,6 +70,33 @@ export async function apiRequest<T>(
   const text = await res.text();
   if (!res.ok) throw new ApiError(res.status, text, res.statusText);
   return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** `path?a=1&b=x`, leaving out parameters that are undefined or blank. */
+export function withQuery(path: string, params: Record<string, string | number | boolean | undefined>): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    const text = typeof value === 'string' ? value.trim() : value === undefined ? '' : String(value);
+    if (text !== '') query.set(key, text);
+  }
+  const qs = query.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+/** One page of a list and how many match in all. */
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/** GET of a paginated list: the body is the page (spec §7 keeps it an array), the total is in x-total-count. */
+export async function fetchPage<T>(url: string, organizationId: string): Promise<Page<T>> {
+  const res = await fetch(url, { headers: { [ORGANIZATION_HEADER]: organizationId }, credentials: 'include' });
+  const text = await res.text();
+  if (!res.ok) throw new ApiError(res.status, text, res.statusText);
+  const items = (text ? JSON.parse(text) : []) as T[];
+  const total = Number(res.headers.get(TOTAL_COUNT_HEADER) ?? Number.NaN);
+  return { items, total: Number.isFinite(total) ? total : items.length };
 }
 
 /** A GET that treats 401, 403 and network failures as "nothing there" (null). */

@@ -35,7 +35,7 @@ export function visibleTabs(role: Role): SettingsTab[] {
   return settingsTabs.filter((tab) => role === 'admin' || !tab.adminOnly);
 }
 
-/** Admins start on Organization; a member, who cannot see it, starts on Account. */
+/** Admins start on Organization; a member, who cannot see it, starts on Notifications (spec §2). */
 export function initialTab(role: Role): SettingsTabId {
-  return role === 'admin' ? 'organization' : 'account';
+  return role === 'admin' ? 'organization' : 'notifications';
 }

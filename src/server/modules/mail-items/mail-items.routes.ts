@@ -28,8 +28,12 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService) {
     },
     preHandler,
     handler: async (request, reply) => {
-      const { items, total } = await mailItems.list(callerOf(request), request.query);
-      return reply.header(TOTAL_COUNT_HEADER, String(total)).send(items);
+      const { json, total } = await mailItems.listJson(callerOf(request), request.query);
+      // Already JSON (built from the same DTO mapper as every other reply): sent as it is.
+      return reply
+        .header(TOTAL_COUNT_HEADER, String(total))
+        .type('application/json; charset=utf-8')
+        .send(json as never);
     },
   });
 

@@ -165,7 +165,12 @@ export function createMailItemsService({ db, caches }: Deps) {
   const changed = (organizationId: string) => forgetOrganizationData(caches, organizationId);
 
   return {
-    async list(caller: OrgCaller, q: ListQuery): Promise<{ items: MailItem[]; total: number }> {
+    /**
+     * A page of items as its JSON reply, and the total. Desks poll the same lists (Pending
+     * Pickups, recent items) far more often than items change, and a busy list's cost is its
+     * serialization, so the finished JSON is what the cache keeps.
+     */
+    async listJson(caller: OrgCaller, q: ListQuery): Promise<{ json: string; total: number }> {
       const filters = {
         statuses: q.status
           ?.split(',')
@@ -178,7 +183,6 @@ export function createMailItemsService({ db, caches }: Deps) {
         dateTo: dateBound(q.dateTo, true),
         search: q.search || undefined,
       };
-      // Desks poll the same lists (Pending Pickups, recent items) far more often than items change.
       return caches.mailItemLists.getOrLoad(`${caller.organizationId}|${JSON.stringify(q)}`, async () => {
         const [rows, total] = await Promise.all([
           mailItemsRepository.list(db, caller.organizationId, {
@@ -190,7 +194,7 @@ export function createMailItemsService({ db, caches }: Deps) {
           mailItemsRepository.count(db, caller.organizationId, filters),
         ]);
         const now = Date.now();
-        return { items: rows.map((r) => toMailItemDto(r, now)), total };
+        return { json: JSON.stringify(rows.map((r) => toMailItemDto(r, now))), total };
       });
     },
 
