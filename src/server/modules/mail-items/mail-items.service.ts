@@ -29,7 +29,7 @@ import {
   type MailItemRow,
   type MailItemWithRelations,
 } from './mail-items.repository';
-import { countPackage } from './usage.repository';
+import { countAndShelvePackage } from './usage.repository';
 
 type CreateInput = z.output<typeof CreateMailItemBody>;
 type UpdateInput = z.output<typeof UpdateMailItemBody>;
@@ -249,10 +249,7 @@ export function createMailItemsService({ db, caches }: Deps) {
         await mailItemsRepository.insertHistory(tx, [
           { organizationId, mailItemId: item.id, action: 'created', newStatus: 'pending', performedBy: userId },
         ]);
-        // The shelf and organization rows are shared by every intake of the organization: they are
-        // locked last, so concurrent intakes wait on each other only for the commit itself.
-        if (storage.locationId) await locationsRepository.adjustCount(tx, organizationId, storage.locationId, 1);
-        const usage = await countPackage(tx, organizationId);
+        const usage = await countAndShelvePackage(tx, organizationId, storage.locationId);
         if (usage === 'package_limit') throw new AppError(402, PACKAGE_LIMIT_MESSAGE, 'package_limit');
         if (usage === 'trial_expired') {
           throw new AppError(402, 'Your free trial has ended. Choose a plan to keep logging mail.', 'trial_expired');
@@ -297,16 +294,6 @@ export function createMailItemsService({ db, caches }: Deps) {
         if (input.removePhoto) values.photoId = null;
         await mailItemsRepository.update(tx, organizationId, id, values);
 
-        // The shelf count follows the item: it leaves on hand-over or a move, and returns if un-delivered.
-        const from = occupiedLocation(before);
-        const to = occupiedLocation({
-          status,
-          locationId: values.locationId === undefined ? before.locationId : values.locationId,
-        });
-        if (from !== to) {
-          if (from) await locationsRepository.adjustCount(tx, organizationId, from, -1);
-          if (to) await locationsRepository.adjustCount(tx, organizationId, to, 1);
-        }
         if (before.photoId && values.photoId !== undefined && values.photoId !== before.photoId) {
           await photosRepository.delete(tx, organizationId, before.photoId);
         }
@@ -334,6 +321,15 @@ export function createMailItemsService({ db, caches }: Deps) {
           });
         }
         await mailItemsRepository.insertHistory(tx, history);
+
+        // The shelf count follows the item: it leaves on hand-over or a move, and returns if
+        // un-delivered. Shelf rows are shared by the whole desk, so this runs last, in one statement.
+        const from = occupiedLocation(before);
+        const to = occupiedLocation({
+          status,
+          locationId: values.locationId === undefined ? before.locationId : values.locationId,
+        });
+        if (from !== to) await locationsRepository.moveItem(tx, organizationId, from, to);
       });
       changed(organizationId);
       return load(organizationId, id);
@@ -347,7 +343,7 @@ export function createMailItemsService({ db, caches }: Deps) {
         if (!item) throw notFound(MAIL_ITEM_NOT_FOUND);
         await mailItemsRepository.delete(tx, organizationId, id);
         const location = occupiedLocation(item);
-        if (location) await locationsRepository.adjustCount(tx, organizationId, location, -1);
+        if (location) await locationsRepository.moveItem(tx, organizationId, location, null);
         if (item.photoId) await photosRepository.delete(tx, organizationId, item.photoId);
         await mailItemsRepository.insertHistory(tx, [
           { organizationId, mailItemId: id, action: 'deleted', previousStatus: item.status, performedBy: userId },

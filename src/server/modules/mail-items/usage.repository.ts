@@ -4,14 +4,22 @@ import type { DbOrTx } from '../../db/client';
 export type UsageOutcome = 'counted' | 'package_limit' | 'trial_expired';
 
 /**
- * Counts one package against the organization's month in a single statement: a month that has
- * ended starts again at 1, and past `max_packages_per_month` (-1 = unlimited) nothing changes.
- * Runs inside the creating transaction, so a rolled-back item is not counted. The row lock is
- * NO KEY UPDATE, like the UPDATE's own: it serialises concurrent intakes without conflicting with
- * the KEY SHARE locks their foreign-key checks already hold on the organization row (FOR UPDATE
+ * Counts a new package against the organization's month and puts it on its shelf (`shelfId`, or
+ * none), in one statement run last before commit. These are the two rows every intake of an
+ * organization shares, so they stay locked as briefly as possible: no round trip to the app
+ * happens while they are held.
+ *
+ * A month that has ended starts again at 1; past `max_packages_per_month` (-1 = unlimited) the
+ * outcome is `package_limit` and the caller rolls back, so a refused item is counted nowhere. The
+ * organization row is locked NO KEY UPDATE, like the UPDATE's own lock: it serialises intakes
+ * without conflicting with the KEY SHARE locks their foreign-key checks already hold (FOR UPDATE
  * would, and two intakes would deadlock).
  */
-export async function countPackage(db: DbOrTx, organizationId: string): Promise<UsageOutcome> {
+export async function countAndShelvePackage(
+  db: DbOrTx,
+  organizationId: string,
+  shelfId: string | null,
+): Promise<UsageOutcome> {
   const result = await db.execute<{ outcome: UsageOutcome }>(sql`
     with org as (
       select id,
@@ -28,7 +36,11 @@ export async function countPackage(db: DbOrTx, organizationId: string): Promise<
       from org
       where o.id = org.id and not org.trial_over and (org.cap = -1 or org.used < org.cap)
       returning o.id
-    )
+    ), shelf as (
+      update mailroom_locations set current_count = current_count + 1, updated_at = now()
+      where organization_id = ${organizationId} and id = ${shelfId}
+      returning id
+    ) -- data-modifying CTEs always run, read or not
     select case when (select trial_over from org) then 'trial_expired'
                 when exists (select 1 from counted) then 'counted'
                 else 'package_limit' end as outcome`);

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, getTableColumns, notInArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, inArray, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { mailItems, mailroomLocations, mailrooms } from '../../db/schema';
 import { RELEASED_STATUSES } from './mailrooms.repository';
@@ -48,11 +48,17 @@ export const locationsRepository = {
     return row;
   },
 
-  async adjustCount(db: DbOrTx, organizationId: string, id: string, delta: number) {
+  /** An item leaves `from` and enters `to` (either may be none), in one statement; counts never go below zero. */
+  async moveItem(db: DbOrTx, organizationId: string, from: string | null, to: string | null) {
+    const ids = [from, to].filter((id): id is string => id !== null);
+    if (ids.length === 0) return;
     await db
       .update(mailroomLocations)
-      .set({ currentCount: sql`greatest(0, ${mailroomLocations.currentCount} + ${delta})`, updatedAt: new Date() })
-      .where(and(eq(mailroomLocations.organizationId, organizationId), eq(mailroomLocations.id, id)));
+      .set({
+        currentCount: sql`greatest(0, ${mailroomLocations.currentCount} + case when ${mailroomLocations.id} = ${to} then 1 else -1 end)`,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(mailroomLocations.organizationId, organizationId), inArray(mailroomLocations.id, ids)));
   },
 
   /** The organization's locations with their mailroom's name, by mailroom name then location name. */

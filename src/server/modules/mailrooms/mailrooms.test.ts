@@ -318,7 +318,7 @@ describe('storage locations', () => {
     expect(await locationRow(loc.id)).toBeDefined();
 
     await t.db.update(mailItems).set({ status: 'delivered' }).where(eq(mailItems.id, held!));
-    await locationsRepository.adjustCount(t.db, org.id, loc.id, -1);
+    await locationsRepository.moveItem(t.db, org.id, loc.id, null);
     expect((await admin.delete(`/api/mailroom-locations/${loc.id}`)).statusCode).toBe(204);
     expect(await locationRow(loc.id)).toBeUndefined();
     const items = await t.db
