@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Page } from 'playwright-core';
 import { prepareZXingModule, writeBarcode } from 'zxing-wasm/writer';
-import { startStack, type Stack } from './support/stack';
+import { CHROMIUM_ARGS, startStack, type Stack } from './support/stack';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -13,13 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-async function login(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(stack.demoLogin!.email);
-  await page.getByLabel('Password').fill(stack.demoLogin!.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect.poll(() => page.getByRole('heading', { name: 'Dashboard' }).isVisible(), { timeout: 10_000 }).toBe(true);
-}
+const login = (page: Page) => stack.signInAsDemo(page);
 
 /** A GET from inside the page: the session cookie and the selected organization, as the app sends them. */
 async function api<T>(page: Page, url: string): Promise<{ body: T; total: string | null }> {
@@ -328,14 +322,7 @@ describe('the front desk', () => {
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
+        ...CHROMIUM_ARGS,
         '--use-fake-device-for-media-stream',
         '--use-fake-ui-for-media-stream',
         `--use-file-for-fake-video-capture=${video}`,

@@ -8,13 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-async function login(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(stack.demoLogin!.email);
-  await page.getByLabel('Password').fill(stack.demoLogin!.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect.poll(() => page.getByRole('heading', { name: 'Dashboard' }).isVisible(), { timeout: 10_000 }).toBe(true);
-}
+const login = (page: Page) => stack.signInAsDemo(page);
 
 /** The number shown on a dashboard stat card. */
 async function cardValue(page: Page, title: string) {

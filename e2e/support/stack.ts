@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { expect } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { loadConfig } from '../../src/server/config';
 import { startServer } from '../../src/server/server';
@@ -9,7 +10,7 @@ import { startTestSmtp } from '../../src/server/test/smtp';
 export const ARTIFACTS = path.resolve('e2e/artifacts');
 
 /** Flags that keep Chromium off the closed network of these machines. */
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -60,6 +61,16 @@ export async function startStack(options: { seedDemo?: boolean } = {}) {
       return { context, page };
     },
     /** What the person sees (the viewport), and the whole page beside it. */
+    /** Signs in as the seeded demo front-desk admin and waits for the dashboard. */
+    async signInAsDemo(page: Page) {
+      await page.goto('/login');
+      await page.getByLabel('Email').fill(server.demoLogin!.email);
+      await page.getByLabel('Password').fill(server.demoLogin!.password);
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await expect
+        .poll(() => page.getByRole('heading', { name: 'Dashboard' }).isVisible(), { timeout: 10_000 })
+        .toBe(true);
+    },
     async screenshot(page: Page, name: string) {
       await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
       await page.screenshot({ path: path.join(ARTIFACTS, `${name}-full.png`), fullPage: true });

@@ -3,13 +3,14 @@ import { useId, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
-import { FormField, fieldA11y } from '@/components/ui/form-field';
+import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
 import { useOrganizationSettings } from '@/features/settings/api/organizationSettings';
 import { humanize } from '@/lib/format';
-import { packageTypes, statuses, typeLabel } from '../mailItemFormat';
+import { packageTypes, statuses } from '../mailItemFormat';
+import { PackageTypeSelect } from './PackageTypeSelect';
 import { RecipientCombobox, keepDialogOpenWhileListOpen, type RecipientChoice } from './RecipientCombobox';
 
 interface EditValues {
@@ -85,20 +86,7 @@ function EditForm({ organizationId, item, pending, onSave, onCancel }: EditFormP
             control={control}
             name="type"
             rules={{ required: 'Type is required' }}
-            render={({ field }) => (
-              <Select value={field.value} onValueChange={field.onChange}>
-                <SelectTrigger {...fieldA11y(ids.type, typeError)} onBlur={field.onBlur}>
-                  <SelectValue placeholder="Select a type" />
-                </SelectTrigger>
-                <SelectContent>
-                  {types.map((type) => (
-                    <SelectItem key={type} value={type}>
-                      {typeLabel(type)}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-            )}
+            render={({ field }) => <PackageTypeSelect id={ids.type} types={types} error={typeError} {...field} />}
           />
         </FormField>
         <FormField id={ids.status} label="Status">

@@ -4,7 +4,7 @@ import { useId, useState, type KeyboardEvent } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
-import { FormField, fieldA11y } from '@/components/ui/form-field';
+import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
@@ -25,8 +25,8 @@ import {
   recipientFullName,
   storageFields,
   storageOptions,
-  typeLabel,
 } from '../mailItemFormat';
+import { PackageTypeSelect } from './PackageTypeSelect';
 import { RecipientCombobox, keepDialogOpenWhileListOpen, type RecipientChoice } from './RecipientCombobox';
 
 const NO_COURIER = 'none';
@@ -272,20 +272,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
               control={control}
               name="type"
               rules={{ required: 'Type is required' }}
-              render={({ field }) => (
-                <Select value={field.value} onValueChange={field.onChange}>
-                  <SelectTrigger {...fieldA11y(ids.type, typeError)} onBlur={field.onBlur}>
-                    <SelectValue placeholder="Select a type" />
-                  </SelectTrigger>
-                  <SelectContent>
-                    {types.map((type) => (
-                      <SelectItem key={type} value={type}>
-                        {typeLabel(type)}
-                      </SelectItem>
-                    ))}
-                  </SelectContent>
-                </Select>
-              )}
+              render={({ field }) => <PackageTypeSelect id={ids.type} types={types} error={typeError} {...field} />}
             />
           </FormField>
           <FormField id={ids.storage} label="Storage Location" optional>
