@@ -9,6 +9,7 @@ export * from './recipients';
 export * from './mailrooms';
 export * from './settings';
 export * from './mail-items';
+export * from './history';
 
 /** The header that names the organization a request acts on. */
 export const ORGANIZATION_HEADER = 'x-organization-id';

@@ -39,6 +39,10 @@ import { mailroomsRoutes } from './modules/mailrooms/mailrooms.routes';
 import { createMailItemsService } from './modules/mail-items/mail-items.service';
 import { mailItemsRoutes } from './modules/mail-items/mail-items.routes';
 import { createPhotosService } from './modules/photos/photos.service';
+import { createHistoryService } from './modules/history/history.service';
+import { historyRoutes } from './modules/history/history.routes';
+import { createAnalyticsService } from './modules/analytics/analytics.service';
+import { analyticsRoutes } from './modules/analytics/analytics.routes';
 import { photosRoutes } from './modules/photos/photos.routes';
 
 export type BuildOptions = { config: Config; db: Db; mailer?: Mailer };
@@ -101,6 +105,8 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
   mailroomsRoutes(app, createMailroomsService(deps));
   mailItemsRoutes(app, createMailItemsService(deps));
   photosRoutes(app, createPhotosService(deps));
+  historyRoutes(app, createHistoryService(deps));
+  analyticsRoutes(app, createAnalyticsService(deps));
 
   await serveClient(app, path.join(config.rootDir, 'dist', 'client'));
   return app;
