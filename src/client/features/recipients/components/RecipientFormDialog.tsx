@@ -159,7 +159,7 @@ export function RecipientFormDialog({ open, onOpenChange, recipient, onSaved, sh
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
-        title={recipient ? 'Edit Recipient' : 'Add Recipient'}
+        title={recipient ? 'Edit Recipient' : 'Add New Recipient'}
         description={
           recipient
             ? 'Update their contact details, location or type.'
