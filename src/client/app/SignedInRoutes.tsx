@@ -1,11 +1,12 @@
 import type { User } from '@contract';
+import { lazy, Suspense } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { PageSpinner } from '@/components/ui/spinner';
 import { OrganizationProvider } from '@/features/organizations/components/OrganizationProvider';
 import { useCurrentOrganization } from '@/features/organizations/hooks/useCurrentOrganization';
 import { AppShell } from './layout/AppShell';
-import { HistoryScreen } from './screens/ComingSoonScreens';
 import { DashboardScreen } from './screens/DashboardScreen';
+import { HistoryScreen } from './screens/HistoryScreen';
 import { MailIntakeScreen } from './screens/MailIntakeScreen';
 import { NotFoundScreen } from './screens/NotFoundScreen';
 import { OnboardingScreen } from './screens/OnboardingScreen';
@@ -14,6 +15,16 @@ import { PendingPickupsScreen } from './screens/PendingPickupsScreen';
 import { RecipientsScreen } from './screens/RecipientsScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
 import { signedOutPaths } from './routePaths';
+
+// Charts (recharts) are only on Reports: they load when a manager opens it, not with the front desk.
+const ReportsScreen = lazy(() => import('./screens/ReportsScreen').then((m) => ({ default: m.ReportsScreen })));
+function LazyReports() {
+  return (
+    <Suspense fallback={<PageSpinner />}>
+      <ReportsScreen />
+    </Suspense>
+  );
+}
 
 function ShellRoutes({ user }: { user: User }) {
   const { organizations, isLoading, loadFailed } = useCurrentOrganization();
@@ -31,6 +42,7 @@ function ShellRoutes({ user }: { user: User }) {
         <Route path="/pending-pickups" component={PendingPickupsScreen} />
         <Route path="/recipients" component={RecipientsScreen} />
         <Route path="/history" component={HistoryScreen} />
+        <Route path="/reports" component={LazyReports} />
         <Route path="/settings" component={SettingsScreen} />
         <Route component={NotFoundScreen} />
       </Switch>

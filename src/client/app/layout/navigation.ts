@@ -1,4 +1,13 @@
-import { History, Inbox, LayoutDashboard, PackageOpen, Settings, Users, type LucideIcon } from 'lucide-react';
+import {
+  ChartColumn,
+  History,
+  Inbox,
+  LayoutDashboard,
+  PackageOpen,
+  Settings,
+  Users,
+  type LucideIcon,
+} from 'lucide-react';
 
 export interface NavItem {
   href: string;
@@ -12,6 +21,7 @@ export const mainNav: NavItem[] = [
   { href: '/pending-pickups', label: 'Pending Pickups', icon: PackageOpen },
   { href: '/recipients', label: 'Recipients', icon: Users },
   { href: '/history', label: 'History', icon: History },
+  { href: '/reports', label: 'Reports', icon: ChartColumn },
 ];
 
 export const adminNav: NavItem[] = [{ href: '/settings', label: 'Settings', icon: Settings }];

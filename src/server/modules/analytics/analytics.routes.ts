@@ -1,7 +1,18 @@
+import { Analytics, AnalyticsQuery } from '../../../contract';
 import type { App } from '../../http';
+import { errorReplies } from '../../http';
+import { callerOf } from '../../plugins/organization';
 import type { AnalyticsService } from './analytics.service';
 
 export function analyticsRoutes(app: App, service: AnalyticsService) {
-  void app;
-  void service;
+  app.get('/api/analytics', {
+    schema: {
+      tags: ['Analytics'],
+      summary: 'The reports of the selected organization for a range of days',
+      querystring: AnalyticsQuery,
+      response: { 200: Analytics, ...errorReplies(400, 401, 403) },
+    },
+    preHandler: [app.authenticate, app.requireOrganization],
+    handler: async (request) => service.analytics(callerOf(request), request.query.range),
+  });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DashboardStats, RecentActivityItem, RecentActivityQuery } from '../../../contract';
+import { DashboardStats, DashboardTrends, RecentActivityItem, RecentActivityQuery } from '../../../contract';
 import type { App } from '../../http';
 import { errorReplies } from '../../http';
 import { callerOf } from '../../plugins/organization';
@@ -28,5 +28,15 @@ export function dashboardRoutes(app: App, dashboard: DashboardService) {
     },
     preHandler,
     handler: async (request) => dashboard.recentActivity(callerOf(request), request.query.limit),
+  });
+
+  app.get('/api/dashboard/trends', {
+    schema: {
+      tags,
+      summary: 'The computed trend texts under the stat cards',
+      response: { 200: DashboardTrends, ...errorReplies(400, 401, 403) },
+    },
+    preHandler,
+    handler: async (request) => dashboard.trends(callerOf(request)),
   });
 }

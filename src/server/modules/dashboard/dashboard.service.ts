@@ -1,4 +1,4 @@
-import type { DashboardStats, RecentActivityItem } from '../../../contract';
+import type { DashboardStats, DashboardTrends, RecentActivityItem } from '../../../contract';
 import type { Deps, OrgCaller } from '../../context';
 import { dashboardRepository } from './dashboard.repository';
 
@@ -30,6 +30,18 @@ export function createDashboardService({ db, caches }: Deps) {
         recipient:
           r.first_name !== null && r.last_name !== null ? { firstName: r.first_name, lastName: r.last_name } : null,
       }));
+    },
+
+    /** GET /api/dashboard/trends: the figures behind the texts under the dashboard cards. */
+    async trends(caller: OrgCaller): Promise<DashboardTrends> {
+      const t = await dashboardRepository.trends(db, caller.organizationId);
+      return {
+        todayVsYesterdayPercent: t.yesterday === 0 ? null : Math.round(((t.today - t.yesterday) / t.yesterday) * 100),
+        overdue: t.overdue,
+        newRecipientsThisWeek: t.new_recipients,
+        // A window without items has a rate of 0, as the cards show it.
+        deliveryRateChange: Math.round((t.rate_now ?? 0) - (t.rate_before ?? 0)),
+      };
     },
   };
 }

@@ -1,8 +1,161 @@
-import type { Deps } from '../../context';
+import { Readable } from 'node:stream';
+import type { z } from 'zod';
+import {
+  HISTORY_CSV_COLUMNS,
+  historyFileName,
+  type HistoryFilter,
+  type HistoryListQuery,
+  type HistoryStats,
+  type MailItem,
+} from '../../../contract';
+import type { Deps, OrgCaller } from '../../context';
+import type { DbOrTx } from '../../db/client';
+import { badRequest, notFound } from '../../lib/errors';
+import {
+  mailItemExportBatch,
+  mailItemFilterStats,
+  mailItemsRepository,
+  type MailItemKeyset,
+  type MailItemSetFilters,
+} from '../mail-items/mail-items.repository';
+import { toMailItemDto } from '../mail-items/mail-items.service';
+import { settingsRepository } from '../settings/settings.repository';
+import { csvLine } from './history.csv';
+import { historyRepository } from './history.repository';
 
-export function createHistoryService(deps: Deps) {
-  void deps;
-  return {};
+type FilterInput = z.output<typeof HistoryFilter>;
+type ListInput = z.output<typeof HistoryListQuery>;
+
+/** Rows per export query: large enough to be cheap per row, small enough to keep memory flat. */
+export const EXPORT_BATCH_ROWS = 2000;
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The filter as the mail-item queries take it, plus what the export needs. */
+export type ResolvedHistoryFilter = { filters: MailItemSetFilters; timezone: string; today: string };
+
+/** A value from one of the organization's lists, matched case-insensitively, in the list's own spelling. */
+function fromList(list: string[], value: string, message: string): string {
+  const found = list.find((v) => v.toLowerCase() === value.toLowerCase());
+  if (!found) throw badRequest(`${message}: ${value}`, 'unknown_value');
+  return found;
+}
+
+/**
+ * The export's CSV text, header first, produced batch by batch: each batch is one keyset query
+ * (`(arrived_at, id) < last row`), so memory holds one batch whatever the size of the range.
+ */
+export async function* historyCsv(
+  db: DbOrTx,
+  organizationId: string,
+  { filters, timezone }: Pick<ResolvedHistoryFilter, 'filters' | 'timezone'>,
+  batchRows = EXPORT_BATCH_ROWS,
+): AsyncGenerator<string> {
+  yield csvLine(HISTORY_CSV_COLUMNS);
+  let after: MailItemKeyset | undefined;
+  for (;;) {
+    const rows = await mailItemExportBatch(db, organizationId, filters, timezone, after, batchRows);
+    if (rows.length === 0) return;
+    let chunk = '';
+    for (const r of rows) {
+      const recipient =
+        r.recipientFirstName !== null || r.recipientLastName !== null
+          ? `${r.recipientFirstName ?? ''} ${r.recipientLastName ?? ''}`.trim()
+          : '';
+      chunk += csvLine([r.arrived, r.type, recipient, r.sender, r.trackingNumber, r.status, r.delivered]);
+    }
+    yield chunk;
+    if (rows.length < batchRows) return;
+    after = rows[rows.length - 1]!.keyset;
+  }
+}
+
+export function createHistoryService({ db, caches }: Deps) {
+  const settingsOf = (organizationId: string) =>
+    caches.settings.getOrLoad(organizationId, () => settingsRepository.get(db, organizationId));
+
+  /**
+   * `range` counts whole days in the organization's timezone (1 = since today's midnight,
+   * 0 = all time). An explicit dateFrom or dateTo replaces the range: a date-only value is a
+   * whole day in the organization's timezone (dateTo includes its whole day), a date-time is
+   * taken as given, and a missing side is open. type and status must be in the organization's lists.
+   */
+  async function resolve(caller: OrgCaller, q: FilterInput): Promise<ResolvedHistoryFilter> {
+    const { organizationId } = caller;
+    const fromDay = q.dateFrom && DATE_ONLY.test(q.dateFrom) ? q.dateFrom : null;
+    const toDay = q.dateTo && DATE_ONLY.test(q.dateTo) ? q.dateTo : null;
+    const [bounds, settings] = await Promise.all([
+      historyRepository.bounds(db, organizationId, Number(q.range), fromDay, toDay),
+      settingsOf(organizationId),
+    ]);
+    if (!bounds) throw notFound('Organization not found');
+
+    let dateFrom: Date | undefined;
+    let dateTo: Date | undefined;
+    if (q.dateFrom || q.dateTo) {
+      if (q.dateFrom) dateFrom = fromDay ? bounds.fromDayStart! : new Date(q.dateFrom);
+      // The repository's upper bound is inclusive: the last millisecond of the day.
+      if (q.dateTo) dateTo = toDay ? new Date(bounds.toDayEnd!.getTime() - 1) : new Date(q.dateTo);
+      if (dateFrom && dateTo && dateFrom > dateTo)
+        throw badRequest('dateFrom must not be after dateTo', 'invalid_range');
+    } else {
+      dateFrom = bounds.rangeStart ?? undefined;
+    }
+
+    return {
+      filters: {
+        type: q.type ? fromList(settings.packageTypes, q.type, 'Unknown package type') : undefined,
+        statuses: q.status ? [fromList(settings.customStatuses, q.status, 'Unknown status')] : undefined,
+        dateFrom,
+        dateTo,
+        search: q.search || undefined,
+      },
+      timezone: bounds.timezone,
+      today: bounds.today,
+    };
+  }
+
+  return {
+    /** A page of the filtered items, newest first, and the total of the whole filter. */
+    async list(caller: OrgCaller, q: ListInput): Promise<{ items: MailItem[]; total: number }> {
+      const { filters } = await resolve(caller, q);
+      const [rows, total] = await Promise.all([
+        mailItemsRepository.list(db, caller.organizationId, {
+          ...filters,
+          order: 'desc',
+          limit: q.limit,
+          offset: q.offset,
+        }),
+        mailItemsRepository.count(db, caller.organizationId, filters),
+      ]);
+      const now = Date.now();
+      return { items: rows.map((r) => toMailItemDto(r, now)), total };
+    },
+
+    /** The four cards over the whole filter (never the page), from one aggregate. */
+    async stats(caller: OrgCaller, q: FilterInput): Promise<HistoryStats> {
+      const { filters } = await resolve(caller, q);
+      const s = await mailItemFilterStats(db, caller.organizationId, filters);
+      return {
+        totalItems: s.total,
+        delivered: s.delivered,
+        pending: s.pending,
+        deliveryRate: s.total === 0 ? 0 : Math.round((s.delivered / s.total) * 100),
+      };
+    },
+
+    /**
+     * The filter is checked before anything is sent (so bad input still answers a JSON 400); the
+     * rows then stream in keyset batches, each read only when the client has taken the last.
+     */
+    async export(caller: OrgCaller, q: FilterInput): Promise<{ fileName: string; body: Readable }> {
+      const resolved = await resolve(caller, q);
+      return {
+        fileName: historyFileName(resolved.today),
+        body: Readable.from(historyCsv(db, caller.organizationId, resolved)),
+      };
+    },
+  };
 }
 
 export type HistoryService = ReturnType<typeof createHistoryService>;

@@ -182,3 +182,82 @@ export const mailItemsRepository = {
       .orderBy(asc(mailItemHistory.seq));
   },
 };
+
+/** The filters of a whole result set (no order or page). */
+export type MailItemSetFilters = Omit<MailItemFilters, 'order' | 'limit' | 'offset'>;
+
+/** Totals over a whole filter in one statement: pending means not yet handed over (pending or notified). */
+export async function mailItemFilterStats(
+  db: DbOrTx,
+  organizationId: string,
+  f: MailItemSetFilters,
+): Promise<{ total: number; delivered: number; pending: number }> {
+  const [row] = await db
+    .select({
+      total: sql<number>`count(*)::int`,
+      delivered: sql<number>`(count(*) filter (where ${mailItems.status} = 'delivered'))::int`,
+      pending: sql<number>`(count(*) filter (where ${mailItems.status} in ('pending', 'notified')))::int`,
+    })
+    .from(mailItems)
+    .where(filterConditions(organizationId, f));
+  return row ?? { total: 0, delivered: 0, pending: 0 };
+}
+
+/** Where a keyset batch resumes: `arrivedAt` is Postgres text, keeping the microseconds a Date would drop. */
+export type MailItemKeyset = { arrivedAt: string; id: string };
+
+export type MailItemExportRow = {
+  keyset: MailItemKeyset;
+  /** Arrival and delivery as 'YYYY-MM-DD HH:mm' in the given timezone. */
+  arrived: string;
+  delivered: string | null;
+  type: string;
+  recipientFirstName: string | null;
+  recipientLastName: string | null;
+  sender: string | null;
+  trackingNumber: string | null;
+  status: string;
+};
+
+/**
+ * One batch of an export, newest first (arrived_at desc, id desc), strictly after `after`.
+ * Keyset pagination: each batch costs the same however deep into the range it is.
+ */
+export async function mailItemExportBatch(
+  db: DbOrTx,
+  organizationId: string,
+  f: MailItemSetFilters,
+  timezone: string,
+  after: MailItemKeyset | undefined,
+  limit: number,
+): Promise<MailItemExportRow[]> {
+  const conditions = filterConditions(organizationId, f);
+  const where = after
+    ? and(
+        conditions,
+        sql`(${mailItems.arrivedAt}, ${mailItems.id}) < (${after.arrivedAt}::timestamptz, ${after.id}::uuid)`,
+      )
+    : conditions;
+  const rows = await db
+    .select({
+      arrivedAtText: sql<string>`${mailItems.arrivedAt}::text`,
+      id: mailItems.id,
+      arrived: sql<string>`to_char(${mailItems.arrivedAt} at time zone ${timezone}, 'YYYY-MM-DD HH24:MI')`,
+      delivered: sql<string | null>`to_char(${mailItems.deliveredAt} at time zone ${timezone}, 'YYYY-MM-DD HH24:MI')`,
+      type: mailItems.type,
+      recipientFirstName: recipients.firstName,
+      recipientLastName: recipients.lastName,
+      sender: mailItems.sender,
+      trackingNumber: mailItems.trackingNumber,
+      status: mailItems.status,
+    })
+    .from(mailItems)
+    .leftJoin(
+      recipients,
+      and(eq(recipients.organizationId, mailItems.organizationId), eq(recipients.id, mailItems.recipientId)),
+    )
+    .where(where)
+    .orderBy(desc(mailItems.arrivedAt), desc(mailItems.id))
+    .limit(limit);
+  return rows.map(({ arrivedAtText, id, ...r }) => ({ keyset: { arrivedAt: arrivedAtText, id }, ...r }));
+}

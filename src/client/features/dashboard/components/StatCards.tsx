@@ -2,13 +2,16 @@ import type { DashboardStats } from '@contract';
 import { Clock, Mail, TrendingUp, Users, type LucideIcon } from 'lucide-react';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useCurrentOrganization } from '@/features/organizations/hooks/useCurrentOrganization';
+import { useDashboardTrends } from '../api/dashboardTrends';
+import { trendTexts } from '../api/trendTexts';
 
 interface StatDefinition {
   label: string;
   icon: LucideIcon;
   value: (stats: DashboardStats) => string;
-  /** Spec §2: fixed placeholder trends, not computed. */
-  trend: string;
+  /** Computed from GET /api/dashboard/trends (issue 4 replaces the spec's fixed placeholders). */
+  trend: keyof ReturnType<typeof trendTexts>;
   trendClass: string;
   iconClass: string;
 }
@@ -18,7 +21,7 @@ const stats: StatDefinition[] = [
     label: "Today's Mail",
     icon: Mail,
     value: (s) => s.todaysMail.toLocaleString(),
-    trend: '+12% from yesterday',
+    trend: 'todaysMail',
     trendClass: 'text-emerald-600',
     iconClass: 'bg-indigo-50 text-indigo-600',
   },
@@ -26,7 +29,7 @@ const stats: StatDefinition[] = [
     label: 'Pending Pickups',
     icon: Clock,
     value: (s) => s.pendingPickups.toLocaleString(),
-    trend: '2 overdue',
+    trend: 'pendingPickups',
     trendClass: 'text-amber-600',
     iconClass: 'bg-amber-50 text-amber-600',
   },
@@ -34,7 +37,7 @@ const stats: StatDefinition[] = [
     label: 'Active Recipients',
     icon: Users,
     value: (s) => s.activeRecipients.toLocaleString(),
-    trend: '+5 new this week',
+    trend: 'activeRecipients',
     trendClass: 'text-emerald-600',
     iconClass: 'bg-sky-50 text-sky-600',
   },
@@ -42,7 +45,7 @@ const stats: StatDefinition[] = [
     label: 'Delivery Rate',
     icon: TrendingUp,
     value: (s) => `${s.deliveryRate}%`,
-    trend: '+0.5% this month',
+    trend: 'deliveryRate',
     trendClass: 'text-emerald-600',
     iconClass: 'bg-emerald-50 text-emerald-600',
   },
@@ -54,6 +57,9 @@ interface StatCardsProps {
 }
 
 export function StatCards({ data, isLoading }: StatCardsProps) {
+  const { current } = useCurrentOrganization();
+  const trends = useDashboardTrends(current?.id);
+  const texts = trends.data ? trendTexts(trends.data) : undefined;
   return (
     <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
       {stats.map(({ label, icon: Icon, value, trend, trendClass, iconClass }) => (
@@ -71,7 +77,15 @@ export function StatCards({ data, isLoading }: StatCardsProps) {
               {data ? value(data) : '–'}
             </p>
           )}
-          <p className={`mt-2 text-xs font-medium ${trendClass}`}>{trend}</p>
+          {texts ? (
+            <p data-trend className={`mt-2 text-xs font-medium ${trendClass}`}>
+              {texts[trend]}
+            </p>
+          ) : trends.isPending ? (
+            <Skeleton className="mt-2 h-4 w-28" />
+          ) : (
+            <p className="mt-2 text-xs font-medium text-slate-400">–</p>
+          )}
         </Card>
       ))}
     </div>

@@ -1,0 +1,69 @@
+import type { Analytics } from '@contract';
+import { AlertTriangle, Gauge, Timer, TrendingUp, type LucideIcon } from 'lucide-react';
+import { Card } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { formatHours } from './format';
+
+interface Figure {
+  label: string;
+  icon: LucideIcon;
+  iconClass: string;
+  value: (a: Analytics) => string;
+  note: string;
+}
+
+const figures: Figure[] = [
+  {
+    label: 'Average pickup time',
+    icon: Timer,
+    iconClass: 'bg-indigo-50 text-indigo-600',
+    value: (a) => formatHours(a.pickupHours.average),
+    note: 'Arrival to hand-over',
+  },
+  {
+    label: '90th percentile pickup time',
+    icon: Gauge,
+    iconClass: 'bg-sky-50 text-sky-600',
+    value: (a) => formatHours(a.pickupHours.p90),
+    note: '9 in 10 items are collected within this',
+  },
+  {
+    label: 'Delivery rate',
+    icon: TrendingUp,
+    iconClass: 'bg-emerald-50 text-emerald-600',
+    value: (a) => `${a.deliveryRate}%`,
+    note: 'Items of the range handed over',
+  },
+  {
+    label: 'Overdue',
+    icon: AlertTriangle,
+    iconClass: 'bg-amber-50 text-amber-600',
+    value: (a) => a.overdue.toLocaleString(),
+    note: 'Waiting for more than 72 hours now',
+  },
+];
+
+export function FigureCards({ data }: { data: Analytics | undefined }) {
+  return (
+    <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
+      {figures.map(({ label, icon: Icon, iconClass, value, note }) => (
+        <Card key={label} role="group" aria-label={label} className="p-4 sm:p-5">
+          <div className="flex items-start justify-between gap-3">
+            <p className="text-sm font-medium text-slate-500">{label}</p>
+            <span className={`hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex ${iconClass}`}>
+              <Icon aria-hidden className="size-5" />
+            </span>
+          </div>
+          {data ? (
+            <p data-figure-value className="mt-1 text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl">
+              {value(data)}
+            </p>
+          ) : (
+            <Skeleton className="mt-1 h-9 w-20" />
+          )}
+          <p className="mt-2 text-xs text-slate-500">{note}</p>
+        </Card>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+import type { HistoryStats } from '@contract';
+import { Clock, Inbox, PackageCheck, TrendingUp, type LucideIcon } from 'lucide-react';
+import { Card } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { cn } from '@/lib/cn';
+
+const count = new Intl.NumberFormat();
+
+const cards: {
+  label: string;
+  icon: LucideIcon;
+  iconClass: string;
+  value: (s: HistoryStats) => string;
+  hint: string;
+}[] = [
+  {
+    label: 'Total Items',
+    icon: Inbox,
+    iconClass: 'bg-indigo-50 text-indigo-600',
+    value: (s) => count.format(s.totalItems),
+    hint: 'Logged in this view',
+  },
+  {
+    label: 'Delivered',
+    icon: PackageCheck,
+    iconClass: 'bg-emerald-50 text-emerald-600',
+    value: (s) => count.format(s.delivered),
+    hint: 'Handed over',
+  },
+  {
+    label: 'Pending',
+    icon: Clock,
+    iconClass: 'bg-amber-50 text-amber-600',
+    value: (s) => count.format(s.pending),
+    hint: 'Not yet collected',
+  },
+  {
+    label: 'Delivery Rate',
+    icon: TrendingUp,
+    iconClass: 'bg-sky-50 text-sky-600',
+    value: (s) => `${s.deliveryRate}%`,
+    hint: 'Delivered of all items',
+  },
+];
+
+interface HistoryStatCardsProps {
+  data: HistoryStats | undefined;
+  isLoading: boolean;
+  /** Showing the previous filter's numbers while the new ones load. */
+  isStale: boolean;
+}
+
+/** Total Items, Delivered, Pending and Delivery Rate over the whole filter (server-computed). */
+export function HistoryStatCards({ data, isLoading, isStale }: HistoryStatCardsProps) {
+  return (
+    <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4" aria-busy={isLoading || isStale || undefined}>
+      {cards.map(({ label, icon: Icon, iconClass, value, hint }) => (
+        <Card key={label} role="group" aria-label={label} className="p-4 sm:p-5">
+          <div className="flex items-start justify-between gap-3">
+            <p className="text-sm font-medium text-slate-500">{label}</p>
+            <span className={cn('hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex', iconClass)}>
+              <Icon aria-hidden className="size-5" />
+            </span>
+          </div>
+          {isLoading ? (
+            <Skeleton className="mt-1 h-9 w-20" />
+          ) : (
+            <p
+              data-stat-value
+              className={cn(
+                'mt-1 text-2xl font-semibold tracking-tight text-slate-900 transition-opacity sm:text-3xl',
+                isStale && 'opacity-50',
+              )}
+            >
+              {data ? value(data) : '–'}
+            </p>
+          )}
+          <p className="mt-1 text-xs text-slate-500">{hint}</p>
+        </Card>
+      ))}
+    </div>
+  );
+}
