@@ -99,7 +99,7 @@ export async function seedFrontDesk(databaseUrl: string, mainOrganizationId: str
 }
 
 /** `total` over `parts` organizations, from about 0.4x to 1.6x the mean, summing to `total` exactly. */
-function unevenSplit(total: number, parts: number): number[] {
+export function unevenSplit(total: number, parts: number): number[] {
   const weights = Array.from({ length: parts }, (_, i) => 0.4 + (1.2 * i) / Math.max(1, parts - 1));
   const sum = weights.reduce((a, b) => a + b, 0);
   const counts = weights.map((w) => Math.floor((total * w) / sum));
@@ -107,7 +107,7 @@ function unevenSplit(total: number, parts: number): number[] {
   return counts;
 }
 
-async function insertOrganizations(client: pg.Client, count: number): Promise<string[]> {
+export async function insertOrganizations(client: pg.Client, count: number): Promise<string[]> {
   const result = await client.query<{ id: string }>(
     `insert into organizations (name, subscription_status, plan_type, max_packages_per_month)
      select 'Bench neighbour ' || g, 'active'::subscription_status, 'professional'::plan_type, -1 from generate_series(1, $1::int) g
@@ -118,7 +118,7 @@ async function insertOrganizations(client: pg.Client, count: number): Promise<st
 }
 
 /** One in ten inactive; a third each guests, employees (with a department) and residents (with a unit). */
-async function insertRecipients(client: pg.Client, orgIds: string[], counts: number[]) {
+export async function insertRecipients(client: pg.Client, orgIds: string[], counts: number[]) {
   await client.query(
     `with names as (
        select array['Amara','Liam','Sofia','Noah','Mei','Lucas','Aisha','Mateo','Hannah','Yusuf','Olivia','Kenji',
@@ -141,7 +141,7 @@ async function insertRecipients(client: pg.Client, orgIds: string[], counts: num
 }
 
 /** One mailroom per organization and its shelves; capacity well above what they hold. */
-async function insertStorage(client: pg.Client, orgIds: string[], locationCounts: number[]) {
+export async function insertStorage(client: pg.Client, orgIds: string[], locationCounts: number[]) {
   await client.query(
     `with m as (
        insert into mailrooms (organization_id, name, description)

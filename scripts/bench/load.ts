@@ -37,6 +37,9 @@ const WARM_UP_SECONDS = 2;
 const MEASURE_SECONDS = 10;
 const SETTLE_MS = 1000;
 
+/** Overrides of the defaults above (50 connections, 2 s warm-up, 10 s measured). */
+export type LoadOptions = { connections?: number; warmUpSeconds?: number; measureSeconds?: number };
+
 /** Called around the measured run only (not the warm-up), e.g. to watch the server meanwhile. */
 export type MeasureHooks = { beforeMeasured?: () => Promise<void>; afterMeasured?: () => Promise<void> };
 
@@ -45,12 +48,16 @@ export async function measureEndpoint(
   baseUrl: string,
   target: LoadTarget,
   hooks: MeasureHooks = {},
+  options: LoadOptions = {},
 ): Promise<LoadResult> {
-  await fire(baseUrl, target, WARM_UP_SECONDS, await target.setupRequest?.('warm-up'));
+  const connections = options.connections ?? CONNECTIONS;
+  const warmUp = options.warmUpSeconds ?? WARM_UP_SECONDS;
+  const measureSeconds = options.measureSeconds ?? MEASURE_SECONDS;
+  await fire(baseUrl, target, warmUp, await target.setupRequest?.('warm-up'), connections);
   await settle();
   const setupRequest = target.setupRequest ? await target.setupRequest('measured') : undefined;
   await hooks.beforeMeasured?.();
-  const result = await fire(baseUrl, target, MEASURE_SECONDS, setupRequest);
+  const result = await fire(baseUrl, target, measureSeconds, setupRequest, connections);
   await hooks.afterMeasured?.();
   await settle();
   const statusCodes: Record<string, number> = {};
@@ -81,10 +88,11 @@ function fire(
   target: LoadTarget,
   seconds: number,
   setupRequest: string | undefined,
+  connections: number,
 ): Promise<autocannon.Result> {
   return autocannon({
     url: baseUrl,
-    connections: CONNECTIONS,
+    connections,
     duration: seconds,
     // The server runs in this process; one worker thread keeps the load generator off its event loop.
     workers: 1,

@@ -20,6 +20,7 @@ import {
 } from '../mail-items/mail-items.repository';
 import { toMailItemDto } from '../mail-items/mail-items.service';
 import { settingsRepository } from '../settings/settings.repository';
+import { valueFromList } from '../settings/list-values';
 import { csvLine } from './history.csv';
 import { historyRepository } from './history.repository';
 
@@ -33,13 +34,6 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The filter as the mail-item queries take it, plus what the export needs. */
 export type ResolvedHistoryFilter = { filters: MailItemSetFilters; timezone: string; today: string };
-
-/** A value from one of the organization's lists, matched case-insensitively, in the list's own spelling. */
-function fromList(list: string[], value: string, message: string): string {
-  const found = list.find((v) => v.toLowerCase() === value.toLowerCase());
-  if (!found) throw badRequest(`${message}: ${value}`, 'unknown_value');
-  return found;
-}
 
 /**
  * The export's CSV text, header first, produced batch by batch: each batch is one keyset query
@@ -104,8 +98,8 @@ export function createHistoryService({ db, caches }: Deps) {
 
     return {
       filters: {
-        type: q.type ? fromList(settings.packageTypes, q.type, 'Unknown package type') : undefined,
-        statuses: q.status ? [fromList(settings.customStatuses, q.status, 'Unknown status')] : undefined,
+        type: q.type ? valueFromList(settings.packageTypes, q.type, 'Unknown package type') : undefined,
+        statuses: q.status ? [valueFromList(settings.customStatuses, q.status, 'Unknown status')] : undefined,
         dateFrom,
         dateTo,
         search: q.search || undefined,

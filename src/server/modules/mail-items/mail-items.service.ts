@@ -23,6 +23,7 @@ import { decodePhotoData, processPhoto, type ProcessedPhoto } from '../photos/ph
 import { photosRepository } from '../photos/photos.repository';
 import { recipientsRepository } from '../recipients/recipients.repository';
 import { settingsRepository } from '../settings/settings.repository';
+import { valueFromList } from '../settings/list-values';
 import {
   mailItemsRepository,
   type HistoryInsert,
@@ -99,13 +100,6 @@ export function toMailItemDto(
         : null,
     mailroom: mailroom?.id ? mailroom : null,
   };
-}
-
-/** A value from one of the organization's lists, matched case-insensitively, in the list's own spelling. */
-function fromList(list: string[], value: string, message: string): string {
-  const found = list.find((v) => v.toLowerCase() === value.toLowerCase());
-  if (!found) throw badRequest(`${message}: ${value}`, 'unknown_value');
-  return found;
 }
 
 /** 'YYYY-MM-DD' bounds cover whole days (UTC); date-times are taken as given. */
@@ -219,7 +213,7 @@ export function createMailItemsService({ db, caches }: Deps) {
     async create(caller: OrgCaller, input: CreateInput): Promise<MailItem> {
       const { organizationId, userId } = caller;
       const settings = await settingsOf(organizationId);
-      const type = fromList(settings.packageTypes, input.type, 'Unknown package type');
+      const type = valueFromList(settings.packageTypes, input.type, 'Unknown package type');
       if (settings.requirePhotoUpload && !input.photoData) throw badRequest(PHOTO_REQUIRED_MESSAGE, 'photo_required');
       const photo = await photoFrom(input.photoData);
 
@@ -269,7 +263,9 @@ export function createMailItemsService({ db, caches }: Deps) {
         const before = await mailItemsRepository.findForUpdate(tx, organizationId, id);
         if (!before) throw notFound(MAIL_ITEM_NOT_FOUND);
         const values = await editedValues(tx, organizationId, before, input, settings);
-        const status = input.status ? fromList(settings.customStatuses, input.status, 'Unknown status') : before.status;
+        const status = input.status
+          ? valueFromList(settings.customStatuses, input.status, 'Unknown status')
+          : before.status;
         // The collector's name given with the hand-over is part of it, not an edit.
         const edits = EDITABLE_FIELDS.filter(
           (f) =>
@@ -365,7 +361,8 @@ export function createMailItemsService({ db, caches }: Deps) {
     for (const field of EDITABLE_FIELDS) {
       if (input[field] !== undefined) (values as Record<string, unknown>)[field] = input[field];
     }
-    if (input.type !== undefined) values.type = fromList(settings.packageTypes, input.type, 'Unknown package type');
+    if (input.type !== undefined)
+      values.type = valueFromList(settings.packageTypes, input.type, 'Unknown package type');
     if (input.recipientId !== undefined) await requireRecipient(tx, organizationId, input.recipientId);
     if (input.locationId !== undefined || input.mailroomId !== undefined) {
       const storage = await resolveStorage(
