@@ -53,8 +53,14 @@ export async function seedHistory(databaseUrl: string, mainOrganizationId: strin
       HISTORY_SEED.main.items,
       ...unevenSplit(HISTORY_SEED.totalItems - HISTORY_SEED.main.items, others.length),
     ];
-    await insertRecipients(client, orgIds, [HISTORY_SEED.main.recipients, ...others.map(() => HISTORY_SEED.other.recipients)]);
-    await insertStorage(client, orgIds, [HISTORY_SEED.main.locations, ...others.map(() => HISTORY_SEED.other.locations)]);
+    await insertRecipients(client, orgIds, [
+      HISTORY_SEED.main.recipients,
+      ...others.map(() => HISTORY_SEED.other.recipients),
+    ]);
+    await insertStorage(client, orgIds, [
+      HISTORY_SEED.main.locations,
+      ...others.map(() => HISTORY_SEED.other.locations),
+    ]);
 
     const indexes = (
       await client.query<{ indexname: string; indexdef: string }>(
@@ -83,7 +89,12 @@ export async function seedHistory(databaseUrl: string, mainOrganizationId: strin
         [mainOrganizationId],
       )
     ).rows[0]!;
-    return { items, mainItems: main, timings: { insertMs, indexMs, vacuumMs }, fkTriggersSkipped } satisfies HistorySeed;
+    return {
+      items,
+      mainItems: main,
+      timings: { insertMs, indexMs, vacuumMs },
+      fkTriggersSkipped,
+    } satisfies HistorySeed;
   } finally {
     await client.end();
   }

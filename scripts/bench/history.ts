@@ -328,10 +328,18 @@ function printExport(e: ExportResult, mainItems: number): boolean {
     ['figure', 'value', 'budget'],
     [
       ['status', String(e.status), e.status === 200 ? 'ok' : 'FAILED'],
-      ['lines (header + rows)', String(e.lines), e.lines === expectedLines ? `ok (= ${expectedLines})` : `WRONG (expected ${expectedLines})`],
+      [
+        'lines (header + rows)',
+        String(e.lines),
+        e.lines === expectedLines ? `ok (= ${expectedLines})` : `WRONG (expected ${expectedLines})`,
+      ],
       ['bytes', `${e.bytes} (${(e.bytes / MB).toFixed(1)} MB)`, ''],
       ['first byte', `${e.ttfbMs.toFixed(0)} ms`, ''],
-      ['total time', `${(e.totalMs / 1000).toFixed(2)} s`, verdict(e.totalMs, BUDGET.exportMs, `< ${BUDGET.exportMs / 1000} s`)],
+      [
+        'total time',
+        `${(e.totalMs / 1000).toFixed(2)} s`,
+        verdict(e.totalMs, BUDGET.exportMs, `< ${BUDGET.exportMs / 1000} s`),
+      ],
       ['rows/s', (mainItems / (e.totalMs / 1000)).toFixed(0), ''],
       [
         'server RSS',
@@ -351,7 +359,10 @@ function printExport(e: ExportResult, mainItems: number): boolean {
     ],
   );
   const failed = e.status !== 200 || e.lines !== expectedLines;
-  if (failed) console.error(`\n!!!!! FAILURE: export answered ${e.status} with ${e.lines} lines (expected ${expectedLines}) !!!!!`);
+  if (failed)
+    console.error(
+      `\n!!!!! FAILURE: export answered ${e.status} with ${e.lines} lines (expected ${expectedLines}) !!!!!`,
+    );
   return failed;
 }
 

@@ -52,7 +52,11 @@ describe('cached mail-item lists and settings', () => {
     await admin.createOrganization();
     const recipient = (await admin.post('/api/recipients', { firstName: 'Ada', lastName: 'Byron' })).json();
     expect((await admin.get('/api/mail-items')).json()).toHaveLength(0);
+    expect((await admin.get('/api/history/stats')).json().totalItems).toBe(0);
+    expect((await admin.get('/api/history')).json()).toHaveLength(0);
     await admin.post('/api/mail-items', { type: 'package', recipientId: recipient.id });
+    expect((await admin.get('/api/history/stats')).json().totalItems).toBe(1);
+    expect((await admin.get('/api/history')).json()).toHaveLength(1);
     const listed = await admin.get('/api/mail-items');
     expect(listed.json()).toHaveLength(1);
     expect(listed.headers['x-total-count']).toBe('1');

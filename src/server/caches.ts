@@ -1,4 +1,4 @@
-import type { DashboardStats, OrganizationSettings, Role } from '../contract';
+import type { DashboardStats, HistoryStats, OrganizationSettings, Role } from '../contract';
 import { TtlCache } from './lib/ttl-cache';
 import type { UserRow } from './modules/auth/users.repository';
 
@@ -17,6 +17,8 @@ export function createCaches(ttlMs: number) {
     settings: new TtlCache<string, OrganizationSettings>(ttlMs),
     /** Finished list replies (JSON) by `${organizationId}|${query}`; any write to the organization's items clears them. */
     mailItemLists: new TtlCache<string, { json: string; total: number }>(ttlMs, 5_000),
+    /** History stat cards by `${organizationId}|${filter}`; cleared with the lists. */
+    historyStats: new TtlCache<string, HistoryStats>(ttlMs, 5_000),
   };
 }
 
@@ -35,5 +37,7 @@ export function forgetUser(caches: Caches, userId: string) {
  */
 export function forgetOrganizationData(caches: Caches, organizationId: string) {
   caches.dashboardStats.delete(organizationId);
-  caches.mailItemLists.deleteWhere((key) => key.startsWith(`${organizationId}|`));
+  const ofOrganization = (key: string) => key.startsWith(`${organizationId}|`);
+  caches.mailItemLists.deleteWhere(ofOrganization);
+  caches.historyStats.deleteWhere(ofOrganization);
 }

@@ -324,7 +324,8 @@ export const mailItems = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index('mail_items_org_arrived_idx').on(t.organizationId, t.arrivedAt),
+    // status last: History's date-range counts by status read the index alone.
+    index('mail_items_org_arrived_idx').on(t.organizationId, t.arrivedAt, t.status),
     index('mail_items_org_status_arrived_idx').on(t.organizationId, t.status, t.arrivedAt),
     index('mail_items_org_recipient_idx').on(t.organizationId, t.recipientId),
     index('mail_items_org_location_idx').on(t.organizationId, t.locationId),

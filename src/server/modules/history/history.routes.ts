@@ -18,8 +18,12 @@ export function historyRoutes(app: App, service: HistoryService) {
     },
     preHandler,
     handler: async (request, reply) => {
-      const { items, total } = await service.list(callerOf(request), request.query);
-      return reply.header(TOTAL_COUNT_HEADER, String(total)).send(items);
+      const { json, total } = await service.listJson(callerOf(request), request.query);
+      // Already JSON (built by the same DTO mapper as every other reply): sent as it is.
+      return reply
+        .header(TOTAL_COUNT_HEADER, String(total))
+        .type('application/json; charset=utf-8')
+        .send(json as never);
     },
   });
 

@@ -6,7 +6,6 @@ import {
   type HistoryFilter,
   type HistoryListQuery,
   type HistoryStats,
-  type MailItem,
 } from '../../../contract';
 import type { Deps, OrgCaller } from '../../context';
 import type { DbOrTx } from '../../db/client';
@@ -110,32 +109,39 @@ export function createHistoryService({ db, caches }: Deps) {
   }
 
   return {
-    /** A page of the filtered items, newest first, and the total of the whole filter. */
-    async list(caller: OrgCaller, q: ListInput): Promise<{ items: MailItem[]; total: number }> {
-      const { filters } = await resolve(caller, q);
-      const [rows, total] = await Promise.all([
-        mailItemsRepository.list(db, caller.organizationId, {
-          ...filters,
-          order: 'desc',
-          limit: q.limit,
-          offset: q.offset,
-        }),
-        mailItemsRepository.count(db, caller.organizationId, filters),
-      ]);
-      const now = Date.now();
-      return { items: rows.map((r) => toMailItemDto(r, now)), total };
+    /**
+     * A page of the filtered items, newest first, as its JSON reply, and the total of the whole
+     * filter. Cached like the other mail-item lists (cleared by any write to the organization).
+     */
+    async listJson(caller: OrgCaller, q: ListInput): Promise<{ json: string; total: number }> {
+      return caches.mailItemLists.getOrLoad(`${caller.organizationId}|history|${JSON.stringify(q)}`, async () => {
+        const { filters } = await resolve(caller, q);
+        const [rows, total] = await Promise.all([
+          mailItemsRepository.list(db, caller.organizationId, {
+            ...filters,
+            order: 'desc',
+            limit: q.limit,
+            offset: q.offset,
+          }),
+          mailItemsRepository.count(db, caller.organizationId, filters),
+        ]);
+        const now = Date.now();
+        return { json: JSON.stringify(rows.map((r) => toMailItemDto(r, now))), total };
+      });
     },
 
-    /** The four cards over the whole filter (never the page), from one aggregate. */
+    /** The four cards over the whole filter (never the page), from one aggregate; cached like the lists. */
     async stats(caller: OrgCaller, q: FilterInput): Promise<HistoryStats> {
-      const { filters } = await resolve(caller, q);
-      const s = await mailItemFilterStats(db, caller.organizationId, filters);
-      return {
-        totalItems: s.total,
-        delivered: s.delivered,
-        pending: s.pending,
-        deliveryRate: s.total === 0 ? 0 : Math.round((s.delivered / s.total) * 100),
-      };
+      return caches.historyStats.getOrLoad(`${caller.organizationId}|${JSON.stringify(q)}`, async () => {
+        const { filters } = await resolve(caller, q);
+        const s = await mailItemFilterStats(db, caller.organizationId, filters);
+        return {
+          totalItems: s.total,
+          delivered: s.delivered,
+          pending: s.pending,
+          deliveryRate: s.total === 0 ? 0 : Math.round((s.delivered / s.total) * 100),
+        };
+      });
     },
 
     /**
