@@ -32,3 +32,8 @@ export function optionalEmail(invalid: string) {
     z.email(invalid).max(255, 'Email must be less than 255 characters').nullish(),
   );
 }
+
+/** A date (YYYY-MM-DD) or an ISO 8601 date-time with an offset, as query parameters carry them. */
+const ISO_DATE_OR_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
+export const isoDateParam = (message: string) =>
+  z.string().refine((v) => ISO_DATE_OR_DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)), message);

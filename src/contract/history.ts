@@ -1,18 +1,10 @@
 import { z } from 'zod';
+import { isoDateParam } from './common';
 import { limitParam, offsetParam } from './pagination';
 
 /** Spec §9 "History ranges": Today (1), 7, 30, 90 days, All time (0); default 7. */
 export const HISTORY_RANGES = ['1', '7', '30', '90', '0'] as const;
 export const HistoryRange = z.enum(HISTORY_RANGES, { message: 'range must be 1, 7, 30, 90 or 0 (all time)' });
-
-const ISO_DATE_OR_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
-const dateParam = (name: string) =>
-  z
-    .string()
-    .refine(
-      (v) => ISO_DATE_OR_DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)),
-      `${name} must be an ISO date or date-time`,
-    );
 
 /**
  * The History filter, shared by the list, the stat cards and the export. `range` counts whole
@@ -22,8 +14,8 @@ const dateParam = (name: string) =>
 export const HistoryFilter = z
   .object({
     range: HistoryRange.default('7'),
-    dateFrom: dateParam('dateFrom').optional(),
-    dateTo: dateParam('dateTo').optional(),
+    dateFrom: isoDateParam('dateFrom must be an ISO date or date-time').optional(),
+    dateTo: isoDateParam('dateTo must be an ISO date or date-time').optional(),
     type: z.string().trim().max(50, 'type must be at most 50 characters').optional(),
     status: z.string().trim().max(50, 'status must be at most 50 characters').optional(),
     /** Tracking number, sender, recipient name or collector. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Timestamp, optionalText } from './common';
+import { Id, Timestamp, isoDateParam, optionalText } from './common';
 import { limitParam, offsetParam } from './pagination';
 
 export const OVERDUE_HOURS = 72;
@@ -93,13 +93,6 @@ export const MailItem = z.object({
 });
 export type MailItem = z.infer<typeof MailItem>;
 
-/** A date (YYYY-MM-DD, a whole UTC day) or an ISO 8601 date-time with an offset. */
-const ISO_DATE_OR_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
-const isoDateParam = (name: string) =>
-  z
-    .string()
-    .refine((v) => ISO_DATE_OR_DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)), `${name} must be an ISO date-time`);
-
 /** GET /api/mail-items (spec-decisions "Lists and filters"); the total is in X-Total-Count. */
 export const MailItemListQuery = z
   .object({
@@ -107,8 +100,8 @@ export const MailItemListQuery = z
     type: z.string().trim().max(50).optional(),
     recipientId: Id.optional(),
     locationId: Id.optional(),
-    dateFrom: isoDateParam('dateFrom').optional(),
-    dateTo: isoDateParam('dateTo').optional(),
+    dateFrom: isoDateParam('dateFrom must be an ISO date-time').optional(),
+    dateTo: isoDateParam('dateTo must be an ISO date-time').optional(),
     search: z.string().trim().max(200, 'search must be at most 200 characters').optional(),
     /** `desc` (newest first) by default; Pending Pickups asks `asc`: overdue first, then oldest. */
     order: z.enum(['asc', 'desc'], { message: "order must be 'asc' or 'desc'" }).default('desc'),
