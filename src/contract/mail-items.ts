@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Id, Timestamp, isoDateParam, optionalText } from './common';
 import { limitParam, offsetParam } from './pagination';
+import { Recipient } from './recipients';
 
 export const OVERDUE_HOURS = 72;
 /** Statuses after which an item no longer occupies its storage location. */
@@ -47,14 +48,15 @@ export const UpdateMailItemBody = CreateMailItemBody.partial().extend({
 });
 export type UpdateMailItemBody = z.input<typeof UpdateMailItemBody>;
 
-export const MailItemRecipient = z.object({
-  id: z.uuid(),
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string().nullable(),
-  phone: z.string().nullable(),
-  unit: z.string().nullable(),
-  department: z.string().nullable(),
+/** The recipient as a mail item carries it: who and how to reach them. */
+export const MailItemRecipient = Recipient.pick({
+  id: true,
+  firstName: true,
+  lastName: true,
+  email: true,
+  phone: true,
+  unit: true,
+  department: true,
 });
 
 export const MailItem = z.object({

@@ -2,6 +2,7 @@ import type { MailItem, UpdateMailItemBody } from '@contract';
 import { useId, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
+import { ChoiceSelect } from '@/components/ui/choice-select';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
@@ -9,8 +10,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { Textarea } from '@/components/ui/textarea';
 import { useOrganizationSettings } from '@/features/settings/api/organizationSettings';
 import { humanize } from '@/lib/format';
-import { packageTypes, statuses } from '../mailItemFormat';
-import { PackageTypeSelect } from './PackageTypeSelect';
+import { packageTypes, statuses, typeLabel } from '../mailItemFormat';
 import { RecipientCombobox, keepDialogOpenWhileListOpen, type RecipientChoice } from './RecipientCombobox';
 
 interface EditValues {
@@ -86,7 +86,16 @@ function EditForm({ organizationId, item, pending, onSave, onCancel }: EditFormP
             control={control}
             name="type"
             rules={{ required: 'Type is required' }}
-            render={({ field }) => <PackageTypeSelect id={ids.type} types={types} error={typeError} {...field} />}
+            render={({ field }) => (
+              <ChoiceSelect
+                id={ids.type}
+                options={types}
+                label={typeLabel}
+                placeholder="Select a type"
+                error={typeError}
+                {...field}
+              />
+            )}
           />
         </FormField>
         <FormField id={ids.status} label="Status">

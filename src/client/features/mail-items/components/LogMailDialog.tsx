@@ -3,6 +3,7 @@ import { CheckCircle2, UserPlus } from 'lucide-react';
 import { useId, useState, type KeyboardEvent } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
+import { ChoiceSelect } from '@/components/ui/choice-select';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
@@ -25,8 +26,8 @@ import {
   recipientFullName,
   storageFields,
   storageOptions,
+  typeLabel,
 } from '../mailItemFormat';
-import { PackageTypeSelect } from './PackageTypeSelect';
 import { RecipientCombobox, keepDialogOpenWhileListOpen, type RecipientChoice } from './RecipientCombobox';
 
 const NO_COURIER = 'none';
@@ -272,7 +273,16 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
               control={control}
               name="type"
               rules={{ required: 'Type is required' }}
-              render={({ field }) => <PackageTypeSelect id={ids.type} types={types} error={typeError} {...field} />}
+              render={({ field }) => (
+                <ChoiceSelect
+                  id={ids.type}
+                  options={types}
+                  label={typeLabel}
+                  placeholder="Select a type"
+                  error={typeError}
+                  {...field}
+                />
+              )}
             />
           </FormField>
           <FormField id={ids.storage} label="Storage Location" optional>

@@ -7,9 +7,10 @@ import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { ChoiceSelect } from '@/components/ui/choice-select';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
-import { humanize } from '@/lib/format';
+
 import { toastFailure } from '@/lib/useErrorToast';
 import { useCreateLocation } from '../api/createLocation';
 import type { LocationBody } from '../api/locations';
@@ -94,18 +95,13 @@ function LocationForm({
             control={control}
             name="type"
             render={({ field }) => (
-              <Select value={field.value} onValueChange={field.onChange}>
-                <SelectTrigger {...a11y('type')} ref={field.ref} onBlur={field.onBlur}>
-                  <SelectValue placeholder="Choose a type" />
-                </SelectTrigger>
-                <SelectContent>
-                  {LOCATION_TYPES.map((type) => (
-                    <SelectItem key={type} value={type}>
-                      {humanize(type)}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
+              <ChoiceSelect
+                id={id('type')}
+                options={LOCATION_TYPES}
+                placeholder="Choose a type"
+                error={errors.type?.message}
+                {...field}
+              />
             )}
           />
         </FormField>

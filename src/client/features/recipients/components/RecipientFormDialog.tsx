@@ -6,10 +6,9 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { ChoiceSelect } from '@/components/ui/choice-select';
 import { toast } from '@/components/ui/use-toast';
 import { useCurrentOrganization } from '@/features/organizations/hooks/useCurrentOrganization';
-import { humanize } from '@/lib/format';
 import { toastFailure } from '@/lib/useErrorToast';
 import { useCreateRecipient } from '../api/createRecipient';
 import { useUpdateRecipient } from '../api/updateRecipient';
@@ -126,18 +125,12 @@ function RecipientForm({ organizationId, recipient, onSaved, onOpenChange, short
           control={control}
           name="recipientType"
           render={({ field }) => (
-            <Select value={field.value} onValueChange={field.onChange}>
-              <SelectTrigger {...a11y('recipientType')} ref={field.ref} onBlur={field.onBlur}>
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                {RECIPIENT_TYPES.map((type) => (
-                  <SelectItem key={type} value={type}>
-                    {humanize(type)}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
+            <ChoiceSelect
+              id={id('recipientType')}
+              options={RECIPIENT_TYPES}
+              error={errors.recipientType?.message}
+              {...field}
+            />
           )}
         />
       </FormField>
