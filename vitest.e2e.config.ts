@@ -8,5 +8,7 @@ export default defineConfig({
     hookTimeout: 90_000,
     // Each file runs a server, a database and a browser: one at a time on 2 cores.
     fileParallelism: false,
+    // A screen may take a few seconds to settle on a loaded CI machine; vitest's default is 1 s.
+    expect: { poll: { timeout: 10_000, interval: 100 } },
   },
 });

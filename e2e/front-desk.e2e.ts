@@ -84,6 +84,17 @@ describe('the front desk', () => {
   it('logs a package with a photo on Shelf A, notifies the recipient and hands it over', async () => {
     const { context, page } = await stack.newPage();
     await login(page);
+    // This journey notifies by hand; auto-notify (on by default) would notify Lucas as soon as the
+    // notification worker's email is accepted (the notifications journey covers that).
+    await page.evaluate(async () => {
+      const [org] = (await (await fetch('/api/organizations')).json()) as Array<{ id: string }>;
+      const res = await fetch(`/api/organization-settings/${org!.id}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ autoNotifyRecipients: false }),
+      });
+      if (!res.ok) throw new Error(`turning auto-notify off answered ${res.status}`);
+    });
     const shelfBefore = await shelfACount(page);
     const todayBefore = Number(await statValue(page, "Today's Mail"));
 

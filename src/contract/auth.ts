@@ -52,8 +52,35 @@ export const LoginBody = z.object({
   /** The email or the username. */
   username: z.string({ message: 'Email is required' }).trim().min(1, 'Email is required').max(255),
   password: z.string({ message: 'Password is required' }).min(1, 'Password is required').max(200),
+  /** Signing in through an invitation link joins its organization too. */
+  invitationToken: z.string().max(200).nullish(),
 });
 export type LoginBody = z.infer<typeof LoginBody>;
+
+/**
+ * How joining through an invitation went when signing in (or registering) with an
+ * `invitationToken`. The sign-in itself succeeds whatever the outcome; `organizationId` is set when
+ * the user is (now) a member, `message` words any other outcome for a toast.
+ */
+export const INVITATION_JOIN_STATUSES = [
+  'joined',
+  'already_member',
+  'seat_limit',
+  'trial_expired',
+  'email_mismatch',
+  'invalid',
+  'failed',
+] as const;
+export const InvitationJoinOutcome = z.object({
+  status: z.enum(INVITATION_JOIN_STATUSES),
+  organizationId: z.uuid().optional(),
+  message: z.string().optional(),
+});
+export type InvitationJoinOutcome = z.infer<typeof InvitationJoinOutcome>;
+
+/** The reply of POST /api/login and POST /api/register: the user, and the invitation outcome when a token was sent. */
+export const SignInReply = User.extend({ invitation: InvitationJoinOutcome.optional() });
+export type SignInReply = z.infer<typeof SignInReply>;
 
 /** The /login form asks for an email specifically. */
 export const LoginForm = z.object({

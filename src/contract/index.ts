@@ -10,6 +10,8 @@ export * from './mailrooms';
 export * from './settings';
 export * from './mail-items';
 export * from './history';
+export * from './audit';
+export * from './integrations';
 
 /** The header that names the organization a request acts on. */
 export const ORGANIZATION_HEADER = 'x-organization-id';

@@ -1,5 +1,10 @@
 import { z } from 'zod';
+import { emailField } from './auth';
+import { Timestamp } from './common';
 import { Role } from './organizations';
+
+/** Invitations expire this long after they are sent (or re-sent). */
+export const INVITATION_TTL_DAYS = 7;
 
 /** GET /api/invitations/verify/{token}: what the invitee sees before registering. */
 export const InvitationPreview = z.object({
@@ -8,3 +13,52 @@ export const InvitationPreview = z.object({
   role: Role,
 });
 export type InvitationPreview = z.infer<typeof InvitationPreview>;
+
+export const InvitationStatus = z.enum(['pending', 'expired']);
+
+/** GET /api/user-invitations (admins): unused invitations of the current organization, newest first. */
+export const Invitation = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  role: Role,
+  expiresAt: Timestamp,
+  createdAt: Timestamp,
+  /** pending until expiresAt; an expired one can be re-sent. Accepted and revoked ones are not listed. */
+  status: InvitationStatus,
+  invitedBy: z
+    .object({ id: z.uuid(), firstName: z.string().nullable(), lastName: z.string().nullable(), email: z.string() })
+    .nullable(),
+});
+export type Invitation = z.infer<typeof Invitation>;
+
+/** POST /api/user-invitations: email required, role member (default) or admin. */
+export const CreateInvitationBody = z.object({
+  email: emailField,
+  role: Role.default('member'),
+});
+export type CreateInvitationBody = z.input<typeof CreateInvitationBody>;
+
+export const InvitationParams = z.object({ id: z.uuid({ message: 'Invitation not found' }) });
+export const InvitationTokenParams = z.object({ token: z.string().min(1).max(200) });
+
+/** POST /api/invitations/accept: a signed-in user joins the invitation's organization. */
+export const AcceptInvitationBody = z.object({
+  token: z.string({ message: 'Invitation token is required' }).min(1, 'Invitation token is required').max(200),
+});
+export const AcceptedInvitation = z.object({ organizationId: z.uuid(), organizationName: z.string(), role: Role });
+export type AcceptedInvitation = z.infer<typeof AcceptedInvitation>;
+
+/** Messages shared by server and client. */
+export const INVITATION_MESSAGES = {
+  invalid: 'Invalid or expired invitation. You can still create an account.',
+  invalidLink: 'The invitation link is invalid or expired, but you can still create an account.',
+  verifyFailed: 'Failed to verify invitation',
+  alreadyMember: 'This person is already a member of the organization',
+  alreadyInvited: 'An invitation is already pending for this email. Use Resend to send it again.',
+  emailMismatch: 'This invitation was sent to a different email address',
+  seatLimit: 'No seats are available. An admin can add seats in Billing.',
+  trialExpired: "This organization's free trial has ended. An admin can choose a plan in Billing.",
+  joinFailed: 'Could not join the organization. Please open the invitation link again.',
+  sendFailed: 'Failed to send invitation',
+  resendFailed: 'Failed to resend invitation',
+} as const;

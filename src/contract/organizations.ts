@@ -99,3 +99,12 @@ export const Member = z.object({
   }),
 });
 export type Member = z.infer<typeof Member>;
+
+/** PUT /api/organizations/{id}/members/{userId} (admins). */
+export const UpdateMemberBody = z.object({ role: Role });
+
+export const MEMBER_MESSAGES = {
+  cannotRemoveSelf: 'Cannot remove yourself from the organization',
+  lastAdminRemove: 'The last admin of an organization cannot be removed',
+  lastAdminDemote: 'Cannot demote the last admin. Make another member admin first.',
+} as const;

@@ -13,6 +13,9 @@ export const OrganizationSettings = z.object({
   allowEditAfterDelivery: z.boolean(),
   requirePhotoUpload: z.boolean(),
   autoNotifyRecipients: z.boolean(),
+  sendReminders: z.boolean(),
+  reminderAfterDays: z.number().int(),
+  pickupInstructions: z.string().nullable(),
 });
 export type OrganizationSettings = z.infer<typeof OrganizationSettings>;
 
@@ -46,6 +49,18 @@ export const UpdateOrganizationSettingsBody = z
     allowEditAfterDelivery: z.boolean(),
     requirePhotoUpload: z.boolean(),
     autoNotifyRecipients: z.boolean(),
+    sendReminders: z.boolean(),
+    reminderAfterDays: z
+      .number({ message: 'Reminder days must be a number' })
+      .int('Reminder days must be a whole number')
+      .min(1, 'Reminder days must be between 1 and 30')
+      .max(30, 'Reminder days must be between 1 and 30'),
+    pickupInstructions: z
+      .string()
+      .trim()
+      .max(500, 'Pickup instructions must be at most 500 characters')
+      .transform((v) => (v === '' ? null : v))
+      .nullable(),
   })
   .partial()
   .refine((v) => Object.keys(v).length > 0, 'Nothing to update');

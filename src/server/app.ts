@@ -19,6 +19,7 @@ import { createCaches } from './caches';
 import { trackInFlight } from './lib/in-flight';
 import type { App } from './http';
 import { createMailer, type Mailer } from './lib/mailer';
+import { createSecretBox, loadSecretsKey } from './lib/secrets';
 import { registerErrorHandlers } from './plugins/errors';
 import { sessionPlugin } from './plugins/session';
 import { organizationPlugin } from './plugins/organization';
@@ -44,13 +45,25 @@ import { historyRoutes } from './modules/history/history.routes';
 import { createAnalyticsService } from './modules/analytics/analytics.service';
 import { analyticsRoutes } from './modules/analytics/analytics.routes';
 import { photosRoutes } from './modules/photos/photos.routes';
+import { createInvitationsService } from './modules/invitations/invitations.service';
+import { invitationsRoutes } from './modules/invitations/invitations.routes';
+import { createAuditService } from './modules/audit/audit.service';
+import { auditRoutes } from './modules/audit/audit.routes';
+import { createNotifications } from './modules/notifications/worker';
+import { notificationsRoutes } from './modules/notifications/notifications.routes';
+import { createApiKeyAuth } from './modules/integrations/api-keys';
+import { createIntegrationsService } from './modules/integrations/integrations.service';
+import { integrationsRoutes } from './modules/integrations/integrations.routes';
 
 export type BuildOptions = { config: Config; db: Db; mailer?: Mailer };
 
 /** The whole HTTP application; main.ts listens with it, tests inject into it. */
 export async function buildApp({ config, db, mailer }: BuildOptions) {
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-api-key"]'],
+    },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{1,100}$/.test(given) ? given : crypto.randomUUID();
@@ -75,6 +88,7 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
     mailer: mailer ?? createMailer(config.smtpUrl, config.mailFrom, app.log),
     log: app.log,
     caches: createCaches(config.cacheTtlMs),
+    secrets: createSecretBox(loadSecretsKey(config.secretsKey, config.dataDir)),
   };
 
   await app.register(cookie);
@@ -84,15 +98,42 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
       info: {
         title: 'Pigeonhole API',
         version: '1.0.0',
-        description: 'Mailroom and package management. Organization-scoped calls need the x-organization-id header.',
+        description:
+          'Mailroom and package management. Organization-scoped calls need the x-organization-id header.\n\n' +
+          '**API keys.** Another system can call the organization-scoped endpoints (those taking ' +
+          'x-organization-id: log mail items, read their statuses, recipients…) with an API key of the ' +
+          "organization's API integration (Integrations → API → create key; shown once): send " +
+          '`Authorization: Bearer pk_…` (or `x-api-key: pk_…`), no session cookie. The key acts for its ' +
+          'organization only, with the member role, as the admin who created it: x-organization-id may be ' +
+          "left out and, when sent, must name the key's organization (else 403); admin calls answer 403; " +
+          'calls about an account (/api/auth/user, /api/change-password, /api/organizations, invitations) ' +
+          'answer 403 api_key_not_allowed. A revoked key, a switched-off integration or a creator who left ' +
+          'the organization answer 401 invalid_api_key.',
       },
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'pigeonhole.sid' } } },
-      security: [{ session: [] }],
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'pigeonhole.sid' },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'pk_…',
+            description: "An API key of the organization's API integration: `Authorization: Bearer pk_…`.",
+          },
+          apiKeyHeader: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'x-api-key',
+            description: 'The same API key in the x-api-key header.',
+          },
+        },
+      },
+      security: [{ session: [] }, { apiKey: [] }, { apiKeyHeader: [] }],
     },
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
-  await app.register(sessionPlugin, { db, config, caches: deps.caches });
+  const apiKeys = createApiKeyAuth(db, deps.caches);
+  await app.register(sessionPlugin, { db, config, caches: deps.caches, apiKeys });
   await app.register(organizationPlugin, { db, caches: deps.caches });
 
   const appUrl = (request: FastifyRequest) => config.appUrl ?? `${request.protocol}://${request.host}`;
@@ -107,6 +148,17 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
   photosRoutes(app, createPhotosService(deps));
   historyRoutes(app, createHistoryService(deps));
   analyticsRoutes(app, createAnalyticsService(deps));
+  invitationsRoutes(app, createInvitationsService(deps), appUrl);
+  auditRoutes(app, createAuditService(deps));
+  // The notification pipeline: its worker is started by server.ts (NOTIFICATIONS_WORKER), or by tests.
+  const notifications = createNotifications({
+    ...deps,
+    secretsKey: loadSecretsKey(config.secretsKey, config.dataDir),
+    requestsInFlight: () => app.inFlight.count,
+  });
+  app.decorate('notifications', notifications);
+  notificationsRoutes(app, db, notifications.unsubscribeKey);
+  integrationsRoutes(app, createIntegrationsService(deps, apiKeys));
 
   await serveClient(app, path.join(config.rootDir, 'dist', 'client'));
   return app;

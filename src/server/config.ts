@@ -53,6 +53,15 @@ const EnvSchema = z.object({
    * same instance take effect at once; other instances see them within this time. 0 disables.
    */
   CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  /**
+   * Key for integration secrets at rest: base64 of 32 random bytes (`openssl rand -base64 32`).
+   * Unset: one is generated into DATA_DIR/secrets.key on first start.
+   */
+  SECRETS_KEY: z.string().optional(),
+  /** Run the notification worker in this instance (sends queued email, SMS and webhooks). */
+  NOTIFICATIONS_WORKER: z.enum(['true', 'false']).default('true'),
+  /** Twilio-compatible API base URL for SMS (tests point it at a local receiver). */
+  SMS_API_BASE_URL: z.url().default('https://api.twilio.com'),
   /** Trust X-Forwarded-For from a proxy in front (for client addresses in rate limits). */
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
 });
@@ -75,6 +84,9 @@ export type Config = {
   seedDemo: boolean;
   trustProxy: boolean;
   cacheTtlMs: number;
+  secretsKey: string | undefined;
+  notificationsWorker: boolean;
+  smsApiBaseUrl: string;
   /** Root of the project (migrations/, dist/client). */
   rootDir: string;
 };
@@ -110,6 +122,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
     seedDemo: e.SEED_DEMO ? e.SEED_DEMO === 'true' : e.NODE_ENV === 'development',
     trustProxy: e.TRUST_PROXY === 'true',
     cacheTtlMs: e.CACHE_TTL_MS,
+    secretsKey: e.SECRETS_KEY || undefined,
+    notificationsWorker: e.NOTIFICATIONS_WORKER === 'true',
+    smsApiBaseUrl: e.SMS_API_BASE_URL,
     rootDir,
   };
 }

@@ -5,8 +5,9 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ErrorReply } from '../contract';
+import { ErrorReply, TOTAL_COUNT_HEADER } from '../contract';
 
 /** The Fastify instance as route modules see it: zod schemas type requests and replies. */
 export type App = FastifyInstance<
@@ -20,3 +21,21 @@ export type App = FastifyInstance<
 /** The error replies a route documents, so /api/docs shows them. */
 export const errorReplies = (...codes: Array<400 | 401 | 402 | 403 | 404 | 409 | 413 | 429>) =>
   Object.fromEntries(codes.map((c) => [c, ErrorReply])) as Record<number, typeof ErrorReply>;
+
+/**
+ * A page of a list as its finished reply: the JSON encoded to bytes once, when the page is built
+ * (and cached), then sent as it is however often it is asked for; the total goes in a header.
+ */
+export type ListPage = { body: Buffer; total: number };
+
+export const listPage = (items: unknown[], total: number): ListPage => ({
+  body: Buffer.from(JSON.stringify(items)),
+  total,
+});
+
+export function sendListPage(reply: FastifyReply, page: ListPage) {
+  return reply
+    .header(TOTAL_COUNT_HEADER, String(page.total))
+    .type('application/json; charset=utf-8')
+    .send(page.body as never);
+}

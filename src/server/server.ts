@@ -31,12 +31,21 @@ export async function startServer(config: Config, options: { mailer?: Mailer } =
     const app = await buildApp({ config, db: database.db, mailer: options.mailer });
     const address = await app.listen({ host: config.host, port: config.port });
     const stopHousekeeping = startHousekeeping(database.db, app.log);
+    const worker = config.notificationsWorker ? app.notifications.createWorker() : undefined;
+    worker?.start();
     let stopping: Promise<void> | undefined;
     const stop = () =>
       (stopping ??= (async () => {
         stopHousekeeping();
-        await app.close(); // stops accepting and waits for open connections
-        await app.inFlight.drained(10_000);
+        // The worker stops claiming and waits for its sends in flight to be recorded, while the
+        // HTTP server drains; both before the database closes.
+        await Promise.all([
+          worker?.stop(),
+          (async () => {
+            await app.close(); // stops accepting and waits for open connections
+            await app.inFlight.drained(10_000);
+          })(),
+        ]);
         await database.close();
         await embedded?.stop();
       })());

@@ -7,6 +7,8 @@ import { useCurrentOrganization } from '@/features/organizations/hooks/useCurren
 import { AppShell } from './layout/AppShell';
 import { DashboardScreen } from './screens/DashboardScreen';
 import { HistoryScreen } from './screens/HistoryScreen';
+import { IntegrationsScreen } from './screens/IntegrationsScreen';
+import { JoinInvitationScreen } from './screens/JoinInvitationScreen';
 import { MailIntakeScreen } from './screens/MailIntakeScreen';
 import { NotFoundScreen } from './screens/NotFoundScreen';
 import { OnboardingScreen } from './screens/OnboardingScreen';
@@ -14,7 +16,7 @@ import { OrganizationsUnavailableScreen } from './screens/OrganizationsUnavailab
 import { PendingPickupsScreen } from './screens/PendingPickupsScreen';
 import { RecipientsScreen } from './screens/RecipientsScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
-import { signedOutPaths } from './routePaths';
+import { invitationPaths, signedOutPaths } from './routePaths';
 
 // Charts (recharts) are only on Reports: they load when a manager opens it, not with the front desk.
 const ReportsScreen = lazy(() => import('./screens/ReportsScreen').then((m) => ({ default: m.ReportsScreen })));
@@ -43,6 +45,7 @@ function ShellRoutes({ user }: { user: User }) {
         <Route path="/recipients" component={RecipientsScreen} />
         <Route path="/history" component={HistoryScreen} />
         <Route path="/reports" component={LazyReports} />
+        <Route path="/integrations" component={IntegrationsScreen} />
         <Route path="/settings" component={SettingsScreen} />
         <Route component={NotFoundScreen} />
       </Switch>
@@ -53,6 +56,12 @@ function ShellRoutes({ user }: { user: User }) {
 export function SignedInRoutes({ user }: { user: User }) {
   return (
     <Switch>
+      {/* an invitation link opened while signed in offers to join; without a token these go to / */}
+      {invitationPaths.map((path) => (
+        <Route key={path} path={path}>
+          <JoinInvitationScreen user={user} />
+        </Route>
+      ))}
       {signedOutPaths.map((path) => (
         <Route key={path} path={path}>
           <Redirect to="/" replace />

@@ -52,3 +52,10 @@ export function relativeTime(iso: string, now = Date.now()): string {
 export function formatDateTime(iso: string): string {
   return dateTime.format(new Date(iso));
 }
+
+const tableDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: '2-digit', year: 'numeric' });
+
+/** Spec §2 table dates: 'MMM dd, yyyy' ("Nov 05, 2026"). */
+export function formatDate(iso: string): string {
+  return tableDate.format(new Date(iso));
+}

@@ -116,8 +116,6 @@ export const organizations = pgTable('organizations', {
   trialEndDate: ts('trial_end_date'),
   /** -1 means unlimited. */
   maxPackagesPerMonth: integer('max_packages_per_month').notNull().default(500),
-  currentMonthPackages: integer('current_month_packages').notNull().default(0),
-  usageResetDate: ts('usage_reset_date'),
   billingCycle: varchar('billing_cycle', { length: 20 }).notNull().default('monthly'),
   nextBillingDate: ts('next_billing_date'),
   lastPaymentDate: ts('last_payment_date'),
@@ -214,6 +212,8 @@ export const recipients = pgTable(
     department: varchar('department', { length: 255 }),
     recipientType: recipientType('recipient_type').notNull().default('guest'),
     isActive: boolean('is_active').notNull().default(true),
+    /** Set when the recipient follows the unsubscribe link of a message: no more email or SMS. */
+    notificationsOptOutAt: ts('notifications_opt_out_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -254,8 +254,6 @@ export const mailroomLocations = pgTable(
     name: varchar('name', { length: 255 }).notNull(),
     type: locationType('type').notNull().default('bin'),
     capacity: integer('capacity').notNull().default(20),
-    /** Items held that are not yet delivered or returned; kept by the server. */
-    currentCount: integer('current_count').notNull().default(0),
     isActive: boolean('is_active').notNull().default(true),
     notes: text('notes'),
     createdAt: createdAt(),
@@ -264,7 +262,6 @@ export const mailroomLocations = pgTable(
   (t) => [
     index('mailroom_locations_org_mailroom_idx').on(t.organizationId, t.mailroomId),
     check('mailroom_locations_capacity_positive', sql`${t.capacity} >= 1`),
-    check('mailroom_locations_count_nonnegative', sql`${t.currentCount} >= 0`),
   ],
 );
 
@@ -329,6 +326,11 @@ export const mailItems = pgTable(
     index('mail_items_org_status_arrived_idx').on(t.organizationId, t.status, t.arrivedAt),
     index('mail_items_org_recipient_idx').on(t.organizationId, t.recipientId),
     index('mail_items_org_location_idx').on(t.organizationId, t.locationId),
+    // A location's current count is the items held there (not delivered or returned), counted
+    // from this index rather than kept in a counter row every intake would have to lock.
+    index('mail_items_org_held_location_idx')
+      .on(t.organizationId, t.locationId)
+      .where(sql`${t.status} not in ('delivered', 'returned') and ${t.locationId} is not null`),
     index('mail_items_org_tracking_idx').on(t.organizationId, t.trackingNumber),
     // Pending Pickups and the pending counters read only items not yet handed over.
     index('mail_items_org_waiting_arrived_idx')
@@ -356,14 +358,62 @@ export const mailItemHistory = pgTable(
     performedBy: uuid('performed_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
-  (t) => [index('mail_item_history_org_item_idx').on(t.organizationId, t.mailItemId, t.seq)],
+  (t) => [
+    index('mail_item_history_org_item_idx').on(t.organizationId, t.mailItemId, t.seq),
+    // The month's package usage is the count of 'created' rows since the month began: history
+    // outlives deleted items, and counting needs no shared counter row that every intake locks.
+    index('mail_item_history_org_created_idx')
+      .on(t.organizationId, t.createdAt)
+      .where(sql`${t.action} = 'created'`),
+  ],
 );
 
+/**
+ * Append-only record of administration: who invited, removed, changed a role or a setting, and
+ * when, with the values before and after. organization_id is null for platform-wide changes made
+ * by a super admin (e.g. granting super admin to a user).
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Orders entries written in one transaction (they share created_at). */
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
+    organizationId: uuid('organization_id').references(() => organizations.id, { onDelete: 'cascade' }),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    /** e.g. 'invitation.sent', 'member.role_changed', 'settings.updated'. */
+    action: varchar('action', { length: 64 }).notNull(),
+    targetType: varchar('target_type', { length: 32 }),
+    targetId: varchar('target_id', { length: 64 }),
+    /** What the target was called when it happened (an email, a name): it outlives the target. */
+    targetLabel: varchar('target_label', { length: 255 }),
+    before: jsonb('before').$type<Record<string, unknown>>(),
+    after: jsonb('after').$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_org_seq_idx').on(t.organizationId, t.seq)],
+);
+
+/**
+ * As stored: the secrets (password, authToken, webhookSecret) are encrypted with SECRETS_KEY
+ * (lib/secrets.ts, 'enc:v1:...' strings) and never leave the server in clear. API keys are not
+ * here: they live hashed in api_keys.
+ */
 export type IntegrationConfig = {
-  apiKey?: string;
   webhookUrl?: string;
-  emailSettings?: { smtpHost?: string; smtpPort?: number; username?: string; password?: string };
-  smsSettings?: { accountSid?: string; authToken?: string; fromNumber?: string };
+  /** Signs webhook deliveries (Standard Webhooks, 'whsec_...'); encrypted. */
+  webhookSecret?: string;
+  /** Which mail item events a webhook receives; all when absent. */
+  webhookEvents?: string[];
+  emailSettings?: {
+    smtpHost?: string;
+    smtpPort?: number;
+    username?: string;
+    password?: string;
+    fromAddress?: string;
+    secure?: boolean;
+  };
+  smsSettings?: { accountSid?: string; authToken?: string; fromNumber?: string; baseUrl?: string };
 };
 
 export const integrations = pgTable(
@@ -384,6 +434,93 @@ export const integrations = pgTable(
   (t) => [index('integrations_org_idx').on(t.organizationId, t.type)],
 );
 
+/**
+ * API keys of an organization's 'api' integration: the key is shown once, only its SHA-256 is
+ * kept. A key authenticates the public REST API for that organization only, as a member.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    integrationId: uuid('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: 255 }).notNull(),
+    /** The first characters of the key ('pk_live_ab12'), to tell keys apart in lists. */
+    prefix: varchar('prefix', { length: 32 }).notNull(),
+    keyHash: varchar('key_hash', { length: 64 }).notNull().unique(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    lastUsedAt: ts('last_used_at'),
+    revokedAt: ts('revoked_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('api_keys_org_idx').on(t.organizationId, t.integrationId)],
+);
+
+/**
+ * The notification queue (an outbox): every message to send is a row, written in the same
+ * transaction as the change that caused it. 'event' rows (a mail item was logged, notified,
+ * delivered, returned or deleted; a reminder is due) are fanned out by the worker into one row
+ * per message (email, sms, webhook), each retried with backoff until sent or failed.
+ */
+export const notificationJobs = pgTable(
+  'notification_jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** 'event' (to fan out), 'email', 'sms' or 'webhook'. */
+    channel: varchar('channel', { length: 16 }).notNull(),
+    /** e.g. 'mail_item.created', 'mail_item.notified', 'mail_item.delivered', 'mail_item.reminder', 'test'. */
+    event: varchar('event', { length: 64 }).notNull(),
+    /** No foreign key: the messages about an item outlive it, like its history. */
+    mailItemId: uuid('mail_item_id'),
+    recipientId: uuid('recipient_id'),
+    integrationId: uuid('integration_id').references(() => integrations.id, { onDelete: 'set null' }),
+    /** The event job a message was fanned out from. */
+    parentId: uuid('parent_id'),
+    /** Email address, phone number or URL the message goes to. */
+    destination: varchar('destination', { length: 2048 }),
+    /** What the sender needs that the database may no longer hold (e.g. a deleted item's snapshot). */
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    /** queued, sending, sent, failed, skipped, done (event rows once fanned out). */
+    status: varchar('status', { length: 16 }).notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(12),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    /** A worker holding the job (status 'sending') until then; past it another may take it. */
+    lockedUntil: ts('locked_until'),
+    lastError: text('last_error'),
+    /** Why nothing was sent (e.g. 'The recipient has no email address'). */
+    skipReason: text('skip_reason'),
+    responseStatus: integer('response_status'),
+    latencyMs: integer('latency_ms'),
+    /** The provider's id of the accepted message (SMTP Message-ID, Twilio SID). */
+    providerId: varchar('provider_id', { length: 255 }),
+    /** At most one job per key (e.g. one reminder per item and day). */
+    dedupeKey: varchar('dedupe_key', { length: 255 }).unique(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    sentAt: ts('sent_at'),
+  },
+  (t) => [
+    // The worker's claim: due jobs, oldest first.
+    index('notification_jobs_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'queued'`),
+    // The sweep that gives back jobs whose worker's lease ran out.
+    index('notification_jobs_leased_idx')
+      .on(t.lockedUntil)
+      .where(sql`${t.status} = 'sending'`),
+    index('notification_jobs_item_idx').on(t.organizationId, t.mailItemId, t.createdAt),
+    index('notification_jobs_integration_idx').on(t.organizationId, t.integrationId, t.createdAt),
+  ],
+);
+
 export const DEFAULT_SETTINGS = {
   packageTypes: ['package', 'letter', 'certified_mail', 'express', 'fragile'],
   packageSizes: ['small', 'medium', 'large', 'extra_large'],
@@ -392,6 +529,9 @@ export const DEFAULT_SETTINGS = {
   allowEditAfterDelivery: false,
   requirePhotoUpload: false,
   autoNotifyRecipients: true,
+  sendReminders: true,
+  reminderAfterDays: 3,
+  pickupInstructions: null as string | null,
 };
 
 export const organizationSettings = pgTable('organization_settings', {
@@ -407,6 +547,11 @@ export const organizationSettings = pgTable('organization_settings', {
   allowEditAfterDelivery: boolean('allow_edit_after_delivery').notNull().default(false),
   requirePhotoUpload: boolean('require_photo_upload').notNull().default(false),
   autoNotifyRecipients: boolean('auto_notify_recipients').notNull().default(true),
+  /** A reminder goes to the recipient of an item waiting longer than reminderAfterDays (at most daily). */
+  sendReminders: boolean('send_reminders').notNull().default(true),
+  reminderAfterDays: integer('reminder_after_days').notNull().default(3),
+  /** Pickup hours or a note, quoted in the arrival message. */
+  pickupInstructions: text('pickup_instructions'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -22,6 +22,10 @@ export function trackInFlight(app: FastifyInstance) {
     if (count === 0) onIdle?.();
   });
   return {
+    /** Requests being served right now. */
+    get count() {
+      return count;
+    },
     drained(timeoutMs: number): Promise<void> {
       if (count === 0) return Promise.resolve();
       return new Promise((resolve) => {

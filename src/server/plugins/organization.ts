@@ -14,14 +14,15 @@ declare module 'fastify' {
     membership: { organizationId: string; role: Role } | null;
   }
   interface FastifyInstance {
-    /** preHandler (after authenticate): the x-organization-id header names one of the caller's organizations. */
+    /** preValidation hook (after authenticate): the x-organization-id header names one of the caller's organizations. */
     requireOrganization: (request: FastifyRequest) => Promise<void>;
-    /** preHandler (after requireOrganization): the caller is an admin of it. */
+    /** preValidation hook (after requireOrganization): the caller is an admin of it. */
     requireAdmin: (request: FastifyRequest) => Promise<void>;
   }
 }
 
 export const NOT_A_MEMBER = 'You are not a member of this organization';
+export const API_KEY_OTHER_ORGANIZATION = 'This API key belongs to another organization';
 const HeaderValue = z.uuid();
 
 /** The caller of an organization-scoped call; only valid behind `requireOrganization`. */
@@ -37,6 +38,13 @@ export const organizationPlugin = fp(async (app, opts: { db: Db; caches: Caches 
   app.decorate('requireOrganization', async (request: FastifyRequest) => {
     const raw = request.headers[ORGANIZATION_HEADER];
     const value = Array.isArray(raw) ? raw[0] : raw;
+    // An API key names its organization; the header is optional and, when sent, must agree.
+    const apiKey = authOf(request).apiKey;
+    if (apiKey) {
+      if (value && value !== apiKey.organizationId) throw forbidden(API_KEY_OTHER_ORGANIZATION, 'not_a_member');
+      request.membership = { organizationId: apiKey.organizationId, role: 'member' };
+      return;
+    }
     if (!value) throw badRequest(`The ${ORGANIZATION_HEADER} header is required`, 'organization_required');
     // A malformed id cannot be a membership; it answers like any organization the caller is not in.
     if (!HeaderValue.safeParse(value).success) throw forbidden(NOT_A_MEMBER, 'not_a_member');

@@ -3,28 +3,56 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Caches } from '../caches';
-import { unauthorized } from '../lib/errors';
+import { AppError, forbidden, unauthorized } from '../lib/errors';
 import { hashToken } from '../lib/tokens';
 import { addMs } from '../lib/time';
 import { sessionsRepository } from '../modules/auth/sessions.repository';
 import type { UserRow } from '../modules/auth/users.repository';
+import type { ApiKeyAuth } from '../modules/integrations/api-keys';
 
 export const SESSION_COOKIE = 'pigeonhole.sid';
+export const API_KEY_HEADER = 'x-api-key';
+export const INVALID_API_KEY = 'Invalid API key';
+export const API_KEY_NOT_ALLOWED = 'API keys cannot be used for this call; sign in instead';
 
-export type AuthContext = { user: UserRow; sessionId: string };
+/**
+ * Who is calling: a session's user, or an API key acting as its creator within its organization
+ * only (`apiKey` set, `sessionId` empty).
+ */
+export type AuthContext = {
+  user: UserRow;
+  sessionId: string;
+  apiKey?: { id: string; organizationId: string };
+};
 
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
   }
   interface FastifyInstance {
-    /** preHandler: 401 unless the request carries a live session. */
+    /** preValidation (before any input is checked): 401 unless the request carries a live session. */
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
   interface FastifyReply {
     setSessionCookie: (token: string, expire: Date) => void;
     clearSessionCookie: () => void;
   }
+  interface FastifyContextConfig {
+    /** Set on every route behind `requireOrganization`: the calls an API key may make. */
+    apiKeys?: boolean;
+  }
+}
+
+/** The API key a request presents: `Authorization: Bearer …` or `x-api-key: …`. */
+function presentedApiKey(request: FastifyRequest): string | undefined {
+  const authorization = request.headers.authorization;
+  if (authorization) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (m) return m[1];
+  }
+  const raw = request.headers[API_KEY_HEADER];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  return value?.trim() || undefined;
 }
 
 /** Signed-in request's context; only valid behind `authenticate`. */
@@ -37,8 +65,8 @@ export function authOf(request: FastifyRequest): AuthContext {
  * Server-side sessions in the `sessions` table. The cookie holds a random token; the table holds
  * its hash. Sessions slide: a request in the second half of the lifetime renews it.
  */
-export const sessionPlugin = fp(async (app, opts: { db: Db; config: Config; caches: Caches }) => {
-  const { db, config, caches } = opts;
+export const sessionPlugin = fp(async (app, opts: { db: Db; config: Config; caches: Caches; apiKeys: ApiKeyAuth }) => {
+  const { db, config, caches, apiKeys } = opts;
   const cookieOptions = {
     path: '/',
     httpOnly: true,
@@ -54,7 +82,28 @@ export const sessionPlugin = fp(async (app, opts: { db: Db; config: Config; cach
     this.clearCookie(SESSION_COOKIE, cookieOptions);
   });
 
+  // API keys act on an organization's data only: the routes behind requireOrganization (which the
+  // organization plugin decorates before any route is added). Account calls refuse them.
+  app.addHook('onRoute', (route) => {
+    const hooks = [route.preValidation ?? []].flat();
+    if (app.hasDecorator('requireOrganization') && hooks.includes(app.requireOrganization)) {
+      route.config = { ...(route.config ?? {}), apiKeys: true };
+    }
+  });
+
   app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = presentedApiKey(request);
+    if (key !== undefined) {
+      const principal = await apiKeys.authenticate(key);
+      if (!principal) throw new AppError(401, INVALID_API_KEY, 'invalid_api_key');
+      if (!request.routeOptions.config.apiKeys) throw forbidden(API_KEY_NOT_ALLOWED, 'api_key_not_allowed');
+      request.auth = {
+        user: principal.user,
+        sessionId: '',
+        apiKey: { id: principal.apiKeyId, organizationId: principal.organizationId },
+      };
+      return;
+    }
     const token = request.cookies[SESSION_COOKIE];
     if (!token) throw unauthorized();
     const sid = hashToken(token);

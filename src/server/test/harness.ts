@@ -13,6 +13,9 @@ type Overrides = Record<string, string>;
  * A Fastify app on a database of its own (cloned from the migrated template), torn down after
  * the file. Environment overrides configure it exactly as variables would in production.
  */
+/** A fixed key for integration secrets in tests (never used outside them). */
+export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
+
 export async function createTestApp(env: Overrides = {}) {
   const dbName = `t_${crypto.randomBytes(6).toString('hex')}`;
   const adminUrl = inject('adminUrl');
@@ -20,7 +23,16 @@ export async function createTestApp(env: Overrides = {}) {
   const database = connectDatabase(withDatabase(adminUrl, dbName), 5);
   // Caching is off by default so tests may change rows directly; caches.test.ts turns it on.
   const config: Config = loadConfig(
-    { NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: 'false', CACHE_TTL_MS: '0', ...env },
+    {
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      SEED_DEMO: 'false',
+      CACHE_TTL_MS: '0',
+      SECRETS_KEY: TEST_SECRETS_KEY,
+      // Tests drive the notification worker themselves (notifications tests start one).
+      NOTIFICATIONS_WORKER: 'false',
+      ...env,
+    },
     process.cwd(),
   );
   const app = await buildApp({ config, db: database.db });

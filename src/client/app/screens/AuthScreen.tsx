@@ -1,20 +1,30 @@
+import { MailCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { useVerifyInvitation } from '@/features/auth/api/verifyInvitation';
 import { AuthLayout } from '@/features/auth/components/AuthLayout';
 import { InvitationAwareSignUp } from '@/features/auth/components/InvitationAwareSignUp';
 import { SignInForm } from '@/features/auth/components/SignInForm';
 import { useInvitationToken } from '@/features/auth/hooks/useInvitationToken';
 
-/** /auth: Login and Register tabs; an invitation token opens Register. */
+/** /auth: Login and Register tabs; an invitation token opens Register, and either tab joins with it. */
 export function AuthScreen() {
   const token = useInvitationToken();
   const [tab, setTab] = useState(token ? 'register' : 'login');
+  const { data: invitation } = useVerifyInvitation(token);
+  const organizationName = invitation?.organizationName;
 
   return (
     <AuthLayout
-      title={tab === 'login' ? 'Welcome back' : 'Create your account'}
+      title={organizationName ? `Join ${organizationName}` : tab === 'login' ? 'Welcome back' : 'Create your account'}
       description={
-        tab === 'login' ? 'Sign in to manage your mailroom.' : 'Start your 7-day free trial. No card required.'
+        organizationName
+          ? tab === 'login'
+            ? 'Already have an account? Sign in and you join the organization at once.'
+            : 'Create your account to start working with your team.'
+          : tab === 'login'
+            ? 'Sign in to manage your mailroom.'
+            : 'Start your 7-day free trial. No card required.'
       }
     >
       <Tabs value={tab} onValueChange={setTab}>
@@ -23,7 +33,17 @@ export function AuthScreen() {
           <TabsTrigger value="register">Register</TabsTrigger>
         </TabsList>
         <TabsContent value="login">
-          <SignInForm />
+          {organizationName && (
+            <p className="mb-4 flex gap-3 rounded-lg border border-indigo-200 bg-indigo-50 p-3 text-sm text-indigo-900">
+              <MailCheck aria-hidden className="mt-0.5 size-4 shrink-0 text-indigo-600" />
+              <span>
+                Signing in with <strong className="font-semibold">{invitation.email}</strong> adds you to{' '}
+                <strong className="font-semibold">{organizationName}</strong>.
+              </span>
+            </p>
+          )}
+          {/* a link already known to be invalid is not sent again: the person was told on arrival */}
+          <SignInForm invitation={token && invitation !== null ? { token, organizationName } : undefined} />
         </TabsContent>
         <TabsContent value="register">
           <InvitationAwareSignUp token={token} />

@@ -5,6 +5,7 @@ import { useDashboardStats } from '@/features/dashboard/api/dashboardStats';
 import { useRecentActivity } from '@/features/dashboard/api/recentActivity';
 import { RecentActivityList } from '@/features/dashboard/components/RecentActivityList';
 import { StatCards } from '@/features/dashboard/components/StatCards';
+import { IntegrationsHint } from '@/features/integrations/components/IntegrationsHint';
 import { RequireOrganization } from '@/features/organizations/components/RequireOrganization';
 import { useErrorToast } from '@/lib/useErrorToast';
 
@@ -17,6 +18,7 @@ function OrganizationDashboard({ organization }: { organization: MyOrganization 
   return (
     <div className="space-y-6">
       <StatCards data={stats.data} isLoading={stats.isPending} />
+      {organization.role === 'admin' && <IntegrationsHint organizationId={organization.id} />}
       <Card>
         <CardHeader>
           <CardTitle>Recent Mail Activity</CardTitle>

@@ -1,8 +1,10 @@
 import { TextLink } from '@/components/TextLink';
 import { AuthLayout } from '@/features/auth/components/AuthLayout';
 import { SignInForm } from '@/features/auth/components/SignInForm';
+import { useInvitationToken } from '@/features/auth/hooks/useInvitationToken';
 
 export function LoginScreen() {
+  const token = useInvitationToken();
   return (
     <AuthLayout
       title="Sign in to Pigeonhole"
@@ -18,7 +20,7 @@ export function LoginScreen() {
         </>
       }
     >
-      <SignInForm requireEmail />
+      <SignInForm requireEmail invitation={token ? { token } : undefined} />
     </AuthLayout>
   );
 }

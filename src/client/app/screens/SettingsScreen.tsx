@@ -9,8 +9,9 @@ import { AccountForm } from '@/features/settings/components/AccountForm';
 import { ChangePasswordForm } from '@/features/settings/components/ChangePasswordForm';
 import { ComingSoonPane } from '@/features/settings/components/ComingSoonPanes';
 import { CustomizationPane } from '@/features/settings/components/CustomizationPane';
-import { MembersList } from '@/features/settings/components/MembersList';
+import { NotificationsPane } from '@/features/settings/components/NotificationsPane';
 import { OrganizationSettingsForm } from '@/features/settings/components/OrganizationSettingsForm';
+import { UserManagementPane } from '@/features/team/components/UserManagementPane';
 import { initialTab, visibleTabs, type SettingsTab, type SettingsTabId } from '@/features/settings/settingsTabs';
 
 function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrganization }) {
@@ -19,6 +20,8 @@ function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrg
   switch (tab.id) {
     case 'organization':
       return <OrganizationSettingsForm organizationId={organization.id} />;
+    case 'notifications':
+      return <NotificationsPane organizationId={organization.id} isAdmin={isAdmin} />;
     case 'customization':
       return <CustomizationPane organizationId={organization.id} isAdmin={isAdmin} />;
     case 'mailrooms':
@@ -31,7 +34,7 @@ function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrg
         </div>
       );
     case 'users':
-      return <MembersList organizationId={organization.id} currentUserId={user.id} />;
+      return <UserManagementPane organization={organization} currentUserId={user.id} />;
     default:
       return <ComingSoonPane tab={tab.id} icon={tab.icon} />;
   }

@@ -12,7 +12,7 @@ export function analyticsRoutes(app: App, service: AnalyticsService) {
       querystring: AnalyticsQuery,
       response: { 200: Analytics, ...errorReplies(400, 401, 403) },
     },
-    preHandler: [app.authenticate, app.requireOrganization],
+    preValidation: [app.authenticate, app.requireOrganization],
     handler: async (request) => service.analytics(callerOf(request), request.query.range),
   });
 }

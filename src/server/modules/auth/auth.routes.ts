@@ -7,6 +7,7 @@ import {
   MessageReply,
   RegisterBody,
   ResetPasswordBody,
+  SignInReply,
   UpdateUserBody,
   User,
 } from '../../../contract';
@@ -26,28 +27,30 @@ export function authRoutes(app: App, auth: AuthService, appUrl: (request: Fastif
   app.post('/api/register', {
     schema: {
       tags,
-      summary: 'Create an account and sign in',
+      summary: 'Create an account and sign in; with invitationToken also join its organization (all or nothing)',
       body: RegisterBody,
-      response: { 201: User, ...errorReplies(400, 409, 429) },
+      response: { 201: SignInReply, ...errorReplies(400, 402, 409, 429) },
     },
     handler: async (request, reply) => {
-      const { user, session } = await auth.register(request.body, clientOf(request));
+      const { user, session, invitation } = await auth.register(request.body, clientOf(request));
       reply.setSessionCookie(session.token, session.expire);
-      return reply.status(201).send(user);
+      return reply.status(201).send(invitation ? { ...user, invitation } : user);
     },
   });
 
   app.post('/api/login', {
     schema: {
       tags,
-      summary: 'Sign in with email or username',
+      summary:
+        'Sign in with email or username; with invitationToken also join its organization (the outcome is in `invitation`)',
       body: LoginBody,
-      response: { 200: User, ...errorReplies(400, 401, 429) },
+      response: { 200: SignInReply, ...errorReplies(400, 401, 429) },
     },
     handler: async (request, reply) => {
-      const { user, session } = await auth.login(request.body.username, request.body.password, clientOf(request));
+      const { username, password, invitationToken } = request.body;
+      const { user, session, invitation } = await auth.login(username, password, clientOf(request), invitationToken);
       reply.setSessionCookie(session.token, session.expire);
-      return user;
+      return invitation ? { ...user, invitation } : user;
     },
   });
 
@@ -64,7 +67,7 @@ export function authRoutes(app: App, auth: AuthService, appUrl: (request: Fastif
 
   app.get('/api/auth/user', {
     schema: { tags, summary: 'The signed-in user', response: { 200: User, ...errorReplies(401) } },
-    preHandler: app.authenticate,
+    preValidation: app.authenticate,
     handler: async (request) => toUserDto(authOf(request).user),
   });
 
@@ -75,7 +78,7 @@ export function authRoutes(app: App, auth: AuthService, appUrl: (request: Fastif
       body: UpdateUserBody,
       response: { 200: User, ...errorReplies(400, 401) },
     },
-    preHandler: app.authenticate,
+    preValidation: app.authenticate,
     handler: async (request) => auth.updateName(authOf(request).user.id, request.body),
   });
 
@@ -86,7 +89,7 @@ export function authRoutes(app: App, auth: AuthService, appUrl: (request: Fastif
       body: ChangePasswordBody,
       response: { 200: MessageReply, ...errorReplies(400, 401) },
     },
-    preHandler: app.authenticate,
+    preValidation: app.authenticate,
     handler: async (request) => {
       const { user, sessionId } = authOf(request);
       await auth.changePassword(user.id, sessionId, request.body);

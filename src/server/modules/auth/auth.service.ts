@@ -1,13 +1,22 @@
 import type { z } from 'zod';
-import type { ChangePasswordBody, RegisterBody, ResetPasswordBody, UpdateUserBody, User } from '../../../contract';
+import {
+  INVITATION_MESSAGES,
+  type ChangePasswordBody,
+  type InvitationJoinOutcome,
+  type RegisterBody,
+  type ResetPasswordBody,
+  type UpdateUserBody,
+  type User,
+} from '../../../contract';
 import type { Deps } from '../../context';
-import { forgetUser } from '../../caches';
-import { badRequest, conflict, tooManyRequests, unauthorized } from '../../lib/errors';
+import { forgetMembership, forgetUser } from '../../caches';
+import { AppError, badRequest, conflict, tooManyRequests, unauthorized } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { violatedUniqueConstraint } from '../../lib/pg-errors';
 import * as rateLimiter from '../../lib/rate-limiter';
 import { hashToken, newToken } from '../../lib/tokens';
 import { addMs, iso } from '../../lib/time';
+import { joinWithInvitation } from '../invitations/invitations.service';
 import { passwordResetRepository } from './password-reset.repository';
 import { sessionsRepository } from './sessions.repository';
 import { usersRepository, type UserRow } from './users.repository';
@@ -17,6 +26,18 @@ export const FORGOT_PASSWORD_REPLY = 'If an account exists for that email, a pas
 
 export type ClientInfo = { ip: string; userAgent?: string };
 export type NewSession = { token: string; expire: Date };
+
+/** A join refused while signing in: its code as the reply's invitation status. */
+const JOIN_FAILURES: Record<string, InvitationJoinOutcome['status']> = {
+  invalid_invitation: 'invalid',
+  email_mismatch: 'email_mismatch',
+  already_member: 'already_member',
+  seat_limit: 'seat_limit',
+  trial_expired: 'trial_expired',
+};
+
+/** An invitation token sent with register or login; blank means none. */
+const tokenOf = (token: string | null | undefined) => (token?.trim() ? token.trim() : undefined);
 
 export function toUserDto(u: UserRow): User {
   return {
@@ -49,7 +70,29 @@ export function createAuthService(deps: Deps) {
     return (await usersRepository.update(db, user.id, { isSuperAdmin: true })) ?? user;
   }
 
+  async function joinOnSignIn(user: UserRow, token: string): Promise<InvitationJoinOutcome> {
+    try {
+      const joined = await db.transaction((tx) => joinWithInvitation(tx, user, token));
+      forgetMembership(caches, joined.organizationId, user.id);
+      return { status: 'joined', organizationId: joined.organizationId };
+    } catch (err) {
+      const status = err instanceof AppError && err.code ? JOIN_FAILURES[err.code] : undefined;
+      if (err instanceof AppError && status) {
+        const { organizationId } = err as AppError & { organizationId?: string };
+        return { status, message: err.message, ...(organizationId ? { organizationId } : {}) };
+      }
+      log.error({ err }, 'joining through an invitation while signing in failed');
+      return { status: 'failed', message: INVITATION_MESSAGES.joinFailed };
+    }
+  }
+
   return {
+    /**
+     * With an invitation token the account, the membership (the invited role) and the invitation's
+     * use commit together: an invalid token (400 invalid_invitation), another email (400
+     * email_mismatch), no free seat (402 seat_limit) or an expired trial (402 trial_expired) create
+     * nothing.
+     */
     async register(input: z.infer<typeof RegisterBody>, client: ClientInfo) {
       if (await usersRepository.findByEmail(db, input.email)) {
         throw conflict('An account with this email already exists', 'email_taken');
@@ -57,29 +100,44 @@ export function createAuthService(deps: Deps) {
       if (await usersRepository.usernameTaken(db, input.username)) {
         throw conflict('This username is already taken', 'username_taken');
       }
+      const invitationToken = tokenOf(input.invitationToken);
       const password = await hashPassword(input.password);
-      let user: UserRow;
-      try {
-        user = await usersRepository.insert(db, {
-          email: input.email,
-          username: input.username,
-          firstName: input.firstName ?? null,
-          lastName: input.lastName ?? null,
-          password,
-        });
-      } catch (err) {
-        // Two registrations racing for the same email or username: the unique indexes decide.
-        const constraint = violatedUniqueConstraint(err);
-        if (constraint === 'users_username_lower_unique')
-          throw conflict('This username is already taken', 'username_taken');
-        if (constraint !== undefined) throw conflict('An account with this email already exists', 'email_taken');
-        throw err;
+      const created = await db.transaction(async (tx) => {
+        let user: UserRow;
+        try {
+          user = await usersRepository.insert(tx, {
+            email: input.email,
+            username: input.username,
+            firstName: input.firstName ?? null,
+            lastName: input.lastName ?? null,
+            password,
+          });
+        } catch (err) {
+          // Two registrations racing for the same email or username: the unique indexes decide.
+          const constraint = violatedUniqueConstraint(err);
+          if (constraint === 'users_username_lower_unique')
+            throw conflict('This username is already taken', 'username_taken');
+          if (constraint !== undefined) throw conflict('An account with this email already exists', 'email_taken');
+          throw err;
+        }
+        const joined = invitationToken ? await joinWithInvitation(tx, user, invitationToken) : undefined;
+        return { user, joined };
+      });
+      let user = created.user;
+      let invitation: InvitationJoinOutcome | undefined;
+      if (created.joined) {
+        forgetMembership(caches, created.joined.organizationId, user.id);
+        invitation = { status: 'joined', organizationId: created.joined.organizationId };
       }
       user = await applySuperAdminEmails(user);
-      return { user: toUserDto(user), session: await openSession(user.id, client) };
+      return { user: toUserDto(user), session: await openSession(user.id, client), invitation };
     },
 
-    async login(login: string, password: string, client: ClientInfo) {
+    /**
+     * With an invitation token the user, once signed in, joins its organization too. A refused
+     * join never fails the sign-in: its outcome is in `invitation`.
+     */
+    async login(login: string, password: string, client: ClientInfo, invitationToken?: string | null) {
       const { perAccount, perIp, windowSeconds } = config.loginRateLimit;
       const accountKey = `login:account:${login.toLowerCase()}`;
       const [byIp, byAccount] = await Promise.all([
@@ -99,7 +157,10 @@ export function createAuthService(deps: Deps) {
       }
       await rateLimiter.reset(db, accountKey);
       const user = await applySuperAdminEmails(found);
-      return { user: toUserDto(user), session: await openSession(user.id, client) };
+      const session = await openSession(user.id, client);
+      const token = tokenOf(invitationToken);
+      const invitation = token ? await joinOnSignIn(user, token) : undefined;
+      return { user: toUserDto(user), session, invitation };
     },
 
     async logout(sessionId: string) {

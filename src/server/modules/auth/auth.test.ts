@@ -100,6 +100,8 @@ describe('POST /api/login and /api/logout', () => {
       const res = await c.post('/api/login', { username: login, password: account.password });
       expect(res.statusCode).toBe(200);
       expect(res.json().email).toBe(account.email);
+      // Only a sign-in through an invitation link reports a join outcome.
+      expect(res.json()).not.toHaveProperty('invitation');
       const cookie = res.cookies.find((k) => k.name === 'pigeonhole.sid')!;
       expect(cookie.httpOnly).toBe(true);
       expect(cookie.sameSite).toBe('Lax');
@@ -113,6 +115,25 @@ describe('POST /api/login and /api/logout', () => {
       });
       expect(again.statusCode).toBe(401);
     }
+  });
+
+  it('signs in with a blank or unknown invitation token and reports the join as invalid', async () => {
+    const account = newAccount();
+    await new Client(t).post('/api/register', account);
+    const blank = await new Client(t).post('/api/login', {
+      username: account.email,
+      password: account.password,
+      invitationToken: ' ',
+    });
+    expect(blank.statusCode).toBe(200);
+    expect(blank.json()).not.toHaveProperty('invitation');
+    const unknown = await new Client(t).post('/api/login', {
+      username: account.email,
+      password: account.password,
+      invitationToken: 'no-such-token',
+    });
+    expect(unknown.statusCode).toBe(200);
+    expect(unknown.json().invitation).toMatchObject({ status: 'invalid' });
   });
 
   it('answers the same 401 for a wrong password and an unknown account', async () => {

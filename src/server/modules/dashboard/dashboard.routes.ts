@@ -7,7 +7,7 @@ import type { DashboardService } from './dashboard.service';
 
 export function dashboardRoutes(app: App, dashboard: DashboardService) {
   const tags = ['Dashboard'];
-  const preHandler = [app.authenticate, app.requireOrganization];
+  const guards = [app.authenticate, app.requireOrganization];
 
   app.get('/api/dashboard/stats', {
     schema: {
@@ -15,7 +15,7 @@ export function dashboardRoutes(app: App, dashboard: DashboardService) {
       summary: 'The four stat cards of the selected organization',
       response: { 200: DashboardStats, ...errorReplies(400, 401, 403) },
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request) => dashboard.stats(callerOf(request)),
   });
 
@@ -26,7 +26,7 @@ export function dashboardRoutes(app: App, dashboard: DashboardService) {
       querystring: RecentActivityQuery,
       response: { 200: z.array(RecentActivityItem), ...errorReplies(400, 401, 403) },
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request) => dashboard.recentActivity(callerOf(request), request.query.limit),
   });
 
@@ -36,7 +36,7 @@ export function dashboardRoutes(app: App, dashboard: DashboardService) {
       summary: 'The computed trend texts under the stat cards',
       response: { 200: DashboardTrends, ...errorReplies(400, 401, 403) },
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request) => dashboard.trends(callerOf(request)),
   });
 }

@@ -1,4 +1,4 @@
-import { count, sql } from 'drizzle-orm';
+import { count } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { mailItemHistory, mailItems, mailroomLocations, mailrooms, recipients, users } from '../../db/schema';
 import { hashPassword } from '../../lib/passwords';
@@ -127,13 +127,6 @@ export async function seedDemoIfEmpty(db: Db): Promise<typeof DEMO_LOGIN | undef
         createdAt: arrivedAt,
       });
     }
-    // currentCount is the number of held (not delivered or returned) items per location.
-    await tx.execute(sql`
-      update mailroom_locations l set current_count = (
-        select count(*) from mail_items m
-        where m.organization_id = l.organization_id and m.location_id = l.id
-          and m.status not in ('delivered', 'returned'))
-      where l.organization_id = ${organizationId}`);
   });
   return DEMO_LOGIN;
 }

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { HistoryFilter, HistoryListQuery, HistoryStats, MailItem, TOTAL_COUNT_HEADER } from '../../../contract';
+import { HistoryFilter, HistoryListQuery, HistoryStats, MailItem } from '../../../contract';
 import type { App } from '../../http';
-import { errorReplies } from '../../http';
+import { errorReplies, sendListPage } from '../../http';
 import { callerOf } from '../../plugins/organization';
 import type { HistoryService } from './history.service';
 
 export function historyRoutes(app: App, service: HistoryService) {
   const tags = ['History'];
-  const preHandler = [app.authenticate, app.requireOrganization];
+  const guards = [app.authenticate, app.requireOrganization];
 
   app.get('/api/history', {
     schema: {
@@ -16,14 +16,10 @@ export function historyRoutes(app: App, service: HistoryService) {
       querystring: HistoryListQuery,
       response: { 200: z.array(MailItem), ...errorReplies(400, 401, 403) },
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request, reply) => {
-      const { json, total } = await service.listJson(callerOf(request), request.query);
       // Already JSON (built by the same DTO mapper as every other reply): sent as it is.
-      return reply
-        .header(TOTAL_COUNT_HEADER, String(total))
-        .type('application/json; charset=utf-8')
-        .send(json as never);
+      return sendListPage(reply, await service.listPage(callerOf(request), request.query));
     },
   });
 
@@ -34,7 +30,7 @@ export function historyRoutes(app: App, service: HistoryService) {
       querystring: HistoryFilter,
       response: { 200: HistoryStats, ...errorReplies(400, 401, 403) },
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request) => service.stats(callerOf(request), request.query),
   });
 
@@ -47,7 +43,7 @@ export function historyRoutes(app: App, service: HistoryService) {
       produces: ['text/csv'],
       response: errorReplies(400, 401, 403),
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request, reply) => {
       const { fileName, body } = await service.export(callerOf(request), request.query);
       return reply

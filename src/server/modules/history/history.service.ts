@@ -8,6 +8,7 @@ import {
   type HistoryStats,
 } from '../../../contract';
 import type { Deps, OrgCaller } from '../../context';
+import { listPage, type ListPage } from '../../http';
 import type { DbOrTx } from '../../db/client';
 import { badRequest, notFound } from '../../lib/errors';
 import {
@@ -113,7 +114,7 @@ export function createHistoryService({ db, caches }: Deps) {
      * A page of the filtered items, newest first, as its JSON reply, and the total of the whole
      * filter. Cached like the other mail-item lists (cleared by any write to the organization).
      */
-    async listJson(caller: OrgCaller, q: ListInput): Promise<{ json: string; total: number }> {
+    async listPage(caller: OrgCaller, q: ListInput): Promise<ListPage> {
       return caches.mailItemLists.getOrLoad(`${caller.organizationId}|history|${JSON.stringify(q)}`, async () => {
         const { filters } = await resolve(caller, q);
         const [rows, total] = await Promise.all([
@@ -126,7 +127,10 @@ export function createHistoryService({ db, caches }: Deps) {
           mailItemsRepository.count(db, caller.organizationId, filters),
         ]);
         const now = Date.now();
-        return { json: JSON.stringify(rows.map((r) => toMailItemDto(r, now))), total };
+        return listPage(
+          rows.map((r) => toMailItemDto(r, now)),
+          total,
+        );
       });
     },
 

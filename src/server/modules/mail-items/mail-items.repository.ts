@@ -2,7 +2,15 @@ import { and, asc, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL } from 
 import { alias } from 'drizzle-orm/pg-core';
 import { OVERDUE_HOURS } from '../../../contract';
 import type { DbOrTx } from '../../db/client';
-import { mailItemHistory, mailItems, mailroomLocations, mailrooms, recipients, users } from '../../db/schema';
+import {
+  mailItemHistory,
+  mailItems,
+  mailroomLocations,
+  mailrooms,
+  notificationJobs,
+  recipients,
+  users,
+} from '../../db/schema';
 
 export type MailItemRow = typeof mailItems.$inferSelect;
 export type MailItemInsert = typeof mailItems.$inferInsert;
@@ -83,8 +91,10 @@ function filterConditions(organizationId: string, f: Omit<MailItemFilters, 'orde
         ilike(mailItems.trackingNumber, term),
         ilike(mailItems.sender, term),
         ilike(mailItems.collectorName, term),
-        sql`exists (select 1 from ${recipients} r where r.organization_id = ${mailItems.organizationId}
-                    and r.id = ${mailItems.recipientId}
+        // The outer columns spelled out with their table: in a one-table select (the count) Drizzle
+        // renders them bare, and a bare organization_id here would be the recipient's own.
+        sql`exists (select 1 from ${recipients} r where r.organization_id = "mail_items"."organization_id"
+                    and r.id = "mail_items"."recipient_id"
                     and (r.first_name || ' ' || r.last_name) ilike ${term})`,
       )!,
     );
@@ -161,6 +171,14 @@ export const mailItemsRepository = {
 
   async insertHistory(db: DbOrTx, rows: HistoryInsert[]) {
     if (rows.length) await db.insert(mailItemHistory).values(rows);
+  },
+
+  /** A notification event (outbox row) in the caller's transaction; the worker fans it out. */
+  async insertEvent(
+    db: DbOrTx,
+    e: { organizationId: string; event: string; mailItemId: string; recipientId: string | null; payload: object },
+  ) {
+    await db.insert(notificationJobs).values({ ...e, channel: 'event', payload: e.payload as Record<string, unknown> });
   },
 
   /** Oldest first; the rows outlive their item. */

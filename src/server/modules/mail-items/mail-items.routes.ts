@@ -6,17 +6,16 @@ import {
   MailItemHistoryEntry,
   MailItemListQuery,
   PendingSummary,
-  TOTAL_COUNT_HEADER,
   UpdateMailItemBody,
 } from '../../../contract';
 import type { App } from '../../http';
-import { errorReplies } from '../../http';
+import { errorReplies, sendListPage } from '../../http';
 import { callerOf } from '../../plugins/organization';
 import type { MailItemsService } from './mail-items.service';
 
 export function mailItemsRoutes(app: App, mailItems: MailItemsService) {
   const tags = ['Mail items'];
-  const preHandler = [app.authenticate, app.requireOrganization];
+  const guards = [app.authenticate, app.requireOrganization];
   const ItemParams = IdParams.extend({ id: z.uuid({ message: 'Mail item not found' }) });
 
   app.get('/api/mail-items', {
@@ -26,14 +25,10 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService) {
       querystring: MailItemListQuery,
       response: { 200: z.array(MailItem), ...errorReplies(400, 401, 403) },
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request, reply) => {
-      const { json, total } = await mailItems.listJson(callerOf(request), request.query);
-      // Already JSON (built from the same DTO mapper as every other reply): sent as it is.
-      return reply
-        .header(TOTAL_COUNT_HEADER, String(total))
-        .type('application/json; charset=utf-8')
-        .send(json as never);
+      // Already JSON (built by the same DTO mapper as every other reply): sent as it is.
+      return sendListPage(reply, await mailItems.listPage(callerOf(request), request.query));
     },
   });
 
@@ -43,7 +38,7 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService) {
       summary: 'The Pending Pickups counters',
       response: { 200: PendingSummary, ...errorReplies(400, 401, 403) },
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request) => mailItems.pendingSummary(callerOf(request)),
   });
 
@@ -54,7 +49,7 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService) {
       params: ItemParams,
       response: { 200: MailItem, ...errorReplies(400, 401, 403, 404) },
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request) => mailItems.get(callerOf(request), request.params.id),
   });
 
@@ -65,7 +60,7 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService) {
       params: ItemParams,
       response: { 200: z.array(MailItemHistoryEntry), ...errorReplies(400, 401, 403, 404) },
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request) => mailItems.history(callerOf(request), request.params.id),
   });
 
@@ -76,7 +71,7 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService) {
       body: CreateMailItemBody,
       response: { 201: MailItem, ...errorReplies(400, 401, 402, 403, 404, 413) },
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request, reply) => reply.status(201).send(await mailItems.create(callerOf(request), request.body)),
   });
 
@@ -88,7 +83,7 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService) {
       body: UpdateMailItemBody,
       response: { 200: MailItem, ...errorReplies(400, 401, 403, 404, 409, 413) },
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request) => mailItems.update(callerOf(request), request.params.id, request.body),
   });
 
@@ -105,7 +100,7 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService) {
         params: ItemParams,
         response: { 204: z.null(), ...errorReplies(400, 401, 403, 404) },
       },
-      preHandler,
+      preValidation: guards,
       handler: async (request, reply) => {
         await mailItems.delete(callerOf(request), request.params.id);
         return reply.status(204).send(null);

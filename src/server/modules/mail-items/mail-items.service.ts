@@ -13,30 +13,42 @@ import {
   type UpdateMailItemBody,
 } from '../../../contract';
 import type { Deps, OrgCaller } from '../../context';
+import { listPage, type ListPage } from '../../http';
 import { forgetOrganizationData } from '../../caches';
-import type { DbOrTx } from '../../db/client';
+import { withPgTransaction } from '../../db/client';
+import { createBatcher } from '../../lib/batcher';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
+import { violatedForeignKey } from '../../lib/pg-errors';
 import { iso, isoOrNull } from '../../lib/time';
-import { locationsRepository } from '../mailrooms/locations.repository';
-import { mailroomsRepository } from '../mailrooms/mailrooms.repository';
 import { decodePhotoData, processPhoto, type ProcessedPhoto } from '../photos/photo-processing';
 import { photosRepository } from '../photos/photos.repository';
-import { recipientsRepository } from '../recipients/recipients.repository';
 import { settingsRepository } from '../settings/settings.repository';
 import { valueFromList } from '../settings/list-values';
+import { mailItemsRepository, type MailItemRow, type MailItemWithRelations } from './mail-items.repository';
 import {
-  mailItemsRepository,
-  type HistoryInsert,
-  type MailItemRow,
-  type MailItemWithRelations,
-} from './mail-items.repository';
-import { countAndShelvePackage } from './usage.repository';
+  applyEdits,
+  checkStorage,
+  readForEdit,
+  runIntakes,
+  type Edit,
+  type EditedRow,
+  type HistoryEntry,
+  type IntakeOutcome,
+  type IntakeValues,
+  type ItemKey,
+  type Queryable,
+  type VersionedItem,
+} from './mail-items.writes';
+import { checkPackageAllowance } from './usage.repository';
 
 type CreateInput = z.output<typeof CreateMailItemBody>;
 type UpdateInput = z.output<typeof UpdateMailItemBody>;
 type ListQuery = z.output<typeof MailItemListQuery>;
 
 export const MAIL_ITEM_NOT_FOUND = 'Mail item not found';
+const TRIAL_ENDED_MESSAGE = 'Your free trial has ended. Choose a plan to keep logging mail.';
+/** An edit that finds its item changed meanwhile is worked out again this many times, then locks. */
+const OPTIMISTIC_EDIT_ATTEMPTS = 3;
 const OVERDUE_MS = OVERDUE_HOURS * 3600_000;
 /** The fields an edit can change besides the status; with allowEditAfterDelivery off they freeze on delivery. */
 const EDITABLE_FIELDS = [
@@ -56,10 +68,49 @@ const EDITABLE_FIELDS = [
   'notes',
 ] as const;
 
+/** The columns an edit writes, taken from the version read unless the edit changes them. */
+const EDITED_COLUMNS = [
+  ...EDITABLE_FIELDS,
+  'status',
+  'notifiedAt',
+  'deliveredAt',
+  'handedOverBy',
+] as const satisfies ReadonlyArray<keyof EditedRow>;
+
+const pick = <T, K extends keyof T>(row: T, keys: readonly K[]) =>
+  Object.fromEntries(keys.map((k) => [k, row[k]])) as Pick<T, K>;
+
 const isHandedOver = (status: string) => (HANDED_OVER_STATUSES as readonly string[]).includes(status);
-/** The location an item occupies: none once it has been handed over. */
-const occupiedLocation = (item: Pick<MailItemRow, 'status' | 'locationId'>) =>
-  isHandedOver(item.status) ? null : item.locationId;
+
+const STORAGE_ERRORS = {
+  recipient_not_found: () => notFound('Recipient not found'),
+  location_not_found: () => notFound('Storage location not found'),
+  mailroom_not_found: () => notFound('Mailroom not found'),
+  storage_mismatch: () => badRequest('The storage location is not in that mailroom', 'storage_mismatch'),
+} as const;
+
+/** Why a write found nothing to write: a recipient or storage that is not the organization's. */
+function storageError(outcome: IntakeOutcome | keyof typeof STORAGE_ERRORS): AppError {
+  return outcome in STORAGE_ERRORS
+    ? STORAGE_ERRORS[outcome as keyof typeof STORAGE_ERRORS]()
+    : new AppError(500, `Unexpected intake outcome ${outcome}`);
+}
+
+/**
+ * A referenced row deleted between the check and the write (same statement, fresh snapshot for
+ * the foreign key) answers like a missing one.
+ */
+async function writing<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    const fk = violatedForeignKey(err);
+    if (fk?.includes('recipient')) throw storageError('recipient_not_found');
+    if (fk?.includes('location')) throw storageError('location_not_found');
+    if (fk?.includes('mailroom')) throw storageError('mailroom_not_found');
+    throw err;
+  }
+}
 
 export function toMailItemDto(
   { item, recipient, location, mailroom }: MailItemWithRelations,
@@ -110,37 +161,16 @@ function dateBound(value: string | undefined, end: boolean): Date | undefined {
 }
 
 export function createMailItemsService({ db, caches }: Deps) {
-  /**
-   * Resolves the storage choice: a location (its mailroom comes with it) or a whole mailroom.
-   * Ids of another organization answer 404 like unknown ones.
-   */
-  async function resolveStorage(
-    tx: DbOrTx,
-    organizationId: string,
-    locationId: string | null,
-    mailroomId: string | null,
-  ) {
-    if (locationId) {
-      const location = await locationsRepository.findById(tx, organizationId, locationId);
-      if (!location) throw notFound('Storage location not found');
-      if (mailroomId && mailroomId !== location.mailroomId) {
-        throw badRequest('The storage location is not in that mailroom', 'storage_mismatch');
-      }
-      return { locationId, mailroomId: location.mailroomId };
-    }
-    // A key-share lock keeps the mailroom from being deleted under the new item.
-    if (mailroomId && !(await mailroomsRepository.lock(tx, organizationId, mailroomId, 'share'))) {
-      throw notFound('Mailroom not found');
-    }
-    return { locationId: null, mailroomId: mailroomId ?? null };
-  }
-
-  async function requireRecipient(tx: DbOrTx, organizationId: string, recipientId: string | null | undefined) {
-    if (recipientId && !(await recipientsRepository.findById(tx, organizationId, recipientId))) {
-      throw notFound('Recipient not found');
-    }
-  }
-
+  const pool = db.$client;
+  // Concurrent requests share one statement (and one commit) per turn of the event loop; a few
+  // batches run at once so reads keep connections of the pool to themselves.
+  const batching = { maxSize: 64, maxInFlight: 4 };
+  const intake = createBatcher((batch: IntakeValues[]) => runIntakes(pool, batch), batching);
+  const read = createBatcher((keys: ItemKey[]) => readForEdit(pool, keys), batching);
+  const write = createBatcher((edits: Edit[]) => applyEdits(pool, edits), {
+    ...batching,
+    keyOf: (e: Edit) => e.id, // two edits of one item go in turn
+  });
   /** Decoding and re-encoding is CPU work done before any transaction opens. */
   async function photoFrom(photoData: string | null | undefined): Promise<ProcessedPhoto | undefined> {
     return photoData ? processPhoto(decodePhotoData(photoData)) : undefined;
@@ -164,7 +194,7 @@ export function createMailItemsService({ db, caches }: Deps) {
      * Pickups, recent items) far more often than items change, and a busy list's cost is its
      * serialization, so the finished JSON is what the cache keeps.
      */
-    async listJson(caller: OrgCaller, q: ListQuery): Promise<{ json: string; total: number }> {
+    async listPage(caller: OrgCaller, q: ListQuery): Promise<ListPage> {
       const filters = {
         statuses: q.status
           ?.split(',')
@@ -188,7 +218,10 @@ export function createMailItemsService({ db, caches }: Deps) {
           mailItemsRepository.count(db, caller.organizationId, filters),
         ]);
         const now = Date.now();
-        return { json: JSON.stringify(rows.map((r) => toMailItemDto(r, now))), total };
+        return listPage(
+          rows.map((r) => toMailItemDto(r, now)),
+          total,
+        );
       });
     },
 
@@ -209,176 +242,197 @@ export function createMailItemsService({ db, caches }: Deps) {
       }));
     },
 
-    /** A new item starts pending; the item, its history row, the shelf count and the month's usage commit together. */
+    /**
+     * A new item starts pending; the item, its photo and its history row commit together, in one
+     * statement. Organizations with a monthly cap (or on trial) are serialised by a usage lock so
+     * the cap is exact; unlimited ones never wait for each other.
+     */
     async create(caller: OrgCaller, input: CreateInput): Promise<MailItem> {
       const { organizationId, userId } = caller;
       const settings = await settingsOf(organizationId);
       const type = valueFromList(settings.packageTypes, input.type, 'Unknown package type');
       if (settings.requirePhotoUpload && !input.photoData) throw badRequest(PHOTO_REQUIRED_MESSAGE, 'photo_required');
-      const photo = await photoFrom(input.photoData);
-
-      const id = await db.transaction(async (tx) => {
-        await requireRecipient(tx, organizationId, input.recipientId);
-        const storage = await resolveStorage(tx, organizationId, input.locationId ?? null, input.mailroomId ?? null);
-        const photoId = photo ? await photosRepository.insert(tx, organizationId, userId, photo) : null;
-        const item = await mailItemsRepository.insert(tx, {
-          organizationId,
-          type,
-          recipientId: input.recipientId ?? null,
-          ...storage,
-          trackingNumber: input.trackingNumber ?? null,
-          sender: input.sender ?? null,
-          senderAddress: input.senderAddress ?? null,
-          description: input.description ?? null,
-          courierCompany: input.courierCompany ?? null,
-          collectedByStaff: input.collectedByStaff ?? null,
-          collectorName: input.collectorName ?? null,
-          size: input.size ?? null,
-          weight: input.weight ?? null,
-          notes: input.notes ?? null,
-          status: 'pending',
-          photoId,
-          createdBy: userId,
-        });
-        await mailItemsRepository.insertHistory(tx, [
-          { organizationId, mailItemId: item.id, action: 'created', newStatus: 'pending', performedBy: userId },
-        ]);
-        const usage = await countAndShelvePackage(tx, organizationId, storage.locationId);
-        if (usage === 'package_limit') throw new AppError(402, PACKAGE_LIMIT_MESSAGE, 'package_limit');
-        if (usage === 'trial_expired') {
-          throw new AppError(402, 'Your free trial has ended. Choose a plan to keep logging mail.', 'trial_expired');
-        }
-        return item.id;
+      const values: IntakeValues = {
+        organizationId,
+        userId,
+        type,
+        recipientId: input.recipientId ?? null,
+        locationId: input.locationId ?? null,
+        mailroomId: input.mailroomId ?? null,
+        trackingNumber: input.trackingNumber ?? null,
+        sender: input.sender ?? null,
+        senderAddress: input.senderAddress ?? null,
+        description: input.description ?? null,
+        courierCompany: input.courierCompany ?? null,
+        collectedByStaff: input.collectedByStaff ?? null,
+        collectorName: input.collectorName ?? null,
+        size: input.size ?? null,
+        weight: input.weight ?? null,
+        notes: input.notes ?? null,
+        photo: await photoFrom(input.photoData),
+        refuseCapped: true,
+      };
+      const result = await writing(async () => {
+        const fast = await intake(values);
+        return fast.outcome === 'capped' ? intakeWithinCap({ ...values, refuseCapped: false }) : fast;
       });
+      if (!result.item) throw storageError(result.outcome);
       changed(organizationId);
-      return load(organizationId, id);
+      return toMailItemDto(result.item);
     },
 
+    /**
+     * Edits fields and/or changes the status. The item is read, the change worked out here, and
+     * written in one statement that applies only to the version read; if another change got in
+     * between, it is worked out again from the new version (optimistic concurrency).
+     */
     async update(caller: OrgCaller, id: string, input: UpdateInput): Promise<MailItem> {
-      const { organizationId, userId } = caller;
+      const { organizationId } = caller;
       const settings = await settingsOf(organizationId);
+      const status = input.status ? valueFromList(settings.customStatuses, input.status, 'Unknown status') : undefined;
+      const type =
+        input.type !== undefined ? valueFromList(settings.packageTypes, input.type, 'Unknown package type') : undefined;
       const photo = await photoFrom(input.photoData);
 
-      await db.transaction(async (tx) => {
-        const before = await mailItemsRepository.findForUpdate(tx, organizationId, id);
+      const plan = async (before: VersionedItem | undefined, db: Queryable) => {
         if (!before) throw notFound(MAIL_ITEM_NOT_FOUND);
-        const values = await editedValues(tx, organizationId, before, input, settings);
-        const status = input.status
-          ? valueFromList(settings.customStatuses, input.status, 'Unknown status')
-          : before.status;
-        // The collector's name given with the hand-over is part of it, not an edit.
-        const edits = EDITABLE_FIELDS.filter(
-          (f) =>
-            f in values &&
-            values[f] !== before[f] &&
-            !(f === 'collectorName' && status === 'delivered' && before.status !== 'delivered'),
-        );
-        if (
-          before.status === 'delivered' &&
-          !settings.allowEditAfterDelivery &&
-          (edits.length > 0 || photo || input.removePhoto)
-        ) {
-          throw conflict(
-            'Delivered items cannot be edited. An admin can allow it in Settings > Customization.',
-            'edit_after_delivery',
-          );
-        }
-
-        const now = new Date();
-        if (status !== before.status) Object.assign(values, { status }, statusSideEffects(before, status, userId, now));
-        if (photo) values.photoId = await photosRepository.insert(tx, organizationId, userId, photo);
-        if (input.removePhoto) values.photoId = null;
-        await mailItemsRepository.update(tx, organizationId, id, values);
-
-        if (before.photoId && values.photoId !== undefined && values.photoId !== before.photoId) {
-          await photosRepository.delete(tx, organizationId, before.photoId);
-        }
-
-        const history: HistoryInsert[] = [];
-        if (edits.length > 0 || photo || input.removePhoto) {
-          const fields = [...edits, ...(photo ? ['photo'] : []), ...(input.removePhoto ? ['photo removed'] : [])];
-          history.push({
-            organizationId,
-            mailItemId: id,
-            action: 'updated',
-            notes: `Changed: ${fields.join(', ')}`,
-            performedBy: userId,
-          });
-        }
-        if (status !== before.status) {
-          history.push({
-            organizationId,
-            mailItemId: id,
-            action: isHandedOver(status) || status === 'notified' ? status : 'status_changed',
-            previousStatus: before.status,
-            newStatus: status,
-            notes: status === 'delivered' && values.collectorName ? `Collected by ${values.collectorName}` : null,
-            performedBy: userId,
-          });
-        }
-        await mailItemsRepository.insertHistory(tx, history);
-
-        // The shelf count follows the item: it leaves on hand-over or a move, and returns if
-        // un-delivered. Shelf rows are shared by the whole desk, so this runs last, in one statement.
-        const from = occupiedLocation(before);
-        const to = occupiedLocation({
-          status,
-          locationId: values.locationId === undefined ? before.locationId : values.locationId,
-        });
-        if (from !== to) await locationsRepository.moveItem(tx, organizationId, from, to);
-      });
+        return planEdit(caller, before, { ...input, type, status }, settings, photo, db);
+      };
+      let item: MailItemWithRelations | undefined;
+      for (let attempt = 1; !item && attempt <= OPTIMISTIC_EDIT_ATTEMPTS; attempt++) {
+        const edit = await plan(await read({ organizationId, id }), pool);
+        item = await writing(() => write(edit));
+      }
+      // Lost the race every time (many clerks on one item): wait for the row lock instead.
+      item ??= await writing(() =>
+        withPgTransaction(pool, async (client) => {
+          const [before] = await readForEdit(client, [{ organizationId, id }], true);
+          const [edited] = await applyEdits(client, [await plan(before, client)]);
+          return edited;
+        }),
+      );
+      if (!item) throw notFound(MAIL_ITEM_NOT_FOUND);
       changed(organizationId);
-      return load(organizationId, id);
+      return toMailItemDto(item);
     },
 
-    /** Deletes the item (any status) and frees its shelf; its history rows stay, with a 'deleted' row. */
+    /** Deletes the item (any status), which frees its shelf; its history rows stay, with a 'deleted' row. */
     async delete(caller: OrgCaller, id: string): Promise<void> {
       const { organizationId, userId } = caller;
       await db.transaction(async (tx) => {
         const item = await mailItemsRepository.findForUpdate(tx, organizationId, id);
         if (!item) throw notFound(MAIL_ITEM_NOT_FOUND);
+        // The webhook of a deleted item carries the item as it was: the row is gone by then.
+        const snapshot = toMailItemDto((await mailItemsRepository.findWithRelations(tx, organizationId, id))!);
         await mailItemsRepository.delete(tx, organizationId, id);
-        const location = occupiedLocation(item);
-        if (location) await locationsRepository.moveItem(tx, organizationId, location, null);
         if (item.photoId) await photosRepository.delete(tx, organizationId, item.photoId);
         await mailItemsRepository.insertHistory(tx, [
           { organizationId, mailItemId: id, action: 'deleted', previousStatus: item.status, performedBy: userId },
         ]);
+        await mailItemsRepository.insertEvent(tx, {
+          organizationId,
+          event: 'mail_item.deleted',
+          mailItemId: id,
+          recipientId: item.recipientId,
+          payload: { item: snapshot },
+        });
       });
       changed(organizationId);
     },
   };
 
-  /** The row values an edit sets, each checked like at creation. */
-  async function editedValues(
-    tx: DbOrTx,
-    organizationId: string,
-    before: MailItemRow,
-    input: UpdateInput,
+  /** Logs an item for an organization with a monthly cap or on trial: serialised, counted, exact. */
+  function intakeWithinCap(values: IntakeValues) {
+    return withPgTransaction(pool, async (client) => {
+      const usage = await checkPackageAllowance(client, values.organizationId);
+      if (usage === 'package_limit') throw new AppError(402, PACKAGE_LIMIT_MESSAGE, 'package_limit');
+      if (usage === 'trial_expired') throw new AppError(402, TRIAL_ENDED_MESSAGE, 'trial_expired');
+      const [result] = await runIntakes(client, [values]);
+      return result!;
+    });
+  }
+
+  /**
+   * The whole row as the edit leaves it, and its history rows. Each changed value is checked like
+   * at creation; the status's side effects (notifiedAt, deliveredAt, the hand-over) are the server's.
+   */
+  async function planEdit(
+    { organizationId, userId }: OrgCaller,
+    before: VersionedItem,
+    input: Omit<UpdateInput, 'status'> & { status: string | undefined },
     settings: OrganizationSettings,
-  ): Promise<Partial<MailItemRow>> {
-    const values: Partial<MailItemRow> = {};
+    photo: ProcessedPhoto | undefined,
+    db: Queryable,
+  ): Promise<Edit> {
+    const values: Partial<EditedRow> = {};
     for (const field of EDITABLE_FIELDS) {
       if (input[field] !== undefined) (values as Record<string, unknown>)[field] = input[field];
     }
-    if (input.type !== undefined)
-      values.type = valueFromList(settings.packageTypes, input.type, 'Unknown package type');
-    if (input.recipientId !== undefined) await requireRecipient(tx, organizationId, input.recipientId);
-    if (input.locationId !== undefined || input.mailroomId !== undefined) {
-      const storage = await resolveStorage(
-        tx,
+    const storageChanged = input.locationId !== undefined || input.mailroomId !== undefined;
+    if (input.recipientId || storageChanged) {
+      // A new location alone brings its own mailroom; a mailroom alone means the whole mailroom.
+      const locationId = input.locationId === undefined ? before.locationId : input.locationId;
+      const mailroomId =
+        input.locationId !== undefined && input.mailroomId === undefined ? null : (input.mailroomId ?? null);
+      const check = await checkStorage(
+        db,
         organizationId,
-        input.locationId === undefined ? before.locationId : input.locationId,
-        input.locationId !== undefined && input.mailroomId === undefined ? null : (input.mailroomId ?? null),
+        input.recipientId ?? null,
+        storageChanged ? locationId : null,
+        storageChanged ? mailroomId : null,
       );
-      Object.assign(values, storage);
+      if (check.outcome !== 'ok') throw storageError(check.outcome);
+      if (storageChanged)
+        Object.assign(values, { locationId, mailroomId: locationId ? check.locationMailroomId : mailroomId });
     }
-    return values;
+
+    const status = input.status ?? before.status;
+    // The collector's name given with the hand-over is part of it, not an edit.
+    const edits = EDITABLE_FIELDS.filter(
+      (f) =>
+        f in values &&
+        values[f] !== before[f] &&
+        !(f === 'collectorName' && status === 'delivered' && before.status !== 'delivered'),
+    );
+    const photoChanged = Boolean(photo) || Boolean(input.removePhoto && before.photoId);
+    if (before.status === 'delivered' && !settings.allowEditAfterDelivery && (edits.length > 0 || photoChanged)) {
+      throw conflict(
+        'Delivered items cannot be edited. An admin can allow it in Settings > Customization.',
+        'edit_after_delivery',
+      );
+    }
+    if (status !== before.status)
+      Object.assign(values, { status }, statusSideEffects(before, status, userId, new Date()));
+
+    const history: HistoryEntry[] = [];
+    if (edits.length > 0 || photo || input.removePhoto) {
+      const fields = [...edits, ...(photo ? ['photo'] : []), ...(input.removePhoto ? ['photo removed'] : [])];
+      history.push({ action: 'updated', notes: `Changed: ${fields.join(', ')}` });
+    }
+    if (status !== before.status) {
+      history.push({
+        action: isHandedOver(status) || status === 'notified' ? status : 'status_changed',
+        previousStatus: before.status,
+        newStatus: status,
+        notes: status === 'delivered' && values.collectorName ? `Collected by ${values.collectorName}` : null,
+      });
+    }
+    return {
+      organizationId,
+      userId,
+      id: before.id,
+      version: before.version,
+      row: { ...pick(before, EDITED_COLUMNS), ...values },
+      photo,
+      removePhoto: Boolean(input.removePhoto),
+      previousPhotoId: before.photoId,
+      history,
+    };
   }
 }
 
 /** notifiedAt and deliveredAt are the server's; leaving a handed-over status clears the hand-over. */
-function statusSideEffects(before: MailItemRow, status: string, userId: string, now: Date): Partial<MailItemRow> {
+function statusSideEffects(before: MailItemRow, status: string, userId: string, now: Date): Partial<EditedRow> {
   if (status === 'notified') return before.notifiedAt ? {} : { notifiedAt: now };
   if (status === 'delivered') return { deliveredAt: now, handedOverBy: userId };
   if (status === 'pending' || !isHandedOver(status)) {

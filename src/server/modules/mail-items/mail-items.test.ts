@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -12,6 +13,8 @@ import {
   recipients,
 } from '../../db/schema';
 import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
+import { locationsRepository } from '../mailrooms/locations.repository';
+import { organizationsRepository } from '../organizations/organizations.repository';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -39,8 +42,11 @@ async function desk() {
   return { admin, member, org, recipient: recipient!, room: room!, shelfA: shelfA!, shelfB: shelfB! };
 }
 
-const countOf = async (locationId: string) =>
-  (await t.db.select().from(mailroomLocations).where(eq(mailroomLocations.id, locationId)))[0]!.currentCount;
+/** The location's currentCount as the API reports it (counted from the items it holds). */
+const countOf = async (locationId: string) => {
+  const [location] = await t.db.select().from(mailroomLocations).where(eq(mailroomLocations.id, locationId));
+  return (await locationsRepository.findWithMailroom(t.db, location!.organizationId, locationId))!.currentCount;
+};
 const itemsIn = async (organizationId: string) =>
   (
     await t.db
@@ -48,8 +54,9 @@ const itemsIn = async (organizationId: string) =>
       .from(mailItems)
       .where(eq(mailItems.organizationId, organizationId))
   )[0]!.n;
+/** This month's package usage as the organization reply reports it. */
 const usageOf = async (organizationId: string) =>
-  (await t.db.select().from(organizations).where(eq(organizations.id, organizationId)))[0]!.currentMonthPackages;
+  (await organizationsRepository.findById(t.db, organizationId))!.currentMonthPackages;
 const historyOf = (mailItemId: string) =>
   t.db
     .select()
@@ -187,21 +194,29 @@ describe('the monthly package cap', () => {
     expect(await usageOf(org.id)).toBe(2);
   });
 
-  it('starts counting again in a new month, and -1 means unlimited', async () => {
+  it('counts only this month and keeps counting deleted items; -1 means unlimited', async () => {
     const { admin, org } = await desk();
+    await t.db.update(organizations).set({ maxPackagesPerMonth: 1 }).where(eq(organizations.id, org.id));
+    // A package logged last month does not count toward this one.
+    const old = (await admin.post('/api/mail-items', { type: 'package' })).json();
+    await t.db
+      .update(mailItemHistory)
+      .set({ createdAt: new Date(Date.now() - 40 * 86_400_000) })
+      .where(eq(mailItemHistory.mailItemId, old.id));
+    expect(await usageOf(org.id)).toBe(0);
+    const item = (await admin.post('/api/mail-items', { type: 'package' })).json();
+    expect(await usageOf(org.id)).toBe(1);
+    const organization = await organizationsRepository.findById(t.db, org.id);
+    expect(organization!.usageResetDate!.getTime()).toBeGreaterThan(Date.now());
+    // Deleting the item does not give its package back.
+    expect((await admin.delete(`/api/mail-items/${item.id}`)).statusCode).toBe(204);
+    expect((await admin.post('/api/mail-items', { type: 'package' })).statusCode).toBe(402);
     await t.db
       .update(organizations)
-      .set({ maxPackagesPerMonth: 1, currentMonthPackages: 1, usageResetDate: new Date(Date.now() - 1000) })
+      .set({ maxPackagesPerMonth: -1, planType: 'professional', subscriptionStatus: 'active' })
       .where(eq(organizations.id, org.id));
     expect((await admin.post('/api/mail-items', { type: 'package' })).statusCode).toBe(201);
-    const [row] = await t.db.select().from(organizations).where(eq(organizations.id, org.id));
-    expect(row!.currentMonthPackages).toBe(1);
-    expect(row!.usageResetDate!.getTime()).toBeGreaterThan(Date.now());
-    await t.db
-      .update(organizations)
-      .set({ maxPackagesPerMonth: -1, currentMonthPackages: 10_000 })
-      .where(eq(organizations.id, org.id));
-    expect((await admin.post('/api/mail-items', { type: 'package' })).statusCode).toBe(201);
+    expect(await usageOf(org.id)).toBe(2);
   });
 
   it('refuses new items once the trial has ended, keeping reads', async () => {
@@ -230,6 +245,31 @@ describe('concurrent intake', () => {
     expect(await usageOf(org.id)).toBe(20);
   });
 
+  it('answers each of many simultaneous intakes on its own, a bad one failing alone', async () => {
+    const { admin, org, shelfA } = await desk();
+    const elsewhere = await desk();
+    const foreignRecipient = (
+      await elsewhere.admin.post('/api/recipients', { firstName: 'Ola', lastName: 'Nord' })
+    ).json();
+    const results = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        admin.post('/api/mail-items', {
+          type: 'package',
+          locationId: shelfA.id,
+          trackingNumber: `B${i}`,
+          ...(i % 5 === 3 ? { recipientId: foreignRecipient.id } : {}),
+        }),
+      ),
+    );
+    const refused = [3, 8, 13];
+    results.forEach((r, i) => {
+      expect(r.statusCode, `request ${i}`).toBe(refused.includes(i) ? 404 : 201);
+      if (!refused.includes(i)) expect(r.json().trackingNumber).toBe(`B${i}`);
+    });
+    expect(await itemsIn(org.id)).toBe(13);
+    expect(await countOf(shelfA.id)).toBe(13);
+  });
+
   it('never lets concurrent intakes past the monthly cap', async () => {
     const { admin, org } = await desk();
     await t.db.update(organizations).set({ maxPackagesPerMonth: 5 }).where(eq(organizations.id, org.id));
@@ -239,6 +279,82 @@ describe('concurrent intake', () => {
     expect(results.filter((r) => r.statusCode === 201)).toHaveLength(5);
     expect(results.filter((r) => r.statusCode === 402)).toHaveLength(7);
     expect(await itemsIn(org.id)).toBe(5);
+  });
+});
+
+describe('notification events (outbox)', () => {
+  const eventsOf = async (organizationId: string) =>
+    (
+      await t.pool.query<{
+        event: string;
+        mail_item_id: string;
+        recipient_id: string | null;
+        payload: { item?: { id: string } };
+      }>(
+        `select event, mail_item_id, recipient_id, payload from notification_jobs
+         where organization_id = $1 and channel = 'event' and status = 'queued' order by created_at, event`,
+        [organizationId],
+      )
+    ).rows;
+
+  it('writes one event with each change that can notify someone, none with other edits or refusals', async () => {
+    const { admin, org } = await desk();
+    const recipient = (
+      await admin.post('/api/recipients', { firstName: 'Ada', lastName: 'Lo', email: 'ada@example.com' })
+    ).json();
+    const item = (await admin.post('/api/mail-items', { type: 'package', recipientId: recipient.id })).json();
+    expect(await eventsOf(org.id)).toEqual([
+      { event: 'mail_item.created', mail_item_id: item.id, recipient_id: recipient.id, payload: {} },
+    ]);
+    await admin.put(`/api/mail-items/${item.id}`, { notes: 'by the door' });
+    expect(
+      (await admin.post('/api/mail-items', { type: 'package', recipientId: crypto.randomUUID() })).statusCode,
+    ).toBe(404);
+    expect(await eventsOf(org.id)).toHaveLength(1);
+
+    await admin.put(`/api/mail-items/${item.id}`, { status: 'notified' });
+    await admin.put(`/api/mail-items/${item.id}`, { status: 'delivered', collectorName: 'Ada Lo' });
+    expect((await eventsOf(org.id)).map((e) => e.event)).toEqual([
+      'mail_item.created',
+      'mail_item.notified',
+      'mail_item.delivered',
+    ]);
+
+    expect((await admin.delete(`/api/mail-items/${item.id}`)).statusCode).toBe(204);
+    const deleted = (await eventsOf(org.id)).find((e) => e.event === 'mail_item.deleted')!;
+    expect(deleted).toMatchObject({ mail_item_id: item.id, recipient_id: recipient.id });
+    expect(deleted.payload.item).toMatchObject({ id: item.id, status: 'delivered', collectorName: 'Ada Lo' });
+  });
+});
+
+describe('concurrent edits', () => {
+  it('applies every one of many simultaneous edits of one item, each with its history row', async () => {
+    const { admin, member } = await desk();
+    const item = (await admin.post('/api/mail-items', { type: 'package' })).json();
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        (i % 2 ? admin : member).put(`/api/mail-items/${item.id}`, { notes: `note ${i}` }),
+      ),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array(12).fill(200));
+    const history = await historyOf(item.id);
+    expect(history.filter((h) => h.action === 'updated')).toHaveLength(12);
+    const final = (await admin.get(`/api/mail-items/${item.id}`)).json();
+    expect(results.map((r) => r.json().notes)).toContain(final.notes);
+  });
+
+  it('hands an item over once when two clerks deliver it at the same moment', async () => {
+    const { admin, member } = await desk();
+    const item = (await admin.post('/api/mail-items', { type: 'package' })).json();
+    const [a, b] = await Promise.all([
+      admin.put(`/api/mail-items/${item.id}`, { status: 'delivered', collectorName: 'Ana' }),
+      member.put(`/api/mail-items/${item.id}`, { status: 'delivered', collectorName: 'Ben' }),
+    ]);
+    // The second finds it delivered already, to someone else: editing a delivered item is refused.
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
+    expect([a, b].find((r) => r.statusCode === 409)!.json().code).toBe('edit_after_delivery');
+    const delivered = (await historyOf(item.id)).filter((h) => h.action === 'delivered');
+    expect(delivered).toHaveLength(1);
   });
 });
 

@@ -1,48 +1,51 @@
-import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import { sql, type SQL } from 'drizzle-orm';
+import type pg from 'pg';
 
 export type UsageOutcome = 'counted' | 'package_limit' | 'trial_expired';
 
+/** The first instant of the current month, UTC: monthly package usage counts from it. */
+const MONTH_START_SQL = `date_trunc('month', now() at time zone 'UTC') at time zone 'UTC'`;
+const MONTH_START = sql.raw(MONTH_START_SQL);
+
 /**
- * Counts a new package against the organization's month and puts it on its shelf (`shelfId`, or
- * none), in one statement run last before commit. These are the two rows every intake of an
- * organization shares, so they stay locked as briefly as possible: no round trip to the app
- * happens while they are held.
- *
- * A month that has ended starts again at 1; past `max_packages_per_month` (-1 = unlimited) the
- * outcome is `package_limit` and the caller rolls back, so a refused item is counted nowhere. The
- * organization row is locked NO KEY UPDATE, like the UPDATE's own lock: it serialises intakes
- * without conflicting with the KEY SHARE locks their foreign-key checks already hold (FOR UPDATE
- * would, and two intakes would deadlock).
+ * The packages an organization (of the enclosing query on organizations) logged this month: its 'created' history rows since the month
+ * began (partial index mail_item_history_org_created_idx). History outlives deleted items, so
+ * deleting an item does not give its package back, and no counter row is shared by every intake.
  */
-export async function countAndShelvePackage(
-  db: DbOrTx,
-  organizationId: string,
-  shelfId: string | null,
-): Promise<UsageOutcome> {
-  const result = await db.execute<{ outcome: UsageOutcome }>(sql`
-    with org as (
-      select id,
-             subscription_status = 'trial' and trial_end_date < now() as trial_over,
-             case when usage_reset_date is null or usage_reset_date <= now() then 0 else current_month_packages end as used,
-             max_packages_per_month as cap
-      from organizations where id = ${organizationId} for no key update
-    ), counted as (
-      update organizations o set
-        current_month_packages = org.used + 1,
-        usage_reset_date = case when o.usage_reset_date is null or o.usage_reset_date <= now()
-                                then date_trunc('month', now() at time zone 'UTC') at time zone 'UTC' + interval '1 month'
-                                else o.usage_reset_date end
-      from org
-      where o.id = org.id and not org.trial_over and (org.cap = -1 or org.used < org.cap)
-      returning o.id
-    ), shelf as (
-      update mailroom_locations set current_count = current_count + 1, updated_at = now()
-      where organization_id = ${organizationId} and id = ${shelfId}
-      returning id
-    ) -- data-modifying CTEs always run, read or not
-    select case when (select trial_over from org) then 'trial_expired'
-                when exists (select 1 from counted) then 'counted'
-                else 'package_limit' end as outcome`);
-  return result.rows[0]!.outcome;
+export const packagesThisMonth = (): SQL<number> =>
+  // Spelled out in full: Drizzle renders a column without its table in a one-table select, and
+  // inside this subquery a bare "id" would be the history row's.
+  sql<number>`(select count(*)::int from mail_item_history h
+               where h.organization_id = "organizations"."id" and h.action = 'created' and h.created_at >= ${MONTH_START})`;
+
+/** When this month's usage starts again. */
+export const usageResetDate = (): SQL<Date> =>
+  sql`${MONTH_START} + interval '1 month'`.mapWith((v: string) => new Date(v)) as SQL<Date>;
+
+/**
+ * Whether one more package may be logged, for an organization with a monthly cap or on trial.
+ * Call it inside the intake's transaction, before the item is written: the advisory lock taken
+ * first makes this organization's intakes wait for each other until commit, so the count read
+ * next (a fresh snapshot, after the lock) includes every package committed before. Unlimited,
+ * paying organizations never come here and never wait.
+ */
+export async function checkPackageAllowance(client: pg.PoolClient, organizationId: string): Promise<UsageOutcome> {
+  await client.query({
+    name: 'usage_lock',
+    text: `select pg_advisory_xact_lock(hashtextextended('intake:' || $1, 0))`,
+    values: [organizationId],
+  });
+  const { rows } = await client.query<{ outcome: UsageOutcome }>({
+    name: 'usage_allowance',
+    text: `select case when o.subscription_status = 'trial' and o.trial_end_date < now() then 'trial_expired'
+                  when o.max_packages_per_month <> -1
+                       and (select count(*) from (select 1 from mail_item_history h
+                             where h.organization_id = o.id and h.action = 'created'
+                               and h.created_at >= ${MONTH_START_SQL}
+                             limit o.max_packages_per_month) used) >= o.max_packages_per_month then 'package_limit'
+                  else 'counted' end as outcome
+           from organizations o where o.id = $1`,
+    values: [organizationId],
+  });
+  return rows[0]?.outcome ?? 'counted';
 }

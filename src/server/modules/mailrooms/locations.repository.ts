@@ -1,10 +1,10 @@
-import { and, asc, count, eq, getTableColumns, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { mailItems, mailroomLocations, mailrooms } from '../../db/schema';
 import { RELEASED_STATUSES } from './mailrooms.repository';
 
 export type LocationRow = typeof mailroomLocations.$inferSelect;
-export type LocationWithMailroom = LocationRow & { mailroomName: string };
+export type LocationWithMailroom = LocationRow & { mailroomName: string; currentCount: number };
 type LocationValues = Pick<
   typeof mailroomLocations.$inferInsert,
   'mailroomId' | 'name' | 'type' | 'capacity' | 'notes' | 'isActive'
@@ -21,9 +21,18 @@ const heldAt = (organizationId: string, id: string) =>
     notInArray(mailItems.status, RELEASED_STATUSES),
   );
 
+/**
+ * Items held at the location (not delivered or returned), counted from the partial index
+ * mail_items_org_held_location_idx: always true, and no counter row for every intake to lock.
+ * Columns spelled out in full: Drizzle renders them without their table in a one-table select.
+ */
+const heldCount = sql<number>`(select count(*)::int from mail_items i
+  where i.organization_id = "mailroom_locations"."organization_id" and i.location_id = "mailroom_locations"."id"
+    and i.status not in ('delivered', 'returned'))`;
+
 function selectWithMailroom(db: DbOrTx) {
   return db
-    .select({ ...getTableColumns(mailroomLocations), mailroomName: mailrooms.name })
+    .select({ ...getTableColumns(mailroomLocations), mailroomName: mailrooms.name, currentCount: heldCount })
     .from(mailroomLocations)
     .innerJoin(
       mailrooms,
@@ -35,32 +44,6 @@ function selectWithMailroom(db: DbOrTx) {
 }
 
 export const locationsRepository = {
-  /**
-   * The location, key-share locked for the rest of the transaction: an item being stored in it
-   * keeps a concurrent delete waiting (that delete then sees the item and refuses).
-   */
-  async findById(db: DbOrTx, organizationId: string, id: string) {
-    const [row] = await db
-      .select()
-      .from(mailroomLocations)
-      .where(and(eq(mailroomLocations.organizationId, organizationId), eq(mailroomLocations.id, id)))
-      .for('key share');
-    return row;
-  },
-
-  /** An item leaves `from` and enters `to` (either may be none), in one statement; counts never go below zero. */
-  async moveItem(db: DbOrTx, organizationId: string, from: string | null, to: string | null) {
-    const ids = [from, to].filter((id): id is string => id !== null);
-    if (ids.length === 0) return;
-    await db
-      .update(mailroomLocations)
-      .set({
-        currentCount: sql`greatest(0, ${mailroomLocations.currentCount} + case when ${mailroomLocations.id} = ${to} then 1 else -1 end)`,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(mailroomLocations.organizationId, organizationId), inArray(mailroomLocations.id, ids)));
-  },
-
   /** The organization's locations with their mailroom's name, by mailroom name then location name. */
   async list(db: DbOrTx, organizationId: string, mailroomId?: string): Promise<LocationWithMailroom[]> {
     return selectWithMailroom(db)
@@ -85,7 +68,7 @@ export const locationsRepository = {
     return row;
   },
 
-  /** The location row, locked until the transaction ends: intake's count changes wait for it. */
+  /** The location row, locked until the transaction ends: intake into it (a foreign-key share lock) waits. */
   async findForUpdate(db: DbOrTx, organizationId: string, id: string): Promise<LocationRow | undefined> {
     const [row] = await db.select().from(mailroomLocations).where(scoped(organizationId, id)).for('update');
     return row;
@@ -125,19 +108,5 @@ export const locationsRepository = {
       .where(scoped(organizationId, id))
       .returning({ id: mailroomLocations.id });
     return rows.length > 0;
-  },
-
-  /**
-   * Repair: sets current_count from the items actually held there. Answers the new count, or
-   * undefined when the location is not the organization's.
-   */
-  async recount(db: DbOrTx, organizationId: string, locationId: string): Promise<number | undefined> {
-    const held = db.select({ n: count() }).from(mailItems).where(heldAt(organizationId, locationId));
-    const [row] = await db
-      .update(mailroomLocations)
-      .set({ currentCount: sql`(${held})`, updatedAt: new Date() })
-      .where(scoped(organizationId, locationId))
-      .returning({ currentCount: mailroomLocations.currentCount });
-    return row?.currentCount;
   },
 };

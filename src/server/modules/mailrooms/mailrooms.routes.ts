@@ -28,7 +28,7 @@ export function mailroomsRoutes(app: App, mailrooms: MailroomsService) {
       summary: "The organization's mailrooms with their number of storage locations, by name",
       response: { 200: z.array(Mailroom), ...errorReplies(400, 401, 403) },
     },
-    preHandler: member,
+    preValidation: member,
     handler: async (request) => mailrooms.listMailrooms(callerOf(request)),
   });
 
@@ -39,7 +39,7 @@ export function mailroomsRoutes(app: App, mailrooms: MailroomsService) {
       body: MailroomBody,
       response: { 201: Mailroom, ...errorReplies(400, 401, 403) },
     },
-    preHandler: admin,
+    preValidation: admin,
     handler: async (request, reply) =>
       reply.status(201).send(await mailrooms.createMailroom(callerOf(request), request.body)),
   });
@@ -52,7 +52,7 @@ export function mailroomsRoutes(app: App, mailrooms: MailroomsService) {
       body: UpdateMailroomBody,
       response: { 200: Mailroom, ...errorReplies(400, 401, 403, 404) },
     },
-    preHandler: admin,
+    preValidation: admin,
     handler: async (request) => mailrooms.updateMailroom(callerOf(request), request.params.id, request.body),
   });
 
@@ -67,7 +67,7 @@ export function mailroomsRoutes(app: App, mailrooms: MailroomsService) {
       params: IdParams,
       response: { 204: z.null(), ...errorReplies(400, 401, 403, 404, 409) },
     },
-    preHandler: admin,
+    preValidation: admin,
     handler: async (request, reply) => {
       await mailrooms.deleteMailroom(callerOf(request), request.params.id);
       return reply.status(204).send(null);
@@ -81,7 +81,7 @@ export function mailroomsRoutes(app: App, mailrooms: MailroomsService) {
       querystring: LocationListQuery,
       response: { 200: z.array(Location), ...errorReplies(400, 401, 403) },
     },
-    preHandler: member,
+    preValidation: member,
     handler: async (request) => mailrooms.listLocations(callerOf(request), request.query.mailroomId),
   });
 
@@ -93,7 +93,7 @@ export function mailroomsRoutes(app: App, mailrooms: MailroomsService) {
       body: LocationBody,
       response: { 201: Location, ...errorReplies(400, 401, 403, 404) },
     },
-    preHandler: admin,
+    preValidation: admin,
     handler: async (request, reply) =>
       reply.status(201).send(await mailrooms.createLocation(callerOf(request), request.body)),
   });
@@ -109,7 +109,7 @@ export function mailroomsRoutes(app: App, mailrooms: MailroomsService) {
       body: UpdateLocationBody,
       response: { 200: Location, ...errorReplies(400, 401, 403, 404, 409) },
     },
-    preHandler: admin,
+    preValidation: admin,
     handler: async (request) => mailrooms.updateLocation(callerOf(request), request.params.id, request.body),
   });
 
@@ -123,7 +123,7 @@ export function mailroomsRoutes(app: App, mailrooms: MailroomsService) {
       params: IdParams,
       response: { 204: z.null(), ...errorReplies(400, 401, 403, 404, 409) },
     },
-    preHandler: admin,
+    preValidation: admin,
     handler: async (request, reply) => {
       await mailrooms.deleteLocation(callerOf(request), request.params.id);
       return reply.status(204).send(null);

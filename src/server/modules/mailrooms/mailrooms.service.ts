@@ -169,11 +169,10 @@ export function createMailroomsService({ db, caches }: Deps) {
         if (input.mailroomId !== undefined && input.mailroomId !== current.mailroomId) {
           await requireMailroom(tx, organizationId, input.mailroomId);
         }
-        if (input.capacity !== undefined && input.capacity < current.currentCount) {
-          throw conflict(
-            `Capacity cannot be lower than the items stored here (${current.currentCount})`,
-            'capacity_below_count',
-          );
+        const held =
+          input.capacity === undefined ? 0 : await locationsRepository.countHeldItems(tx, organizationId, id);
+        if (input.capacity !== undefined && input.capacity < held) {
+          throw conflict(`Capacity cannot be lower than the items stored here (${held})`, 'capacity_below_count');
         }
         await locationsRepository.update(
           tx,
@@ -194,8 +193,7 @@ export function createMailroomsService({ db, caches }: Deps) {
     },
 
     /**
-     * Refused (409) while items not yet delivered or returned are stored there (counted from the
-     * items themselves, not from current_count, which could have drifted). The location row
+     * Refused (409) while items not yet delivered or returned are stored there. The location row
      * is locked from the check to the delete, so intake cannot add an item in between; delivered
      * and returned items keep their rows with no location.
      */

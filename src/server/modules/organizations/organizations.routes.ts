@@ -6,6 +6,7 @@ import {
   MyOrganization,
   Organization,
   OrganizationParams,
+  UpdateMemberBody,
   UpdateOrganizationBody,
 } from '../../../contract';
 import type { App } from '../../http';
@@ -15,7 +16,7 @@ import type { OrganizationsService } from './organizations.service';
 
 export function organizationsRoutes(app: App, organizations: OrganizationsService) {
   const tags = ['Organizations'];
-  const preHandler = app.authenticate;
+  const guards = app.authenticate;
 
   app.get('/api/organizations', {
     schema: {
@@ -23,7 +24,7 @@ export function organizationsRoutes(app: App, organizations: OrganizationsServic
       summary: "The caller's organizations, each with the caller's role",
       response: { 200: z.array(MyOrganization), ...errorReplies(401) },
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request) => organizations.listMine(authOf(request).user.id),
   });
 
@@ -34,7 +35,7 @@ export function organizationsRoutes(app: App, organizations: OrganizationsServic
       body: CreateOrganizationBody,
       response: { 201: MyOrganization, ...errorReplies(400, 401) },
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request, reply) =>
       reply.status(201).send(await organizations.create(authOf(request).user.id, request.body)),
   });
@@ -46,7 +47,7 @@ export function organizationsRoutes(app: App, organizations: OrganizationsServic
       params: OrganizationParams,
       response: { 200: Organization, ...errorReplies(400, 401, 404) },
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request) => organizations.get(authOf(request).user.id, request.params.id),
   });
 
@@ -58,7 +59,7 @@ export function organizationsRoutes(app: App, organizations: OrganizationsServic
       body: UpdateOrganizationBody,
       response: { 200: Organization, ...errorReplies(400, 401, 403, 404) },
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request) => organizations.update(authOf(request).user.id, request.params.id, request.body),
   });
 
@@ -69,8 +70,26 @@ export function organizationsRoutes(app: App, organizations: OrganizationsServic
       params: OrganizationParams,
       response: { 200: z.array(Member), ...errorReplies(401, 403, 404) },
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request) => organizations.listMembers(authOf(request).user.id, request.params.id),
+  });
+
+  app.put('/api/organizations/:id/members/:userId', {
+    schema: {
+      tags,
+      summary: 'Change a member’s role (admin; the last admin cannot be demoted)',
+      params: MemberParams,
+      body: UpdateMemberBody,
+      response: { 200: Member, ...errorReplies(400, 401, 403, 404, 409) },
+    },
+    preValidation: guards,
+    handler: async (request) =>
+      organizations.updateMemberRole(
+        authOf(request).user.id,
+        request.params.id,
+        request.params.userId,
+        request.body.role,
+      ),
   });
 
   app.delete('/api/organizations/:id/members/:userId', {
@@ -80,7 +99,7 @@ export function organizationsRoutes(app: App, organizations: OrganizationsServic
       params: MemberParams,
       response: { 204: z.null(), ...errorReplies(400, 401, 403, 404, 409) },
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request, reply) => {
       await organizations.removeMember(authOf(request).user.id, request.params.id, request.params.userId);
       return reply.status(204).send(null);

@@ -1,11 +1,17 @@
 import type { Member, MyOrganization, Organization, Role } from '../../../contract';
-import { TRIAL_DAYS, type CreateOrganizationBody, type UpdateOrganizationBody } from '../../../contract';
+import {
+  MEMBER_MESSAGES,
+  TRIAL_DAYS,
+  type CreateOrganizationBody,
+  type UpdateOrganizationBody,
+} from '../../../contract';
 import type { Deps } from '../../context';
-import { membershipKey } from '../../caches';
+import { forgetMembership, membershipKey } from '../../caches';
 import type { DbOrTx } from '../../db/client';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { DAY_MS, addMs, iso, isoOrNull } from '../../lib/time';
-import { membersRepository } from './members.repository';
+import { auditRepository, changedFields } from '../audit/audit.repository';
+import { membersRepository, type MemberRow } from './members.repository';
 import { organizationsRepository, type OrganizationRow } from './organizations.repository';
 
 export function toOrganizationDto(o: OrganizationRow): Organization {
@@ -39,12 +45,21 @@ export function toOrganizationDto(o: OrganizationRow): Organization {
 
 const withRole = (o: OrganizationRow, role: Role): MyOrganization => ({ ...toOrganizationDto(o), role });
 
-/** First instant of next month (UTC): when the monthly package count starts again. */
-function nextMonthStart(now: Date) {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-}
-
 export const ORGANIZATION_NOT_FOUND = 'Organization not found';
+export const MEMBER_NOT_FOUND = 'Member not found';
+
+const toMemberDto = (m: MemberRow): Member => ({ ...m, createdAt: iso(m.createdAt) });
+
+/** The organization fields an admin edits; their old and new values go to the audit log. */
+const EDITABLE_FIELDS = [
+  'name',
+  'address',
+  'contactName',
+  'contactEmail',
+  'contactPhone',
+  'logoUrl',
+  'timezone',
+] as const;
 
 /** The creator becomes its admin; the 7-day trial starts; default settings are written. */
 export async function createOrganizationFor(
@@ -62,7 +77,6 @@ export async function createOrganizationFor(
     timezone: input.timezone ?? 'UTC',
     trialStartDate: now,
     trialEndDate: addMs(now, TRIAL_DAYS * DAY_MS),
-    usageResetDate: nextMonthStart(now),
   });
   await membersRepository.insert(tx, org.id, userId, 'admin');
   await organizationsRepository.insertDefaultSettings(tx, org.id);
@@ -88,6 +102,17 @@ export function createOrganizationsService({ db, caches }: Deps) {
     }
   }
 
+  /**
+   * Inside a membership change: locks the organization (member changes run one at a time) and
+   * checks again, under the lock, that the caller is still its admin.
+   */
+  async function lockAsAdmin(tx: DbOrTx, userId: string, organizationId: string) {
+    if (!(await membersRepository.lockOrganization(tx, organizationId))) throw notFound(ORGANIZATION_NOT_FOUND);
+    const role = await membersRepository.findRole(tx, organizationId, userId);
+    if (!role) throw notFound(ORGANIZATION_NOT_FOUND);
+    if (role !== 'admin') throw forbidden('Only organization admins can do this', 'admin_required');
+  }
+
   return {
     async listMine(userId: string): Promise<MyOrganization[]> {
       const rows = await organizationsRepository.listForUser(db, userId);
@@ -105,32 +130,93 @@ export function createOrganizationsService({ db, caches }: Deps) {
       return toOrganizationDto(org);
     },
 
+    /** Admins; the changed fields (before and after) are audited in the same transaction. */
     async update(userId: string, organizationId: string, input: UpdateOrganizationBody): Promise<Organization> {
       await requireAdminOf(userId, organizationId);
-      const org = await organizationsRepository.update(db, organizationId, input);
-      if (!org) throw notFound(ORGANIZATION_NOT_FOUND);
-      return toOrganizationDto(org);
+      return db.transaction(async (tx) => {
+        // Locked so that the audited "before" is the value this update replaces.
+        if (!(await membersRepository.lockOrganization(tx, organizationId))) throw notFound(ORGANIZATION_NOT_FOUND);
+        const current = await organizationsRepository.findById(tx, organizationId);
+        if (!current) throw notFound(ORGANIZATION_NOT_FOUND);
+        const editable = Object.fromEntries(EDITABLE_FIELDS.map((k) => [k, current[k]]));
+        const changes = changedFields(editable, input as Record<string, unknown>);
+        const org = await organizationsRepository.update(tx, organizationId, input);
+        if (!org) throw notFound(ORGANIZATION_NOT_FOUND);
+        if (changes) {
+          await auditRepository.record(tx, {
+            organizationId,
+            actorId: userId,
+            action: 'organization.updated',
+            targetType: 'organization',
+            targetId: organizationId,
+            targetLabel: org.name,
+            ...changes,
+          });
+        }
+        return toOrganizationDto(org);
+      });
     },
 
     async listMembers(userId: string, organizationId: string): Promise<Member[]> {
       await requireAdminOf(userId, organizationId);
       const rows = await membersRepository.list(db, organizationId);
-      return rows.map((m) => ({ ...m, createdAt: iso(m.createdAt) }));
+      return rows.map(toMemberDto);
+    },
+
+    /**
+     * Admins change a member's role (their own included). Demoting the last admin answers 409
+     * last_admin; the organization and its admin rows are locked while checking, as for removal. The next request of
+     * that member sees the new role (its cached membership is dropped).
+     */
+    async updateMemberRole(userId: string, organizationId: string, memberUserId: string, role: Role): Promise<Member> {
+      await requireAdminOf(userId, organizationId);
+      const member = await db.transaction(async (tx) => {
+        await lockAsAdmin(tx, userId, organizationId);
+        const current = await membersRepository.find(tx, organizationId, memberUserId);
+        if (!current) throw notFound(MEMBER_NOT_FOUND);
+        if (current.role === role) return current;
+        if (current.role === 'admin' && (await membersRepository.countAdminsForUpdate(tx, organizationId)) <= 1) {
+          throw conflict(MEMBER_MESSAGES.lastAdminDemote, 'last_admin');
+        }
+        await membersRepository.updateRole(tx, organizationId, memberUserId, role);
+        await auditRepository.record(tx, {
+          organizationId,
+          actorId: userId,
+          action: 'member.role_changed',
+          targetType: 'member',
+          targetId: memberUserId,
+          targetLabel: current.user.email,
+          before: { role: current.role },
+          after: { role },
+        });
+        return { ...current, role };
+      });
+      forgetMembership(caches, organizationId, memberUserId);
+      return toMemberDto(member);
     },
 
     async removeMember(userId: string, organizationId: string, memberUserId: string) {
       await requireAdminOf(userId, organizationId);
-      if (memberUserId === userId)
-        throw badRequest('Cannot remove yourself from the organization', 'cannot_remove_self');
+      if (memberUserId === userId) throw badRequest(MEMBER_MESSAGES.cannotRemoveSelf, 'cannot_remove_self');
       await db.transaction(async (tx) => {
-        const role = await membersRepository.findRole(tx, organizationId, memberUserId);
-        if (!role) throw notFound('Member not found');
-        if (role === 'admin' && (await membersRepository.countAdminsForUpdate(tx, organizationId)) <= 1) {
-          throw conflict('The last admin of an organization cannot be removed', 'last_admin');
+        await lockAsAdmin(tx, userId, organizationId);
+        const member = await membersRepository.find(tx, organizationId, memberUserId);
+        if (!member) throw notFound(MEMBER_NOT_FOUND);
+        if (member.role === 'admin' && (await membersRepository.countAdminsForUpdate(tx, organizationId)) <= 1) {
+          throw conflict(MEMBER_MESSAGES.lastAdminRemove, 'last_admin');
         }
         await membersRepository.delete(tx, organizationId, memberUserId);
+        await auditRepository.record(tx, {
+          organizationId,
+          actorId: userId,
+          action: 'member.removed',
+          targetType: 'member',
+          targetId: memberUserId,
+          targetLabel: member.user.email,
+          before: { role: member.role },
+        });
       });
-      caches.memberships.delete(membershipKey(organizationId, memberUserId));
+      forgetMembership(caches, organizationId, memberUserId);
     },
   };
 }

@@ -19,7 +19,7 @@ export function photosRoutes(app: App, photos: PhotosService) {
         params: PhotoParams,
         response: { 200: z.unknown().describe('image/jpeg bytes'), ...errorReplies(400, 401, 404) },
       },
-      preHandler: app.authenticate,
+      preValidation: app.authenticate,
       handler: async (request, reply) => {
         const photo = await photos.read(authOf(request).user.id, request.params.id, variant);
         // A photo never changes (a new upload gets a new id), so browsers may keep it, privately.

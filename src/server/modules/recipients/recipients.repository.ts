@@ -4,7 +4,10 @@ import { RECIPIENT_SEARCH_SQL, recipients } from '../../db/schema';
 
 export type RecipientRow = typeof recipients.$inferSelect;
 /** The columns a recipient is written with; the organization comes separately. */
-export type RecipientValues = Omit<typeof recipients.$inferInsert, 'id' | 'organizationId' | 'createdAt' | 'updatedAt'>;
+export type RecipientValues = Omit<
+  typeof recipients.$inferInsert,
+  'id' | 'organizationId' | 'createdAt' | 'updatedAt' | 'notificationsOptOutAt'
+>;
 export type RecipientChanges = Partial<RecipientValues>;
 export type RecipientListFilter = { search?: string; active?: boolean; limit: number; offset: number };
 /** What duplicate detection needs of an existing recipient. */

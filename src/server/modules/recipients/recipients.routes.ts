@@ -19,7 +19,7 @@ import type { RecipientsService } from './recipients.service';
 
 export function recipientsRoutes(app: App, recipients: RecipientsService) {
   const tags = ['Recipients'];
-  const preHandler = [app.authenticate, app.requireOrganization];
+  const guards = [app.authenticate, app.requireOrganization];
   const adminOnly = [app.authenticate, app.requireOrganization, app.requireAdmin];
 
   app.get('/api/recipients', {
@@ -29,7 +29,7 @@ export function recipientsRoutes(app: App, recipients: RecipientsService) {
       querystring: RecipientListQuery,
       response: { 200: z.array(Recipient), ...errorReplies(400, 401, 403) },
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request, reply) => {
       const { items, total } = await recipients.list(callerOf(request), request.query);
       return reply.header(TOTAL_COUNT_HEADER, String(total)).send(items);
@@ -42,7 +42,7 @@ export function recipientsRoutes(app: App, recipients: RecipientsService) {
       summary: 'Total and active recipients (the Total Recipients card)',
       response: { 200: RecipientSummary, ...errorReplies(400, 401, 403) },
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request) => recipients.summary(callerOf(request)),
   });
 
@@ -53,7 +53,7 @@ export function recipientsRoutes(app: App, recipients: RecipientsService) {
       params: IdParams,
       response: { 200: Recipient, ...errorReplies(400, 401, 403, 404) },
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request) => recipients.get(callerOf(request), request.params.id),
   });
 
@@ -64,7 +64,7 @@ export function recipientsRoutes(app: App, recipients: RecipientsService) {
       body: RecipientBody,
       response: { 201: Recipient, ...errorReplies(400, 401, 403) },
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request, reply) => reply.status(201).send(await recipients.create(callerOf(request), request.body)),
   });
 
@@ -76,7 +76,7 @@ export function recipientsRoutes(app: App, recipients: RecipientsService) {
       body: UpdateRecipientBody,
       response: { 200: Recipient, ...errorReplies(400, 401, 403, 404) },
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request) => recipients.update(callerOf(request), request.params.id, request.body),
   });
 
@@ -87,7 +87,7 @@ export function recipientsRoutes(app: App, recipients: RecipientsService) {
       params: IdParams,
       response: { 204: z.null(), ...errorReplies(400, 401, 403, 404) },
     },
-    preHandler: adminOnly,
+    preValidation: adminOnly,
     handler: async (request, reply) => {
       await recipients.remove(callerOf(request), request.params.id);
       return reply.status(204).send(null);
@@ -101,7 +101,7 @@ export function recipientsRoutes(app: App, recipients: RecipientsService) {
       body: RecipientImportBody,
       response: { 200: RecipientImportPreview, ...errorReplies(400, 401, 403) },
     },
-    preHandler: adminOnly,
+    preValidation: adminOnly,
     handler: async (request) => recipients.previewImport(callerOf(request), request.body),
   });
 
@@ -112,7 +112,7 @@ export function recipientsRoutes(app: App, recipients: RecipientsService) {
       body: RecipientImportBody,
       response: { 200: RecipientImportResult, 409: ErrorReply, ...errorReplies(400, 401, 403) },
     },
-    preHandler: adminOnly,
+    preValidation: adminOnly,
     handler: async (request) => recipients.importCsv(callerOf(request), request.body),
   });
 }

@@ -15,6 +15,9 @@ export function toSettingsDto(s: SettingsRow): OrganizationSettings {
     allowEditAfterDelivery: s.allowEditAfterDelivery,
     requirePhotoUpload: s.requirePhotoUpload,
     autoNotifyRecipients: s.autoNotifyRecipients,
+    sendReminders: s.sendReminders,
+    reminderAfterDays: s.reminderAfterDays,
+    pickupInstructions: s.pickupInstructions,
   };
 }
 

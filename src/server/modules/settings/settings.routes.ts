@@ -40,7 +40,7 @@ export function duplicateValueReply(validation: FastifySchemaValidationError[]):
 
 export function organizationSettingsRoutes(app: App, settings: OrganizationSettingsService) {
   const tags = ['Organization settings'];
-  const preHandler = app.authenticate;
+  const guards = app.authenticate;
 
   app.get('/api/organization-settings/:orgId', {
     schema: {
@@ -49,7 +49,7 @@ export function organizationSettingsRoutes(app: App, settings: OrganizationSetti
       params: SettingsParams,
       response: { 200: OrganizationSettings, ...errorReplies(400, 401, 404) },
     },
-    preHandler,
+    preValidation: guards,
     handler: async (request) => settings.get(authOf(request).user.id, request.params.orgId),
   });
 
@@ -63,7 +63,7 @@ export function organizationSettingsRoutes(app: App, settings: OrganizationSetti
     },
     // Validation failures reach the handler, which words a duplicate value itself.
     attachValidation: true,
-    preHandler,
+    preValidation: guards,
     handler: async (request, reply) => {
       if (request.validationError) {
         const duplicate = duplicateValueReply(request.validationError.validation);

@@ -8,6 +8,7 @@ import {
 import type { Deps } from '../../context';
 import { membershipKey } from '../../caches';
 import { badRequest, forbidden, notFound } from '../../lib/errors';
+import { auditRepository, changedFields } from '../audit/audit.repository';
 import { membersRepository } from '../organizations/members.repository';
 import { ORGANIZATION_NOT_FOUND } from '../organizations/organizations.service';
 import { settingsRepository, type SettingsChanges } from './settings.repository';
@@ -55,12 +56,33 @@ export function createOrganizationSettingsService({ db, caches }: Deps) {
       return settingsRepository.get(db, organizationId);
     },
 
-    /** Admins; answers the full settings after the change. */
+    /**
+     * Admins; answers the full settings after the change. The keys that changed (before and
+     * after) are audited in the same transaction.
+     */
     async update(userId: string, organizationId: string, input: SettingsUpdateInput): Promise<OrganizationSettings> {
       if ((await roleIn(userId, organizationId)) !== 'admin') {
         throw forbidden('Only organization admins can do this', 'admin_required');
       }
-      const updated = await settingsRepository.update(db, organizationId, checkChanges(input));
+      const changes = checkChanges(input);
+      const updated = await db.transaction(async (tx) => {
+        // The organization row serialises concurrent edits, so "before" is what this one replaces.
+        if (!(await membersRepository.lockOrganization(tx, organizationId))) throw notFound(ORGANIZATION_NOT_FOUND);
+        const current = await settingsRepository.get(tx, organizationId);
+        const diff = changedFields(current, changes);
+        const result = await settingsRepository.update(tx, organizationId, changes);
+        if (diff) {
+          await auditRepository.record(tx, {
+            organizationId,
+            actorId: userId,
+            action: 'settings.updated',
+            targetType: 'settings',
+            targetId: organizationId,
+            ...diff,
+          });
+        }
+        return result;
+      });
       caches.settings.delete(organizationId);
       return updated;
     },

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { organizationSettings } from '../../db/schema';
+import { auditLog, organizationSettings } from '../../db/schema';
 import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
 import { getSettings } from './settings.service';
 
@@ -17,6 +17,9 @@ const DEFAULTS = {
   allowEditAfterDelivery: false,
   requirePhotoUpload: false,
   autoNotifyRecipients: true,
+  sendReminders: true,
+  reminderAfterDays: 3,
+  pickupInstructions: null,
 };
 
 async function orgWithMember() {
@@ -163,5 +166,35 @@ describe('PUT /api/organization-settings/:orgId', () => {
     expect((await new Client(t).put(url, { requirePhotoUpload: true })).statusCode).toBe(401);
     expect((await outsider.put('/api/organization-settings/nope', { requirePhotoUpload: true })).statusCode).toBe(400);
     expect(await rowOf(org.id)).toEqual(before);
+  });
+});
+
+describe('settings audit', () => {
+  const auditRows = (organizationId: string) =>
+    t.db.select().from(auditLog).where(eq(auditLog.organizationId, organizationId)).orderBy(auditLog.seq);
+
+  it('records only the changed keys, lists as whole lists, and nothing for refused or unchanged updates', async () => {
+    const { admin, member, org, url } = await orgWithMember();
+    const adminId = (await admin.get('/api/auth/user')).json().id;
+    const couriers = [...DEFAULTS.courierCompanies, 'Royal Mail'];
+    const res = await admin.put(url, { courierCompanies: couriers, autoNotifyRecipients: true, sendReminders: false });
+    expect(res.statusCode).toBe(200);
+    const rows = await auditRows(org.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      action: 'settings.updated',
+      actorId: adminId,
+      targetType: 'settings',
+      targetId: org.id,
+      before: { courierCompanies: DEFAULTS.courierCompanies, sendReminders: true },
+      after: { courierCompanies: couriers, sendReminders: false },
+    });
+    expect(rows[0]!.after).not.toHaveProperty('autoNotifyRecipients');
+
+    await admin.put(url, { sendReminders: false }); // unchanged
+    await admin.put(url, { packageTypes: [] }); // refused: 400
+    await admin.put(url, { courierCompanies: ['UPS', 'ups'] }); // refused: duplicate
+    await member.put(url, { sendReminders: true }); // refused: 403
+    expect(await auditRows(org.id)).toHaveLength(1);
   });
 });

@@ -1,9 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
-import type { LoginBody, User } from '@contract';
+import type { LoginBody, SignInReply } from '@contract';
 import { apiRequest } from '@/lib/api';
 
 export function login(body: LoginBody) {
-  return apiRequest<User>('POST', '/api/login', body);
+  return apiRequest<SignInReply>('POST', '/api/login', body);
 }
 
 export function useLogin() {

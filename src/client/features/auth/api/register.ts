@@ -1,9 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
-import type { RegisterBody, User } from '@contract';
+import type { RegisterBody, SignInReply } from '@contract';
 import { apiRequest } from '@/lib/api';
 
 export function register(body: RegisterBody) {
-  return apiRequest<User>('POST', '/api/register', body);
+  return apiRequest<SignInReply>('POST', '/api/register', body);
 }
 
 export function useRegister() {

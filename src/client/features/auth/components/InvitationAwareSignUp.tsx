@@ -1,8 +1,23 @@
+import { INVITATION_MESSAGES } from '@contract';
+import { AlertTriangle } from 'lucide-react';
 import { useEffect } from 'react';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { useVerifyInvitation } from '../api/verifyInvitation';
 import { SignUpForm } from './SignUpForm';
+
+/** Shown beside a form when the invitation link is unknown or expired. */
+export function InvalidInvitationNote() {
+  return (
+    <p
+      role="status"
+      className="mb-4 flex items-start gap-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+    >
+      <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0 text-amber-600" />
+      {INVITATION_MESSAGES.invalidLink}
+    </p>
+  );
+}
 
 /**
  * The sign-up form, verifying the invitation token first when there is one.
@@ -15,15 +30,15 @@ export function InvitationAwareSignUp({ token }: { token: string | null }) {
   useEffect(() => {
     if (invalid) {
       toast({
-        title: 'Invalid or expired invitation. You can still create an account.',
-        description: 'The invitation link is invalid or expired, but you can still create an account.',
+        title: INVITATION_MESSAGES.invalid,
+        description: INVITATION_MESSAGES.invalidLink,
         variant: 'destructive',
       });
     }
   }, [invalid]);
 
   useEffect(() => {
-    if (isError) toast({ title: 'Failed to verify invitation', variant: 'destructive' });
+    if (isError) toast({ title: INVITATION_MESSAGES.verifyFailed, variant: 'destructive' });
   }, [isError]);
 
   if (isLoading) {
@@ -33,5 +48,10 @@ export function InvitationAwareSignUp({ token }: { token: string | null }) {
       </div>
     );
   }
-  return <SignUpForm invitation={invitation && token ? { ...invitation, token } : undefined} />;
+  return (
+    <>
+      {invalid && <InvalidInvitationNote />}
+      <SignUpForm invitation={invitation && token ? { ...invitation, token } : undefined} />
+    </>
+  );
 }

@@ -7,14 +7,17 @@ import { Input } from '@/components/ui/input';
 import { toastAfterReload } from '@/components/ui/use-toast';
 import { TextLink } from '@/components/TextLink';
 import { useLogin } from '../api/login';
+import { applyInvitationOutcome } from '../invitationOutcome';
 import { toastFailure } from '@/lib/useErrorToast';
 
 interface SignInFormProps {
   /** /login insists on an email address; the /auth tab only needs the field filled (an email or a username). */
   requireEmail?: boolean;
+  /** Signing in through an invitation link joins its organization too. */
+  invitation?: { token: string; organizationName?: string };
 }
 
-export function SignInForm({ requireEmail = false }: SignInFormProps) {
+export function SignInForm({ requireEmail = false, invitation }: SignInFormProps) {
   const login = useLogin();
   const { register, handleSubmit, formState } = useForm({
     resolver: zodResolver(requireEmail ? LoginForm : LoginBody),
@@ -23,9 +26,14 @@ export function SignInForm({ requireEmail = false }: SignInFormProps) {
   const { errors } = formState;
 
   const onSubmit = handleSubmit((values) =>
-    login.mutate(values, {
-      onSuccess: () => {
-        toastAfterReload({ title: 'Welcome back!', description: 'You have signed in successfully.' });
+    login.mutate(invitation ? { ...values, invitationToken: invitation.token } : values, {
+      onSuccess: (reply) => {
+        toastAfterReload(
+          applyInvitationOutcome(reply.invitation, invitation?.organizationName, {
+            title: 'Welcome back!',
+            description: 'You have signed in successfully.',
+          }),
+        );
         window.location.href = '/';
       },
       onError: (err) => toastFailure('Login failed', err, 'Invalid username or password'),

@@ -7,8 +7,8 @@ import { Button } from '@/components/ui/button';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toastAfterReload } from '@/components/ui/use-toast';
-import { humanize } from '@/lib/format';
 import { useRegister } from '../api/register';
+import { applyInvitationOutcome } from '../invitationOutcome';
 import { toastFailure } from '@/lib/useErrorToast';
 
 /** Registering through an invitation also requires the first and last name (spec §2). */
@@ -45,13 +45,13 @@ export function SignUpForm({ invitation }: SignUpFormProps) {
     signUp.mutate(
       { username, email, password, firstName, lastName, invitationToken: invitation?.token },
       {
-        onSuccess: () => {
-          toastAfterReload({
-            title: 'Welcome to Pigeonhole!',
-            description: invitation
-              ? `Your account is ready and you have joined ${invitation.organizationName}.`
-              : 'Your account has been created.',
-          });
+        onSuccess: (reply) => {
+          toastAfterReload(
+            applyInvitationOutcome(reply.invitation, invitation?.organizationName, {
+              title: 'Welcome to Pigeonhole!',
+              description: 'Your account has been created.',
+            }),
+          );
           window.location.href = '/';
         },
         onError: (err) => toastFailure('Registration failed', err, 'Failed to create account. Please try again.'),
@@ -67,7 +67,7 @@ export function SignUpForm({ invitation }: SignUpFormProps) {
           <MailCheck aria-hidden className="mt-0.5 size-4 shrink-0 text-indigo-600" />
           <p>
             You have been invited to join <strong className="font-semibold">{invitation.organizationName}</strong> as{' '}
-            {invitation.role === 'admin' ? 'an' : 'a'} {humanize(invitation.role)}.
+            {invitation.role === 'admin' ? 'an admin' : 'a member'}.
           </p>
         </div>
       )}

@@ -6,6 +6,7 @@ import { displayName, formatDateTime, humanize } from '@/lib/format';
 import { useErrorToast } from '@/lib/useErrorToast';
 import { useMailItemHistory } from '../api/mailItemHistory';
 import { recipientFullName, storageLabel } from '../mailItemFormat';
+import { NotificationsTimeline } from './NotificationsTimeline';
 
 function Section({ title, children, className }: { title: string; children: ReactNode; className?: string }) {
   return (
@@ -159,6 +160,9 @@ export function MailItemDetails({ organizationId, item, onViewPhoto }: MailItemD
       </div>
       <Section title="Package Photo">
         <Thumbnail item={item} onView={onViewPhoto} />
+      </Section>
+      <Section title="Messages" className="sm:col-span-2 lg:col-span-3">
+        <NotificationsTimeline organizationId={organizationId} item={item} />
       </Section>
     </div>
   );

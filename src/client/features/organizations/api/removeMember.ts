@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api';
+import { orgQueryKey } from '@/lib/queryClient';
 import { membersQueryKey } from './members';
 
 export function removeMember(organizationId: string, userId: string) {
@@ -12,6 +13,10 @@ export function useRemoveMember(organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (userId: string) => removeMember(organizationId, userId),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: membersQueryKey(organizationId) }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: membersQueryKey(organizationId) }),
+        queryClient.invalidateQueries({ queryKey: orgQueryKey(organizationId, '/api/audit-log') }),
+      ]),
   });
 }

@@ -10,6 +10,8 @@ export interface OrganizationFormValues {
   contactName: string;
   contactEmail: string;
   contactPhone: string;
+  /** Only the Settings form edits the logo (OrganizationLogoField). */
+  logoUrl?: string;
 }
 
 export const emptyOrganizationForm: OrganizationFormValues = {

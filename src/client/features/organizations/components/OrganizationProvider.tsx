@@ -1,10 +1,24 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { getSelectedOrganizationId, storeSelectedOrganizationId } from '@/lib/api';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { toast } from '@/components/ui/use-toast';
+import { ApiError, getSelectedOrganizationId, storeSelectedOrganizationId } from '@/lib/api';
 import { orgQueryKey } from '@/lib/queryClient';
 import { useOrganizations } from '../api/organizations';
 import { OrganizationContext, type OrganizationContextValue } from '../organizationContext';
 import { pickOrganization, uniqueById } from '../selection';
+
+/**
+ * The server's answers when a call names an organization the caller no longer belongs to: 403 for
+ * the x-organization-id header, 404 for /api/organizations/{id}/… (decision 003).
+ */
+function isNotMember(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  const message = error.reply?.message ?? '';
+  return (
+    (error.status === 403 && /not a member/i.test(message)) ||
+    (error.status === 404 && message === 'Organization not found')
+  );
+}
 
 export function OrganizationProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
@@ -18,6 +32,41 @@ export function OrganizationProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (current && current.id !== getSelectedOrganizationId()) storeSelectedOrganizationId(current.id);
   }, [current]);
+
+  // Any call refused with "not a member" means the list is out of date (removed by an admin): reload it.
+  useEffect(() => {
+    const onError = (error: unknown) => {
+      if (isNotMember(error)) void refetch();
+    };
+    const unsubscribeQueries = queryClient.getQueryCache().subscribe((event) => {
+      if (event.type === 'updated' && event.action.type === 'error') onError(event.action.error);
+    });
+    const unsubscribeMutations = queryClient.getMutationCache().subscribe((event) => {
+      if (event.type === 'updated' && event.action.type === 'error') onError(event.action.error);
+    });
+    return () => {
+      unsubscribeQueries();
+      unsubscribeMutations();
+    };
+  }, [queryClient, refetch]);
+
+  // The organization on screen vanished from a fresh list: the person was removed from it. Say so.
+  const shown = useRef<{ id: string; name: string } | null>(null);
+  useEffect(() => {
+    if (!data) return;
+    const previous = shown.current;
+    if (previous && !organizations.some((org) => org.id === previous.id)) {
+      queryClient.removeQueries({ queryKey: orgQueryKey(previous.id) });
+      toast({
+        title: `You no longer have access to ${previous.name}`,
+        description: current
+          ? `An admin removed you from ${previous.name}. You are now in ${current.name}.`
+          : `An admin removed you from ${previous.name}. Ask an admin to invite you again, or create your own organization.`,
+        variant: 'destructive',
+      });
+    }
+    shown.current = current ? { id: current.id, name: current.name } : null;
+  }, [data, organizations, current, queryClient]);
 
   const select = useCallback(
     (organizationId: string) => {

@@ -3,14 +3,6 @@ import { ComingSoonCard } from '@/components/ComingSoonCard';
 import type { SettingsTabId } from '../settingsTabs';
 
 const panes: Partial<Record<SettingsTabId, { title: string; features: string[] }>> = {
-  notifications: {
-    title: 'Notify recipients',
-    features: [
-      'Email and SMS notifications when mail arrives',
-      'Automatic notification on intake, or one click per item',
-      'Reminders for items waiting too long',
-    ],
-  },
   billing: {
     title: 'Plans and billing',
     features: [

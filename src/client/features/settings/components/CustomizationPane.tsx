@@ -39,7 +39,8 @@ const lists: { key: SettingsList; title: string; singular: string; description: 
   },
 ];
 
-type Preference = 'allowEditAfterDelivery' | 'requirePhotoUpload' | 'autoNotifyRecipients';
+/** Auto-notify lives on the Notifications tab with the other notification settings. */
+type Preference = 'allowEditAfterDelivery' | 'requirePhotoUpload';
 
 const preferences: { key: Preference; label: string; description: string }[] = [
   {
@@ -51,11 +52,6 @@ const preferences: { key: Preference; label: string; description: string }[] = [
     key: 'requirePhotoUpload',
     label: 'Require photo upload',
     description: 'Every logged item needs a photo, a scan or an uploaded image.',
-  },
-  {
-    key: 'autoNotifyRecipients',
-    label: 'Auto-notify recipients',
-    description: 'Recipients are notified as soon as their mail is logged.',
   },
 ];
 
@@ -235,7 +231,7 @@ function CustomizationForm({
   );
 }
 
-/** Settings > Customization: the four lists and three preferences; admins edit, members read. */
+/** Settings > Customization: the four lists and two preferences; admins edit, members read. */
 export function CustomizationPane({ organizationId, isAdmin }: { organizationId: string; isAdmin: boolean }) {
   const { data, isPending, error } = useOrganizationSettings(organizationId);
   useErrorToast(error, 'Failed to fetch organization settings');

@@ -1,5 +1,8 @@
-import type { Organization } from '@contract';
-import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { UpdateOrganizationBody, type Organization } from '@contract';
+import { Building2, RefreshCw } from 'lucide-react';
+import { useForm, useWatch, type Resolver } from 'react-hook-form';
+import { EmptyState } from '@/components/EmptyState';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -8,28 +11,39 @@ import { useOrganization } from '@/features/organizations/api/organization';
 import { useUpdateOrganization } from '@/features/organizations/api/updateOrganization';
 import {
   OrganizationFields,
-  updateOrganizationResolver,
   type OrganizationFormValues,
 } from '@/features/organizations/components/OrganizationFields';
-import { useErrorToast } from '@/lib/useErrorToast';
-import { toastFailure } from '@/lib/useErrorToast';
+import { toastFailure, useErrorToast } from '@/lib/useErrorToast';
+import { OrganizationLogoField } from './OrganizationLogoField';
 
-function formValues(org: Organization): OrganizationFormValues {
+type OrganizationDetailsValues = OrganizationFormValues;
+
+// The form holds plain strings; the contract types its blank-to-null inputs as unknown.
+const resolver = zodResolver(UpdateOrganizationBody) as unknown as Resolver<
+  OrganizationDetailsValues,
+  unknown,
+  UpdateOrganizationBody
+>;
+
+function formValues(org: Organization): OrganizationDetailsValues {
   return {
     name: org.name,
     address: org.address ?? '',
     contactName: org.contactName ?? '',
     contactEmail: org.contactEmail ?? '',
     contactPhone: org.contactPhone ?? '',
+    logoUrl: org.logoUrl ?? '',
   };
 }
 
 function OrganizationDetailsForm({ organization }: { organization: Organization }) {
   const update = useUpdateOrganization(organization.id);
-  const { register, handleSubmit, formState, reset } = useForm({
-    resolver: updateOrganizationResolver,
+  const { register, handleSubmit, formState, reset, control } = useForm({
+    resolver,
     defaultValues: formValues(organization),
   });
+  const { errors, isDirty } = formState;
+  const [logoUrl, name] = useWatch({ control, name: ['logoUrl', 'name'] });
 
   const onSubmit = handleSubmit((values) =>
     update.mutate(values, {
@@ -43,13 +57,25 @@ function OrganizationDetailsForm({ organization }: { organization: Organization 
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-6">
-      <OrganizationFields idPrefix="org-settings" register={register} errors={formState.errors} />
+      <OrganizationFields idPrefix="org-settings" register={register} errors={errors} />
+      <OrganizationLogoField
+        id="org-settings-logoUrl"
+        url={logoUrl ?? ''}
+        name={name}
+        error={errors.logoUrl}
+        registration={register('logoUrl')}
+      />
       <p className="text-sm text-slate-500">
         Timezone: <span className="font-medium text-slate-700">{organization.timezone}</span>. "Today" on the dashboard
         and in reports follows this timezone.
       </p>
-      <div className="flex justify-end">
-        <Button type="submit" disabled={update.isPending}>
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        {isDirty && (
+          <Button variant="outline" onClick={() => reset(formValues(organization))} disabled={update.isPending}>
+            Discard changes
+          </Button>
+        )}
+        <Button type="submit" disabled={update.isPending || !isDirty}>
           {update.isPending ? 'Saving…' : 'Save Changes'}
         </Button>
       </div>
@@ -57,9 +83,9 @@ function OrganizationDetailsForm({ organization }: { organization: Organization 
   );
 }
 
-/** Admins edit the organization's name, address and contact details. */
+/** Admins edit the organization's name, address, contact details and logo. */
 export function OrganizationSettingsForm({ organizationId }: { organizationId: string }) {
-  const { data, isPending, error } = useOrganization(organizationId);
+  const { data, isPending, error, refetch } = useOrganization(organizationId);
   useErrorToast(error, 'Failed to fetch organization');
 
   return (
@@ -71,14 +97,18 @@ export function OrganizationSettingsForm({ organizationId }: { organizationId: s
       <CardContent>
         {isPending ? (
           <div className="space-y-4">
-            {Array.from({ length: 4 }, (_, i) => (
+            {Array.from({ length: 5 }, (_, i) => (
               <Skeleton key={i} className="h-10 w-full" />
             ))}
           </div>
         ) : data ? (
           <OrganizationDetailsForm key={data.id} organization={data} />
         ) : (
-          <p className="text-sm text-slate-500">The organization details could not be loaded.</p>
+          <EmptyState icon={Building2} title="The organization details could not be loaded">
+            <Button variant="outline" size="sm" className="mt-3" onClick={() => void refetch()}>
+              <RefreshCw aria-hidden /> Try again
+            </Button>
+          </EmptyState>
         )}
       </CardContent>
     </Card>

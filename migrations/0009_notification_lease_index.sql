@@ -1,0 +1,1 @@
+CREATE INDEX "notification_jobs_leased_idx" ON "notification_jobs" USING btree ("locked_until") WHERE "notification_jobs"."status" = 'sending';

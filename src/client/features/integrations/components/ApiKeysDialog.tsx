@@ -1,0 +1,198 @@
+import type { Integration } from '@contract';
+import { AlertCircle, KeyRound, Plus } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
+import { EmptyState } from '@/components/EmptyState';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Skeleton } from '@/components/ui/skeleton';
+import { toast } from '@/components/ui/use-toast';
+import { formatDate, formatDateTime, relativeTime } from '@/lib/format';
+import { toastFailure } from '@/lib/useErrorToast';
+import { useApiKeys, useCreateApiKey, useRevokeApiKey, type ApiKey, type CreatedApiKey } from '../api/integrations';
+import { SecretBox } from './SecretReveal';
+
+function KeyList({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey) => void }) {
+  return (
+    <ul aria-label="API keys" className="divide-y divide-slate-100">
+      {keys.map((key) => (
+        <li key={key.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-3">
+          <div className="min-w-0 flex-1">
+            <p className="flex items-center gap-2 text-sm font-medium text-slate-900">
+              <span className="truncate">{key.name}</span>
+              {key.revokedAt && <Badge>Revoked</Badge>}
+            </p>
+            <p className="text-xs text-slate-500">
+              <span className="font-mono">{key.prefix}…</span> · created{' '}
+              <time dateTime={key.createdAt} title={formatDateTime(key.createdAt)}>
+                {formatDate(key.createdAt)}
+              </time>{' '}
+              · {key.lastUsedAt ? <>last used {relativeTime(key.lastUsedAt)}</> : 'never used'}
+            </p>
+          </div>
+          {!key.revokedAt && (
+            <Button
+              variant="outline"
+              size="sm"
+              className="text-red-600 hover:bg-red-50 hover:text-red-700"
+              onClick={() => onRevoke(key)}
+              aria-label={`Revoke ${key.name}`}
+            >
+              Revoke
+            </Button>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function ApiKeysPanel({ organizationId, integration }: { organizationId: string; integration: Integration }) {
+  const nameId = useId();
+  const keys = useApiKeys(organizationId, integration.id, true);
+  const create = useCreateApiKey(organizationId, integration.id);
+  const revoke = useRevokeApiKey(organizationId, integration.id);
+  const [name, setName] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (name.trim() === '') {
+      setProblem('Name is required');
+      return;
+    }
+    create.mutate(name.trim(), {
+      onSuccess: (key) => {
+        setCreated(key);
+        setName('');
+      },
+      onError: (err) => toastFailure('Failed to create API key', err),
+    });
+  };
+
+  const confirmRevoke = () => {
+    if (!revoking) return;
+    revoke.mutate(revoking.id, {
+      onSuccess: () => {
+        toast({ title: 'API key revoked', description: `${revoking.name} no longer works.` });
+        setRevoking(null);
+      },
+      onError: (err) => toastFailure('Failed to revoke API key', err),
+    });
+  };
+
+  return (
+    <div className="space-y-5">
+      {created ? (
+        <div className="space-y-3 rounded-lg border border-slate-200 p-4">
+          <p className="text-sm font-medium text-slate-900">New key: {created.name}</p>
+          <SecretBox label="API key" value={created.key} />
+          <div className="flex justify-end">
+            <Button size="sm" onClick={() => setCreated(null)}>
+              I have copied it
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <form onSubmit={submit} noValidate className="space-y-1.5">
+          <Label htmlFor={nameId}>New key</Label>
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <Input
+              id={nameId}
+              value={name}
+              placeholder="e.g. Building management system"
+              aria-invalid={problem ? true : undefined}
+              aria-describedby={problem ? `${nameId}-error` : undefined}
+              onChange={(event) => {
+                setName(event.target.value);
+                setProblem(null);
+              }}
+            />
+            <Button type="submit" disabled={create.isPending}>
+              <Plus aria-hidden /> {create.isPending ? 'Creating…' : 'Create key'}
+            </Button>
+          </div>
+          {problem && (
+            <p id={`${nameId}-error`} className="text-sm text-red-600">
+              {problem}
+            </p>
+          )}
+        </form>
+      )}
+
+      <div>
+        <h3 className="mb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">Keys</h3>
+        {keys.isPending ? (
+          <div className="space-y-2 py-2" aria-busy>
+            <Skeleton className="h-10 w-full" />
+            <Skeleton className="h-10 w-full" />
+          </div>
+        ) : keys.isError ? (
+          <EmptyState icon={AlertCircle} title="The keys could not be loaded" className="py-6">
+            <Button variant="outline" size="sm" className="mt-3" onClick={() => void keys.refetch()}>
+              Try again
+            </Button>
+          </EmptyState>
+        ) : keys.data.length === 0 ? (
+          <EmptyState icon={KeyRound} title="No keys yet" className="py-6">
+            Create a key for each system that calls the API, so you can revoke one without touching the others.
+          </EmptyState>
+        ) : (
+          <KeyList keys={keys.data} onRevoke={setRevoking} />
+        )}
+      </div>
+      <p className="text-xs text-slate-500">
+        Send the key as <span className="font-mono">Authorization: Bearer &lt;key&gt;</span>. The API reference is at{' '}
+        <a href="/api/docs" target="_blank" rel="noreferrer" className="font-medium text-indigo-600 hover:underline">
+          /api/docs
+        </a>
+        .
+      </p>
+
+      <ConfirmDialog
+        open={Boolean(revoking)}
+        onOpenChange={(open) => !open && setRevoking(null)}
+        title="Revoke API key"
+        description={
+          revoking
+            ? `Systems using ${revoking.name} (${revoking.prefix}…) will be refused from now on. This cannot be undone.`
+            : undefined
+        }
+        confirmLabel="Revoke key"
+        pendingLabel="Revoking…"
+        pending={revoke.isPending}
+        onConfirm={confirmRevoke}
+      />
+    </div>
+  );
+}
+
+/** An API integration's keys: create (shown once), list with prefix and last use, revoke. */
+export function ApiKeysDialog({
+  organizationId,
+  integration,
+  onClose,
+}: {
+  organizationId: string;
+  integration: Integration | null;
+  onClose: () => void;
+}) {
+  return (
+    <Dialog open={Boolean(integration)} onOpenChange={(open) => !open && onClose()}>
+      {integration && (
+        <DialogContent
+          title={`API keys: ${integration.name}`}
+          description="Each key lets another system act for this organization with the member role."
+          className="sm:max-w-xl"
+        >
+          <ApiKeysPanel organizationId={organizationId} integration={integration} />
+        </DialogContent>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,173 @@
+import type { Integration, NotificationMessage } from '@contract';
+import { AlertCircle, RefreshCw, ScrollText } from 'lucide-react';
+import { useState } from 'react';
+import { EmptyState } from '@/components/EmptyState';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { formatDateTime, relativeTime } from '@/lib/format';
+import { DELIVERIES_PAGE_SIZE, useDeliveries } from '../api/integrations';
+import { NotificationStatusBadge } from './NotificationStatusBadge';
+
+const count = new Intl.NumberFormat();
+
+function Latency({ ms }: { ms: number | null }) {
+  return <>{ms === null ? '—' : `${count.format(ms)} ms`}</>;
+}
+
+function When({ message }: { message: NotificationMessage }) {
+  const at = message.sentAt ?? message.createdAt;
+  return (
+    <time dateTime={at} title={formatDateTime(at)}>
+      {relativeTime(at)}
+    </time>
+  );
+}
+
+function DeliveryTable({ items }: { items: NotificationMessage[] }) {
+  return (
+    <>
+      <div className="hidden md:block">
+        <Table aria-label="Deliveries">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Time</TableHead>
+              <TableHead>Event</TableHead>
+              <TableHead>Status</TableHead>
+              <TableHead className="text-right">Response</TableHead>
+              <TableHead className="text-right">Attempts</TableHead>
+              <TableHead className="text-right">Latency</TableHead>
+              <TableHead>Last error</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {items.map((m) => (
+              <TableRow key={m.id}>
+                <TableCell className="whitespace-nowrap">
+                  <When message={m} />
+                </TableCell>
+                <TableCell className="font-mono text-xs">{m.event}</TableCell>
+                <TableCell>
+                  <NotificationStatusBadge status={m.status} />
+                </TableCell>
+                <TableCell className="text-right tabular-nums">{m.responseStatus ?? '—'}</TableCell>
+                <TableCell className="text-right tabular-nums">{m.attempts}</TableCell>
+                <TableCell className="text-right whitespace-nowrap tabular-nums">
+                  <Latency ms={m.latencyMs} />
+                </TableCell>
+                <TableCell className="max-w-56 truncate text-xs text-red-700" title={m.lastError ?? undefined}>
+                  {m.lastError ?? <span className="text-slate-400">—</span>}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+      <ul aria-label="Deliveries" className="divide-y divide-slate-100 md:hidden">
+        {items.map((m) => (
+          <li key={m.id} className="space-y-1 py-3">
+            <div className="flex items-center justify-between gap-2">
+              <span className="min-w-0 truncate font-mono text-xs text-slate-800">{m.event}</span>
+              <NotificationStatusBadge status={m.status} />
+            </div>
+            <p className="text-xs text-slate-500">
+              <When message={m} /> · {m.responseStatus !== null ? `HTTP ${m.responseStatus}` : 'no response'} ·{' '}
+              {m.attempts} {m.attempts === 1 ? 'attempt' : 'attempts'} · <Latency ms={m.latencyMs} />
+            </p>
+            {m.lastError && <p className="text-xs break-words text-red-700">{m.lastError}</p>}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function DeliveryLog({ organizationId, integration }: { organizationId: string; integration: Integration }) {
+  const [page, setPage] = useState(0);
+  const log = useDeliveries(organizationId, integration.id, page, true);
+  const total = log.data?.total ?? 0;
+  const items = log.data?.items ?? [];
+  const first = total === 0 ? 0 : page * DELIVERIES_PAGE_SIZE + 1;
+  const last = page * DELIVERIES_PAGE_SIZE + items.length;
+
+  let body;
+  if (log.isPending) {
+    body = (
+      <div className="space-y-3 py-2" aria-busy>
+        {Array.from({ length: 4 }, (_, i) => (
+          <Skeleton key={i} className="h-9 w-full" />
+        ))}
+      </div>
+    );
+  } else if (log.isError && !log.data) {
+    body = (
+      <EmptyState icon={AlertCircle} title="The delivery log could not be loaded">
+        <Button variant="outline" size="sm" className="mt-3" onClick={() => void log.refetch()}>
+          Try again
+        </Button>
+      </EmptyState>
+    );
+  } else if (total === 0) {
+    body = (
+      <EmptyState icon={ScrollText} title="No deliveries yet">
+        Calls to {integration.config.webhookUrl || 'this webhook'} appear here with their response and timing. Send a
+        test to try it.
+      </EmptyState>
+    );
+  } else {
+    body = <DeliveryTable items={items} />;
+  }
+
+  return (
+    <div className="space-y-3">
+      <div className="flex items-center justify-between gap-2">
+        <p className="min-w-0 truncate font-mono text-xs text-slate-500">{integration.config.webhookUrl}</p>
+        <Button variant="ghost" size="sm" onClick={() => void log.refetch()} disabled={log.isFetching}>
+          <RefreshCw aria-hidden className={log.isFetching ? 'animate-spin' : undefined} /> Refresh
+        </Button>
+      </div>
+      <div className="rounded-lg border border-slate-200 px-3 md:px-0">{body}</div>
+      {total > 0 && (
+        <nav aria-label="Pagination" className="flex flex-col items-center justify-between gap-2 sm:flex-row">
+          <p className="text-sm text-slate-500" aria-live="polite">
+            Showing {count.format(first)}–{count.format(last)} of {count.format(total)}
+          </p>
+          <div className="flex gap-2">
+            <Button variant="outline" size="sm" disabled={page === 0} onClick={() => setPage(page - 1)}>
+              Previous
+            </Button>
+            <Button variant="outline" size="sm" disabled={last >= total} onClick={() => setPage(page + 1)}>
+              Next
+            </Button>
+          </div>
+        </nav>
+      )}
+    </div>
+  );
+}
+
+/** A webhook's delivery log: time, event, status, response, attempts, latency and last error. */
+export function DeliveriesDialog({
+  organizationId,
+  integration,
+  onClose,
+}: {
+  organizationId: string;
+  integration: Integration | null;
+  onClose: () => void;
+}) {
+  return (
+    <Dialog open={Boolean(integration)} onOpenChange={(open) => !open && onClose()}>
+      {integration && (
+        <DialogContent
+          title={`Deliveries: ${integration.name}`}
+          description="Every call to this webhook, newest first. Failed calls are retried with backoff for up to a day."
+          className="max-w-4xl"
+        >
+          <DeliveryLog organizationId={organizationId} integration={integration} />
+        </DialogContent>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,78 @@
+import { AlertTriangle, Check, Copy } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+
+interface SecretBoxProps {
+  label: string;
+  value: string;
+}
+
+/** A read-only secret with a Copy button and the warning that it will not be shown again. */
+export function SecretBox({ label, value }: SecretBoxProps) {
+  const id = useId();
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied(true);
+      window.setTimeout(() => setCopied(false), 2000);
+    } catch {
+      // no clipboard (insecure context): select the text so Ctrl+C works
+      const input = document.getElementById(id) as HTMLInputElement | null;
+      input?.select();
+    }
+  };
+  return (
+    <div className="space-y-3">
+      <p className="flex items-start gap-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+        <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0" />
+        <span>
+          <strong className="font-semibold">Copy it now.</strong> For your security it is shown only once; if it is
+          lost, create a new one.
+        </span>
+      </p>
+      <div className="space-y-1.5">
+        <Label htmlFor={id}>{label}</Label>
+        <div className="flex gap-2">
+          <Input
+            id={id}
+            readOnly
+            value={value}
+            onFocus={(event) => event.currentTarget.select()}
+            className="font-mono text-xs"
+          />
+          <Button variant="outline" onClick={() => void copy()} aria-label={`Copy ${label.toLowerCase()}`}>
+            {copied ? <Check aria-hidden className="text-emerald-600" /> : <Copy aria-hidden />}
+            <span className="hidden sm:inline">{copied ? 'Copied' : 'Copy'}</span>
+          </Button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export interface RevealedSecret {
+  title: string;
+  description: string;
+  label: string;
+  value: string;
+}
+
+/** A dialog showing a just-created secret (API key, webhook signing secret) once. */
+export function SecretRevealDialog({ secret, onClose }: { secret: RevealedSecret | null; onClose: () => void }) {
+  return (
+    <Dialog open={Boolean(secret)} onOpenChange={(open) => !open && onClose()}>
+      {secret && (
+        <DialogContent title={secret.title} description={secret.description}>
+          <SecretBox label={secret.label} value={secret.value} />
+          <div className="mt-6 flex justify-end">
+            <Button onClick={onClose}>I have copied it</Button>
+          </div>
+        </DialogContent>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,138 @@
+import type { Integration } from '@contract';
+import { CheckCircle2, Send, XCircle } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { FormField } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { serverMessage } from '@/lib/api';
+import { useTestIntegration, type TestIntegrationReply } from '../api/integrations';
+
+interface TestIntegrationDialogProps {
+  organizationId: string;
+  integration: Integration | null;
+  /** Where the test email goes: the signed-in user. */
+  userEmail: string;
+  onClose: () => void;
+}
+
+function Result({ reply }: { reply: TestIntegrationReply }) {
+  const details = [
+    reply.responseStatus !== null ? `Response ${reply.responseStatus}` : null,
+    reply.latencyMs !== null ? `${reply.latencyMs} ms` : null,
+  ].filter(Boolean);
+  return (
+    <div
+      role="status"
+      aria-label="Test result"
+      className={
+        reply.ok
+          ? 'flex items-start gap-2.5 rounded-lg border border-emerald-200 bg-emerald-50 px-3 py-2.5 text-sm text-emerald-900'
+          : 'flex items-start gap-2.5 rounded-lg border border-red-200 bg-red-50 px-3 py-2.5 text-sm text-red-900'
+      }
+    >
+      {reply.ok ? (
+        <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
+      ) : (
+        <XCircle aria-hidden className="mt-0.5 size-4 shrink-0 text-red-600" />
+      )}
+      <div className="min-w-0">
+        <p className="font-medium">{reply.ok ? 'Test sent' : 'Test failed'}</p>
+        <p className="break-words">{reply.message}</p>
+        {details.length > 0 && <p className="mt-0.5 text-xs opacity-80">{details.join(' · ')}</p>}
+      </div>
+    </div>
+  );
+}
+
+function TestForm({
+  organizationId,
+  integration,
+  userEmail,
+  onClose,
+}: TestIntegrationDialogProps & { integration: Integration }) {
+  const id = useId();
+  const test = useTestIntegration(organizationId);
+  const [to, setTo] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [reply, setReply] = useState<TestIntegrationReply | null>(null);
+  const needsPhone = integration.type === 'sms';
+
+  const send = (event: FormEvent) => {
+    event.preventDefault();
+    if (needsPhone && to.trim() === '') {
+      setProblem('Enter the phone number to text');
+      return;
+    }
+    setReply(null);
+    test.mutate(
+      { id: integration.id, to: needsPhone ? to.trim() : undefined },
+      {
+        onSuccess: setReply,
+        onError: (err) =>
+          setReply({
+            ok: false,
+            message: serverMessage(err, 'The test could not be sent.'),
+            responseStatus: null,
+            latencyMs: null,
+          }),
+      },
+    );
+  };
+
+  return (
+    <form onSubmit={send} noValidate className="space-y-4">
+      {integration.type === 'email' && (
+        <p className="text-sm text-slate-600">
+          A test email goes to you at <strong className="font-medium text-slate-900">{userEmail}</strong>.
+        </p>
+      )}
+      {integration.type === 'webhook' && (
+        <p className="text-sm text-slate-600">
+          A signed test event is posted to{' '}
+          <span className="font-mono text-xs break-all text-slate-900">{integration.config.webhookUrl}</span>.
+        </p>
+      )}
+      {needsPhone && (
+        <FormField id={id} label="Phone number" error={problem ?? undefined} hint="In international format.">
+          <Input
+            id={id}
+            type="tel"
+            autoFocus
+            placeholder="+15551234567"
+            value={to}
+            aria-invalid={problem ? true : undefined}
+            onChange={(event) => {
+              setTo(event.target.value);
+              setProblem(null);
+            }}
+          />
+        </FormField>
+      )}
+      {reply && <Result reply={reply} />}
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button variant="outline" onClick={onClose}>
+          Done
+        </Button>
+        <Button type="submit" disabled={test.isPending}>
+          <Send aria-hidden />
+          {test.isPending ? 'Sending…' : reply ? 'Send again' : 'Send test'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** Send test: email to the caller, SMS to a number typed here, a webhook ping; shows the outcome and latency. */
+export function TestIntegrationDialog(props: TestIntegrationDialogProps) {
+  const { integration, onClose } = props;
+  return (
+    <Dialog open={Boolean(integration)} onOpenChange={(open) => !open && onClose()}>
+      {integration && (
+        <DialogContent title={`Send a test: ${integration.name}`}>
+          <TestForm key={integration.id} {...props} integration={integration} />
+        </DialogContent>
+      )}
+    </Dialog>
+  );
+}

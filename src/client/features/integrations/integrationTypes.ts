@@ -1,0 +1,109 @@
+import type { Integration, IntegrationType, NotificationMessage } from '@contract';
+import { KeyRound, Mail, MessageSquareText, Webhook, type LucideIcon } from 'lucide-react';
+
+export interface IntegrationKind {
+  type: IntegrationType;
+  /** The catalog title, e.g. 'Email (SMTP)'. */
+  title: string;
+  /** The short name used in lists and buttons. */
+  label: string;
+  description: string;
+  icon: LucideIcon;
+  /** Icon tile colours. */
+  tone: string;
+  /** The name a new integration of this type starts with. */
+  defaultName: string;
+}
+
+export const INTEGRATION_KINDS: readonly IntegrationKind[] = [
+  {
+    type: 'email',
+    title: 'Email (SMTP)',
+    label: 'Email',
+    description: 'Arrival notices, reminders and pickup receipts from your own mail server.',
+    icon: Mail,
+    tone: 'bg-indigo-50 text-indigo-600',
+    defaultName: 'Front desk email',
+  },
+  {
+    type: 'sms',
+    title: 'SMS (Twilio)',
+    label: 'SMS',
+    description: 'A short text to the recipient’s phone when something arrives for them.',
+    icon: MessageSquareText,
+    tone: 'bg-emerald-50 text-emerald-600',
+    defaultName: 'Twilio SMS',
+  },
+  {
+    type: 'webhook',
+    title: 'Webhook',
+    label: 'Webhook',
+    description: 'Signed HTTP calls to another system when an item is logged, notified or handed over.',
+    icon: Webhook,
+    tone: 'bg-violet-50 text-violet-600',
+    defaultName: 'Webhook',
+  },
+  {
+    type: 'api',
+    title: 'API',
+    label: 'API',
+    description: 'API keys that let your other systems log items and read their status.',
+    icon: KeyRound,
+    tone: 'bg-amber-50 text-amber-600',
+    defaultName: 'API access',
+  },
+];
+
+export function kindOf(type: IntegrationType): IntegrationKind {
+  return INTEGRATION_KINDS.find((kind) => kind.type === type) ?? INTEGRATION_KINDS[0]!;
+}
+
+/** One line saying where an integration sends: 'smtp.example.com:587 · desk@example.com'. */
+export function integrationSummary(integration: Integration): string {
+  const { config } = integration;
+  switch (integration.type) {
+    case 'email': {
+      const s = config.emailSettings;
+      const server = s?.smtpHost ? `${s.smtpHost}${s.smtpPort ? `:${s.smtpPort}` : ''}` : 'Pigeonhole mail server';
+      return [server, s?.fromAddress].filter(Boolean).join(' · ');
+    }
+    case 'sms':
+      return config.smsSettings?.fromNumber ? `From ${config.smsSettings.fromNumber}` : 'No sender number yet';
+    case 'webhook': {
+      const events = config.webhookEvents?.length;
+      return [
+        config.webhookUrl || 'No URL yet',
+        events ? `${events} ${events === 1 ? 'event' : 'events'}` : 'all events',
+      ]
+        .filter(Boolean)
+        .join(' · ');
+    }
+    case 'api':
+      return 'REST API access with keys';
+  }
+}
+
+const purposes: Record<string, string> = {
+  'mail_item.created': 'Arrival',
+  'mail_item.notified': 'Arrival',
+  'mail_item.reminder': 'Reminder',
+  'mail_item.delivered': 'Receipt',
+  'mail_item.returned': 'Return notice',
+  'mail_item.deleted': 'Removal notice',
+  test: 'Test',
+};
+
+const channelWords = { email: 'email', sms: 'SMS', webhook: 'webhook' } as const;
+
+/** 'Arrival email', 'Reminder SMS', 'Receipt email', 'Webhook mail_item.delivered'. */
+export function messageTitle(message: Pick<NotificationMessage, 'channel' | 'event'>): string {
+  if (message.channel === 'webhook') return message.event === 'test' ? 'Webhook test' : `Webhook ${message.event}`;
+  const purpose = purposes[message.event] ?? message.event.replace(/^mail_item\./, '').replace(/_/g, ' ');
+  const word = channelWords[message.channel];
+  return `${purpose[0]!.toUpperCase()}${purpose.slice(1)} ${word}`;
+}
+
+/** Messages still on their way: the lists showing them poll until they settle. */
+export function isInFlight(message: Pick<NotificationMessage, 'status'>): boolean {
+  return message.status === 'queued' || message.status === 'sending';
+}

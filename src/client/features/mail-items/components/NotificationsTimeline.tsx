@@ -1,0 +1,104 @@
+import type { MailItem, NotificationMessage } from '@contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { Mail, MessageSquareText, Webhook } from 'lucide-react';
+import { useEffect } from 'react';
+import { Skeleton } from '@/components/ui/skeleton';
+import { TextLink } from '@/components/TextLink';
+import { NotificationStatusBadge } from '@/features/integrations/components/NotificationStatusBadge';
+import { messageTitle } from '@/features/integrations/integrationTypes';
+import { formatDateTime, relativeTime } from '@/lib/format';
+import { invalidateMailItems } from '../api/invalidateMailItems';
+import { useMailItemNotifications } from '../api/mailItemNotifications';
+
+const channelIcons = { email: Mail, sms: MessageSquareText, webhook: Webhook } as const;
+
+function Message({ message }: { message: NotificationMessage }) {
+  const Icon = channelIcons[message.channel] ?? Mail;
+  const at = message.sentAt ?? message.createdAt;
+  const note =
+    message.status === 'skipped'
+      ? message.skipReason
+      : message.status === 'failed' || (message.status === 'queued' && message.attempts > 0)
+        ? message.lastError
+        : null;
+  return (
+    <li className="flex gap-2.5">
+      <span className="mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-md bg-slate-100 text-slate-600">
+        <Icon aria-hidden className="size-3.5" />
+      </span>
+      <div className="min-w-0 flex-1">
+        <p className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
+          <span className="font-medium text-slate-800">{messageTitle(message)}</span>
+          <NotificationStatusBadge status={message.status} />
+        </p>
+        <p className="text-xs text-slate-500">
+          {message.destination && <span className="break-all">{message.destination} · </span>}
+          <time dateTime={at} title={formatDateTime(at)}>
+            {relativeTime(at)}
+          </time>
+          {message.status === 'queued' && message.attempts > 0 && message.nextAttemptAt && (
+            <> · retrying {relativeTime(message.nextAttemptAt)}</>
+          )}
+        </p>
+        {note && (
+          <p className={message.status === 'skipped' ? 'text-xs text-amber-800' : 'text-xs break-words text-red-700'}>
+            {note}
+          </p>
+        )}
+      </div>
+    </li>
+  );
+}
+
+/** The item's Messages: each email, SMS and webhook sent about it, with its status (spec issue 6, item 6). */
+export function NotificationsTimeline({ organizationId, item }: { organizationId: string; item: MailItem }) {
+  const messages = useMailItemNotifications(organizationId, item.id, item.updatedAt, true);
+  const queryClient = useQueryClient();
+  // An accepted arrival message marks the item notified on the server: when a message was sent
+  // after the item as shown last changed, the lists, timeline and dashboard fetch it again (once).
+  const lastSent = messages.data?.reduce<string | null>(
+    (latest, m) => (m.status === 'sent' && m.sentAt && (!latest || m.sentAt > latest) ? m.sentAt : latest),
+    null,
+  );
+  useEffect(() => {
+    if (lastSent && new Date(lastSent).getTime() > new Date(item.updatedAt).getTime()) {
+      void invalidateMailItems(queryClient, organizationId);
+    }
+  }, [lastSent, item.updatedAt, queryClient, organizationId]);
+  if (messages.isPending) {
+    return (
+      <div className="space-y-2" aria-busy>
+        <Skeleton className="h-4 w-3/4" />
+        <Skeleton className="h-4 w-1/2" />
+      </div>
+    );
+  }
+  if (messages.isError) {
+    return (
+      <p className="text-slate-400">
+        Messages could not be loaded.{' '}
+        <button
+          type="button"
+          onClick={() => void messages.refetch()}
+          className="font-medium text-indigo-600 hover:underline"
+        >
+          Try again
+        </button>
+      </p>
+    );
+  }
+  if (messages.data.length === 0) {
+    return (
+      <p className="text-slate-400">
+        Nothing sent yet. Email and SMS are set up in <TextLink href="/integrations">Integrations</TextLink>.
+      </p>
+    );
+  }
+  return (
+    <ol aria-label="Messages" className="space-y-3">
+      {messages.data.map((message) => (
+        <Message key={message.id} message={message} />
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,150 @@
+import type { AuditAction } from '@contract';
+import {
+  Building2,
+  ChevronLeft,
+  ChevronRight,
+  History,
+  MailPlus,
+  MailX,
+  RefreshCw,
+  RotateCw,
+  Settings2,
+  ShieldCheck,
+  UserCheck,
+  UserMinus,
+  type LucideIcon,
+} from 'lucide-react';
+import { useState, type ReactNode } from 'react';
+import { EmptyState } from '@/components/EmptyState';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { formatDateTime, relativeTime } from '@/lib/format';
+import { AUDIT_PAGE_SIZE, useAuditLog } from '../api/auditLog';
+import { auditAction, auditActor } from '../auditText';
+
+const icons: Record<AuditAction, LucideIcon> = {
+  'invitation.sent': MailPlus,
+  'invitation.resent': RotateCw,
+  'invitation.revoked': MailX,
+  'invitation.accepted': UserCheck,
+  'member.role_changed': ShieldCheck,
+  'member.removed': UserMinus,
+  'organization.updated': Building2,
+  'settings.updated': Settings2,
+};
+
+/** Who invited, removed, changed a role or a setting, and when; newest first, a page at a time. */
+export function ActivityCard({
+  organizationId,
+  nameOf,
+}: {
+  organizationId: string;
+  /** A current member's name by user id, to word entries about members. */
+  nameOf?: (userId: string) => string | undefined;
+}) {
+  const [page, setPage] = useState(0);
+  const { data, isPending, isError, isPlaceholderData, refetch } = useAuditLog(organizationId, page);
+  const total = data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE));
+  const first = page * AUDIT_PAGE_SIZE + 1;
+  const last = Math.min(total, (page + 1) * AUDIT_PAGE_SIZE);
+
+  let body: ReactNode;
+  if (isPending) {
+    body = (
+      <ul aria-busy className="space-y-4">
+        {Array.from({ length: 4 }, (_, i) => (
+          <li key={i} className="flex items-center gap-3">
+            <Skeleton className="size-8 rounded-full" />
+            <div className="flex-1 space-y-1.5">
+              <Skeleton className="h-4 w-3/4" />
+              <Skeleton className="h-3 w-24" />
+            </div>
+          </li>
+        ))}
+      </ul>
+    );
+  } else if (isError && !data) {
+    body = (
+      <EmptyState icon={History} title="The activity log could not be loaded" className="py-8">
+        <Button variant="outline" size="sm" className="mt-3" onClick={() => void refetch()}>
+          <RefreshCw aria-hidden /> Try again
+        </Button>
+      </EmptyState>
+    );
+  } else if (!data?.items.length) {
+    body = (
+      <EmptyState icon={History} title="No activity yet" className="py-8">
+        Invitations, role changes, removals and settings changes will be listed here.
+      </EmptyState>
+    );
+  } else {
+    body = (
+      <>
+        <ol aria-label="Activity" aria-busy={isPlaceholderData || undefined} className="space-y-4">
+          {data.items.map((entry) => {
+            const Icon = icons[entry.action] ?? History;
+            return (
+              <li key={entry.id} className="flex items-start gap-3">
+                <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-slate-100 text-slate-600">
+                  <Icon aria-hidden className="size-4" />
+                </span>
+                <div className="min-w-0 pt-0.5">
+                  <p className="text-sm break-words text-slate-700">
+                    <span className="font-medium text-slate-900">{auditActor(entry)}</span> {auditAction(entry, nameOf)}
+                  </p>
+                  <p className="text-xs text-slate-500">
+                    <time dateTime={entry.createdAt} title={formatDateTime(entry.createdAt)}>
+                      {relativeTime(entry.createdAt)}
+                    </time>
+                  </p>
+                </div>
+              </li>
+            );
+          })}
+        </ol>
+        {total > AUDIT_PAGE_SIZE && (
+          <nav
+            aria-label="Activity pages"
+            className="mt-5 flex items-center justify-between gap-3 border-t border-slate-100 pt-4"
+          >
+            <p className="text-sm text-slate-500">
+              {first}–{last} of {total}
+            </p>
+            <div className="flex gap-2">
+              <Button
+                variant="outline"
+                size="sm"
+                aria-label="Newer activity"
+                disabled={page === 0}
+                onClick={() => setPage((p) => p - 1)}
+              >
+                <ChevronLeft aria-hidden /> Newer
+              </Button>
+              <Button
+                variant="outline"
+                size="sm"
+                aria-label="Older activity"
+                disabled={page + 1 >= pages || isPlaceholderData}
+                onClick={() => setPage((p) => p + 1)}
+              >
+                Older <ChevronRight aria-hidden />
+              </Button>
+            </div>
+          </nav>
+        )}
+      </>
+    );
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Activity</CardTitle>
+        <CardDescription>Who changed members, invitations and settings, and when.</CardDescription>
+      </CardHeader>
+      <CardContent>{body}</CardContent>
+    </Card>
+  );
+}

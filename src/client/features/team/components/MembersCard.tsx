@@ -1,0 +1,251 @@
+import type { Member, Role } from '@contract';
+import { RefreshCw, UserMinus, Users } from 'lucide-react';
+import { useState, type ReactNode } from 'react';
+import { EmptyState } from '@/components/EmptyState';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { toast } from '@/components/ui/use-toast';
+import { useRemoveMember } from '@/features/organizations/api/removeMember';
+import { useUpdateMemberRole } from '@/features/organizations/api/updateMemberRole';
+import { displayName, formatDate, initials } from '@/lib/format';
+import { toastFailure } from '@/lib/useErrorToast';
+import { RoleSelect } from './RoleSelect';
+
+interface MembersCardProps {
+  organizationId: string;
+  organizationName: string;
+  currentUserId: string;
+  members: Member[] | undefined;
+  isPending: boolean;
+  isError: boolean;
+  onRetry: () => void;
+  /** The "Invite user" button, placed in the card's header. */
+  inviteButton: ReactNode;
+}
+
+function Avatar({ member }: { member: Member }) {
+  return (
+    <span
+      aria-hidden
+      className="flex size-9 shrink-0 items-center justify-center rounded-full bg-indigo-50 text-sm font-semibold text-indigo-700"
+    >
+      {initials(member.user)}
+    </span>
+  );
+}
+
+function Person({ member, isYou, joined }: { member: Member; isYou: boolean; joined?: boolean }) {
+  const name = displayName(member.user);
+  return (
+    <div className="flex min-w-0 items-center gap-3">
+      <Avatar member={member} />
+      <div className="min-w-0">
+        <p className="truncate font-medium text-slate-900" title={name}>
+          {name}
+          {isYou && <span className="font-normal text-slate-500"> (you)</span>}
+        </p>
+        {/* without a name the email is already the first line */}
+        {name !== member.user.email && (
+          <p className="truncate text-sm text-slate-500" title={member.user.email}>
+            {member.user.email}
+          </p>
+        )}
+        {joined && <p className="text-xs text-slate-500">Joined {formatDate(member.createdAt)}</p>}
+      </div>
+    </div>
+  );
+}
+
+/** Members with their role and joined date; admins change roles and remove anyone but themselves. */
+export function MembersCard({
+  organizationId,
+  organizationName,
+  currentUserId,
+  members,
+  isPending,
+  isError,
+  onRetry,
+  inviteButton,
+}: MembersCardProps) {
+  const remove = useRemoveMember(organizationId);
+  const changeRole = useUpdateMemberRole(organizationId);
+  const [removing, setRemoving] = useState<Member | null>(null);
+  const [demotingSelf, setDemotingSelf] = useState<Member | null>(null);
+
+  const applyRole = (member: Member, role: Role) =>
+    changeRole.mutate(
+      { userId: member.userId, role },
+      {
+        onSuccess: () =>
+          toast({
+            title: 'Role updated',
+            description:
+              member.userId === currentUserId
+                ? `You are now a ${role} of ${organizationName}.`
+                : `${displayName(member.user)} is now ${role === 'admin' ? 'an admin' : 'a member'}.`,
+          }),
+        onError: (err) => toastFailure('Failed to change role', err),
+      },
+    );
+
+  const onRoleChange = (member: Member, role: Role) => {
+    if (role === member.role) return;
+    // Demoting yourself takes the admin screens away at once: ask first.
+    if (member.userId === currentUserId && role === 'member') setDemotingSelf(member);
+    else applyRole(member, role);
+  };
+
+  const confirmRemove = () => {
+    if (!removing) return;
+    remove.mutate(removing.userId, {
+      onSuccess: () => {
+        toast({ title: 'User removed', description: `${displayName(removing.user)} no longer has access.` });
+        setRemoving(null);
+      },
+      onError: (err) => {
+        toastFailure('Failed to remove user', err);
+        setRemoving(null);
+      },
+    });
+  };
+
+  const roleControl = (member: Member) => (
+    <RoleSelect
+      value={member.role}
+      label={`Role of ${displayName(member.user)}`}
+      disabled={changeRole.isPending && changeRole.variables?.userId === member.userId}
+      onChange={(role) => onRoleChange(member, role)}
+    />
+  );
+
+  const removeControl = (member: Member) =>
+    member.userId === currentUserId ? (
+      <span className="inline-flex h-8 items-center px-3 text-xs whitespace-nowrap text-slate-400">Cannot remove</span>
+    ) : (
+      <Button
+        variant="ghost"
+        size="sm"
+        aria-label={`Remove ${displayName(member.user)}`}
+        className="text-red-600 hover:bg-red-50 hover:text-red-700"
+        onClick={() => setRemoving(member)}
+      >
+        <UserMinus aria-hidden /> Remove
+      </Button>
+    );
+
+  let body: ReactNode;
+  if (isPending) {
+    body = (
+      <ul aria-busy className="divide-y divide-slate-100 px-5 sm:px-6">
+        {Array.from({ length: 3 }, (_, i) => (
+          <li key={i} className="flex items-center gap-3 py-3">
+            <Skeleton className="size-9 rounded-full" />
+            <div className="flex-1 space-y-1.5">
+              <Skeleton className="h-4 w-40" />
+              <Skeleton className="h-3 w-56" />
+            </div>
+            <Skeleton className="h-8 w-28" />
+          </li>
+        ))}
+      </ul>
+    );
+  } else if (isError && !members) {
+    body = (
+      <EmptyState icon={Users} title="The member list could not be loaded">
+        <p>Check your connection and try again.</p>
+        <Button variant="outline" size="sm" className="mt-4" onClick={onRetry}>
+          <RefreshCw aria-hidden /> Try again
+        </Button>
+      </EmptyState>
+    );
+  } else {
+    const list = members ?? [];
+    body = (
+      <>
+        <div className="hidden sm:block">
+          <Table aria-label="Members">
+            <TableHeader>
+              <TableRow className="hover:bg-transparent">
+                <TableHead className="w-full pl-5 sm:pl-6">Name</TableHead>
+                <TableHead>Role</TableHead>
+                <TableHead>Joined</TableHead>
+                <TableHead className="pr-5 text-right sm:pr-6">
+                  <span className="sr-only">Actions</span>
+                </TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {list.map((member) => (
+                <TableRow key={member.id}>
+                  <TableCell className="max-w-0 pl-5 sm:pl-6">
+                    <Person member={member} isYou={member.userId === currentUserId} />
+                  </TableCell>
+                  <TableCell>{roleControl(member)}</TableCell>
+                  <TableCell className="whitespace-nowrap text-slate-600">{formatDate(member.createdAt)}</TableCell>
+                  <TableCell className="pr-5 text-right sm:pr-6">{removeControl(member)}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </div>
+        <ul aria-label="Members" className="divide-y divide-slate-100 border-t border-slate-100 sm:hidden">
+          {list.map((member) => (
+            <li key={member.id} className="space-y-3 px-5 py-4">
+              <Person member={member} isYou={member.userId === currentUserId} joined />
+              <div className="flex items-center justify-between gap-2">
+                {roleControl(member)}
+                {removeControl(member)}
+              </div>
+            </li>
+          ))}
+        </ul>
+      </>
+    );
+  }
+
+  return (
+    <Card>
+      <CardHeader className="flex flex-col gap-3 space-y-0 sm:flex-row sm:items-start sm:justify-between">
+        <div className="space-y-1">
+          <CardTitle>Members</CardTitle>
+          <CardDescription>People who can sign in to {organizationName}, and what they may do.</CardDescription>
+        </div>
+        {inviteButton}
+      </CardHeader>
+      <CardContent className="px-0 pb-2 sm:px-0 sm:pb-2">{body}</CardContent>
+
+      <ConfirmDialog
+        open={Boolean(removing)}
+        onOpenChange={(open) => !open && setRemoving(null)}
+        title="Remove user"
+        description="Are you sure you want to remove this user from your organization?"
+        confirmLabel="Remove user"
+        pendingLabel="Removing…"
+        pending={remove.isPending}
+        onConfirm={confirmRemove}
+      >
+        {removing && (
+          <p className="text-sm text-slate-600">
+            <strong className="font-medium text-slate-900">{displayName(removing.user)}</strong> ({removing.user.email})
+            will lose access to {organizationName} immediately. Their logged mail and history stay.
+          </p>
+        )}
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        open={Boolean(demotingSelf)}
+        onOpenChange={(open) => !open && setDemotingSelf(null)}
+        title="Give up admin rights?"
+        description="You will no longer be able to manage users, billing or the organization's details."
+        confirmLabel="Make me a member"
+        onConfirm={() => {
+          if (demotingSelf) applyRole(demotingSelf, 'member');
+          setDemotingSelf(null);
+        }}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { Timestamp } from './common';
+import { limitParam, offsetParam } from './pagination';
+
+/** What an audit entry records; the client words each one. */
+export const AUDIT_ACTIONS = [
+  'invitation.sent',
+  'invitation.resent',
+  'invitation.revoked',
+  'invitation.accepted',
+  'member.role_changed',
+  'member.removed',
+  'organization.updated',
+  'settings.updated',
+] as const;
+export const AuditAction = z.enum(AUDIT_ACTIONS);
+export type AuditAction = z.infer<typeof AuditAction>;
+
+/** GET /api/audit-log (admins of the current organization): newest first, total in X-Total-Count. */
+export const AuditEntry = z.object({
+  id: z.uuid(),
+  action: AuditAction,
+  actor: z
+    .object({ id: z.uuid(), firstName: z.string().nullable(), lastName: z.string().nullable(), email: z.string() })
+    .nullable(),
+  targetType: z.string().nullable(),
+  targetId: z.string().nullable(),
+  /** The target's name or email when it happened. */
+  targetLabel: z.string().nullable(),
+  /** Only the fields that changed. */
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+  createdAt: Timestamp,
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+export const AuditLogQuery = z.object({
+  limit: limitParam(100, 25),
+  offset: offsetParam,
+});

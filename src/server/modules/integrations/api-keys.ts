@@ -1,0 +1,157 @@
+import crypto from 'node:crypto';
+import { and, asc, eq, isNull, lt, or } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client';
+import { apiKeys, integrations, organizationMembers, users } from '../../db/schema';
+import type { Caches } from '../../caches';
+import { hashToken } from '../../lib/tokens';
+import type { UserRow } from '../auth/users.repository';
+
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+/** Keys look like 'pk_' + base64url of 32 random bytes; the list shows the first characters. */
+export const API_KEY_PREFIX = 'pk_';
+const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
+/** last_used_at is written at most this often per key. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+export function newApiKey(): { key: string; prefix: string; keyHash: string } {
+  const key = API_KEY_PREFIX + crypto.randomBytes(32).toString('base64url');
+  return { key, prefix: key.slice(0, DISPLAY_PREFIX_LENGTH), keyHash: hashToken(key) };
+}
+
+export const apiKeysRepository = {
+  async insert(
+    db: DbOrTx,
+    values: Pick<
+      typeof apiKeys.$inferInsert,
+      'organizationId' | 'integrationId' | 'name' | 'prefix' | 'keyHash' | 'createdBy'
+    >,
+  ): Promise<ApiKeyRow> {
+    const [row] = await db.insert(apiKeys).values(values).returning();
+    return row!;
+  },
+
+  async list(db: DbOrTx, organizationId: string, integrationId: string): Promise<ApiKeyRow[]> {
+    return db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.organizationId, organizationId), eq(apiKeys.integrationId, integrationId)))
+      .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
+  },
+
+  /** Revokes the key (idempotent); undefined when it is not the integration's. */
+  async revoke(db: DbOrTx, organizationId: string, integrationId: string, id: string): Promise<ApiKeyRow | undefined> {
+    const where = and(
+      eq(apiKeys.organizationId, organizationId),
+      eq(apiKeys.integrationId, integrationId),
+      eq(apiKeys.id, id),
+    );
+    await db
+      .update(apiKeys)
+      .set({ revokedAt: new Date() })
+      .where(and(where, isNull(apiKeys.revokedAt)));
+    const [row] = await db.select().from(apiKeys).where(where);
+    return row;
+  },
+
+  /**
+   * What a presented key may do, in one query: the key, its integration's switch and its
+   * creator's account and membership (the key acts as that user, with the member role).
+   */
+  async findForAuth(db: DbOrTx, keyHash: string) {
+    const [row] = await db
+      .select({
+        id: apiKeys.id,
+        organizationId: apiKeys.organizationId,
+        integrationId: apiKeys.integrationId,
+        revokedAt: apiKeys.revokedAt,
+        lastUsedAt: apiKeys.lastUsedAt,
+        integrationActive: integrations.isActive,
+        user: users,
+        creatorRole: organizationMembers.role,
+      })
+      .from(apiKeys)
+      .innerJoin(
+        integrations,
+        and(eq(integrations.id, apiKeys.integrationId), eq(integrations.organizationId, apiKeys.organizationId)),
+      )
+      .leftJoin(users, eq(users.id, apiKeys.createdBy))
+      .leftJoin(
+        organizationMembers,
+        and(
+          eq(organizationMembers.organizationId, apiKeys.organizationId),
+          eq(organizationMembers.userId, apiKeys.createdBy),
+        ),
+      )
+      .where(eq(apiKeys.keyHash, keyHash));
+    return row;
+  },
+
+  /** Stamps last use unless it was stamped less than a minute ago (by any instance). */
+  async touch(db: DbOrTx, id: string, now: Date) {
+    await db
+      .update(apiKeys)
+      .set({ lastUsedAt: now })
+      .where(
+        and(
+          eq(apiKeys.id, id),
+          or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(now.getTime() - LAST_USED_RESOLUTION_MS))),
+        ),
+      );
+  },
+};
+
+/** A key that may be used: its organization, the user it acts as, and when it was last stamped. */
+export type ApiKeyPrincipal = {
+  apiKeyId: string;
+  integrationId: string;
+  organizationId: string;
+  user: UserRow;
+  lastUsedAt: number;
+};
+
+/**
+ * Authenticates API keys, with a per-instance cache of the lookup like sessions' (decision 005):
+ * revoking a key, deleting or switching off its integration, and removing its creator from the
+ * organization (forgetMembership) clear it here at once; other instances see the change within
+ * CACHE_TTL_MS.
+ */
+export function createApiKeyAuth(db: Db, caches: Caches) {
+  const cache = caches.apiKeys;
+
+  async function load(keyHash: string): Promise<ApiKeyPrincipal | undefined> {
+    const row = await apiKeysRepository.findForAuth(db, keyHash);
+    // Revoked, switched off, or its creator's account or membership gone: refused.
+    if (!row || row.revokedAt || !row.integrationActive || !row.user || !row.creatorRole) return undefined;
+    return {
+      apiKeyId: row.id,
+      integrationId: row.integrationId,
+      organizationId: row.organizationId,
+      user: row.user,
+      lastUsedAt: row.lastUsedAt?.getTime() ?? 0,
+    };
+  }
+
+  return {
+    /** The key's principal, or undefined when the key is unknown or may not be used. */
+    async authenticate(key: string): Promise<ApiKeyPrincipal | undefined> {
+      const keyHash = hashToken(key);
+      const found = await cache.getOrLoad(keyHash, () => load(keyHash));
+      if (!found) return undefined;
+      const now = Date.now();
+      if (now - found.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+        found.lastUsedAt = now;
+        await apiKeysRepository.touch(db, found.apiKeyId, new Date(now));
+      }
+      return found;
+    },
+    forgetKey(apiKeyId: string) {
+      cache.deleteWhere((_hash, p) => p?.apiKeyId === apiKeyId);
+    },
+    forgetIntegration(integrationId: string) {
+      cache.deleteWhere((_hash, p) => p?.integrationId === integrationId);
+    },
+  };
+}
+
+export type ApiKeyAuth = ReturnType<typeof createApiKeyAuth>;

@@ -1,0 +1,160 @@
+import crypto from 'node:crypto';
+import dns from 'node:dns/promises';
+import net from 'node:net';
+import type { z } from 'zod';
+import {
+  INTEGRATION_MESSAGES,
+  MASKED_SECRET,
+  type IntegrationConfig,
+  type IntegrationConfigInput,
+  type IntegrationType,
+} from '../../../contract';
+import type { IntegrationConfig as StoredConfig } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import { isPublicAddress, isPublicUrl } from '../../lib/public-address';
+import type { SecretBox } from '../../lib/secrets';
+
+export type ConfigInput = z.output<typeof IntegrationConfigInput>;
+type IntegrationConfigDto = z.output<typeof IntegrationConfig>;
+
+export const CONFIG_MESSAGES = {
+  smtpHostRequired: 'SMTP host is required (no platform SMTP server is configured)',
+  smtpHostPrivate: 'SMTP host must be a public address (private, loopback and link-local addresses are refused)',
+  smsBaseUrlPrivate: 'SMS base URL must be a public address (private, loopback and link-local addresses are refused)',
+  accountSid: 'Account SID is required',
+  authToken: 'Auth token is required',
+  fromNumber: 'From number is required',
+} as const;
+
+/** A secret the client sent: left out, blank or the mask means "keep the stored one". */
+export function keepsSecret(value: string | undefined): boolean {
+  return value === undefined || value.trim() === '' || value === MASKED_SECRET;
+}
+
+/** A new Standard Webhooks signing secret: 'whsec_' + base64 of 24 random bytes. */
+export function newWebhookSecret(): string {
+  return `whsec_${crypto.randomBytes(24).toString('base64')}`;
+}
+
+const blank = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v.trim());
+
+/** Drops undefined values so the stored JSON holds only what was set. */
+function compact<T extends Record<string, unknown>>(value: T): T | undefined {
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  return entries.length ? (Object.fromEntries(entries) as T) : undefined;
+}
+
+/**
+ * The config to store: the input's fields (only those of the integration's type), secrets
+ * encrypted, and secrets the input leaves out, blank or masked taken from `stored`.
+ */
+export function mergeConfig(
+  type: IntegrationType,
+  input: ConfigInput,
+  stored: StoredConfig,
+  secrets: SecretBox,
+): StoredConfig {
+  const secret = (given: string | undefined, kept: string | undefined) =>
+    keepsSecret(given) ? kept : secrets.encrypt(given!.trim());
+  switch (type) {
+    case 'webhook':
+      return {
+        ...(blank(input.webhookUrl) ? { webhookUrl: input.webhookUrl!.trim() } : {}),
+        ...(input.webhookEvents?.length ? { webhookEvents: [...new Set(input.webhookEvents)] } : {}),
+        ...(stored.webhookSecret ? { webhookSecret: stored.webhookSecret } : {}),
+      };
+    case 'email': {
+      const e = input.emailSettings ?? {};
+      const emailSettings = compact({
+        smtpHost: blank(e.smtpHost),
+        smtpPort: e.smtpPort,
+        username: blank(e.username),
+        password: secret(e.password, stored.emailSettings?.password),
+        fromAddress: blank(e.fromAddress),
+        secure: e.secure,
+      });
+      return emailSettings ? { emailSettings } : {};
+    }
+    case 'sms': {
+      const s = input.smsSettings ?? {};
+      const smsSettings = compact({
+        accountSid: blank(s.accountSid),
+        authToken: secret(s.authToken, stored.smsSettings?.authToken),
+        fromNumber: blank(s.fromNumber),
+        baseUrl: blank(s.baseUrl),
+      });
+      return smsSettings ? { smsSettings } : {};
+    }
+    case 'api':
+      return {};
+  }
+}
+
+/** As answered: every secret that is set becomes MASKED_SECRET. */
+export function maskConfig(stored: StoredConfig): IntegrationConfigDto {
+  const mask = (v: string | undefined) => (v ? MASKED_SECRET : undefined);
+  const out: IntegrationConfigDto = {};
+  if (stored.webhookUrl !== undefined) out.webhookUrl = stored.webhookUrl;
+  if (stored.webhookEvents !== undefined) out.webhookEvents = stored.webhookEvents;
+  if (stored.webhookSecret) out.webhookSecret = MASKED_SECRET;
+  if (stored.emailSettings) {
+    out.emailSettings = { ...stored.emailSettings, password: mask(stored.emailSettings.password) };
+    if (out.emailSettings.password === undefined) delete out.emailSettings.password;
+  }
+  if (stored.smsSettings) {
+    out.smsSettings = { ...stored.smsSettings, authToken: mask(stored.smsSettings.authToken) };
+    if (out.smsSettings.authToken === undefined) delete out.smsSettings.authToken;
+  }
+  return out;
+}
+
+/** Whether every address a host name resolves to is public (SSRF guard for SMTP hosts). */
+export async function isPublicHost(host: string): Promise<boolean> {
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (net.isIP(bare)) return isPublicAddress(bare);
+  try {
+    const addresses = await dns.lookup(bare, { all: true, verbatim: true });
+    return addresses.length > 0 && addresses.every((a) => isPublicAddress(a.address));
+  } catch {
+    return false;
+  }
+}
+
+export type ValidationContext = {
+  /** Production refuses private, loopback and link-local destinations (SSRF). */
+  production: boolean;
+  /** A platform SMTP server (SMTP_URL) exists: an email integration may leave smtpHost out. */
+  platformSmtp: boolean;
+};
+
+/**
+ * The rules of each type on the config as it would be stored. 400 `validation_error` with one
+ * entry per field, the first one as the message (like the contract's schema errors).
+ */
+export async function validateConfig(type: IntegrationType, config: StoredConfig, ctx: ValidationContext) {
+  const errors: Array<{ path: string; message: string }> = [];
+  if (type === 'webhook') {
+    if (!config.webhookUrl) errors.push({ path: 'config.webhookUrl', message: INTEGRATION_MESSAGES.webhookUrl });
+    else if (ctx.production && !(await isPublicUrl(config.webhookUrl))) {
+      errors.push({ path: 'config.webhookUrl', message: INTEGRATION_MESSAGES.privateAddress });
+    }
+  }
+  if (type === 'email') {
+    const host = config.emailSettings?.smtpHost;
+    if (!host && !ctx.platformSmtp) {
+      errors.push({ path: 'config.emailSettings.smtpHost', message: CONFIG_MESSAGES.smtpHostRequired });
+    } else if (host && ctx.production && !(await isPublicHost(host))) {
+      errors.push({ path: 'config.emailSettings.smtpHost', message: CONFIG_MESSAGES.smtpHostPrivate });
+    }
+  }
+  if (type === 'sms') {
+    const s = config.smsSettings ?? {};
+    if (!s.accountSid) errors.push({ path: 'config.smsSettings.accountSid', message: CONFIG_MESSAGES.accountSid });
+    if (!s.authToken) errors.push({ path: 'config.smsSettings.authToken', message: CONFIG_MESSAGES.authToken });
+    if (!s.fromNumber) errors.push({ path: 'config.smsSettings.fromNumber', message: CONFIG_MESSAGES.fromNumber });
+    if (s.baseUrl && ctx.production && !(await isPublicUrl(s.baseUrl))) {
+      errors.push({ path: 'config.smsSettings.baseUrl', message: CONFIG_MESSAGES.smsBaseUrlPrivate });
+    }
+  }
+  if (errors.length) throw new AppError(400, errors[0]!.message, 'validation_error', errors);
+}

@@ -1,0 +1,311 @@
+import { eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import {
+  INTEGRATION_MESSAGES,
+  type ApiKey,
+  type CreateIntegrationBody,
+  type CreatedApiKey,
+  type CreatedIntegration,
+  type DeliveriesQuery,
+  type Integration,
+  type NotificationMessage,
+  type TestIntegrationBody,
+  type TestIntegrationReply,
+  type UpdateIntegrationBody,
+} from '../../../contract';
+import type { Deps, OrgCaller } from '../../context';
+import { organizations, users } from '../../db/schema';
+import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
+import { iso, isoOrNull } from '../../lib/time';
+import { apiKeysRepository, newApiKey, type ApiKeyAuth, type ApiKeyRow } from './api-keys';
+import { maskConfig, mergeConfig, newWebhookSecret, validateConfig } from './integration-config';
+import {
+  integrationsRepository,
+  type IntegrationRow,
+  type IntegrationStats,
+  type NotificationJobRow,
+} from './integrations.repository';
+import { sendTestEmail, sendTestSms, sendTestWebhook, type TestOutcome } from './test-send';
+
+type ApiKeyDto = z.output<typeof ApiKey>;
+type CreatedApiKeyDto = z.output<typeof CreatedApiKey>;
+type TestReply = z.output<typeof TestIntegrationReply>;
+
+export type CreateIntegrationInput = z.output<typeof CreateIntegrationBody>;
+export type UpdateIntegrationInput = z.output<typeof UpdateIntegrationBody>;
+
+export const INTEGRATION_ERRORS = {
+  typeChange: 'The type of an integration cannot change; delete it and add a new one',
+  notApi: 'Only API integrations have API keys',
+  notWebhook: 'Only webhook integrations have a signing secret',
+  smsTo: 'Enter the phone number to send the test SMS to',
+  trialExpired: "This organization's free trial has ended. An admin can choose a plan in Billing.",
+  apiKeyNotFound: 'API key not found',
+} as const;
+
+const NO_STATS: IntegrationStats = { sent: 0, failed: 0, queued: 0 };
+
+function toDto(row: IntegrationRow, stats: IntegrationStats = NO_STATS): Integration {
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    name: row.name,
+    type: row.type,
+    config: maskConfig(row.config),
+    isActive: row.isActive,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+    stats,
+  };
+}
+
+function toApiKeyDto(row: ApiKeyRow): ApiKeyDto {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: iso(row.createdAt),
+    lastUsedAt: isoOrNull(row.lastUsedAt),
+    revokedAt: isoOrNull(row.revokedAt),
+  };
+}
+
+function toMessageDto(row: NotificationJobRow): NotificationMessage {
+  return {
+    id: row.id,
+    channel: row.channel as NotificationMessage['channel'],
+    event: row.event,
+    mailItemId: row.mailItemId,
+    integrationId: row.integrationId,
+    destination: row.destination,
+    status: (row.status === 'done' ? 'sent' : row.status) as NotificationMessage['status'],
+    attempts: row.attempts,
+    lastError: row.lastError,
+    skipReason: row.skipReason,
+    responseStatus: row.responseStatus,
+    latencyMs: row.latencyMs,
+    createdAt: iso(row.createdAt),
+    sentAt: isoOrNull(row.sentAt),
+    nextAttemptAt: row.status === 'queued' ? iso(row.nextAttemptAt) : null,
+  };
+}
+
+/** Routes already refuse members; this keeps the rule if the service is called from elsewhere. */
+function assertAdmin(caller: OrgCaller) {
+  if (caller.role !== 'admin') throw forbidden('Only organization admins can do this', 'admin_required');
+}
+
+export function createIntegrationsService({ db, config, secrets, mailer }: Deps, apiKeyAuth: ApiKeyAuth) {
+  const validation = { production: config.env === 'production', platformSmtp: Boolean(config.smtpUrl) };
+
+  async function find(caller: OrgCaller, id: string) {
+    const row = await integrationsRepository.find(db, caller.organizationId, id);
+    if (!row) throw notFound(INTEGRATION_MESSAGES.notFound);
+    return row;
+  }
+
+  async function withStats(organizationId: string, row: IntegrationRow): Promise<Integration> {
+    const stats = await integrationsRepository.stats(db, organizationId, [row.id]);
+    return toDto(row, stats.get(row.id));
+  }
+
+  async function requireApiIntegration(caller: OrgCaller, id: string) {
+    const row = await find(caller, id);
+    if (row.type !== 'api') throw badRequest(INTEGRATION_ERRORS.notApi, 'not_api_integration');
+    return row;
+  }
+
+  return {
+    async list(caller: OrgCaller): Promise<Integration[]> {
+      const rows = await integrationsRepository.list(db, caller.organizationId);
+      const stats = await integrationsRepository.stats(
+        db,
+        caller.organizationId,
+        rows.map((r) => r.id),
+      );
+      return rows.map((r) => toDto(r, stats.get(r.id)));
+    },
+
+    /** 402 trial_expired, 400 on the type's rules; a webhook gets its signing secret, an API integration its first key. */
+    async create(caller: OrgCaller, input: CreateIntegrationInput): Promise<z.input<typeof CreatedIntegration>> {
+      assertAdmin(caller);
+      if (await integrationsRepository.trialExpired(db, caller.organizationId)) {
+        throw new AppError(402, INTEGRATION_ERRORS.trialExpired, 'trial_expired');
+      }
+      const stored = mergeConfig(input.type, input.config, {}, secrets);
+      await validateConfig(input.type, stored, validation);
+      const webhookSecret = input.type === 'webhook' ? newWebhookSecret() : undefined;
+      if (webhookSecret) stored.webhookSecret = secrets.encrypt(webhookSecret);
+      return db.transaction(async (tx) => {
+        const row = await integrationsRepository.insert(tx, {
+          organizationId: caller.organizationId,
+          name: input.name,
+          type: input.type,
+          config: stored,
+          isActive: input.isActive,
+        });
+        let apiKey: string | undefined;
+        if (row.type === 'api') {
+          const made = newApiKey();
+          await apiKeysRepository.insert(tx, {
+            organizationId: caller.organizationId,
+            integrationId: row.id,
+            name: 'Default key',
+            prefix: made.prefix,
+            keyHash: made.keyHash,
+            createdBy: caller.userId,
+          });
+          apiKey = made.key;
+        }
+        return { ...toDto(row), ...(apiKey ? { apiKey } : {}), ...(webhookSecret ? { webhookSecret } : {}) };
+      });
+    },
+
+    /** The full payload or only some fields (e.g. {isActive}); secrets left out, blank or masked are kept. */
+    async update(caller: OrgCaller, id: string, input: UpdateIntegrationInput): Promise<Integration> {
+      assertAdmin(caller);
+      const row = await db.transaction(async (tx) => {
+        const current = await integrationsRepository.find(tx, caller.organizationId, id, true);
+        if (!current) throw notFound(INTEGRATION_MESSAGES.notFound);
+        if (input.type !== undefined && input.type !== current.type) {
+          throw new AppError(400, INTEGRATION_ERRORS.typeChange, 'validation_error', [
+            { path: 'type', message: INTEGRATION_ERRORS.typeChange },
+          ]);
+        }
+        let nextConfig: IntegrationRow['config'] | undefined;
+        if (input.config !== undefined) {
+          nextConfig = mergeConfig(current.type, input.config, current.config, secrets);
+          await validateConfig(current.type, nextConfig, validation);
+        }
+        return integrationsRepository.update(tx, caller.organizationId, id, {
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
+          ...(nextConfig ? { config: nextConfig } : {}),
+        });
+      });
+      if (!row) throw notFound(INTEGRATION_MESSAGES.notFound);
+      if (input.isActive === false) apiKeyAuth.forgetIntegration(id);
+      return withStats(caller.organizationId, row);
+    },
+
+    async remove(caller: OrgCaller, id: string): Promise<void> {
+      assertAdmin(caller);
+      if (!(await integrationsRepository.delete(db, caller.organizationId, id))) {
+        throw notFound(INTEGRATION_MESSAGES.notFound);
+      }
+      apiKeyAuth.forgetIntegration(id);
+    },
+
+    /** A new webhook signing secret, answered once; the old one stops signing at once. */
+    async rotateSecret(caller: OrgCaller, id: string): Promise<z.input<typeof CreatedIntegration>> {
+      assertAdmin(caller);
+      const current = await find(caller, id);
+      if (current.type !== 'webhook') throw badRequest(INTEGRATION_ERRORS.notWebhook, 'not_webhook_integration');
+      const webhookSecret = newWebhookSecret();
+      const row = await integrationsRepository.update(db, caller.organizationId, id, {
+        config: { ...current.config, webhookSecret: secrets.encrypt(webhookSecret) },
+      });
+      if (!row) throw notFound(INTEGRATION_MESSAGES.notFound);
+      return { ...(await withStats(caller.organizationId, row)), webhookSecret };
+    },
+
+    /** Sends a test message now and records it in the delivery log. */
+    async test(caller: OrgCaller, id: string, body: z.output<typeof TestIntegrationBody>): Promise<TestReply> {
+      assertAdmin(caller);
+      const row = await find(caller, id);
+      if (row.type === 'api') {
+        return {
+          ok: true,
+          message: 'API integrations receive no messages: call the API with one of its keys (see /api/docs)',
+          responseStatus: null,
+          latencyMs: null,
+        };
+      }
+      const sendDeps = { config, secrets, mailer };
+      let outcome: TestOutcome;
+      if (row.type === 'email') {
+        const [who] = await db.select({ email: users.email }).from(users).where(eq(users.id, caller.userId));
+        const [org] = await db
+          .select({ name: organizations.name })
+          .from(organizations)
+          .where(eq(organizations.id, caller.organizationId));
+        if (!who) throw notFound('User not found');
+        outcome = await sendTestEmail(sendDeps, row.config, who.email, org?.name ?? 'your organization');
+      } else if (row.type === 'sms') {
+        if (!body.to)
+          throw new AppError(400, INTEGRATION_ERRORS.smsTo, 'validation_error', [
+            { path: 'to', message: INTEGRATION_ERRORS.smsTo },
+          ]);
+        outcome = await sendTestSms(sendDeps, row.config, body.to);
+      } else {
+        outcome = await sendTestWebhook(sendDeps, row.config, {
+          integrationId: row.id,
+          organizationId: row.organizationId,
+        });
+      }
+      await integrationsRepository.recordMessage(db, {
+        organizationId: caller.organizationId,
+        integrationId: row.id,
+        channel: row.type,
+        event: 'test',
+        destination: outcome.destination,
+        status: outcome.ok ? 'sent' : 'failed',
+        lastError: outcome.ok ? null : outcome.message,
+        responseStatus: outcome.responseStatus,
+        latencyMs: outcome.latencyMs,
+        providerId: outcome.providerId ?? null,
+        sentAt: outcome.ok ? new Date() : null,
+        payload: { test: true, requestedBy: caller.userId },
+      });
+      return {
+        ok: outcome.ok,
+        message: outcome.message,
+        responseStatus: outcome.responseStatus,
+        latencyMs: outcome.latencyMs,
+      };
+    },
+
+    async deliveries(
+      caller: OrgCaller,
+      id: string,
+      page: z.output<typeof DeliveriesQuery>,
+    ): Promise<{ items: NotificationMessage[]; total: number }> {
+      assertAdmin(caller);
+      await find(caller, id);
+      const { rows, total } = await integrationsRepository.deliveries(db, caller.organizationId, id, page);
+      return { items: rows.map(toMessageDto), total };
+    },
+
+    async listApiKeys(caller: OrgCaller, id: string): Promise<ApiKeyDto[]> {
+      assertAdmin(caller);
+      await requireApiIntegration(caller, id);
+      return (await apiKeysRepository.list(db, caller.organizationId, id)).map(toApiKeyDto);
+    },
+
+    /** The key in clear once; only its SHA-256 and a display prefix are kept. */
+    async createApiKey(caller: OrgCaller, id: string, name: string): Promise<CreatedApiKeyDto> {
+      assertAdmin(caller);
+      await requireApiIntegration(caller, id);
+      const made = newApiKey();
+      const row = await apiKeysRepository.insert(db, {
+        organizationId: caller.organizationId,
+        integrationId: id,
+        name,
+        prefix: made.prefix,
+        keyHash: made.keyHash,
+        createdBy: caller.userId,
+      });
+      return { ...toApiKeyDto(row), key: made.key };
+    },
+
+    async revokeApiKey(caller: OrgCaller, id: string, keyId: string): Promise<void> {
+      assertAdmin(caller);
+      await find(caller, id);
+      const row = await apiKeysRepository.revoke(db, caller.organizationId, id, keyId);
+      if (!row) throw notFound(INTEGRATION_ERRORS.apiKeyNotFound);
+      apiKeyAuth.forgetKey(keyId);
+    },
+  };
+}
+
+export type IntegrationsService = ReturnType<typeof createIntegrationsService>;

@@ -1,0 +1,261 @@
+import type { z } from 'zod';
+import {
+  INVITATION_MESSAGES,
+  INVITATION_TTL_DAYS,
+  type AcceptedInvitation,
+  type CreateInvitationBody,
+  type Invitation,
+  type InvitationPreview,
+} from '../../../contract';
+import type { Deps, OrgCaller } from '../../context';
+import { forgetMembership } from '../../caches';
+import type { DbOrTx } from '../../db/client';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
+import type { OutgoingMail } from '../../lib/mailer';
+import { violatedUniqueConstraint } from '../../lib/pg-errors';
+import { DAY_MS, addMs, iso } from '../../lib/time';
+import { hashToken, newToken } from '../../lib/tokens';
+import { auditRepository } from '../audit/audit.repository';
+import { usersRepository } from '../auth/users.repository';
+import { membersRepository } from '../organizations/members.repository';
+import { invitationEmail, invitationLink } from './invitation-email';
+import { invitationsRepository, type InvitationListRow } from './invitations.repository';
+
+export const INVITATION_NOT_FOUND = 'Invitation not found';
+/** How long the SMTP hand-over may take before the call gives up and rolls back. */
+const SEND_TIMEOUT_MS = 15_000;
+const TTL_MS = INVITATION_TTL_DAYS * DAY_MS;
+
+export const invalidInvitation = () => badRequest(INVITATION_MESSAGES.invalid, 'invalid_invitation');
+
+export function toInvitationDto(r: InvitationListRow, now = new Date()): Invitation {
+  return {
+    id: r.id,
+    email: r.email,
+    role: r.role,
+    expiresAt: iso(r.expiresAt),
+    createdAt: iso(r.createdAt),
+    status: r.expiresAt > now ? 'pending' : 'expired',
+    invitedBy:
+      r.invitedById && r.inviterEmail
+        ? { id: r.invitedById, firstName: r.inviterFirstName, lastName: r.inviterLastName, email: r.inviterEmail }
+        : null,
+  };
+}
+
+/**
+ * Joins the invitation's organization with the invited role, inside the caller's transaction:
+ * accepting signed in, registering and signing in with a token all come here. The invitation row
+ * is locked (a token works once even when used twice at the same moment), then the organization
+ * row (two joins cannot both take the last seat). Throws, changing nothing:
+ * 400 invalid_invitation (unknown, used, revoked or expired), 400 email_mismatch,
+ * 409 already_member, 402 trial_expired, 402 seat_limit.
+ * The caller must forget the cached membership of (organizationId, user) after commit.
+ */
+export async function joinWithInvitation(
+  tx: DbOrTx,
+  user: { id: string; email: string },
+  token: string,
+  now = new Date(),
+): Promise<AcceptedInvitation> {
+  const found = await invitationsRepository.findUsableByToken(tx, hashToken(token), now, { lock: true });
+  if (!found) throw invalidInvitation();
+  const { invitation } = found;
+  if (invitation.email !== user.email.toLowerCase()) {
+    throw badRequest(INVITATION_MESSAGES.emailMismatch, 'email_mismatch');
+  }
+  const organizationId = invitation.organizationId;
+  const org = await membersRepository.lockOrganization(tx, organizationId);
+  if (!org) throw invalidInvitation();
+  if (await membersRepository.findRole(tx, organizationId, user.id)) {
+    // The organization id travels with the refusal: signing in reports it so the client can open it.
+    throw Object.assign(conflict(INVITATION_MESSAGES.alreadyMember, 'already_member'), { organizationId });
+  }
+  if (org.subscriptionStatus === 'trial' && org.trialEndDate && org.trialEndDate < now) {
+    throw new AppError(402, INVITATION_MESSAGES.trialExpired, 'trial_expired');
+  }
+  if (org.maxUsers !== -1 && (await membersRepository.count(tx, organizationId)) >= org.maxUsers) {
+    throw new AppError(402, INVITATION_MESSAGES.seatLimit, 'seat_limit');
+  }
+  try {
+    await membersRepository.insert(tx, organizationId, user.id, invitation.role);
+  } catch (err) {
+    if (violatedUniqueConstraint(err) !== undefined) {
+      throw conflict(INVITATION_MESSAGES.alreadyMember, 'already_member');
+    }
+    throw err;
+  }
+  await invitationsRepository.markUsed(tx, organizationId, invitation.id, now);
+  await auditRepository.record(tx, {
+    organizationId,
+    actorId: user.id,
+    action: 'invitation.accepted',
+    targetType: 'invitation',
+    targetId: invitation.id,
+    targetLabel: invitation.email,
+    after: { role: invitation.role },
+  });
+  return { organizationId, organizationName: org.name, role: invitation.role };
+}
+
+export function createInvitationsService({ db, mailer, log, caches }: Deps) {
+  /** Hands the email to SMTP; a failure or a hang answers 502 and rolls the caller's transaction back. */
+  async function deliver(mail: OutgoingMail, failMessage: string) {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        mailer.send(mail),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('SMTP timed out')), SEND_TIMEOUT_MS);
+        }),
+      ]);
+    } catch (err) {
+      log.warn({ err, to: mail.to }, 'invitation email failed');
+      throw new AppError(502, failMessage, 'send_failed');
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function emailFor(
+    tx: DbOrTx,
+    caller: OrgCaller,
+    to: string,
+    role: Invitation['role'],
+    token: string,
+    appUrl: string,
+  ) {
+    const [organizationName, inviter] = await Promise.all([
+      invitationsRepository.organizationName(tx, caller.organizationId),
+      usersRepository.findById(tx, caller.userId),
+    ]);
+    const inviterName =
+      [inviter?.firstName, inviter?.lastName].filter(Boolean).join(' ') || inviter?.username || 'An admin';
+    return invitationEmail({
+      to,
+      organizationName: organizationName ?? 'an organization',
+      inviterName,
+      role,
+      link: invitationLink(appUrl, token),
+    });
+  }
+
+  async function reload(tx: DbOrTx, organizationId: string, id: string, now: Date) {
+    const row = await invitationsRepository.findOpenWithInviter(tx, organizationId, id);
+    if (!row) throw notFound(INVITATION_NOT_FOUND);
+    return toInvitationDto(row, now);
+  }
+
+  return {
+    /** Open invitations of the organization (pending or expired), newest first. */
+    async list(caller: OrgCaller): Promise<Invitation[]> {
+      const now = new Date();
+      const rows = await invitationsRepository.listOpen(db, caller.organizationId);
+      return rows.map((r) => toInvitationDto(r, now));
+    },
+
+    /**
+     * Writes the invitation and its audit entry, and emails the link, in one transaction: when
+     * the email cannot be sent nothing remains (502 send_failed).
+     */
+    async create(caller: OrgCaller, input: z.output<typeof CreateInvitationBody>, appUrl: string): Promise<Invitation> {
+      const email = input.email.toLowerCase();
+      const now = new Date();
+      const token = newToken();
+      return db.transaction(async (tx) => {
+        await invitationsRepository.lockEmail(tx, caller.organizationId, email);
+        if (await membersRepository.isMemberByEmail(tx, caller.organizationId, email)) {
+          throw conflict(INVITATION_MESSAGES.alreadyMember, 'already_member');
+        }
+        const open = await invitationsRepository.findOpenByEmail(tx, caller.organizationId, email);
+        if (open.some((i) => i.expiresAt > now)) {
+          throw conflict(INVITATION_MESSAGES.alreadyInvited, 'already_invited');
+        }
+        // An expired invitation for the same email is replaced by the new one.
+        await invitationsRepository.deleteExpiredForEmail(tx, caller.organizationId, email, now);
+        const row = await invitationsRepository.insert(tx, {
+          organizationId: caller.organizationId,
+          email,
+          role: input.role,
+          invitedBy: caller.userId,
+          token: hashToken(token),
+          expiresAt: addMs(now, TTL_MS),
+        });
+        await auditRepository.record(tx, {
+          organizationId: caller.organizationId,
+          actorId: caller.userId,
+          action: 'invitation.sent',
+          targetType: 'invitation',
+          targetId: row.id,
+          targetLabel: email,
+          after: { role: input.role },
+        });
+        await deliver(await emailFor(tx, caller, email, input.role, token, appUrl), INVITATION_MESSAGES.sendFailed);
+        return reload(tx, caller.organizationId, row.id, now);
+      });
+    },
+
+    /** A new token and expiry, emailed again; the old link stops working. A failed send changes nothing. */
+    async resend(caller: OrgCaller, id: string, appUrl: string): Promise<Invitation> {
+      const now = new Date();
+      const token = newToken();
+      return db.transaction(async (tx) => {
+        const invitation = await invitationsRepository.findOpenForUpdate(tx, caller.organizationId, id);
+        if (!invitation) throw notFound(INVITATION_NOT_FOUND);
+        if (await membersRepository.isMemberByEmail(tx, caller.organizationId, invitation.email)) {
+          throw conflict(INVITATION_MESSAGES.alreadyMember, 'already_member');
+        }
+        const expiresAt = addMs(now, TTL_MS);
+        await invitationsRepository.renew(tx, caller.organizationId, id, hashToken(token), expiresAt);
+        await auditRepository.record(tx, {
+          organizationId: caller.organizationId,
+          actorId: caller.userId,
+          action: 'invitation.resent',
+          targetType: 'invitation',
+          targetId: id,
+          targetLabel: invitation.email,
+          before: { expiresAt: iso(invitation.expiresAt) },
+          after: { expiresAt: iso(expiresAt) },
+        });
+        await deliver(
+          await emailFor(tx, caller, invitation.email, invitation.role, token, appUrl),
+          INVITATION_MESSAGES.resendFailed,
+        );
+        return reload(tx, caller.organizationId, id, now);
+      });
+    },
+
+    /** Deletes the invitation: its token then verifies as unknown. */
+    async revoke(caller: OrgCaller, id: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        const removed = await invitationsRepository.delete(tx, caller.organizationId, id);
+        if (!removed) throw notFound(INVITATION_NOT_FOUND);
+        await auditRepository.record(tx, {
+          organizationId: caller.organizationId,
+          actorId: caller.userId,
+          action: 'invitation.revoked',
+          targetType: 'invitation',
+          targetId: id,
+          targetLabel: removed.email,
+          before: { role: removed.role },
+        });
+      });
+    },
+
+    /** Public: what the invitee sees before registering; 404 for unknown, used, revoked and expired tokens. */
+    async verify(token: string): Promise<InvitationPreview> {
+      const found = await invitationsRepository.findUsableByToken(db, hashToken(token), new Date());
+      if (!found) throw new AppError(404, INVITATION_MESSAGES.invalid, 'invalid_invitation');
+      return { email: found.invitation.email, organizationName: found.organizationName, role: found.invitation.role };
+    },
+
+    /** A signed-in user joins the invitation's organization. */
+    async accept(user: { id: string; email: string }, token: string): Promise<AcceptedInvitation> {
+      const joined = await db.transaction((tx) => joinWithInvitation(tx, user, token));
+      forgetMembership(caches, joined.organizationId, user.id);
+      return joined;
+    },
+  };
+}
+
+export type InvitationsService = ReturnType<typeof createInvitationsService>;

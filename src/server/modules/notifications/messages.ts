@@ -1,0 +1,200 @@
+import crypto from 'node:crypto';
+
+/** The three messages a recipient can get about an item. */
+export type MessageKind = 'arrival' | 'reminder' | 'receipt';
+
+export type MessageContext = {
+  organization: { name: string; logoUrl: string | null; timezone: string };
+  recipient: { firstName: string; lastName: string };
+  item: {
+    type: string;
+    sender: string | null;
+    courierCompany: string | null;
+    trackingNumber: string | null;
+    location: string | null;
+    arrivedAt: Date;
+    deliveredAt: Date | null;
+    collectorName: string | null;
+    hasPhoto: boolean;
+  };
+  pickupInstructions: string | null;
+  unsubscribeUrl: string;
+};
+
+export type RenderedEmail = { subject: string; text: string; html: string };
+
+/** The CID the arrival email's thumbnail is attached under (referenced from the HTML part). */
+export const THUMBNAIL_CID = 'thumbnail@pigeonhole';
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** 'certified_mail' -> 'certified mail'. */
+export const typeLabel = (type: string) => type.replace(/_/g, ' ');
+
+export function formatInZone(date: Date, timezone: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: timezone, dateStyle: 'medium', timeStyle: 'short' }).format(
+      date,
+    );
+  } catch {
+    return new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  }
+}
+
+function details(ctx: MessageContext, kind: MessageKind): Array<[string, string]> {
+  const { item } = ctx;
+  const rows: Array<[string, string]> = [['Type', typeLabel(item.type)]];
+  if (item.sender) rows.push(['Sender', item.sender]);
+  if (item.courierCompany) rows.push(['Courier', item.courierCompany]);
+  if (item.trackingNumber) rows.push(['Tracking number', item.trackingNumber]);
+  if (kind !== 'receipt' && item.location) rows.push(['Where', item.location]);
+  rows.push(['Arrived', formatInZone(item.arrivedAt, ctx.organization.timezone)]);
+  if (kind === 'receipt') {
+    rows.push(['Collected by', item.collectorName || `${ctx.recipient.firstName} ${ctx.recipient.lastName}`]);
+    rows.push(['Collected at', formatInZone(item.deliveredAt ?? new Date(), ctx.organization.timezone)]);
+  }
+  return rows;
+}
+
+function lead(ctx: MessageContext, kind: MessageKind): { subject: string; intro: string } {
+  const what = typeLabel(ctx.item.type);
+  const org = ctx.organization.name;
+  switch (kind) {
+    case 'arrival':
+      return {
+        subject: `Your ${what} has arrived at ${org}`,
+        intro: `A ${what}${ctx.item.sender ? ` from ${ctx.item.sender}` : ''} has arrived for you and is ready for pickup.`,
+      };
+    case 'reminder':
+      return {
+        subject: `Reminder: your ${what} is waiting at ${org}`,
+        intro: `A ${what}${ctx.item.sender ? ` from ${ctx.item.sender}` : ''} is still waiting for you. Please collect it at your earliest convenience.`,
+      };
+    case 'receipt':
+      return {
+        subject: `Your ${what} was picked up at ${org}`,
+        intro: `This confirms that your ${what}${ctx.item.sender ? ` from ${ctx.item.sender}` : ''} has been collected.`,
+      };
+  }
+}
+
+export function renderEmail(kind: MessageKind, ctx: MessageContext): RenderedEmail {
+  const { subject, intro } = lead(ctx, kind);
+  const rows = details(ctx, kind);
+  const greeting = `Hello ${ctx.recipient.firstName},`;
+  const pickup = kind !== 'receipt' && ctx.pickupInstructions ? ctx.pickupInstructions : null;
+  const org = ctx.organization.name;
+  const unsubscribe = `You receive these messages because ${org} logs mail for you. Unsubscribe: ${ctx.unsubscribeUrl}`;
+
+  const text = [
+    org,
+    '',
+    greeting,
+    '',
+    intro,
+    '',
+    ...rows.map(([k, v]) => `${k}: ${v}`),
+    ...(pickup ? ['', `Pickup: ${pickup}`] : []),
+    '',
+    '--',
+    unsubscribe,
+    '',
+  ].join('\n');
+
+  const logo =
+    ctx.organization.logoUrl && /^https?:\/\//.test(ctx.organization.logoUrl)
+      ? `<img src="${escapeHtml(ctx.organization.logoUrl)}" alt="" height="40" style="height:40px;vertical-align:middle;margin-right:8px">`
+      : '';
+  const photo =
+    kind === 'arrival' && ctx.item.hasPhoto
+      ? `<p><img src="cid:${THUMBNAIL_CID}" alt="Photo of the ${escapeHtml(typeLabel(ctx.item.type))}" width="160" style="border-radius:6px;max-width:160px"></p>`
+      : '';
+  const html = `<!doctype html>
+<html><body style="font-family:Arial,Helvetica,sans-serif;color:#1f2937;max-width:560px;margin:0 auto;padding:16px">
+<div style="font-size:18px;font-weight:bold;margin-bottom:16px">${logo}${escapeHtml(org)}</div>
+<p>${escapeHtml(greeting)}</p>
+<p>${escapeHtml(intro)}</p>
+<table style="border-collapse:collapse;margin:12px 0">
+${rows.map(([k, v]) => `<tr><td style="padding:4px 12px 4px 0;color:#6b7280">${escapeHtml(k)}</td><td style="padding:4px 0">${escapeHtml(v)}</td></tr>`).join('\n')}
+</table>
+${photo}
+${pickup ? `<p style="background:#f3f4f6;padding:8px 12px;border-radius:6px"><strong>Pickup:</strong> ${escapeHtml(pickup)}</p>` : ''}
+<hr style="border:none;border-top:1px solid #e5e7eb;margin-top:24px">
+<p style="font-size:12px;color:#6b7280">You receive these messages because ${escapeHtml(org)} logs mail for you. <a href="${escapeHtml(ctx.unsubscribeUrl)}">Unsubscribe</a></p>
+</body></html>`;
+  return { subject, text, html };
+}
+
+/** Characters of the GSM 03.38 basic set: a body made only of these fits 160 in one segment (UCS-2 only 70). */
+const GSM =
+  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+const GSM_SET = new Set(GSM);
+
+/** Replaces characters outside the GSM set (curly quotes, emoji, accents it lacks) so the body stays one 160-character segment. */
+export function toGsm(s: string): string {
+  return [...s.normalize('NFKD')]
+    .map((c) => {
+      if (GSM_SET.has(c)) return c;
+      if (/[\u2018\u2019]/.test(c)) return "'";
+      if (/[\u201c\u201d]/.test(c)) return '"';
+      if (/[\u2013\u2014]/.test(c)) return '-';
+      if (/[\u0300-\u036f]/.test(c)) return '';
+      return '';
+    })
+    .join('');
+}
+
+export const SMS_SEGMENT = 160;
+
+/** One SMS segment where possible: the optional parts are dropped, then names shortened, until it fits. */
+export function renderSms(kind: MessageKind, ctx: MessageContext): string {
+  const what = typeLabel(ctx.item.type);
+  const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1).trimEnd()}.` : s);
+  const build = (org: string, withSender: boolean, withLocation: boolean, withPickup: boolean) => {
+    const from = withSender && ctx.item.sender ? ` from ${ctx.item.sender}` : '';
+    const at = withLocation && ctx.item.location ? ` (${ctx.item.location})` : '';
+    const pickup = withPickup && ctx.pickupInstructions ? ` ${ctx.pickupInstructions}` : '';
+    switch (kind) {
+      case 'arrival':
+        return `${org}: a ${what}${from} has arrived for you${at}.${pickup}`;
+      case 'reminder':
+        return `${org}: reminder, a ${what}${from} is still waiting for you${at}.${pickup}`;
+      case 'receipt':
+        return `${org}: your ${what}${from} was collected by ${ctx.item.collectorName || ctx.recipient.firstName} on ${formatInZone(ctx.item.deliveredAt ?? new Date(), ctx.organization.timezone)}.`;
+    }
+  };
+  const org = ctx.organization.name;
+  const attempts: Array<() => string> = [
+    () => build(org, true, true, true),
+    () => build(org, true, true, false),
+    () => build(org, false, true, false),
+    () => build(clip(org, 30), false, true, false),
+    () => build(clip(org, 30), false, false, false),
+  ];
+  for (const attempt of attempts) {
+    const body = toGsm(attempt());
+    if (body.length <= SMS_SEGMENT) return body;
+  }
+  return clip(toGsm(attempts[attempts.length - 1]!()), SMS_SEGMENT);
+}
+
+/** The unsubscribe token of a recipient: its id and an HMAC of it (no database row needed). */
+export function unsubscribeToken(key: Buffer, recipientId: string): string {
+  return `${recipientId}.${crypto.createHmac('sha256', key).update(`unsubscribe:${recipientId}`).digest('base64url').slice(0, 32)}`;
+}
+
+/** The recipient id of a valid token, or undefined. */
+export function verifyUnsubscribeToken(key: Buffer, token: string): string | undefined {
+  const dot = token.indexOf('.');
+  if (dot < 0) return undefined;
+  const recipientId = token.slice(0, dot);
+  if (!/^[0-9a-f-]{36}$/i.test(recipientId)) return undefined;
+  const expected = Buffer.from(unsubscribeToken(key, recipientId));
+  const given = Buffer.from(token);
+  return expected.length === given.length && crypto.timingSafeEqual(expected, given) ? recipientId : undefined;
+}
+
+/** The key of unsubscribe tokens, derived from the secrets key (never the key itself). */
+export const unsubscribeKey = (secretsKey: Buffer) =>
+  crypto.createHmac('sha256', secretsKey).update('pigeonhole-unsubscribe-v1').digest();

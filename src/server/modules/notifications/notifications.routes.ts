@@ -1,0 +1,100 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { IdParams, NotificationMessage } from '../../../contract';
+import type { Db } from '../../db/client';
+import { mailItems, recipients } from '../../db/schema';
+import type { App } from '../../http';
+import { errorReplies } from '../../http';
+import { notFound } from '../../lib/errors';
+import { callerOf } from '../../plugins/organization';
+import { verifyUnsubscribeToken } from './messages';
+import { queueRepository, toNotificationMessage } from './queue.repository';
+
+const page = (title: string, body: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${title}</title></head>
+<body style="font-family:Arial,Helvetica,sans-serif;max-width:480px;margin:64px auto;padding:0 16px;color:#1f2937">
+<h1 style="font-size:22px">${title}</h1><p>${body}</p></body></html>`;
+
+export function notificationsRoutes(app: App, db: Db, unsubscribeKey: Buffer) {
+  const ItemParams = IdParams.extend({ id: z.uuid({ message: 'Mail item not found' }) });
+
+  app.get('/api/mail-items/:id/notifications', {
+    schema: {
+      tags: ['Mail items'],
+      summary:
+        "The item's messages (email, SMS, webhooks): what was sent, when, and whether it was delivered; newest first",
+      params: ItemParams,
+      response: { 200: z.array(NotificationMessage), ...errorReplies(400, 401, 403, 404) },
+    },
+    preValidation: [app.authenticate, app.requireOrganization],
+    handler: async (request) => {
+      const { organizationId } = callerOf(request);
+      const id = request.params.id;
+      const [item] = await db
+        .select({ id: mailItems.id })
+        .from(mailItems)
+        .where(and(eq(mailItems.organizationId, organizationId), eq(mailItems.id, id)));
+      // A deleted item's messages stay readable, like its history.
+      if (!item && !(await queueRepository.hasAnyForItem(db, organizationId, id)))
+        throw notFound('Mail item not found');
+      return (await queueRepository.messagesOfItem(db, organizationId, id)).map(toNotificationMessage);
+    },
+  });
+
+  // Opening the link only asks (mail scanners open every link); the button, or a mail client's
+  // one-click unsubscribe (RFC 8058), POSTs to it and that opts the recipient out.
+  const TokenParams = z.object({ token: z.string().max(200) });
+  const invalid = () => page('Link not valid', 'This unsubscribe link is not valid.');
+
+  app.get('/api/unsubscribe/:token', {
+    schema: {
+      tags: ['Notifications'],
+      summary: 'The unsubscribe link of a recipient message: a page asking to confirm (public; changes nothing)',
+      params: TokenParams,
+      security: [],
+    },
+    handler: async (request, reply) => {
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+      if (!verifyUnsubscribeToken(unsubscribeKey, request.params.token)) return reply.status(404).send(invalid());
+      return reply.send(
+        page(
+          'Unsubscribe from mail notifications?',
+          `You will no longer receive email or text messages about your mail and packages.</p>
+<form method="post"><button type="submit" style="font-size:16px;padding:10px 18px;border-radius:8px;border:0;background:#4f46e5;color:#fff">Unsubscribe</button></form><p>`,
+        ),
+      );
+    },
+  });
+
+  // Form posts (the page's button, RFC 8058's 'List-Unsubscribe=One-Click') are accepted here only.
+  void app.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+      done(null, body),
+    );
+    scope.withTypeProvider<ZodTypeProvider>().post('/api/unsubscribe/:token', {
+      schema: {
+        tags: ['Notifications'],
+        summary: "Unsubscribe: no more email or SMS to that recipient (public; the page's button or one-click)",
+        params: TokenParams,
+        security: [],
+      },
+      handler: async (request, reply) => {
+        reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+        const recipientId = verifyUnsubscribeToken(unsubscribeKey, request.params.token);
+        if (!recipientId) return reply.status(404).send(invalid());
+        await db
+          .update(recipients)
+          .set({ notificationsOptOutAt: new Date(), updatedAt: new Date() })
+          .where(and(eq(recipients.id, recipientId), isNull(recipients.notificationsOptOutAt)));
+        return reply.send(
+          page(
+            'You are unsubscribed',
+            'You will no longer receive email or text messages about your mail and packages. Ask the front desk to turn them back on.',
+          ),
+        );
+      },
+    });
+  });
+}

@@ -1,0 +1,218 @@
+import { and, desc, eq, ne } from 'drizzle-orm';
+import type { NotificationMessage } from '../../../contract';
+import type { Db, DbOrTx } from '../../db/client';
+import { notificationJobs } from '../../db/schema';
+import { iso, isoOrNull } from '../../lib/time';
+
+export type JobRow = typeof notificationJobs.$inferSelect;
+export type JobInsert = typeof notificationJobs.$inferInsert;
+export type MessageChannel = 'email' | 'sms' | 'webhook';
+
+/** Retry delays: 30 s doubling, at most 6 h, ±10 % jitter. 12 attempts span about 14 hours. */
+export const BACKOFF_BASE_MS = 30_000;
+export const BACKOFF_CAP_MS = 6 * 3600_000;
+
+export function backoffMs(attempts: number, random = Math.random): number {
+  const exact = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));
+  return Math.round(exact * (0.9 + 0.2 * random()));
+}
+
+const toJob = (r: Record<string, unknown>): JobRow => ({
+  id: r.id as string,
+  organizationId: r.organization_id as string,
+  channel: r.channel as string,
+  event: r.event as string,
+  mailItemId: (r.mail_item_id as string | null) ?? null,
+  recipientId: (r.recipient_id as string | null) ?? null,
+  integrationId: (r.integration_id as string | null) ?? null,
+  parentId: (r.parent_id as string | null) ?? null,
+  destination: (r.destination as string | null) ?? null,
+  payload: (r.payload as Record<string, unknown>) ?? {},
+  status: r.status as string,
+  attempts: r.attempts as number,
+  maxAttempts: r.max_attempts as number,
+  nextAttemptAt: r.next_attempt_at as Date,
+  lockedUntil: (r.locked_until as Date | null) ?? null,
+  lastError: (r.last_error as string | null) ?? null,
+  skipReason: (r.skip_reason as string | null) ?? null,
+  responseStatus: (r.response_status as number | null) ?? null,
+  latencyMs: (r.latency_ms as number | null) ?? null,
+  providerId: (r.provider_id as string | null) ?? null,
+  dedupeKey: (r.dedupe_key as string | null) ?? null,
+  createdAt: r.created_at as Date,
+  updatedAt: r.updated_at as Date,
+  sentAt: (r.sent_at as Date | null) ?? null,
+});
+
+/**
+ * Takes up to `limit` due jobs: queued ones whose time has come (oldest first, from the partial
+ * index notification_jobs_due_idx). SKIP LOCKED lets any number of workers claim at once without
+ * waiting for each other or taking the same row. attempts is incremented here, so it also serves
+ * as a fencing token: only the holder of this attempt can record its outcome.
+ */
+const CLAIM = `
+  update notification_jobs j
+  set status = 'sending', locked_until = now() + make_interval(secs => $2), attempts = j.attempts + 1, updated_at = now()
+  where j.id in (
+    select id from notification_jobs
+    where status = 'queued' and next_attempt_at <= now()
+    order by next_attempt_at
+    limit $1
+    for update skip locked
+  )
+  returning j.*`;
+
+/**
+ * Jobs whose worker died while sending (its lease ran out) go back to the queue. Rare, so run
+ * every half minute rather than in every claim.
+ */
+const RECOVER = `
+  update notification_jobs set status = 'queued', next_attempt_at = now(), locked_until = null, updated_at = now()
+  where id in (
+    select id from notification_jobs where status = 'sending' and locked_until < now() for update skip locked
+  )`;
+
+export const queueRepository = {
+  async claim(db: Db, limit: number, leaseMs: number): Promise<JobRow[]> {
+    if (limit <= 0) return [];
+    const { rows } = await db.$client.query(CLAIM, [limit, leaseMs / 1000]);
+    return rows.map(toJob);
+  },
+
+  async recoverExpired(db: Db): Promise<number> {
+    const { rowCount } = await db.$client.query(RECOVER);
+    return rowCount ?? 0;
+  },
+
+  /** The attempt succeeded; false when the job is no longer ours (lease lost and taken again). */
+  async markSent(
+    db: DbOrTx,
+    job: Pick<JobRow, 'id' | 'attempts'>,
+    outcome: { providerId: string | null; responseStatus: number | null; latencyMs: number },
+  ): Promise<boolean> {
+    const rows = await db
+      .update(notificationJobs)
+      .set({
+        status: 'sent',
+        sentAt: new Date(),
+        lockedUntil: null,
+        lastError: null,
+        providerId: outcome.providerId?.slice(0, 255) ?? null,
+        responseStatus: outcome.responseStatus,
+        latencyMs: outcome.latencyMs,
+        updatedAt: new Date(),
+      })
+      .where(ownedAttempt(job))
+      .returning({ id: notificationJobs.id });
+    return rows.length > 0;
+  },
+
+  /**
+   * markSent for many jobs in one statement (the worker batches the outcomes that arrive in the
+   * same turn of the event loop); answers the ids that were still ours.
+   */
+  async markSentMany(
+    db: Db,
+    jobs: Array<{
+      id: string;
+      attempts: number;
+      providerId: string | null;
+      responseStatus: number | null;
+      latencyMs: number;
+    }>,
+  ): Promise<Set<string>> {
+    const { rows } = await db.$client.query<{ id: string }>(
+      `update notification_jobs j
+       set status = 'sent', sent_at = now(), locked_until = null, last_error = null, provider_id = o.provider_id,
+           response_status = o.response_status, latency_ms = o.latency_ms, updated_at = now()
+       from unnest($1::uuid[], $2::int[], $3::text[], $4::int[], $5::int[])
+         as o(id, attempts, provider_id, response_status, latency_ms)
+       where j.id = o.id and j.status = 'sending' and j.attempts = o.attempts
+       returning j.id`,
+      [
+        jobs.map((j) => j.id),
+        jobs.map((j) => j.attempts),
+        jobs.map((j) => j.providerId?.slice(0, 255) ?? null),
+        jobs.map((j) => j.responseStatus),
+        jobs.map((j) => j.latencyMs),
+      ],
+    );
+    return new Set(rows.map((r) => r.id));
+  },
+
+  /** The attempt failed: queued again after the backoff, or failed for good after the last attempt or a permanent error. */
+  async markFailedAttempt(
+    db: DbOrTx,
+    job: Pick<JobRow, 'id' | 'attempts' | 'maxAttempts'>,
+    failure: { error: string; permanent: boolean; responseStatus: number | null; latencyMs: number | null },
+  ): Promise<'queued' | 'failed' | 'lost'> {
+    const final = failure.permanent || job.attempts >= job.maxAttempts;
+    const rows = await db
+      .update(notificationJobs)
+      .set({
+        status: final ? 'failed' : 'queued',
+        nextAttemptAt: final ? undefined : new Date(Date.now() + backoffMs(job.attempts)),
+        lockedUntil: null,
+        lastError: failure.error.slice(0, 2000),
+        responseStatus: failure.responseStatus,
+        latencyMs: failure.latencyMs,
+        updatedAt: new Date(),
+      })
+      .where(ownedAttempt(job))
+      .returning({ id: notificationJobs.id });
+    if (rows.length === 0) return 'lost';
+    return final ? 'failed' : 'queued';
+  },
+
+  /** An item's messages (not its event rows), newest first. */
+  async messagesOfItem(db: DbOrTx, organizationId: string, mailItemId: string): Promise<JobRow[]> {
+    return db
+      .select()
+      .from(notificationJobs)
+      .where(
+        and(
+          eq(notificationJobs.organizationId, organizationId),
+          eq(notificationJobs.mailItemId, mailItemId),
+          ne(notificationJobs.channel, 'event'),
+        ),
+      )
+      .orderBy(desc(notificationJobs.createdAt), desc(notificationJobs.id));
+  },
+
+  async hasAnyForItem(db: DbOrTx, organizationId: string, mailItemId: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: notificationJobs.id })
+      .from(notificationJobs)
+      .where(and(eq(notificationJobs.organizationId, organizationId), eq(notificationJobs.mailItemId, mailItemId)))
+      .limit(1);
+    return !!row;
+  },
+};
+
+function ownedAttempt(job: Pick<JobRow, 'id' | 'attempts'>) {
+  return and(
+    eq(notificationJobs.id, job.id),
+    eq(notificationJobs.status, 'sending'),
+    eq(notificationJobs.attempts, job.attempts),
+  );
+}
+
+export function toNotificationMessage(job: JobRow): NotificationMessage {
+  return {
+    id: job.id,
+    channel: job.channel as MessageChannel,
+    event: job.event,
+    mailItemId: job.mailItemId,
+    integrationId: job.integrationId,
+    destination: job.destination,
+    status: job.status as NotificationMessage['status'],
+    attempts: job.attempts,
+    lastError: job.lastError,
+    skipReason: job.skipReason,
+    responseStatus: job.responseStatus,
+    latencyMs: job.latencyMs,
+    createdAt: iso(job.createdAt),
+    sentAt: isoOrNull(job.sentAt),
+    nextAttemptAt: job.status === 'queued' ? iso(job.nextAttemptAt) : null,
+  };
+}

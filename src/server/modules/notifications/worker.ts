@@ -1,0 +1,387 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { integrations, photos } from '../../db/schema';
+import { forgetOrganizationData, type Caches } from '../../caches';
+import { createBatcher } from '../../lib/batcher';
+import { isPublicUrl } from '../../lib/public-address';
+import type { SecretBox } from '../../lib/secrets';
+import { addressOf, createEmailTransports, sendEmail, type EmailRoute } from './channels/email';
+import { sendSms } from './channels/sms';
+import { errorText, failure, type SendResult } from './channels/types';
+import { sendWebhook } from './channels/webhook';
+import { fanOut, hasSmsAccount, type FanOutContext } from './fan-out';
+import { THUMBNAIL_CID, unsubscribeKey, unsubscribeToken } from './messages';
+import { queueRepository, type JobRow } from './queue.repository';
+import { scanReminders } from './reminders';
+
+export type NotificationsDeps = {
+  db: Db;
+  config: Config;
+  secrets: SecretBox;
+  /** The raw secrets key; the unsubscribe-link key is derived from it. */
+  secretsKey: Buffer;
+  log: FastifyBaseLogger;
+  /** The app's caches, cleared when auto-notify changes an item's status. */
+  caches?: Caches;
+  /** Requests the app is serving right now: while there are many, the worker yields to them. */
+  requestsInFlight?: () => number;
+};
+
+export type WorkerOptions = {
+  /** How often an idle worker looks for due jobs. */
+  pollMs?: number;
+  /** Sends at once. */
+  concurrency?: number;
+  /** How long a claimed job is the worker's; past it, another worker may take it again. */
+  leaseMs?: number;
+  /** How often the reminder scan runs (0: never; tests call scanReminders themselves). */
+  reminderEveryMs?: number;
+  /** How often jobs of dead workers (lease run out) are put back in the queue. */
+  recoverEveryMs?: number;
+};
+
+export type NotificationWorker = {
+  start: () => void;
+  /** Stops claiming and waits for the sends in flight to be recorded. */
+  stop: () => Promise<void>;
+  /** Sends currently in flight. */
+  readonly inFlight: number;
+  /** Resolves when no due job is left and nothing is in flight (tests). */
+  idle: (timeoutMs?: number) => Promise<void>;
+};
+
+/** With this many requests in flight the front desk is busy: the worker takes only a trickle. */
+const BUSY_REQUESTS = 8;
+/** Jobs a worker claims per BUSY_POLL_MS while the event loop is busy: messages still flow, slowly. */
+const BUSY_TRICKLE = 2;
+const BUSY_POLL_MS = 1000;
+
+/** The arrival message of an item's intake: once accepted, the item becomes notified (if still pending). */
+const autoNotify = (organizationId: string, mailItemId: string, notes: string) => sql`
+  with item as (
+    update mail_items set status = 'notified', notified_at = coalesce(notified_at, now()), updated_at = now()
+    where organization_id = ${organizationId} and id = ${mailItemId} and status = 'pending'
+    returning id, organization_id, recipient_id
+  ),
+  history as (
+    insert into mail_item_history (organization_id, mail_item_id, action, previous_status, new_status, notes)
+    select organization_id, id, 'notified', 'pending', 'notified', ${notes} from item
+  )
+  insert into notification_jobs (organization_id, channel, event, mail_item_id, recipient_id, payload)
+  select organization_id, 'event', 'mail_item.notified', id, recipient_id, '{"source":"auto"}'::jsonb from item
+  returning mail_item_id`;
+
+export function createNotifications(deps: NotificationsDeps) {
+  const { db, config, secrets, log } = deps;
+  const key = unsubscribeKey(deps.secretsKey);
+  const appUrl = (
+    config.appUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`
+  ).replace(/\/+$/, '');
+  const unsubscribeUrl = (recipientId: string) => `${appUrl}/api/unsubscribe/${unsubscribeToken(key, recipientId)}`;
+  const fanOutContext: FanOutContext = { db, platformEmail: !!config.smtpUrl, unsubscribeUrl };
+
+  function createWorker(options: WorkerOptions = {}): NotificationWorker {
+    const pollMs = options.pollMs ?? 500;
+    const concurrency = options.concurrency ?? 20;
+    const leaseMs = options.leaseMs ?? 120_000;
+    const reminderEveryMs = options.reminderEveryMs ?? 60_000;
+    const recoverEveryMs = options.recoverEveryMs ?? 30_000;
+    const transports = createEmailTransports(secrets);
+    // Outcomes that arrive together are written together: one statement for many sent messages.
+    const markSent = createBatcher(
+      async (
+        outcomes: Array<{
+          id: string;
+          attempts: number;
+          providerId: string | null;
+          responseStatus: number | null;
+          latencyMs: number;
+        }>,
+      ) => {
+        const ours = await queueRepository.markSentMany(db, outcomes);
+        return outcomes.map((o) => ours.has(o.id));
+      },
+      { maxSize: 100, maxInFlight: 2 },
+    );
+    const inFlight = new Set<Promise<void>>();
+    let running = false;
+    let loop: Promise<void> | undefined;
+    let wake: (() => void) | undefined;
+    let lastReminderScan = 0;
+    let lastRecover = 0;
+
+    const sleep = (ms: number) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(done, ms);
+        function done() {
+          clearTimeout(timer);
+          wake = undefined;
+          resolve();
+        }
+        wake = done;
+      });
+
+    async function integrationOf(job: JobRow, type: 'email' | 'sms' | 'webhook') {
+      if (!job.integrationId) return undefined;
+      const [row] = await db
+        .select()
+        .from(integrations)
+        .where(
+          and(
+            eq(integrations.organizationId, job.organizationId),
+            eq(integrations.id, job.integrationId),
+            eq(integrations.type, type),
+            eq(integrations.isActive, true),
+          ),
+        );
+      return row;
+    }
+
+    async function sendEmailJob(job: JobRow): Promise<SendResult> {
+      const p = job.payload as {
+        subject: string;
+        text: string;
+        html: string;
+        unsubscribeUrl?: string;
+        photoId?: string | null;
+        fromName?: string;
+      };
+      let route: EmailRoute | undefined;
+      const integration = await integrationOf(job, 'email');
+      if (integration) {
+        const host = integration.config.emailSettings?.smtpHost;
+        // An organization's SMTP host is the organization's choice, but never an inside address in production (SSRF).
+        if (host && config.env === 'production' && !(await isPublicUrl(`http://${host}`))) {
+          return failure('The SMTP host is not a public address', { permanent: true });
+        }
+        route = transports.integration(integration, config.mailFrom);
+      }
+      if (!route && config.smtpUrl) route = transports.platform(config.smtpUrl, config.mailFrom);
+      if (!route) return failure('No email server is configured (the email integration was removed or turned off)');
+      const attachments = [];
+      if (p.photoId) {
+        const [photo] = await db
+          .select({ thumbnail: photos.thumbnail })
+          .from(photos)
+          .where(and(eq(photos.organizationId, job.organizationId), eq(photos.id, p.photoId)));
+        if (photo) {
+          attachments.push({
+            filename: 'photo.jpg',
+            content: photo.thumbnail,
+            cid: THUMBNAIL_CID,
+            contentType: 'image/jpeg',
+          });
+        }
+      }
+      return sendEmail(route, {
+        jobId: job.id,
+        from: p.fromName ? { name: p.fromName, address: addressOf(route.from) } : route.from,
+        to: job.destination!,
+        subject: p.subject,
+        text: p.text,
+        html: p.html,
+        unsubscribeUrl: p.unsubscribeUrl,
+        attachments,
+      });
+    }
+
+    async function sendSmsJob(job: JobRow): Promise<SendResult> {
+      const integration = await integrationOf(job, 'sms');
+      if (!integration || !hasSmsAccount(integration)) {
+        return failure('The SMS integration was removed, turned off or lacks its account details', { permanent: true });
+      }
+      const s = integration.config.smsSettings!;
+      if (s.baseUrl && config.env === 'production' && !(await isPublicUrl(s.baseUrl))) {
+        return failure('The SMS API base URL is not a public address', { permanent: true });
+      }
+      return sendSms(
+        {
+          baseUrl: s.baseUrl || config.smsApiBaseUrl,
+          accountSid: s.accountSid!,
+          authToken: secrets.decrypt(s.authToken!),
+          fromNumber: s.fromNumber!,
+        },
+        job.destination!,
+        String(job.payload.body),
+      );
+    }
+
+    async function sendWebhookJob(job: JobRow): Promise<SendResult> {
+      const integration = await integrationOf(job, 'webhook');
+      if (!integration?.config.webhookUrl) {
+        return failure('The webhook integration was removed or turned off', { permanent: true });
+      }
+      return sendWebhook({
+        url: integration.config.webhookUrl,
+        id: job.id,
+        secret: integration.config.webhookSecret ? secrets.decrypt(integration.config.webhookSecret) : undefined,
+        body: String(job.payload.body),
+        production: config.env === 'production',
+      });
+    }
+
+    function send(job: JobRow): Promise<SendResult> {
+      switch (job.channel) {
+        case 'email':
+          return sendEmailJob(job);
+        case 'sms':
+          return sendSmsJob(job);
+        case 'webhook':
+          return sendWebhookJob(job);
+        default:
+          return Promise.resolve(failure(`Unknown channel ${job.channel}`, { permanent: true }));
+      }
+    }
+
+    async function record(job: JobRow, result: SendResult) {
+      if (result.ok) {
+        const arrival =
+          job.event === 'mail_item.created' &&
+          (job.channel === 'email' || job.channel === 'sms') &&
+          job.payload.kind === 'arrival' &&
+          job.mailItemId;
+        if (!arrival) {
+          await markSent({ id: job.id, attempts: job.attempts, ...result });
+          return;
+        }
+        const notified = await db.transaction(async (tx) => {
+          if (!(await queueRepository.markSent(tx, job, result))) return false;
+          const notes = job.channel === 'email' ? 'Notified by email' : 'Notified by SMS';
+          const { rows } = await tx.execute(autoNotify(job.organizationId, job.mailItemId!, notes));
+          return rows.length > 0;
+        });
+        if (notified && deps.caches) forgetOrganizationData(deps.caches, job.organizationId);
+        return;
+      }
+      const outcome = await queueRepository.markFailedAttempt(db, job, result);
+      log.warn(
+        { jobId: job.id, channel: job.channel, attempts: job.attempts, outcome, error: result.error },
+        'notification attempt failed',
+      );
+    }
+
+    async function process(job: JobRow) {
+      try {
+        if (job.channel === 'event') {
+          await fanOut(fanOutContext, job);
+          return;
+        }
+        await record(job, await send(job));
+      } catch (err) {
+        log.error({ err, jobId: job.id, channel: job.channel }, 'notification job failed');
+        await queueRepository
+          .markFailedAttempt(db, job, {
+            error: errorText(err),
+            permanent: false,
+            responseStatus: null,
+            latencyMs: null,
+          })
+          .catch(() => undefined);
+      }
+    }
+
+    async function housekeeping() {
+      const now = Date.now();
+      if (recoverEveryMs > 0 && now - lastRecover >= recoverEveryMs) {
+        lastRecover = now;
+        const n = await queueRepository.recoverExpired(db);
+        if (n) log.warn({ jobs: n }, 'notification jobs of a stopped worker put back in the queue');
+      }
+      if (reminderEveryMs > 0 && now - lastReminderScan >= reminderEveryMs) {
+        lastReminderScan = now;
+        const n = await scanReminders(db);
+        if (n) log.info({ reminders: n }, 'reminders queued');
+      }
+    }
+
+    let throttled = false;
+    /**
+     * Whether the app is busy serving requests. Counted in requests, not event-loop time: the
+     * worker's own sending keeps the event loop busy too, and must not slow itself down.
+     */
+    const busy = () => (deps.requestsInFlight?.() ?? 0) >= BUSY_REQUESTS;
+
+    async function run() {
+      while (running) {
+        let delay = pollMs;
+        try {
+          await housekeeping();
+          const free = concurrency - inFlight.size;
+          // Messages can wait a little; the front desk cannot. While the app is busy serving
+          // requests the worker takes only a trickle, and catches up when it calms down.
+          throttled = busy();
+          const take = throttled ? Math.min(free, BUSY_TRICKLE) : free;
+          if (take > 0) {
+            const jobs = await queueRepository.claim(db, take, leaseMs);
+            for (const job of jobs) {
+              const p: Promise<void> = process(job).finally(() => {
+                inFlight.delete(p);
+                // Claim again once half the slots are free, in one batch rather than one by one.
+                if (!throttled && inFlight.size <= concurrency / 2) wake?.();
+              });
+              inFlight.add(p);
+            }
+            if (jobs.length === free) delay = 0;
+          }
+        } catch (err) {
+          log.error({ err }, 'notification worker could not claim jobs');
+        }
+        if (!running) break;
+        if (throttled) delay = Math.max(delay, BUSY_POLL_MS);
+        if (delay === 0 && inFlight.size < concurrency) continue;
+        await sleep(delay === 0 ? pollMs * 20 : delay);
+      }
+    }
+
+    return {
+      start() {
+        if (running) return;
+        running = true;
+        if (config.env === 'production' && !config.appUrl) {
+          log.warn(`APP_URL is not set: the unsubscribe links of notification emails point at ${appUrl}`);
+        }
+        loop = run();
+      },
+      async stop() {
+        running = false;
+        wake?.();
+        await loop;
+        await Promise.allSettled([...inFlight]);
+        transports.close();
+      },
+      get inFlight() {
+        return inFlight.size;
+      },
+      async idle(timeoutMs = 10_000) {
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+          const { rows } = await db.$client.query<{ n: number }>(
+            `select count(*)::int as n from notification_jobs where (status = 'queued' and next_attempt_at <= now()) or status = 'sending'`,
+          );
+          if (rows[0]!.n === 0 && inFlight.size === 0) return;
+          if (Date.now() > deadline) throw new Error(`notification queue not idle within ${timeoutMs} ms`);
+          wake?.();
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      },
+    };
+  }
+
+  return {
+    createWorker,
+    scanReminders: (now?: Date) => scanReminders(db, now),
+    unsubscribeKey: key,
+    unsubscribeUrl,
+  };
+}
+
+export type Notifications = ReturnType<typeof createNotifications>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The notification pipeline of this app (worker factory, reminder scan, unsubscribe links). */
+    notifications: Notifications;
+  }
+}

@@ -1,0 +1,950 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import * as prettier from 'prettier';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiKeys,
+  integrations,
+  mailItems,
+  mailroomLocations,
+  mailrooms,
+  organizationMembers,
+  organizations,
+  recipients,
+  userInvitations,
+} from '../db/schema';
+import { hashToken, newToken } from '../lib/tokens';
+import { grantSuperAdmin } from '../modules/admin/super-admin';
+import { passwordResetRepository } from '../modules/auth/password-reset.repository';
+import { unsubscribeToken } from '../modules/notifications/messages';
+import { NOT_A_MEMBER } from '../plugins/organization';
+import { Client, createTestApp, joinAs, newAccount, type TestApp } from './harness';
+import {
+  CLIENT_FILES_DIR,
+  refusals,
+  renderRolesMarkdown,
+  ROLE_TABLE,
+  routeKey,
+  type Method,
+  isLive,
+  isPlanned,
+  liveKey,
+  type RoleTableRow,
+  type Access,
+  type LiveRouteKey,
+} from './role-table';
+
+let t: TestApp;
+
+/** Who sends a request: a session cookie (none when signed out) and the organization header. */
+type Caller = { label: string; cookie?: string; organizationId?: string; account?: Account };
+type Account = { username: string; email: string; password: string; userId: string };
+
+/** An organization with an admin, a member and one row of each kind, all made through the API. */
+type Side = {
+  name: string;
+  organizationId: string;
+  admin: Client;
+  adminAccount: Account;
+  memberAccount: Account;
+  memberClient: Client;
+  recipientId: string;
+  mailroomId: string;
+  locationId: string;
+  mailItemId: string;
+  photoId: string;
+};
+
+/** The callers of the walk. `crossAdmin` is A's admin with A selected, naming B's rows. */
+type Who = 'signedOut' | 'outsider' | 'member' | 'admin' | 'crossAdmin' | 'superAdmin';
+
+/** One request of the walk: `ok` is the exact status an admitted caller gets. */
+type Call = {
+  url: string;
+  body?: unknown;
+  ok: number;
+  /** Send as this caller instead (e.g. a second session of the same user, for logout). */
+  as?: Caller;
+  /** After a refused call: the target is still there, unchanged. */
+  intact?: () => Promise<void>;
+  /** After the call: undo what it did that would change who the next calls are sent as. */
+  cleanup?: () => Promise<void>;
+};
+type Fixture = (side: Side, who: Who, caller: Caller) => Promise<Call>;
+
+async function send(caller: Caller, method: Method, url: string, body?: unknown) {
+  return t.app.inject({
+    method,
+    url,
+    headers: {
+      ...(caller.cookie ? { cookie: caller.cookie } : {}),
+      ...(caller.organizationId ? { 'x-organization-id': caller.organizationId } : {}),
+    },
+    ...(body !== undefined ? { payload: body as object } : {}),
+  });
+}
+
+const callerOf = (label: string, client: Client, account?: Account): Caller => ({
+  label,
+  cookie: client.cookie,
+  organizationId: client.organizationId,
+  account,
+});
+
+/** A second session of the same user: for calls that end the session they are sent with. */
+async function newSession(caller: Caller): Promise<Caller> {
+  if (!caller.account) return caller;
+  const c = new Client(t);
+  const res = await c.post('/api/login', { username: caller.account.username, password: caller.account.password });
+  expect(res.statusCode).toBe(200);
+  return { ...caller, label: `${caller.label} (second session)`, cookie: c.cookie };
+}
+
+async function pngDataUrl() {
+  const png = await sharp({ create: { width: 32, height: 24, channels: 3, background: '#3366ff' } })
+    .png()
+    .toBuffer();
+  return `data:image/png;base64,${png.toString('base64')}`;
+}
+
+const uid = () => crypto.randomBytes(4).toString('hex');
+
+async function created<T = { id: string }>(res: { statusCode: number; body: string; json: <J>() => J }, status = 201) {
+  expect(res.statusCode, res.body).toBe(status);
+  return res.json<T>();
+}
+
+async function makeSide(name: string): Promise<Side> {
+  const admin = new Client(t);
+  const reg = await admin.register();
+  await admin.createOrganization(name);
+  const organizationId = admin.organizationId!;
+  const member = new Client(t);
+  const memberReg = await member.register();
+  await t.db.insert(organizationMembers).values({ organizationId, userId: memberReg.user.id, role: 'member' });
+  member.organizationId = organizationId;
+  // Unlimited seats: the walk adds throwaway members and lets an outsider join by invitation.
+  await t.db.update(organizations).set({ maxUsers: -1 }).where(eq(organizations.id, organizationId));
+
+  const recipient = await created(await admin.post('/api/recipients', { firstName: 'Ada', lastName: name }));
+  const mailroom = await created(await admin.post('/api/mailrooms', { name: `${name} lobby` }));
+  const location = await created(
+    await admin.post('/api/mailroom-locations', { name: 'Shelf 1', type: 'shelf', mailroomId: mailroom.id }),
+  );
+  const item = await created<{ id: string; photoUrl: string | null }>(
+    await admin.post('/api/mail-items', {
+      type: 'package',
+      recipientId: recipient.id,
+      locationId: location.id,
+      photoData: await pngDataUrl(),
+    }),
+  );
+  const photoId = /\/api\/photos\/([0-9a-f-]{36})$/.exec(item.photoUrl ?? '')?.[1];
+  if (!photoId) throw new Error(`no photo on the mail item: ${item.photoUrl}`);
+  return {
+    name,
+    organizationId,
+    admin,
+    adminAccount: { ...reg, userId: reg.user.id },
+    memberAccount: { ...memberReg, userId: memberReg.user.id },
+    memberClient: member,
+    recipientId: recipient.id,
+    mailroomId: mailroom.id,
+    locationId: location.id,
+    mailItemId: item.id,
+    photoId,
+  };
+}
+
+/** Throwaway rows for destructive calls, made by the side's admin. */
+const throwaway = {
+  recipient: async (s: Side) =>
+    (await created(await s.admin.post('/api/recipients', { firstName: 'Temp', lastName: uid() }))).id,
+  mailroom: async (s: Side) => (await created(await s.admin.post('/api/mailrooms', { name: `Temp ${uid()}` }))).id,
+  location: async (s: Side) =>
+    (
+      await created(
+        await s.admin.post('/api/mailroom-locations', { name: `Bin ${uid()}`, type: 'bin', mailroomId: s.mailroomId }),
+      )
+    ).id,
+  mailItem: async (s: Side) =>
+    (await created(await s.admin.post('/api/mail-items', { type: 'letter', recipientId: s.recipientId }))).id,
+  member: async (s: Side) => (await joinAs(t, s.organizationId, 'member')).userId,
+};
+
+/** Asserts a row still exists after a refused delete. */
+const rowExists =
+  (table: typeof recipients | typeof mailrooms | typeof mailroomLocations | typeof mailItems, id: string) =>
+  async () => {
+    const rows = await t.db.select({ id: table.id }).from(table).where(eq(table.id, id));
+    expect(rows, `row ${id} must survive a refused call`).toHaveLength(1);
+  };
+
+const memberExists =
+  (organizationId: string, userId: string, role: 'admin' | 'member' = 'member') =>
+  async () => {
+    const rows = await t.db
+      .select({ role: organizationMembers.role })
+      .from(organizationMembers)
+      .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)));
+    expect(rows, `member ${userId} of ${organizationId} must survive a refused call`).toEqual([{ role }]);
+  };
+
+const memberAbsent = async (organizationId: string, userId: string) => {
+  const rows = await t.db
+    .select({ role: organizationMembers.role })
+    .from(organizationMembers)
+    .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)));
+  expect(rows, `${userId} must not be a member of ${organizationId}`).toEqual([]);
+};
+
+const leave = async (organizationId: string, userId: string) => {
+  await t.db
+    .delete(organizationMembers)
+    .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)));
+};
+
+/**
+ * An open invitation of the side's organization with a token the test knows (the API emails the
+ * token, so the row is written directly, as POST /api/user-invitations writes it).
+ */
+async function invitation(s: Side, email: string) {
+  const token = newToken();
+  const tokenHash = hashToken(token);
+  const [row] = await t.db
+    .insert(userInvitations)
+    .values({
+      organizationId: s.organizationId,
+      email,
+      role: 'member',
+      invitedBy: s.adminAccount.userId,
+      token: tokenHash,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    })
+    .returning({ id: userInvitations.id });
+  return { id: row!.id, token, tokenHash };
+}
+
+/** The invitation is still open with the same token (not revoked, not re-sent). */
+const invitationIntact = (id: string, tokenHash: string) => async () => {
+  const rows = await t.db
+    .select({ token: userInvitations.token })
+    .from(userInvitations)
+    .where(eq(userInvitations.id, id));
+  expect(rows, `invitation ${id} must survive a refused call`).toEqual([{ token: tokenHash }]);
+};
+
+/** What the side's admin reads at `url` now must be what they read after a refused call. */
+async function unchanged(s: Side, url: string) {
+  const read = async () => {
+    const res = await s.admin.get(url);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<unknown>();
+  };
+  const before = await read();
+  return async () => expect(await read(), `${url} must not change on a refused call`).toEqual(before);
+}
+
+let spare: Account;
+
+/** Integrations of each side made by its admin: an API one (with a key) and a webhook, made once. */
+const sideIntegrations = new Map<string, { api: string; webhook: string; apiKey: string }>();
+async function integrationsOf(s: Side) {
+  let found = sideIntegrations.get(s.organizationId);
+  if (!found) {
+    const api = await created<{ id: string; apiKey: string }>(
+      await s.admin.post('/api/integrations', { name: 'Walk API', type: 'api' }),
+    );
+    const webhook = await created(
+      await s.admin.post('/api/integrations', {
+        name: 'Walk webhook',
+        type: 'webhook',
+        config: { webhookUrl: 'https://hooks.example.com/walk' },
+      }),
+    );
+    found = { api: api.id, webhook: webhook.id, apiKey: api.apiKey };
+    sideIntegrations.set(s.organizationId, found);
+  }
+  return found;
+}
+
+const integrationExists = (id: string) => async () => {
+  const rows = await t.db.select({ id: integrations.id }).from(integrations).where(eq(integrations.id, id));
+  expect(rows, `integration ${id} must survive a refused call`).toHaveLength(1);
+};
+
+/** The stored config (the encrypted webhook secret included) is what it was. */
+async function integrationIntact(id: string) {
+  const read = async () => (await t.db.select().from(integrations).where(eq(integrations.id, id)))[0];
+  const before = await read();
+  return async () => expect(await read(), `integration ${id} must not change on a refused call`).toEqual(before);
+}
+
+const apiKeyLive = (id: string) => async () => {
+  const rows = await t.db.select({ revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.id, id));
+  expect(rows, `API key ${id} must stay live after a refused call`).toEqual([{ revokedAt: null }]);
+};
+
+/**
+ * How to call each row with an admitted caller. The refusals come from the table, not from here;
+ * TypeScript makes sure every row of the table has a fixture.
+ */
+const FIXTURES: Record<LiveRouteKey, Fixture> = {
+  // Accounts
+  'POST /api/register': async () => ({ url: '/api/register', body: newAccount('walk'), ok: 201 }),
+  'POST /api/login': async (_s, _who, caller) => {
+    const account = caller.account ?? spare;
+    return { url: '/api/login', body: { username: account.username, password: account.password }, ok: 200 };
+  },
+  'POST /api/logout': async (_s, _who, caller) => ({ url: '/api/logout', ok: 204, as: await newSession(caller) }),
+  'GET /api/auth/user': async () => ({ url: '/api/auth/user', ok: 200 }),
+  'PATCH /api/auth/user': async () => ({
+    url: '/api/auth/user',
+    body: { firstName: 'Role', lastName: 'Walker' },
+    ok: 200,
+  }),
+  'POST /api/change-password': async (_s, _who, caller) => {
+    // The same password again: admitted callers keep signing in with it. This session stays.
+    const password = caller.account?.password ?? 'correct-horse-9';
+    return { url: '/api/change-password', body: { currentPassword: password, newPassword: password }, ok: 200 };
+  },
+  'POST /api/forgot-password': async () => ({ url: '/api/forgot-password', body: { email: spare.email }, ok: 200 }),
+  'POST /api/reset-password': async () => {
+    const token = newToken();
+    await passwordResetRepository.insert(t.db, spare.userId, hashToken(token), new Date(Date.now() + 600_000));
+    return { url: '/api/reset-password', body: { token, password: spare.password }, ok: 200 };
+  },
+  'GET /api/invitations/verify/:token': async (s) => {
+    const { token } = await invitation(s, `invitee-${uid()}@example.com`);
+    return { url: `/api/invitations/verify/${token}`, ok: 200 };
+  },
+  'POST /api/invitations/accept': async (s, who, caller) => {
+    // An invitation to the caller's own email: a member already in the organization gets 409
+    // already_member; anybody else joins (and is taken out again, so the walk goes on).
+    const email = caller.account?.email ?? `invitee-${uid()}@example.com`;
+    const { token } = await invitation(s, email);
+    const joins = who === 'outsider' && caller.account;
+    return {
+      url: '/api/invitations/accept',
+      body: { token },
+      ok: joins ? 200 : 409,
+      cleanup: joins ? () => leave(s.organizationId, caller.account!.userId) : undefined,
+    };
+  },
+
+  // Organizations
+  'GET /api/organizations': async () => ({ url: '/api/organizations', ok: 200 }),
+  'POST /api/organizations': async () => ({ url: '/api/organizations', body: { name: `Walk ${uid()}` }, ok: 201 }),
+  'GET /api/organizations/:id': async (s) => ({ url: `/api/organizations/${s.organizationId}`, ok: 200 }),
+  'PUT /api/organizations/:id': async (s) => ({
+    url: `/api/organizations/${s.organizationId}`,
+    body: { contactPhone: `555-${uid()}` },
+    ok: 200,
+    intact: await unchanged(s, `/api/organizations/${s.organizationId}`),
+  }),
+  'GET /api/organizations/:id/members': async (s) => ({
+    url: `/api/organizations/${s.organizationId}/members`,
+    ok: 200,
+  }),
+  'PUT /api/organizations/:id/members/:userId': async (s) => {
+    const userId = await throwaway.member(s);
+    return {
+      url: `/api/organizations/${s.organizationId}/members/${userId}`,
+      body: { role: 'admin' },
+      ok: 200,
+      intact: memberExists(s.organizationId, userId, 'member'),
+    };
+  },
+  'DELETE /api/organizations/:id/members/:userId': async (s) => {
+    const userId = await throwaway.member(s);
+    return {
+      url: `/api/organizations/${s.organizationId}/members/${userId}`,
+      ok: 204,
+      intact: memberExists(s.organizationId, userId),
+    };
+  },
+  'GET /api/organization-settings/:orgId': async (s) => ({
+    url: `/api/organization-settings/${s.organizationId}`,
+    ok: 200,
+  }),
+  'PUT /api/organization-settings/:orgId': async (s) => ({
+    url: `/api/organization-settings/${s.organizationId}`,
+    body: { pickupInstructions: `Front desk ${uid()}` },
+    ok: 200,
+    intact: await unchanged(s, `/api/organization-settings/${s.organizationId}`),
+  }),
+  'GET /api/user-invitations': async () => ({ url: '/api/user-invitations', ok: 200 }),
+  'POST /api/user-invitations': async () => ({
+    url: '/api/user-invitations',
+    body: { email: `invitee-${uid()}@example.com`, role: 'member' },
+    ok: 201,
+  }),
+  'POST /api/user-invitations/:id/resend': async (s) => {
+    const { id, tokenHash } = await invitation(s, `invitee-${uid()}@example.com`);
+    return { url: `/api/user-invitations/${id}/resend`, ok: 200, intact: invitationIntact(id, tokenHash) };
+  },
+  'DELETE /api/user-invitations/:id': async (s) => {
+    const { id, tokenHash } = await invitation(s, `invitee-${uid()}@example.com`);
+    return { url: `/api/user-invitations/${id}`, ok: 204, intact: invitationIntact(id, tokenHash) };
+  },
+  'GET /api/audit-log': async () => ({ url: '/api/audit-log', ok: 200 }),
+
+  // Integrations
+  'GET /api/integrations': async () => ({ url: '/api/integrations', ok: 200 }),
+  'POST /api/integrations': async () => ({
+    url: '/api/integrations',
+    body: { name: `Walk ${uid()}`, type: 'api' },
+    ok: 201,
+  }),
+  'PUT /api/integrations/:id': async (s) => {
+    const { webhook } = await integrationsOf(s);
+    return {
+      url: `/api/integrations/${webhook}`,
+      body: { name: `Walk webhook ${uid()}` },
+      ok: 200,
+      intact: await integrationIntact(webhook),
+    };
+  },
+  'DELETE /api/integrations/:id': async (s) => {
+    const id = (await created(await s.admin.post('/api/integrations', { name: `Temp ${uid()}`, type: 'api' }))).id;
+    return { url: `/api/integrations/${id}`, ok: 204, intact: integrationExists(id) };
+  },
+  'POST /api/integrations/:id/rotate-secret': async (s) => {
+    const { webhook } = await integrationsOf(s);
+    return { url: `/api/integrations/${webhook}/rotate-secret`, ok: 200, intact: await integrationIntact(webhook) };
+  },
+  'POST /api/integrations/:id/test': async (s) => {
+    // An API integration's test sends nothing anywhere.
+    const { api } = await integrationsOf(s);
+    return { url: `/api/integrations/${api}/test`, body: {}, ok: 200 };
+  },
+  'GET /api/integrations/:id/deliveries': async (s) => ({
+    url: `/api/integrations/${(await integrationsOf(s)).webhook}/deliveries`,
+    ok: 200,
+  }),
+  'GET /api/integrations/:id/api-keys': async (s) => ({
+    url: `/api/integrations/${(await integrationsOf(s)).api}/api-keys`,
+    ok: 200,
+  }),
+  'POST /api/integrations/:id/api-keys': async (s) => ({
+    url: `/api/integrations/${(await integrationsOf(s)).api}/api-keys`,
+    body: { name: `Walk key ${uid()}` },
+    ok: 201,
+  }),
+  'DELETE /api/integrations/:id/api-keys/:keyId': async (s) => {
+    const { api } = await integrationsOf(s);
+    const key = await created(await s.admin.post(`/api/integrations/${api}/api-keys`, { name: `Temp ${uid()}` }));
+    return { url: `/api/integrations/${api}/api-keys/${key.id}`, ok: 204, intact: apiKeyLive(key.id) };
+  },
+
+  // Dashboard and reports
+  'GET /api/dashboard/stats': async () => ({ url: '/api/dashboard/stats', ok: 200 }),
+  'GET /api/dashboard/recent-activity': async () => ({ url: '/api/dashboard/recent-activity?limit=5', ok: 200 }),
+  'GET /api/dashboard/trends': async () => ({ url: '/api/dashboard/trends', ok: 200 }),
+  'GET /api/history': async () => ({ url: '/api/history?range=30', ok: 200 }),
+  'GET /api/history/stats': async () => ({ url: '/api/history/stats?range=30', ok: 200 }),
+  'GET /api/history/export': async () => ({ url: '/api/history/export?range=30', ok: 200 }),
+  'GET /api/analytics': async () => ({ url: '/api/analytics?range=30', ok: 200 }),
+
+  // Recipients
+  'GET /api/recipients': async () => ({ url: '/api/recipients', ok: 200 }),
+  'GET /api/recipients/summary': async () => ({ url: '/api/recipients/summary', ok: 200 }),
+  'GET /api/recipients/:id': async (s) => ({ url: `/api/recipients/${s.recipientId}`, ok: 200 }),
+  'POST /api/recipients': async () => ({
+    url: '/api/recipients',
+    body: { firstName: 'Walk', lastName: uid() },
+    ok: 201,
+  }),
+  'PUT /api/recipients/:id': async (s) => ({
+    url: `/api/recipients/${s.recipientId}`,
+    body: { unit: uid() },
+    ok: 200,
+    intact: await unchanged(s, `/api/recipients/${s.recipientId}`),
+  }),
+  'DELETE /api/recipients/:id': async (s) => {
+    const id = await throwaway.recipient(s);
+    return { url: `/api/recipients/${id}`, ok: 204, intact: rowExists(recipients, id) };
+  },
+  'POST /api/recipients/import/preview': async () => ({
+    url: '/api/recipients/import/preview',
+    body: { csv: `firstName,lastName\nGrace,${uid()}\n` },
+    ok: 200,
+  }),
+  'POST /api/recipients/import': async () => ({
+    url: '/api/recipients/import',
+    body: { csv: `firstName,lastName\nGrace,${uid()}\n` },
+    ok: 200,
+  }),
+
+  // Mailrooms and locations
+  'GET /api/mailrooms': async () => ({ url: '/api/mailrooms', ok: 200 }),
+  'POST /api/mailrooms': async () => ({ url: '/api/mailrooms', body: { name: `Room ${uid()}` }, ok: 201 }),
+  'PUT /api/mailrooms/:id': async (s) => ({
+    url: `/api/mailrooms/${s.mailroomId}`,
+    body: { description: `Front ${uid()}` },
+    ok: 200,
+    intact: await unchanged(s, '/api/mailrooms'),
+  }),
+  'DELETE /api/mailrooms/:id': async (s) => {
+    const id = await throwaway.mailroom(s);
+    return { url: `/api/mailrooms/${id}`, ok: 204, intact: rowExists(mailrooms, id) };
+  },
+  'GET /api/mailroom-locations': async () => ({ url: '/api/mailroom-locations', ok: 200 }),
+  'POST /api/mailroom-locations': async (s) => ({
+    url: '/api/mailroom-locations',
+    body: { name: `Shelf ${uid()}`, type: 'shelf', mailroomId: s.mailroomId },
+    ok: 201,
+  }),
+  'PUT /api/mailroom-locations/:id': async (s) => ({
+    url: `/api/mailroom-locations/${s.locationId}`,
+    body: { notes: `Top shelf ${uid()}` },
+    ok: 200,
+    intact: await unchanged(s, '/api/mailroom-locations'),
+  }),
+  'DELETE /api/mailroom-locations/:id': async (s) => {
+    const id = await throwaway.location(s);
+    return { url: `/api/mailroom-locations/${id}`, ok: 204, intact: rowExists(mailroomLocations, id) };
+  },
+
+  // Mail items
+  'GET /api/mail-items': async () => ({ url: '/api/mail-items', ok: 200 }),
+  'GET /api/mail-items/pending-summary': async () => ({ url: '/api/mail-items/pending-summary', ok: 200 }),
+  'GET /api/mail-items/:id': async (s) => ({ url: `/api/mail-items/${s.mailItemId}`, ok: 200 }),
+  'GET /api/mail-items/:id/history': async (s) => ({ url: `/api/mail-items/${s.mailItemId}/history`, ok: 200 }),
+  'POST /api/mail-items': async (s) => ({
+    url: '/api/mail-items',
+    body: { type: 'package', recipientId: s.recipientId, locationId: s.locationId },
+    ok: 201,
+  }),
+  'PUT /api/mail-items/:id': async (s) => ({
+    url: `/api/mail-items/${s.mailItemId}`,
+    body: { notes: `Fragile ${uid()}` },
+    ok: 200,
+    intact: await unchanged(s, `/api/mail-items/${s.mailItemId}`),
+  }),
+  'POST /api/mail-items/:id/delete': async (s) => {
+    const id = await throwaway.mailItem(s);
+    return { url: `/api/mail-items/${id}/delete`, ok: 204, intact: rowExists(mailItems, id) };
+  },
+  'DELETE /api/mail-items/:id': async (s) => {
+    const id = await throwaway.mailItem(s);
+    return { url: `/api/mail-items/${id}`, ok: 204, intact: rowExists(mailItems, id) };
+  },
+  'GET /api/mail-items/:id/notifications': async (s) => ({
+    url: `/api/mail-items/${s.mailItemId}/notifications`,
+    ok: 200,
+  }),
+  'GET /api/photos/:id': async (s) => ({ url: `/api/photos/${s.photoId}`, ok: 200 }),
+  'GET /api/photos/:id/thumbnail': async (s) => ({ url: `/api/photos/${s.photoId}/thumbnail`, ok: 200 }),
+
+  // Operations
+  'GET /api/health': async () => ({ url: '/api/health', ok: 200 }),
+  'GET /api/unsubscribe/:token': async (s) => ({
+    url: `/api/unsubscribe/${unsubscribeToken(t.app.notifications.unsubscribeKey, await throwaway.recipient(s))}`,
+    ok: 200,
+  }),
+  'POST /api/unsubscribe/:token': async (s) => ({
+    url: `/api/unsubscribe/${unsubscribeToken(t.app.notifications.unsubscribeKey, await throwaway.recipient(s))}`,
+    ok: 200,
+  }),
+  'GET /api/docs': async () => ({ url: '/api/docs', ok: 200 }),
+  'GET /api/docs/': async () => ({ url: '/api/docs/', ok: 200 }),
+  'GET /api/docs/json': async () => ({ url: '/api/docs/json', ok: 200 }),
+  'GET /api/docs/yaml': async () => ({ url: '/api/docs/yaml', ok: 200 }),
+  'GET /api/docs/static/index.html': async () => ({ url: '/api/docs/static/index.html', ok: 302 }),
+  'GET /api/docs/static/swagger-initializer.js': async () => ({
+    url: '/api/docs/static/swagger-initializer.js',
+    ok: 200,
+  }),
+  'GET /api/docs/static/*': async () => ({ url: '/api/docs/static/swagger-ui.css', ok: 200 }),
+};
+
+/**
+ * The routes Fastify registered, as "METHOD /path", read from the router tree of each method
+ * (`printRoutes({ method })` prints the real radix tree: a route's path is its ancestors' labels
+ * joined). HEAD routes are the automatic twins of GET routes and are compared separately.
+ */
+function registeredRoutes(method: string): string[] {
+  const tree = t.app.printRoutes({ method });
+  const labels: string[] = [];
+  const routes: string[] = [];
+  for (const line of tree.split('\n')) {
+    const m = /^((?:[│ ] {3})*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!m) continue;
+    const depth = m[1]!.length / 4;
+    labels.length = depth;
+    labels.push(m[2]!);
+    if (m[3]) for (const each of m[3].split(', ')) routes.push(`${each} ${labels.join('')}`);
+  }
+  return routes;
+}
+
+/** A route @fastify/static registered for a file of the built web client (only when it is built). */
+function isClientFile(key: string) {
+  const [method, url = ''] = key.split(' ');
+  if (method !== 'GET' || url.startsWith('/api/')) return false;
+  if (url === '/assets/*') return true;
+  return !/[:*]/.test(url) && fs.existsSync(path.join(t.config.rootDir, CLIENT_FILES_DIR, url));
+}
+
+let A: Side;
+let B: Side;
+let superAdmin: Caller;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  A = await makeSide('Harbor');
+  B = await makeSide('Bayside');
+  const c = new Client(t);
+  const reg = await c.register();
+  spare = { ...reg, userId: reg.user.id };
+  const root = new Client(t);
+  const rootAccount = await root.register();
+  expect(await grantSuperAdmin(t.db, rootAccount.email)).toBe('granted');
+  superAdmin = callerOf('super admin', root, { ...rootAccount, userId: rootAccount.user.id });
+}, 60_000);
+
+describe('the role table', () => {
+  it('lists exactly the routes the app registers', () => {
+    const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+    const registered = methods.flatMap((m) => registeredRoutes(m)).filter((k) => !isClientFile(k));
+    const live: string[] = ROLE_TABLE.filter(isLive).map(liveKey);
+    expect(
+      registered.filter((k) => !live.includes(k)),
+      'registered routes without a row in role-table.ts',
+    ).toEqual([]);
+    expect(
+      live.filter((k) => !registered.includes(k)),
+      'rows of role-table.ts without a registered route',
+    ).toEqual([]);
+    expect(registered).toHaveLength(live.length);
+    // Every route registered by another method (OPTIONS, SEARCH...) or by HEAD alone would be missed above.
+    const gets = registeredRoutes('GET').map((k) => k.replace(/^GET /, ''));
+    expect(
+      registeredRoutes('HEAD')
+        .map((k) => k.replace(/^HEAD /, ''))
+        .sort(),
+    ).toEqual(gets.sort());
+    for (const m of ['OPTIONS', 'TRACE', 'SEARCH', 'PROPFIND']) expect(registeredRoutes(m)).toEqual([]);
+  });
+
+  it('has no planned row whose route exists (remove `planned` to walk it)', () => {
+    for (const row of ROLE_TABLE.filter(isPlanned)) {
+      expect(t.app.hasRoute({ method: row.method, url: row.path }), routeKey(row)).toBe(false);
+    }
+  });
+
+  it('has no duplicate rows', () => {
+    const keys = ROLE_TABLE.map(routeKey);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('is what docs/roles.md shows', async () => {
+    const file = path.resolve(process.cwd(), 'docs/roles.md');
+    const options = (await prettier.resolveConfig(file)) ?? {};
+    const markdown = await prettier.format(renderRolesMarkdown(), { ...options, filepath: file });
+    await expect(markdown).toMatchFileSnapshot(file);
+  });
+});
+
+/** Status and error code of one request, for a readable failure. */
+async function attempt(who: Who, caller: Caller, row: RoleTableRow, call: Call) {
+  const as = call.as ?? caller;
+  const res = await send(as, row.method, call.url, call.body);
+  await call.cleanup?.();
+  return { res, label: `${routeKey(row)} as ${as.label} (${who}) → ${res.statusCode} ${res.body.slice(0, 200)}` };
+}
+
+describe('every row, walked with each kind of caller', () => {
+  for (const row of ROLE_TABLE) {
+    if (!isLive(row)) {
+      it.todo(`${routeKey(row)} (planned: route not registered yet)`);
+      continue;
+    }
+    const key = liveKey(row);
+    it(key, async () => {
+      const fixture = FIXTURES[key];
+      const refused = refusals(row);
+      const signedOut: Caller = { label: 'signed out', organizationId: A.organizationId };
+      const outsider = callerOf(`${B.name} admin with ${A.name} selected`, B.admin, B.adminAccount);
+      outsider.organizationId = A.organizationId;
+      const member = callerOf(`${A.name} member`, A.memberClient, A.memberAccount);
+      const admin = callerOf(`${A.name} admin`, A.admin, A.adminAccount);
+
+      // Signed out.
+      {
+        const call = await fixture(A, 'signedOut', signedOut);
+        const { res, label } = await attempt('signedOut', signedOut, row, call);
+        expect.soft(res.statusCode, label).toBe(refused.signedOut ?? call.ok);
+        if (refused.signedOut === 401) {
+          expect.soft(res.json(), label).toMatchObject({ code: 'unauthenticated' });
+          await call.intact?.();
+        }
+      }
+      // A signed-in user of another organization (B's admin), naming A.
+      {
+        const call = await fixture(A, 'outsider', outsider);
+        const { res, label } = await attempt('outsider', outsider, row, call);
+        expect.soft(res.statusCode, label).toBe(refused.nonMember ?? call.ok);
+        if (refused.nonMember === 403 && row.organization === 'header') {
+          expect.soft(res.json(), label).toEqual({ message: NOT_A_MEMBER, code: 'not_a_member' });
+        }
+        if (refused.nonMember === 404) expect.soft(res.json(), label).toMatchObject({ code: 'not_found' });
+        if (refused.nonMember !== null) await call.intact?.();
+      }
+      // A member of A who is not an admin.
+      {
+        const call = await fixture(A, 'member', member);
+        const { res, label } = await attempt('member', member, row, call);
+        expect.soft(res.statusCode, label).toBe(refused.member ?? call.ok);
+        if (refused.member === 403) {
+          if (row.access === 'admin') expect.soft(res.json(), label).toMatchObject({ code: 'admin_required' });
+          await call.intact?.();
+        }
+      }
+      // A's admin.
+      {
+        const call = await fixture(A, 'admin', admin);
+        const { res, label } = await attempt('admin', admin, row, call);
+        expect.soft(res.statusCode, label).toBe(refused.admin ?? call.ok);
+        if (refused.admin !== null) await call.intact?.();
+      }
+      // A platform super admin (who belongs to no organization).
+      if ((row.access as Access) === 'superAdmin') {
+        const call = await fixture(A, 'superAdmin', superAdmin);
+        const { res, label } = await attempt('superAdmin', superAdmin, row, call);
+        expect.soft(res.statusCode, label).toBe(call.ok);
+      }
+      // A's admin, A selected, naming B's rows (or B itself in the path).
+      if (refused.otherOrganizationRow !== null) {
+        const call = await fixture(B, 'crossAdmin', admin);
+        const { res, label } = await attempt('crossAdmin', admin, row, call);
+        expect.soft(res.statusCode, label).toBe(refused.otherOrganizationRow);
+        expect.soft(res.json(), label).toMatchObject({ code: 'not_found' });
+        await call.intact?.();
+      }
+    });
+  }
+});
+
+describe('an API key', () => {
+  // The key acts as a member of its organization (as its creator, A's admin) on the calls naming the
+  // organization in x-organization-id, which it may leave out; every other signed-in call refuses it.
+  for (const row of ROLE_TABLE) {
+    if (!isLive(row) || row.access === 'public') continue;
+    const key = liveKey(row);
+    it(`${key}: ${row.organization === 'header' ? 'as a member' : '403 api_key_not_allowed'}`, async () => {
+      const { apiKey } = await integrationsOf(A);
+      const admin = callerOf(`${A.name} admin`, A.admin, A.adminAccount);
+      const call = await FIXTURES[key](A, 'member', admin);
+      const res = await t.app.inject({
+        method: row.method,
+        url: call.url,
+        headers: { authorization: `Bearer ${apiKey}` },
+        ...(call.body !== undefined ? { payload: call.body as object } : {}),
+      });
+      await call.cleanup?.();
+      const label = `${key} with an API key → ${res.statusCode} ${res.body.slice(0, 200)}`;
+      if (row.organization === 'header') {
+        expect.soft(res.statusCode, label).toBe(refusals(row).member ?? call.ok);
+        if (refusals(row).member === 403) await call.intact?.();
+      } else {
+        expect.soft(res.statusCode, label).toBe(403);
+        expect.soft(res.json(), label).toMatchObject({ code: 'api_key_not_allowed' });
+        await call.intact?.();
+      }
+    });
+  }
+});
+
+/** Everything of the organization the write calls could change, to compare before and after. */
+async function stateOf(organizationId: string) {
+  const strip = <R extends { updatedAt?: unknown }>(rows: R[]) =>
+    rows.map(({ updatedAt: _u, ...rest }) => rest).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  return {
+    mailItems: strip(await t.db.select().from(mailItems).where(eq(mailItems.organizationId, organizationId))),
+    locations: strip(
+      await t.db.select().from(mailroomLocations).where(eq(mailroomLocations.organizationId, organizationId)),
+    ),
+  };
+}
+
+/** The id of the other organization's row that a body field names. */
+const OTHER_ROW: Record<string, (s: Side) => string> = {
+  recipientId: (s) => s.recipientId,
+  locationId: (s) => s.locationId,
+  mailroomId: (s) => s.mailroomId,
+};
+
+describe('rows of another organization named in the body', () => {
+  for (const row of ROLE_TABLE) {
+    if (!isLive(row) || !('bodyRefs' in row)) continue;
+    for (const field of row.bodyRefs) {
+      it(`${routeKey(row)} with ${field} of another organization answers 404 and changes nothing`, async () => {
+        const admin = callerOf(`${A.name} admin`, A.admin, A.adminAccount);
+        const call = await FIXTURES[liveKey(row)](A, 'admin', admin);
+        const body: Record<string, unknown> = { ...(call.body as object), [field]: OTHER_ROW[field]!(B) };
+        // A mail item is stored either on a location or in a whole mailroom.
+        if (field === 'mailroomId' && row.path.startsWith('/api/mail-items')) body.locationId = null;
+        const before = await stateOf(A.organizationId);
+        const beforeB = await stateOf(B.organizationId);
+        const res = await send(admin, row.method, call.url, body);
+        expect(res.statusCode, res.body).toBe(404);
+        expect(res.json()).toMatchObject({ code: 'not_found' });
+        expect(await stateOf(A.organizationId)).toEqual(before);
+        expect(await stateOf(B.organizationId)).toEqual(beforeB);
+      });
+    }
+  }
+});
+
+describe('refused callers are refused whatever they send', () => {
+  /** The row's path with every parameter malformed, a query that fails validation, a body of junk. */
+  const malformed = (row: RoleTableRow) => ({
+    url: `${row.path.replace(/:[A-Za-z]+/g, 'not-an-id')}?limit=-1&offset=x&status=${'x'.repeat(300)}`,
+    body: row.method === 'GET' || row.method === 'DELETE' ? undefined : { name: 42, email: ['x'], role: 'owner' },
+  });
+
+  for (const row of ROLE_TABLE) {
+    if (!isLive(row) || row.access === 'public') continue;
+    it(`${routeKey(row)}: 401 signed out${row.access === 'admin' && row.organization === 'header' ? ', 403 to a member' : ''}`, async () => {
+      const { url, body } = malformed(row);
+      const signedOut = await send({ label: 'signed out', organizationId: A.organizationId }, row.method, url, body);
+      expect.soft(signedOut.statusCode, signedOut.body).toBe(401);
+      expect.soft(signedOut.json()).toMatchObject({ code: 'unauthenticated' });
+      if (row.access === 'admin' && row.organization === 'header') {
+        const member = callerOf(`${A.name} member`, A.memberClient, A.memberAccount);
+        const res = await send(member, row.method, url, body);
+        expect.soft(res.statusCode, res.body).toBe(403);
+        expect.soft(res.json()).toMatchObject({ code: 'admin_required' });
+      }
+    });
+  }
+});
+
+describe('the organization header', () => {
+  for (const row of ROLE_TABLE) {
+    if (!isLive(row) || row.organization !== 'header') continue;
+    it(`${routeKey(row)}: missing answers 400, malformed or unknown 403`, async () => {
+      const admin = callerOf(`${A.name} admin`, A.admin, A.adminAccount);
+      for (const [organizationId, status, code] of [
+        [undefined, 400, 'organization_required'],
+        ['not-a-uuid', 403, 'not_a_member'],
+        [crypto.randomUUID(), 403, 'not_a_member'],
+      ] as const) {
+        const call = await FIXTURES[liveKey(row)](A, 'admin', admin);
+        const res = await send({ ...admin, organizationId }, row.method, call.url, call.body);
+        expect.soft(res.statusCode, `${organizationId}: ${res.body}`).toBe(status);
+        expect.soft(res.json(), `${organizationId}`).toMatchObject({ code });
+        await call.intact?.();
+      }
+    });
+  }
+});
+
+describe('lists never show another organization', () => {
+  it('filters naming the rows of another organization find nothing', async () => {
+    const admin = callerOf(`${A.name} admin`, A.admin, A.adminAccount);
+    for (const url of [
+      `/api/mail-items?recipientId=${B.recipientId}`,
+      `/api/mail-items?locationId=${B.locationId}`,
+      `/api/mailroom-locations?mailroomId=${B.mailroomId}`,
+    ]) {
+      const res = await send(admin, 'GET', url);
+      expect.soft(res.statusCode, `${url}: ${res.body}`).toBe(200);
+      expect.soft(res.json(), url).toEqual([]);
+    }
+  });
+
+  it("an organization's lists hold only its own rows", async () => {
+    const admin = callerOf(`${A.name} admin`, A.admin, A.adminAccount);
+    for (const url of [
+      '/api/mail-items',
+      '/api/recipients',
+      '/api/mailrooms',
+      '/api/mailroom-locations',
+      '/api/history?range=0',
+    ]) {
+      const rows = (await send(admin, 'GET', url)).json<Array<{ organizationId?: string }>>();
+      expect.soft(rows.length, url).toBeGreaterThan(0);
+      for (const r of rows) if ('organizationId' in r) expect.soft(r.organizationId, url).toBe(A.organizationId);
+    }
+    const mine = (await send(admin, 'GET', '/api/organizations')).json<Array<{ id: string }>>();
+    expect(mine.map((o) => o.id)).toContain(A.organizationId);
+    expect(mine.map((o) => o.id)).not.toContain(B.organizationId);
+  });
+
+  it("invitations and a deleted item's timeline stay within their organization", async () => {
+    const admin = callerOf(`${A.name} admin`, A.admin, A.adminAccount);
+    const theirs = await invitation(B, `invitee-${uid()}@example.com`);
+    const listed = (await send(admin, 'GET', '/api/user-invitations')).json<Array<{ id: string }>>();
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.map((i) => i.id)).not.toContain(theirs.id);
+
+    const [ours, other] = [await throwaway.mailItem(A), await throwaway.mailItem(B)];
+    expect((await A.admin.delete(`/api/mail-items/${ours}`)).statusCode).toBe(204);
+    expect((await B.admin.delete(`/api/mail-items/${other}`)).statusCode).toBe(204);
+    const own = await send(admin, 'GET', `/api/mail-items/${ours}/history`);
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json<unknown[]>().length).toBeGreaterThan(0);
+    const foreign = await send(admin, 'GET', `/api/mail-items/${other}/history`);
+    expect(foreign.statusCode, foreign.body).toBe(404);
+  });
+
+  it('an invitation sent to another email cannot be accepted', async () => {
+    const { token } = await invitation(A, `someone-else-${uid()}@example.com`);
+    const outsider = { ...callerOf(`${B.name} admin`, B.admin, B.adminAccount), organizationId: A.organizationId };
+    const res = await send(outsider, 'POST', '/api/invitations/accept', { token });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'email_mismatch' });
+    await memberAbsent(A.organizationId, B.adminAccount.userId);
+    expect((await send(outsider, 'GET', '/api/mailrooms')).statusCode).toBe(403);
+  });
+});
+
+describe('with caching on, role changes apply to the next request', () => {
+  let c: TestApp;
+  beforeAll(async () => {
+    c = await createTestApp({ CACHE_TTL_MS: '60000' });
+  });
+
+  it('promotion, demotion, removal and joining by invitation', async () => {
+    const admin = new Client(c);
+    await admin.register();
+    const org = await admin.createOrganization('Cached');
+    const { client: member, userId } = await joinAs(c, org.id);
+    const room = () => member.post('/api/mailrooms', { name: `Room ${uid()}` });
+
+    expect((await room()).statusCode).toBe(403);
+    expect((await admin.put(`/api/organizations/${org.id}/members/${userId}`, { role: 'admin' })).statusCode).toBe(200);
+    expect((await room()).statusCode).toBe(201);
+    expect((await admin.put(`/api/organizations/${org.id}/members/${userId}`, { role: 'member' })).statusCode).toBe(
+      200,
+    );
+    expect((await room()).statusCode).toBe(403);
+    expect((await member.get('/api/mailrooms')).statusCode).toBe(200);
+    expect((await admin.delete(`/api/organizations/${org.id}/members/${userId}`)).statusCode).toBe(204);
+    expect((await member.get('/api/mailrooms')).statusCode).toBe(403);
+    expect((await member.get(`/api/organizations/${org.id}`)).statusCode).toBe(404);
+
+    // Refused first (the refusal is looked up, maybe cached), then invited: in at once.
+    const newcomer = new Client(c);
+    const account = await newcomer.register();
+    newcomer.organizationId = org.id;
+    expect((await newcomer.get('/api/mailrooms')).statusCode).toBe(403);
+    const token = newToken();
+    await c.db.insert(userInvitations).values({
+      organizationId: org.id,
+      email: account.email,
+      role: 'member',
+      token: hashToken(token),
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+    expect((await newcomer.post('/api/invitations/accept', { token })).statusCode).toBe(200);
+    expect((await newcomer.get('/api/mailrooms')).statusCode).toBe(200);
+    expect((await newcomer.post('/api/mailrooms', { name: `Room ${uid()}` })).statusCode).toBe(403);
+  });
+});
