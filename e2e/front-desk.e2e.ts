@@ -191,6 +191,13 @@ describe('the front desk', () => {
   it('logs ten packages in a row with the keyboard only, as a USB scanner and a clerk would', async () => {
     const { context, page } = await stack.newPage();
     await login(page);
+    // A slow network or a busy server: the recipient list arrives after the clerk has already
+    // scanned, typed the letters and pressed Enter twice. Nothing typed may be lost meanwhile.
+    let slowed = 0;
+    await page.route('**/api/recipients?**', async (route) => {
+      if (slowed++ === 0) await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
     await page.goto('/mail-intake');
     await page.getByRole('button', { name: 'Log New Mail' }).focus();
     await page.keyboard.press('Enter');
@@ -237,20 +244,69 @@ describe('the front desk', () => {
       people.map((_, i) => `PH-KB-${String(i + 1).padStart(4, '0')}`),
     );
 
+    // A slow save: the next package is scanned and logged before the previous one is answered.
+    let heldPost = false;
+    await page.route('**/api/mail-items', async (route) => {
+      if (route.request().method() === 'POST' && !heldPost) {
+        heldPost = true;
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+      }
+      await route.continue();
+    });
+    for (const [code, letters] of [
+      ['PH-KB-0011', 'Pri'],
+      ['PH-KB-0012', 'Dan'],
+    ] as const) {
+      await page.keyboard.type(code);
+      await page.keyboard.press('Enter');
+      for (const letter of letters) await page.keyboard.press(letter);
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Enter');
+    }
+    await expect.poll(() => page.getByText('Logged for Daniel Cohen — 12 this session').isVisible()).toBe(true);
+    expect(posted.slice(10).map((b) => (b as { trackingNumber: string }).trackingNumber)).toEqual([
+      'PH-KB-0011',
+      'PH-KB-0012',
+    ]);
+
+    // A failed save gives the package back to the form, with the reason.
+    await page.unroute('**/api/mail-items');
+    await page.route('**/api/mail-items', (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Service unavailable"}' })
+        : route.continue(),
+    );
+    await page.keyboard.type('PH-KB-FAIL');
+    await page.keyboard.press('Enter');
+    for (const letter of 'Ele') await page.keyboard.press(letter);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByText('Not logged: PH-KB-FAIL').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Service unavailable').first().isVisible()).toBe(true);
+    await expect.poll(() => page.getByLabel('Tracking Number').inputValue()).toBe('PH-KB-FAIL');
+    await expect.poll(() => page.getByLabel('Recipient', { exact: true }).inputValue()).toBe('Elena Petrova');
+    await page.unroute('**/api/mail-items');
+
     const { body, total } = await api<{ trackingNumber: string; recipient: { firstName: string; lastName: string } }[]>(
       page,
       '/api/mail-items?search=PH-KB-&limit=50',
     );
-    expect(total).toBe('10');
+    expect(total).toBe('12');
     const byCode = new Map(
       body.map((item) => [item.trackingNumber, `${item.recipient.firstName} ${item.recipient.lastName}`]),
     );
     for (const [i, [, name]] of people.entries()) {
       expect(byCode.get(`PH-KB-${String(i + 1).padStart(4, '0')}`)).toBe(name);
     }
+    expect(byCode.get('PH-KB-0011')).toBe('Priya Sharma');
+    expect(byCode.get('PH-KB-0012')).toBe('Daniel Cohen');
+    // The first Escape dismisses the error toast (the newest layer), the second closes the dialog.
     await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByText('Not logged: PH-KB-FAIL').isVisible()).toBe(false);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog', { name: 'Log New Mail' }).isVisible()).toBe(false);
     await expect
-      .poll(() => page.getByRole('button', { name: /Package for Sofia Rossi.*PH-KB-0010/ }).isVisible())
+      .poll(() => page.getByRole('button', { name: /Package for Daniel Cohen.*PH-KB-0012/ }).isVisible())
       .toBe(true);
     await context.close();
   });

@@ -1,6 +1,6 @@
 import { PHOTO_REQUIRED_MESSAGE, type CreateMailItemBody, type MailItem } from '@contract';
 import { CheckCircle2, UserPlus } from 'lucide-react';
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { ChoiceSelect } from '@/components/ui/choice-select';
@@ -28,7 +28,12 @@ import {
   storageOptions,
   typeLabel,
 } from '../mailItemFormat';
-import { RecipientCombobox, keepDialogOpenWhileListOpen, type RecipientChoice } from './RecipientCombobox';
+import {
+  RecipientCombobox,
+  keepDialogOpenWhileListOpen,
+  recipientLabel,
+  type RecipientChoice,
+} from './RecipientCombobox';
 
 const NO_COURIER = 'none';
 
@@ -69,7 +74,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
   const requirePhoto = settings.data?.requirePhotoUpload ?? false;
   const defaultType = types.includes('package') ? 'package' : (types[0] ?? 'package');
 
-  const { register, control, handleSubmit, setValue, getValues, setFocus, formState } = useForm<LogMailValues>({
+  const { register, control, setValue, getValues, setError, clearErrors, formState } = useForm<LogMailValues>({
     defaultValues: {
       trackingNumber: '',
       type: defaultType,
@@ -89,6 +94,11 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
 
   const [recipient, setRecipient] = useState<RecipientChoice | null>(null);
   const [recipientText, setRecipientText] = useState('');
+  // Read by a failed save's callback, which runs after later renders.
+  const startedNext = useRef(false);
+  useEffect(() => {
+    startedNext.current = recipientText !== '' || recipient !== null;
+  }, [recipientText, recipient]);
   const [recipientError, setRecipientError] = useState<string>();
   const [recipientKey, setRecipientKey] = useState(0);
   const [photo, setPhoto] = useState<string | null>(null);
@@ -111,8 +121,25 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
     }
   };
 
-  const submit = handleSubmit((values) => {
-    if (create.isPending) return;
+  /**
+   * Saves run one after another in the order logged: a package logged while the previous one is
+   * still saving waits its turn instead of being dropped.
+   */
+  const saving = useRef<{ chain: Promise<void>; count: number }>({ chain: Promise.resolve(), count: 0 });
+
+  /**
+   * Synchronous on purpose (not react-hook-form's asynchronous handleSubmit): the form is cleared
+   * and focus is back in Tracking Number before the next key event, so a scan that follows the
+   * Enter at once lands whole in the cleared field.
+   */
+  const submit = () => {
+    const values = getValues();
+    if (!values.type) {
+      setError('type', { type: 'required', message: 'Type is required' });
+      return;
+    }
+    const blank = !values.trackingNumber.trim() && !recipient && !recipientText.trim() && !photo;
+    if (blank && saving.current.count > 0) return; // a second Enter on the package just sent
     if (recipientText.trim() && !recipient) {
       setRecipientError('Choose a recipient from the list, or clear the field');
       focusRecipient();
@@ -136,43 +163,63 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
     };
     const submittedRecipient = recipient;
     const submittedPhoto = photo;
-    // Ready for the next scan at once: a code typed while this one saves lands in Tracking Number.
-    setFocus('trackingNumber');
-    create.mutate(body, {
-      onSuccess: (item: MailItem) => {
-        setLogged((prev) => ({
-          name: item.recipient
-            ? recipientFullName(item)
-            : submittedRecipient
-              ? `${submittedRecipient.firstName} ${submittedRecipient.lastName}`
-              : 'no recipient',
-          count: (prev?.count ?? 0) + 1,
-        }));
-        // Clear what belonged to this package (Type, Storage Location and Collected By stay), but
-        // nothing the clerk has already entered for the next one.
-        for (const field of ['trackingNumber', 'sender', 'description'] as const) {
-          if (getValues(field) === values[field]) setValue(field, '');
-        }
-        if (getValues('courierCompany') === values.courierCompany) {
-          setValue('courierCompany', '');
-          setCourierChosen(false);
-          setAutoCourier(null);
-        }
-        setDetected(detectCourier(getValues('trackingNumber')));
-        setRecipient((current) => (current && current.id === submittedRecipient?.id ? null : current));
-        setPhoto((current) => (current === submittedPhoto ? null : current));
-        setPhotoError(undefined);
-        document.getElementById(ids.tracking)?.closest('[role="dialog"]')?.scrollTo({ top: 0 });
-      },
-      onError: (err) => toastFailure('Error', err, 'Failed to log mail item'),
-    });
-  });
+    const submittedCourier = { chosen: courierChosen, auto: autoCourier };
+    // Ready for the next scan at once: what belonged to this package is cleared now (Type,
+    // Storage Location and Collected By stay), so a code scanned while it saves starts clean.
+    for (const field of ['trackingNumber', 'sender', 'description', 'courierCompany'] as const) setValue(field, '');
+    setCourierChosen(false);
+    setAutoCourier(null);
+    setDetected(null);
+    setRecipient(null);
+    setRecipientText('');
+    setPhoto(null);
+    setPhotoError(undefined);
+    // Not react-hook-form's setFocus: it focuses on a timer, after the scanner's next keys.
+    document.getElementById(ids.tracking)?.focus();
+    saving.current.count += 1;
+    const save = () =>
+      create
+        .mutateAsync(body)
+        .then(onSaved, onFailed)
+        .finally(() => {
+          saving.current.count -= 1;
+        });
+    saving.current.chain = saving.current.chain.then(save);
+
+    function onSaved(item: MailItem) {
+      setLogged((prev) => ({
+        name: item.recipient
+          ? recipientFullName(item)
+          : submittedRecipient
+            ? `${submittedRecipient.firstName} ${submittedRecipient.lastName}`
+            : 'no recipient',
+        count: (prev?.count ?? 0) + 1,
+      }));
+      document.getElementById(ids.tracking)?.closest('[role="dialog"]')?.scrollTo({ top: 0 });
+    }
+    function onFailed(err: unknown) {
+      // Named, because by now the clerk may be on the next package.
+      const what =
+        values.trackingNumber.trim() || (submittedRecipient ? recipientLabel(submittedRecipient) : 'Package');
+      toastFailure(`Not logged: ${what}`, err, 'Failed to log mail item');
+      // Put the package back where the clerk has not started the next one, so nothing is lost.
+      if (getValues('trackingNumber') !== '' || startedNext.current) return;
+      for (const field of ['trackingNumber', 'sender', 'description', 'courierCompany'] as const) {
+        setValue(field, values[field]);
+      }
+      setCourierChosen(submittedCourier.chosen);
+      setAutoCourier(submittedCourier.auto);
+      setDetected(detectCourier(values.trackingNumber));
+      setRecipient((current) => current ?? submittedRecipient);
+      setPhoto((current) => current ?? submittedPhoto);
+    }
+  };
 
   /** Ctrl+Enter (or Cmd+Enter) logs the item from any field. */
   const onFormKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
-      void submit();
+      submit();
     }
   };
 
@@ -191,7 +238,15 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
         The dialog then stays open, keeps Type, Storage Location and Collected By, and focus is back
         in Tracking Number for the next scan.
       */}
-      <form onSubmit={submit} onKeyDown={onFormKeyDown} noValidate className="space-y-4">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+        onKeyDown={onFormKeyDown}
+        noValidate
+        className="space-y-4"
+      >
         <div role="status" aria-live="polite" className="empty:hidden">
           {logged && (
             <p className="flex items-center gap-2 rounded-lg border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
@@ -252,7 +307,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
               setRecipientText(text);
               setRecipientError(undefined);
             }}
-            onConfirm={() => void submit()}
+            onConfirm={submit}
             invalid={Boolean(recipientError)}
             describedBy={recipientError ? `${ids.recipient}-error` : undefined}
           />
@@ -281,6 +336,10 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
                   placeholder="Select a type"
                   error={typeError}
                   {...field}
+                  onChange={(value: string) => {
+                    field.onChange(value);
+                    clearErrors('type');
+                  }}
                 />
               )}
             />

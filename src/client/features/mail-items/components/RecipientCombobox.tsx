@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Recipient } from '@contract';
 import { Check, ChevronsUpDown, X } from 'lucide-react';
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { recipientsQuery } from '@/features/recipients/api/recipients';
 import { cn } from '@/lib/cn';
 
@@ -90,6 +90,18 @@ export function RecipientCombobox({
   const [open, setOpen] = useState(false);
   const [highlight, setHighlight] = useState(0);
   const latestText = useRef('');
+  /** A pick waiting for the recipient list to load (Enter pressed before it arrived). */
+  const resolving = useRef(false);
+  /** Enter was pressed again while that pick waited: log the item once the pick has landed. */
+  const confirmAfterPick = useRef(false);
+
+  // Runs after the parent re-rendered with the picked recipient, so its onConfirm sees it.
+  useEffect(() => {
+    if (value && confirmAfterPick.current) {
+      confirmAfterPick.current = false;
+      onConfirm?.();
+    }
+  }, [value, onConfirm]);
 
   const term = (text ?? '').trim();
   const preload = recipientsQuery(organizationId, { active: true, limit: PRELOAD_LIMIT });
@@ -143,6 +155,11 @@ export function RecipientCombobox({
     }
     if (event.key !== 'Enter' || event.ctrlKey || event.metaKey) return;
     event.preventDefault();
+    if (resolving.current) {
+      // A scanner-speed clerk: the list is still loading for the letters already typed.
+      confirmAfterPick.current = true;
+      return;
+    }
     if (text === null || term === '') {
       if (value) onConfirm?.();
       else setOpen(true);
@@ -150,11 +167,20 @@ export function RecipientCombobox({
     }
     const typed = term;
     const index = active;
-    const resolved = matches.length > 0 && !loading && complete ? matches : await resolveMatches(typed).catch(() => []);
-    if (latestText.current.trim() !== typed) return; // typing went on meanwhile
+    let resolved = matches;
+    if (!(matches.length > 0 && !loading && complete)) {
+      resolving.current = true;
+      resolved = await resolveMatches(typed).catch(() => []);
+      resolving.current = false;
+    }
     const choice = resolved[index] ?? resolved[0];
-    if (choice) pick(choice);
-    else setOpen(true);
+    if (latestText.current.trim() !== typed || !choice) {
+      // Typing went on meanwhile, or nobody matches: a queued Enter must not log without a recipient.
+      confirmAfterPick.current = false;
+      if (!choice) setOpen(true);
+      return;
+    }
+    pick(choice);
   };
 
   const shown = text ?? (value ? recipientLabel(value) : '');
