@@ -19,7 +19,8 @@ import { createCaches } from './caches';
 import { trackInFlight } from './lib/in-flight';
 import type { App } from './http';
 import { createMailer, type Mailer } from './lib/mailer';
-import { createSecretBox, loadSecretsKey } from './lib/secrets';
+import { createSecretBox, loadSecretKeys } from './lib/secrets';
+import { reencryptIntegrationSecrets, type RotationResult } from './modules/integrations/secret-rotation';
 import { registerErrorHandlers } from './plugins/errors';
 import { sessionPlugin } from './plugins/session';
 import { organizationPlugin } from './plugins/organization';
@@ -82,13 +83,14 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
   });
   app.decorate('inFlight', trackInFlight(app));
 
+  const secretKeys = loadSecretKeys(config.secretsKey, config.secretsKeyPrevious, config.dataDir);
   const deps: Deps = {
     db,
     config,
     mailer: mailer ?? createMailer(config.smtpUrl, config.mailFrom, app.log),
     log: app.log,
     caches: createCaches(config.cacheTtlMs),
-    secrets: createSecretBox(loadSecretsKey(config.secretsKey, config.dataDir)),
+    secrets: createSecretBox(secretKeys),
   };
 
   await app.register(cookie);
@@ -153,12 +155,13 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
   // The notification pipeline: its worker is started by server.ts (NOTIFICATIONS_WORKER), or by tests.
   const notifications = createNotifications({
     ...deps,
-    secretsKey: loadSecretsKey(config.secretsKey, config.dataDir),
+    secretKeys,
     requestsInFlight: () => app.inFlight.count,
   });
   app.decorate('notifications', notifications);
-  notificationsRoutes(app, db, notifications.unsubscribeKey);
+  notificationsRoutes(app, db, notifications.unsubscribeKeys);
   integrationsRoutes(app, createIntegrationsService(deps, apiKeys));
+  app.decorate('reencryptSecrets', () => reencryptIntegrationSecrets(db, deps.secrets));
 
   await serveClient(app, path.join(config.rootDir, 'dist', 'client'));
   return app;
@@ -192,4 +195,11 @@ async function serveClient(app: App, clientDir: string) {
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** SECRETS_KEY rotation: rewrites stored integration secrets with the current key. */
+    reencryptSecrets: () => Promise<RotationResult>;
+  }
 }

@@ -58,8 +58,15 @@ const EnvSchema = z.object({
    * Unset: one is generated into DATA_DIR/secrets.key on first start.
    */
   SECRETS_KEY: z.string().optional(),
+  /**
+   * Rotation: the key(s) SECRETS_KEY replaced, comma-separated. Secrets they wrote stay readable
+   * and are re-encrypted with SECRETS_KEY at start; unsubscribe links they signed keep working.
+   */
+  SECRETS_KEY_PREVIOUS: z.string().default(''),
   /** Run the notification worker in this instance (sends queued email, SMS and webhooks). */
   NOTIFICATIONS_WORKER: z.enum(['true', 'false']).default('true'),
+  /** Days a sent, failed or skipped message stays in the item's Messages and delivery logs (0: forever). */
+  NOTIFICATION_RETENTION_DAYS: z.coerce.number().int().min(0).default(365),
   /** Twilio-compatible API base URL for SMS (tests point it at a local receiver). */
   SMS_API_BASE_URL: z.url().default('https://api.twilio.com'),
   /** Trust X-Forwarded-For from a proxy in front (for client addresses in rate limits). */
@@ -85,7 +92,9 @@ export type Config = {
   trustProxy: boolean;
   cacheTtlMs: number;
   secretsKey: string | undefined;
+  secretsKeyPrevious: string[];
   notificationsWorker: boolean;
+  notificationRetentionDays: number;
   smsApiBaseUrl: string;
   /** Root of the project (migrations/, dist/client). */
   rootDir: string;
@@ -123,7 +132,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
     trustProxy: e.TRUST_PROXY === 'true',
     cacheTtlMs: e.CACHE_TTL_MS,
     secretsKey: e.SECRETS_KEY || undefined,
+    secretsKeyPrevious: e.SECRETS_KEY_PREVIOUS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     notificationsWorker: e.NOTIFICATIONS_WORKER === 'true',
+    notificationRetentionDays: e.NOTIFICATION_RETENTION_DAYS,
     smsApiBaseUrl: e.SMS_API_BASE_URL,
     rootDir,
   };

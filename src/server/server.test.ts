@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from './config';
+import { Webhook } from 'standardwebhooks';
+import { startReceiver } from './modules/integrations/test-receiver';
 import { startServer } from './server';
 import { adminQuery, withDatabase } from './test/global-setup';
 
@@ -32,10 +34,15 @@ async function environment() {
 
 describe('startServer', () => {
   it(
-    'migrates, seeds the demo once, serves, stops, and starts again on the same data',
+    'migrates, seeds the demo once, serves, stops, starts again on the same data, and re-encrypts secrets after a key rotation',
     { timeout: 60_000 },
     async () => {
       const env = await environment();
+      const receiver = await startReceiver();
+      receiver.respondWith(() => ({ status: 204 }));
+      cleanups.push(() => receiver.close());
+      let hook = { id: '', webhookSecret: '' };
+      let session: Record<string, string> = {};
       const first = await startServer(loadConfig(env, process.cwd()));
       try {
         expect(first.demoLogin).toEqual({ email: 'demo@pigeonhole.local', password: 'pigeonhole-demo' });
@@ -55,10 +62,24 @@ describe('startServer', () => {
           headers: { cookie, 'x-organization-id': orgs[0]!.id },
         });
         expect((await stats.json()).activeRecipients).toBe(8);
+        // A webhook whose signing secret is encrypted with the key generated into DATA_DIR.
+        const created = await fetch(`${first.url}/api/integrations`, {
+          method: 'POST',
+          headers: { cookie, 'x-organization-id': orgs[0]!.id, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'Hook', type: 'webhook', config: { webhookUrl: `${receiver.url}/hook` } }),
+        });
+        expect(created.status).toBe(201);
+        hook = (await created.json()) as { id: string; webhookSecret: string };
+        session = { cookie, 'x-organization-id': orgs[0]!.id };
       } finally {
         await first.stop();
       }
-      const second = await startServer(loadConfig(env, process.cwd()));
+      // Rotation: a new SECRETS_KEY, the generated one as previous; the start re-encrypts.
+      const generated = (await fs.readFile(path.join(env.DATA_DIR!, 'secrets.key'), 'utf8')).trim();
+      const newKey = Buffer.alloc(32, 5).toString('base64');
+      const second = await startServer(
+        loadConfig({ ...env, SECRETS_KEY: newKey, SECRETS_KEY_PREVIOUS: generated }, process.cwd()),
+      );
       try {
         expect(second.demoLogin).toBeUndefined();
         expect((await fetch(`${second.url}/api/health`)).status).toBe(200);
@@ -66,6 +87,22 @@ describe('startServer', () => {
         await second.stop();
       }
       await expect(fetch(`${second.url}/api/health`)).rejects.toThrow();
+      // Without the previous key the secret still signs: it was re-encrypted with the new key.
+      const third = await startServer(loadConfig({ ...env, SECRETS_KEY: newKey }, process.cwd()));
+      try {
+        const sent = await fetch(`${third.url}/api/integrations/${hook.id}/test`, {
+          method: 'POST',
+          headers: { ...session, 'content-type': 'application/json' },
+          body: '{}',
+        });
+        expect(await sent.json()).toMatchObject({ ok: true });
+        const delivery = receiver.received.at(-1)!;
+        expect(
+          new Webhook(hook.webhookSecret).verify(delivery.body, delivery.headers as Record<string, string>),
+        ).toMatchObject({ type: 'test' });
+      } finally {
+        await third.stop();
+      }
     },
   );
 });

@@ -7,6 +7,7 @@ import { runMigrations } from './db/migrate';
 import type { Mailer } from './lib/mailer';
 import { seedDemoIfEmpty } from './modules/demo/demo-seed';
 import { startHousekeeping } from './modules/auth/housekeeping';
+import { deleteOldNotificationJobs } from './modules/notifications/retention';
 
 export type RunningServer = { url: string; stop: () => Promise<void>; demoLogin?: { email: string; password: string } };
 
@@ -29,8 +30,16 @@ export async function startServer(config: Config, options: { mailer?: Mailer } =
     await runMigrations(database.db, config.rootDir);
     const demoLogin = config.seedDemo ? await seedDemoIfEmpty(database.db) : undefined;
     const app = await buildApp({ config, db: database.db, mailer: options.mailer });
+    if (config.secretsKeyPrevious.length > 0) {
+      const rotated = await app.reencryptSecrets();
+      // Once this reports nothing left to re-encrypt, SECRETS_KEY_PREVIOUS can go.
+      if (rotated.unreadable > 0) log.warn(rotated, 'some integration secrets fit no key: re-enter them');
+      else log.info(rotated, 'integration secrets re-encrypted with SECRETS_KEY');
+    }
     const address = await app.listen({ host: config.host, port: config.port });
-    const stopHousekeeping = startHousekeeping(database.db, app.log);
+    const stopHousekeeping = startHousekeeping(database.db, app.log, [
+      () => deleteOldNotificationJobs(database.db, config.notificationRetentionDays),
+    ]);
     const worker = config.notificationsWorker ? app.notifications.createWorker() : undefined;
     worker?.start();
     let stopping: Promise<void> | undefined;

@@ -13,11 +13,22 @@ export async function sweepExpired(db: Db): Promise<void> {
   await db.delete(rateLimits).where(lt(rateLimits.windowStart, sql`now() - interval '1 day'`));
 }
 
-/** Sweeps hourly (and once shortly after start); any instance may do it, it is idempotent. */
-export function startHousekeeping(db: Db, log: FastifyBaseLogger): () => void {
-  const run = () => sweepExpired(db).catch((err: unknown) => log.warn({ err }, 'housekeeping failed'));
-  const first = setTimeout(run, 30_000);
-  const every = setInterval(run, HOUR_MS);
+/**
+ * Sweeps hourly (and once shortly after start): expired sessions and tokens, then any further
+ * sweeps given (notification retention). Any instance may do it; every sweep is idempotent.
+ */
+export function startHousekeeping(
+  db: Db,
+  log: FastifyBaseLogger,
+  sweeps: ReadonlyArray<() => Promise<unknown>> = [],
+): () => void {
+  const run = async () => {
+    for (const sweep of [() => sweepExpired(db), ...sweeps]) {
+      await sweep().catch((err: unknown) => log.warn({ err }, 'housekeeping failed'));
+    }
+  };
+  const first = setTimeout(() => void run(), 30_000);
+  const every = setInterval(() => void run(), HOUR_MS);
   first.unref();
   every.unref();
   return () => {

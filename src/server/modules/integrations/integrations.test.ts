@@ -5,7 +5,9 @@ import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { INTEGRATION_MESSAGES, MASKED_SECRET } from '../../../contract';
 import { integrations, notificationJobs, organizations } from '../../db/schema';
-import { createSecretBox } from '../../lib/secrets';
+import { buildApp } from '../../app';
+import { loadConfig } from '../../config';
+import { createSecretBox, loadSecretKeys } from '../../lib/secrets';
 import { Client, createTestApp, joinAs, TEST_SECRETS_KEY, type TestApp } from '../../test/harness';
 import { startTestSmtp } from '../../test/smtp';
 import { CONFIG_MESSAGES } from './integration-config';
@@ -487,5 +489,75 @@ describe('in production', () => {
     const sent = await admin.post(`/api/integrations/${id}/test`, {});
     expect(sent.json<TestReply>()).toMatchObject({ ok: false, message: INTEGRATION_MESSAGES.privateAddress });
     expect(receiver.received.length).toBe(before);
+  });
+});
+
+describe('SECRETS_KEY rotation', () => {
+  const NEW_KEY = Buffer.alloc(32, 9).toString('base64');
+  /** A second instance on the same database, started with the new key and the old one as previous. */
+  async function instanceWith(env: Record<string, string>) {
+    const config = loadConfig(
+      {
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        SEED_DEMO: 'false',
+        CACHE_TTL_MS: '0',
+        NOTIFICATIONS_WORKER: 'false',
+        ...env,
+      },
+      process.cwd(),
+    );
+    const app = await buildApp({ config, db: t.db });
+    await app.ready();
+    return app;
+  }
+
+  it('keeps old secrets readable under SECRETS_KEY_PREVIOUS, re-encrypts them once with the new key, and sends with them', async () => {
+    const { admin } = await setup();
+    const email = await create(admin, emailBody('smtp-pass-before-rotation'));
+    const hook = await create(admin, { name: 'Hook', type: 'webhook', config: { webhookUrl: `${receiver.url}/hook` } });
+    const before = { email: await storedConfig(email.id), hook: await storedConfig(hook.id) };
+
+    // The new key alone cannot read what the old one wrote.
+    const newBox = createSecretBox(Buffer.from(NEW_KEY, 'base64'));
+    expect(() => newBox.decrypt(before.hook.webhookSecret!)).toThrow(/cannot be read/);
+
+    const rotating = await instanceWith({ SECRETS_KEY: NEW_KEY, SECRETS_KEY_PREVIOUS: TEST_SECRETS_KEY });
+    try {
+      const first = await rotating.reencryptSecrets();
+      expect(first.unreadable).toBe(0);
+      expect(first.reencrypted).toBeGreaterThanOrEqual(2); // this test's two, and earlier tests' secrets
+      expect(await rotating.reencryptSecrets()).toEqual({ reencrypted: 0, unreadable: 0 });
+    } finally {
+      await rotating.close();
+    }
+    const after = { email: await storedConfig(email.id), hook: await storedConfig(hook.id) };
+    expect(after.hook.webhookSecret).not.toBe(before.hook.webhookSecret);
+    expect(newBox.decrypt(after.hook.webhookSecret!)).toBe(hook.webhookSecret);
+    expect(newBox.decrypt(after.email.emailSettings!.password!)).toBe('smtp-pass-before-rotation');
+    expect(after.email.emailSettings).toMatchObject({ smtpHost: '127.0.0.1', fromAddress: 'desk@example.com' });
+
+    // An instance with only the new key now signs with the same webhook secret as before.
+    const rotated = await instanceWith({ SECRETS_KEY: NEW_KEY });
+    try {
+      receiver.respondWith(() => ({ status: 204 }));
+      const sent = await rotated.inject({
+        method: 'POST',
+        url: `/api/integrations/${hook.id}/test`,
+        headers: { cookie: admin.cookie!, 'x-organization-id': admin.organizationId! },
+        payload: {},
+      });
+      expect(sent.json<TestReply>()).toMatchObject({ ok: true, responseStatus: 204 });
+      const delivery = receiver.received.at(-1)!;
+      expect(
+        new Webhook(hook.webhookSecret!).verify(delivery.body, delivery.headers as Record<string, string>),
+      ).toMatchObject({ type: 'test' });
+    } finally {
+      await rotated.close();
+    }
+  });
+
+  it('refuses a previous key that is not 32 bytes', () => {
+    expect(() => loadSecretKeys(NEW_KEY, ['c2hvcnQ='], '/tmp')).toThrow('SECRETS_KEY_PREVIOUS must be 32 bytes');
   });
 });

@@ -185,14 +185,17 @@ export function unsubscribeToken(key: Buffer, recipientId: string): string {
 }
 
 /** The recipient id of a valid token, or undefined. */
-export function verifyUnsubscribeToken(key: Buffer, token: string): string | undefined {
+export function verifyUnsubscribeToken(keys: readonly Buffer[], token: string): string | undefined {
   const dot = token.indexOf('.');
   if (dot < 0) return undefined;
   const recipientId = token.slice(0, dot);
   if (!/^[0-9a-f-]{36}$/i.test(recipientId)) return undefined;
-  const expected = Buffer.from(unsubscribeToken(key, recipientId));
   const given = Buffer.from(token);
-  return expected.length === given.length && crypto.timingSafeEqual(expected, given) ? recipientId : undefined;
+  const signedBy = (key: Buffer) => {
+    const expected = Buffer.from(unsubscribeToken(key, recipientId));
+    return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+  };
+  return keys.some(signedBy) ? recipientId : undefined;
 }
 
 /** The key of unsubscribe tokens, derived from the secrets key (never the key itself). */

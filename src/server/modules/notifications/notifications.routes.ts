@@ -17,7 +17,7 @@ const page = (title: string, body: string) => `<!doctype html>
 <body style="font-family:Arial,Helvetica,sans-serif;max-width:480px;margin:64px auto;padding:0 16px;color:#1f2937">
 <h1 style="font-size:22px">${title}</h1><p>${body}</p></body></html>`;
 
-export function notificationsRoutes(app: App, db: Db, unsubscribeKey: Buffer) {
+export function notificationsRoutes(app: App, db: Db, unsubscribeKeys: readonly Buffer[]) {
   const ItemParams = IdParams.extend({ id: z.uuid({ message: 'Mail item not found' }) });
 
   app.get('/api/mail-items/:id/notifications', {
@@ -57,7 +57,7 @@ export function notificationsRoutes(app: App, db: Db, unsubscribeKey: Buffer) {
     },
     handler: async (request, reply) => {
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
-      if (!verifyUnsubscribeToken(unsubscribeKey, request.params.token)) return reply.status(404).send(invalid());
+      if (!verifyUnsubscribeToken(unsubscribeKeys, request.params.token)) return reply.status(404).send(invalid());
       return reply.send(
         page(
           'Unsubscribe from mail notifications?',
@@ -82,7 +82,7 @@ export function notificationsRoutes(app: App, db: Db, unsubscribeKey: Buffer) {
       },
       handler: async (request, reply) => {
         reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
-        const recipientId = verifyUnsubscribeToken(unsubscribeKey, request.params.token);
+        const recipientId = verifyUnsubscribeToken(unsubscribeKeys, request.params.token);
         if (!recipientId) return reply.status(404).send(invalid());
         await db
           .update(recipients)

@@ -21,7 +21,8 @@ import { createSecretBox } from '../../lib/secrets';
 import { Client, createTestApp, TEST_SECRETS_KEY, type TestApp } from '../../test/harness';
 import { startTestSmtp } from '../../test/smtp';
 import { backoffMs } from './queue.repository';
-import { SMS_SEGMENT } from './messages';
+import { SMS_SEGMENT, unsubscribeKey, unsubscribeToken, verifyUnsubscribeToken } from './messages';
+import { deleteOldNotificationJobs } from './retention';
 import type { NotificationWorker } from './worker';
 
 const secrets = createSecretBox(Buffer.from(TEST_SECRETS_KEY, 'base64'));
@@ -351,6 +352,19 @@ describe('unsubscribe link', () => {
     const forged = `/api/unsubscribe/${recipient.id}.${'A'.repeat(32)}`;
     expect((await anonymous.get(forged)).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'POST', url: forged })).statusCode).toBe(404);
+  });
+
+  it('keeps links signed with a previous SECRETS_KEY working after a rotation', () => {
+    const [oldKey, newKey, otherKey] = [1, 2, 3].map((n) => unsubscribeKey(Buffer.alloc(32, n))) as [
+      Buffer,
+      Buffer,
+      Buffer,
+    ];
+    const id = '3f2504e0-4f89-11d3-9a0c-0305e82c3301';
+    const signedBefore = unsubscribeToken(oldKey, id);
+    expect(verifyUnsubscribeToken([newKey, oldKey], signedBefore)).toBe(id);
+    expect(verifyUnsubscribeToken([newKey], signedBefore)).toBeUndefined();
+    expect(verifyUnsubscribeToken([newKey, otherKey], signedBefore)).toBeUndefined();
   });
 });
 
@@ -705,5 +719,50 @@ describe('backoff', () => {
     expect(backoffMs(11, mid)).toBe(6 * 3600_000);
     const total = Array.from({ length: 11 }, (_, i) => backoffMs(i + 1, mid)).reduce((a, b) => a + b, 0);
     expect(total / 3600_000).toBeGreaterThan(12);
+  });
+});
+
+describe('retention of finished jobs', () => {
+  it('deletes sent, failed, skipped and fanned-out jobs past the retention, in batches, and never queued or in-flight ones', async () => {
+    const { org } = await desk();
+    const now = new Date();
+    const old = new Date(now.getTime() - 40 * 86_400_000);
+    const job = (status: string, createdAt: Date) => ({
+      organizationId: org.id,
+      channel: status === 'done' ? 'event' : 'email',
+      event: 'retention.test',
+      destination: 'keep@retention.test',
+      status,
+      createdAt,
+      // Out of any worker's reach while the test runs.
+      nextAttemptAt: new Date(now.getTime() + 86_400_000),
+      lockedUntil: status === 'sending' ? new Date(now.getTime() + 86_400_000) : null,
+    });
+    await t.db
+      .insert(notificationJobs)
+      .values([
+        ...['sent', 'failed', 'skipped', 'done', 'queued', 'sending'].map((s) => job(s, old)),
+        job('sent', now),
+      ]);
+    // More old finished rows than one batch deletes.
+    await t.pool.query(
+      `insert into notification_jobs (organization_id, channel, event, status, created_at)
+       select $1, 'email', 'retention.test', 'sent', $2 from generate_series(1, 5003)`,
+      [org.id, old],
+    );
+    const left = async () =>
+      (
+        await t.db
+          .select({ status: notificationJobs.status, createdAt: notificationJobs.createdAt })
+          .from(notificationJobs)
+          .where(and(eq(notificationJobs.organizationId, org.id), eq(notificationJobs.event, 'retention.test')))
+      )
+        .map((r) => `${r.status}:${r.createdAt < now ? 'old' : 'new'}`)
+        .sort();
+
+    expect(await deleteOldNotificationJobs(t.db, 0, now)).toBe(0);
+    expect(await deleteOldNotificationJobs(t.db, 60, now)).toBe(0);
+    expect(await deleteOldNotificationJobs(t.db, 30, now)).toBe(5007);
+    expect(await left()).toEqual(['queued:old', 'sending:old', 'sent:new']);
   });
 });

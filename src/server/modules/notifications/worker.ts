@@ -6,7 +6,7 @@ import { integrations, photos } from '../../db/schema';
 import { forgetOrganizationData, type Caches } from '../../caches';
 import { createBatcher } from '../../lib/batcher';
 import { isPublicUrl } from '../../lib/public-address';
-import type { SecretBox } from '../../lib/secrets';
+import type { SecretBox, SecretKeys } from '../../lib/secrets';
 import { addressOf, createEmailTransports, sendEmail, type EmailRoute } from './channels/email';
 import { sendSms } from './channels/sms';
 import { errorText, failure, type SendResult } from './channels/types';
@@ -21,7 +21,7 @@ export type NotificationsDeps = {
   config: Config;
   secrets: SecretBox;
   /** The raw secrets key; the unsubscribe-link key is derived from it. */
-  secretsKey: Buffer;
+  secretKeys: SecretKeys;
   log: FastifyBaseLogger;
   /** The app's caches, cleared when auto-notify changes an item's status. */
   caches?: Caches;
@@ -75,7 +75,9 @@ const autoNotify = (organizationId: string, mailItemId: string, notes: string) =
 
 export function createNotifications(deps: NotificationsDeps) {
   const { db, config, secrets, log } = deps;
-  const key = unsubscribeKey(deps.secretsKey);
+  const key = unsubscribeKey(deps.secretKeys.current);
+  // Links signed before a SECRETS_KEY rotation keep working.
+  const unsubscribeKeys = [key, ...deps.secretKeys.previous.map(unsubscribeKey)];
   const appUrl = (
     config.appUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`
   ).replace(/\/+$/, '');
@@ -373,6 +375,7 @@ export function createNotifications(deps: NotificationsDeps) {
     createWorker,
     scanReminders: (now?: Date) => scanReminders(db, now),
     unsubscribeKey: key,
+    unsubscribeKeys,
     unsubscribeUrl,
   };
 }

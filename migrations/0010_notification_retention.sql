@@ -1,0 +1,1 @@
+CREATE INDEX "notification_jobs_created_brin_idx" ON "notification_jobs" USING brin ("created_at");

@@ -1,0 +1,51 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { integrations, type IntegrationConfig } from '../../db/schema';
+import type { SecretBox } from '../../lib/secrets';
+
+/** Where an integration keeps a secret in its stored config. */
+const SECRET_FIELDS: ReadonlyArray<{
+  get: (c: IntegrationConfig) => string | undefined;
+  set: (c: IntegrationConfig, value: string) => IntegrationConfig;
+}> = [
+  { get: (c) => c.webhookSecret, set: (c, webhookSecret) => ({ ...c, webhookSecret }) },
+  {
+    get: (c) => c.emailSettings?.password,
+    set: (c, password) => ({ ...c, emailSettings: { ...c.emailSettings, password } }),
+  },
+  {
+    get: (c) => c.smsSettings?.authToken,
+    set: (c, authToken) => ({ ...c, smsSettings: { ...c.smsSettings, authToken } }),
+  },
+];
+
+export type RotationResult = { reencrypted: number; unreadable: number };
+
+/**
+ * After SECRETS_KEY changed (the old key in SECRETS_KEY_PREVIOUS): re-encrypts every stored
+ * integration secret that the current key did not write. Rows are locked while rewritten, so
+ * instances starting together do the work once; a value no configured key can read is counted
+ * and left as it is (its integration needs the secret typed again).
+ */
+export async function reencryptIntegrationSecrets(db: Db, secrets: SecretBox): Promise<RotationResult> {
+  return db.transaction(async (tx) => {
+    const rows = await tx.select({ id: integrations.id, config: integrations.config }).from(integrations).for('update');
+    let reencrypted = 0;
+    let unreadable = 0;
+    for (const row of rows) {
+      let config = row.config;
+      for (const field of SECRET_FIELDS) {
+        const stored = field.get(config);
+        if (!stored || secrets.isCurrent(stored)) continue;
+        try {
+          config = field.set(config, secrets.encrypt(secrets.decrypt(stored)));
+          reencrypted += 1;
+        } catch {
+          unreadable += 1;
+        }
+      }
+      if (config !== row.config) await tx.update(integrations).set({ config }).where(eq(integrations.id, row.id));
+    }
+    return { reencrypted, unreadable };
+  });
+}
