@@ -1,11 +1,10 @@
 import type { User } from '@contract';
 import { Building2, Inbox, Users } from 'lucide-react';
 import { useState } from 'react';
-import { Logo } from '@/components/Logo';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { CreateOrganizationForm } from '@/features/organizations/components/CreateOrganizationForm';
-import { UserFooter } from '../layout/UserFooter';
+import { StandaloneShell } from '../layout/StandaloneShell';
 
 const steps = [
   { icon: Building2, title: 'Create your organization', text: 'A hotel, office or residential building.' },
@@ -18,61 +17,48 @@ export function OnboardingScreen({ user }: { user: User }) {
   const [step, setStep] = useState<'welcome' | 'form'>('welcome');
 
   return (
-    <div className="flex min-h-dvh flex-col bg-slate-50">
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex h-16 max-w-5xl items-center justify-between gap-4 px-4 sm:px-6">
-          <Logo />
-          <div className="min-w-0 sm:w-64">
-            <UserFooter user={user} inline />
-          </div>
-        </div>
-      </header>
-
-      <main className="flex flex-1 items-start justify-center px-4 py-10 sm:items-center sm:py-16">
-        {step === 'welcome' ? (
-          <Card className="w-full max-w-xl">
-            <CardContent className="sm:p-8">
-              <h1 className="text-2xl font-semibold tracking-tight text-slate-900">
-                Welcome to Pigeonhole{user.firstName ? `, ${user.firstName}` : ''}!
-              </h1>
-              <p className="mt-2 text-slate-600">
-                Let&apos;s set up your mailroom. It takes about a minute, and your organization starts with a 7-day free
-                trial.
-              </p>
-              <ol className="mt-6 space-y-4">
-                {steps.map(({ icon: Icon, title, text }, index) => (
-                  <li key={title} className="flex gap-4">
-                    <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-indigo-50 text-indigo-600">
-                      <Icon aria-hidden className="size-5" />
-                    </span>
-                    <div>
-                      <p className="font-medium text-slate-900">
-                        {index + 1}. {title}
-                      </p>
-                      <p className="text-sm text-slate-500">{text}</p>
-                    </div>
-                  </li>
-                ))}
-              </ol>
-              <Button size="lg" className="mt-8 w-full" onClick={() => setStep('form')}>
-                Create your first organization
-              </Button>
-            </CardContent>
-          </Card>
-        ) : (
-          <Card className="w-full max-w-xl">
-            <CardHeader className="sm:p-8 sm:pb-0">
-              <CardTitle className="text-xl">Create your organization</CardTitle>
-              <CardDescription>
-                Only the name is required. You can change all of this later in Settings.
-              </CardDescription>
-            </CardHeader>
-            <CardContent className="sm:p-8">
-              <CreateOrganizationForm idPrefix="onboarding" cancelLabel="Back" onCancel={() => setStep('welcome')} />
-            </CardContent>
-          </Card>
-        )}
-      </main>
-    </div>
+    <StandaloneShell user={user}>
+      {step === 'welcome' ? (
+        <Card className="w-full max-w-xl">
+          <CardContent className="sm:p-8">
+            <h1 className="text-2xl font-semibold tracking-tight text-slate-900">
+              Welcome to Pigeonhole{user.firstName ? `, ${user.firstName}` : ''}!
+            </h1>
+            <p className="mt-2 text-slate-600">
+              Let&apos;s set up your mailroom. It takes about a minute, and your organization starts with a 7-day free
+              trial.
+            </p>
+            <ol className="mt-6 space-y-4">
+              {steps.map(({ icon: Icon, title, text }, index) => (
+                <li key={title} className="flex gap-4">
+                  <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-indigo-50 text-indigo-600">
+                    <Icon aria-hidden className="size-5" />
+                  </span>
+                  <div>
+                    <p className="font-medium text-slate-900">
+                      {index + 1}. {title}
+                    </p>
+                    <p className="text-sm text-slate-500">{text}</p>
+                  </div>
+                </li>
+              ))}
+            </ol>
+            <Button size="lg" className="mt-8 w-full" onClick={() => setStep('form')}>
+              Create your first organization
+            </Button>
+          </CardContent>
+        </Card>
+      ) : (
+        <Card className="w-full max-w-xl">
+          <CardHeader className="sm:p-8 sm:pb-0">
+            <CardTitle className="text-xl">Create your organization</CardTitle>
+            <CardDescription>Only the name is required. You can change all of this later in Settings.</CardDescription>
+          </CardHeader>
+          <CardContent className="sm:p-8">
+            <CreateOrganizationForm idPrefix="onboarding" cancelLabel="Back" onCancel={() => setStep('welcome')} />
+          </CardContent>
+        </Card>
+      )}
+    </StandaloneShell>
   );
 }

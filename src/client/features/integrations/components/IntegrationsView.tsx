@@ -28,7 +28,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
-import { Skeleton } from '@/components/ui/skeleton';
+import { ListSkeleton, Skeleton } from '@/components/ui/skeleton';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/components/ui/use-toast';
 import { cn } from '@/lib/cn';
@@ -255,23 +255,6 @@ function IntegrationRow({
   );
 }
 
-function ListSkeleton() {
-  return (
-    <ul aria-busy className="divide-y divide-slate-100">
-      {Array.from({ length: 3 }, (_, i) => (
-        <li key={i} className="flex items-center gap-3 px-5 py-4">
-          <Skeleton className="size-10 rounded-lg" />
-          <div className="flex-1 space-y-2">
-            <Skeleton className="h-4 w-1/3" />
-            <Skeleton className="h-3.5 w-1/2" />
-          </div>
-          <Skeleton className="h-6 w-11 rounded-full" />
-        </li>
-      ))}
-    </ul>
-  );
-}
-
 /** The Integrations screen: catalog with Configured badges, the organization's integrations and their tools. */
 export function IntegrationsView({ organization, userEmail }: { organization: MyOrganization; userEmail: string }) {
   const organizationId = organization.id;
@@ -361,7 +344,7 @@ export function IntegrationsView({ organization, userEmail }: { organization: My
   const integrations = list.data;
   let body;
   if (list.isPending) {
-    body = <ListSkeleton />;
+    body = <ListSkeleton rows={3} trailingClassName="h-6 w-11 rounded-full" />;
   } else if (list.isError && !integrations) {
     body = (
       <EmptyState icon={AlertCircle} title="The integrations could not be loaded">

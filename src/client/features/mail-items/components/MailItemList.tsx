@@ -28,7 +28,7 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { Input } from '@/components/ui/input';
-import { Skeleton } from '@/components/ui/skeleton';
+import { ListSkeleton } from '@/components/ui/skeleton';
 import { cn } from '@/lib/cn';
 import { formatDateTime, relativeTime } from '@/lib/format';
 import { useErrorToast } from '@/lib/useErrorToast';
@@ -152,23 +152,6 @@ function MailItemRow({ organizationId, item, actions }: { organizationId: string
   );
 }
 
-function ListSkeleton() {
-  return (
-    <ul aria-busy className="divide-y divide-slate-100">
-      {Array.from({ length: 5 }, (_, i) => (
-        <li key={i} className="flex items-center gap-3 px-5 py-4">
-          <Skeleton className="hidden size-10 rounded-lg sm:block" />
-          <div className="flex-1 space-y-2">
-            <Skeleton className="h-4 w-2/5" />
-            <Skeleton className="h-3.5 w-3/5" />
-          </div>
-          <Skeleton className="h-5 w-16 rounded-full" />
-        </li>
-      ))}
-    </ul>
-  );
-}
-
 /** Spec §2: Recent Mail Items, newest first, 25 a page, with expandable rows and row actions. */
 export function MailItemList({ organizationId }: { organizationId: string }) {
   const [page, setPage] = useState(0);
@@ -218,7 +201,7 @@ export function MailItemList({ organizationId }: { organizationId: string }) {
       </CardHeader>
       <CardContent className="px-0 pt-3 pb-2 sm:px-0 sm:pt-4 sm:pb-2">
         {list.isPending ? (
-          <ListSkeleton />
+          <ListSkeleton rows={5} iconClassName="hidden size-10 rounded-lg sm:block" />
         ) : items.length === 0 ? (
           <EmptyState icon={Inbox} title={search.trim() ? 'No mail items match your search' : 'No mail items yet'}>
             {search.trim()
