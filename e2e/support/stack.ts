@@ -72,6 +72,15 @@ export async function startStack(options: { seedDemo?: boolean } = {}) {
         .toBe(true);
     },
     async screenshot(page: Page, name: string) {
+      // Let opening dialogs and menus finish their transitions (endless ones, like skeletons, excepted).
+      await page.evaluate(() =>
+        Promise.all(
+          document
+            .getAnimations()
+            .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+            .map((a) => a.finished.catch(() => undefined)),
+        ),
+      );
       await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
       await page.screenshot({ path: path.join(ARTIFACTS, `${name}-full.png`), fullPage: true });
     },
