@@ -269,22 +269,35 @@ describe('the front desk', () => {
       'PH-KB-0012',
     ]);
 
-    // A failed save gives the package back to the form, with the reason.
+    // A failed save gives the package back to the form, with the reason (spec §8: 'Error').
     await page.unroute('**/api/mail-items');
-    await page.route('**/api/mail-items', (route) =>
-      route.request().method() === 'POST'
-        ? route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Service unavailable"}' })
-        : route.continue(),
-    );
+    let failAfterMs = 0;
+    await page.route('**/api/mail-items', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      await new Promise((resolve) => setTimeout(resolve, failAfterMs));
+      await route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Service unavailable"}' });
+    });
+    const errorToast = page.getByRole('status').filter({ hasText: 'Error' });
     await page.keyboard.type('PH-KB-FAIL');
     await page.keyboard.press('Enter');
     for (const letter of 'Ele') await page.keyboard.press(letter);
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByText('Not logged: PH-KB-FAIL').isVisible()).toBe(true);
-    await expect.poll(() => page.getByText('Service unavailable').first().isVisible()).toBe(true);
+    await expect.poll(() => errorToast.filter({ hasText: 'Service unavailable' }).isVisible()).toBe(true);
     await expect.poll(() => page.getByLabel('Tracking Number').inputValue()).toBe('PH-KB-FAIL');
     await expect.poll(() => page.getByLabel('Recipient', { exact: true }).inputValue()).toBe('Elena Petrova');
+    await page.keyboard.press('Escape'); // dismisses the toast (the newest layer), not the dialog
+    await expect.poll(() => errorToast.count()).toBe(0);
+
+    // When the clerk has already started the next package, the failed one is named instead.
+    failAfterMs = 1000;
+    await page.keyboard.press('Control+Enter');
+    await expect.poll(() => page.getByLabel('Tracking Number').inputValue()).toBe('');
+    await page.keyboard.type('PH-KB-NEXT');
+    await expect
+      .poll(() => errorToast.filter({ hasText: 'Service unavailable (PH-KB-FAIL was not logged)' }).isVisible())
+      .toBe(true);
+    expect(await page.getByLabel('Tracking Number').inputValue()).toBe('PH-KB-NEXT');
     await page.unroute('**/api/mail-items');
 
     const { body, total } = await api<{ trackingNumber: string; recipient: { firstName: string; lastName: string } }[]>(
@@ -300,9 +313,9 @@ describe('the front desk', () => {
     }
     expect(byCode.get('PH-KB-0011')).toBe('Priya Sharma');
     expect(byCode.get('PH-KB-0012')).toBe('Daniel Cohen');
-    // The first Escape dismisses the error toast (the newest layer), the second closes the dialog.
+    // The first Escape dismisses the error toast, the second closes the dialog.
     await page.keyboard.press('Escape');
-    await expect.poll(() => page.getByText('Not logged: PH-KB-FAIL').isVisible()).toBe(false);
+    await expect.poll(() => errorToast.count()).toBe(0);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog', { name: 'Log New Mail' }).isVisible()).toBe(false);
     await expect
@@ -363,7 +376,10 @@ describe('the front desk', () => {
     await picker.setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: huge });
     await expect
       .poll(() =>
-        page.getByRole('alert').filter({ hasText: 'Image too large - please select a smaller image' }).isVisible(),
+        page
+          .getByRole('alert')
+          .filter({ hasText: 'Image too large for mobile device - please select a smaller image' })
+          .isVisible(),
       )
       .toBe(true);
     expect(await page.getByRole('img', { name: 'Package photo preview' }).count()).toBe(0);

@@ -20,7 +20,7 @@ const CSV = [
 ].join('\n');
 
 describe('an admin setting up the front desk', () => {
-  it('adds a mailroom and a shelf, manages a recipient, imports a CSV and edits a customization list', async () => {
+  it('adds a mailroom and a shelf, manages recipients, imports a CSV, edits customization, then logs and hands over a package on the new shelf', async () => {
     const { context, page } = await stack.newPage();
     await login(page);
 
@@ -143,6 +143,48 @@ describe('an admin setting up the front desk', () => {
     await page.getByRole('tab', { name: 'Customization' }).click();
     await expect.poll(() => couriers.getByText('OnTrac', { exact: true }).isVisible()).toBe(true);
     await stack.screenshot(page, 'settings-customization');
+
+    // The auto-notify preference is here too, and is the one the Notifications tab shows.
+    const autoNotify = page.getByRole('switch', { name: 'Notify recipients automatically' });
+    expect(await autoNotify.getAttribute('aria-checked')).toBe('true');
+    await autoNotify.click();
+    await expect.poll(visible(page, 'Notify recipients automatically: off.')).toBe(true);
+    await page.getByRole('tab', { name: 'Notifications' }).click();
+    await expect
+      .poll(() => page.getByRole('switch', { name: 'Notify recipients automatically' }).getAttribute('aria-checked'))
+      .toBe('false');
+
+    // What was set up is used at once: a package for an imported recipient onto the new shelf.
+    await page.getByRole('link', { name: 'Mail Intake' }).click();
+    await page.getByRole('button', { name: 'Log New Mail' }).click();
+    await page.keyboard.type('1Z999AA10123456784');
+    await expect.poll(() => page.getByLabel('Courier Company').innerText()).toBe('UPS');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Kath');
+    await expect.poll(() => page.getByRole('option', { name: /Katherine Johnson/ }).isVisible()).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Storage Location').click();
+    await page.getByRole('option', { name: /^Shelf Z/ }).click();
+    await page.getByRole('button', { name: 'Log Mail' }).click();
+    await expect.poll(() => page.getByText('Logged for Katherine Johnson — 1 this session').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('tab', { name: 'Mailrooms' }).click();
+    await expect.poll(() => annex.getByText('1 / 2').isVisible()).toBe(true);
+
+    // Handed over from Pending Pickups: it leaves the shelf.
+    await page.getByRole('link', { name: 'Pending Pickups' }).click();
+    const pendingRow = page.getByRole('row').filter({ hasText: 'Katherine Johnson' });
+    await expect.poll(() => pendingRow.isVisible()).toBe(true);
+    await pendingRow.getByRole('button', { name: /^Delivered/ }).click();
+    const deliver = page.getByRole('dialog', { name: 'Mark as Delivered' });
+    await deliver.getByLabel('Collector Name').fill('Katherine Johnson');
+    await deliver.getByRole('button', { name: 'Confirm Delivery' }).click();
+    await expect.poll(() => pendingRow.count()).toBe(0);
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('tab', { name: 'Mailrooms' }).click();
+    await expect.poll(() => annex.getByText('0 / 2').isVisible()).toBe(true);
     await context.close();
   });
 

@@ -9,6 +9,7 @@ export const HANDED_OVER_STATUSES = ['delivered', 'returned'] as const;
 /** The storage choice of the intake form: a location id, or a whole mailroom with this prefix. */
 export const MAILROOM_CHOICE_PREFIX = 'mailroom-';
 export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
+export const PHOTO_TOO_LARGE = 'Photo is larger than 10 MB';
 
 const optionalId = z.preprocess((v) => (v === '' ? null : v), Id.nullable().optional());
 
@@ -34,7 +35,7 @@ export const CreateMailItemBody = z.object({
   weight: optionalText(50, 'Weight must be at most 50 characters'),
   notes: optionalText(2000, 'Notes must be at most 2000 characters'),
   /** A data URL or bare base64 of a JPEG, PNG, WebP or GIF; at most 10 MB decoded. */
-  photoData: z.string().max(15_000_000, 'Photo is larger than 10 MB').nullable().optional(),
+  photoData: z.string().max(15_000_000, PHOTO_TOO_LARGE).nullable().optional(),
 });
 export type CreateMailItemBody = z.input<typeof CreateMailItemBody>;
 

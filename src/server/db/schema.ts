@@ -490,7 +490,7 @@ export const notificationJobs = pgTable(
     /** queued, sending, sent, failed, skipped, done (event rows once fanned out). */
     status: varchar('status', { length: 16 }).notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
-    maxAttempts: integer('max_attempts').notNull().default(12),
+    maxAttempts: integer('max_attempts').notNull().default(13),
     nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
     /** A worker holding the job (status 'sending') until then; past it another may take it. */
     lockedUntil: ts('locked_until'),

@@ -29,7 +29,8 @@ export function registerErrorHandlers(app: FastifyInstance) {
     }
     const status = error.statusCode ?? 500;
     if (status === 413) {
-      return reply.status(413).send({ message: 'Request body is too large', code: 'body_too_large' });
+      const message = request.routeOptions.config.bodyTooLargeMessage ?? 'Request body is too large';
+      return reply.status(413).send({ message, code: 'body_too_large' });
     }
     if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (status === 400 && error instanceof SyntaxError)) {
       return reply.status(400).send({ message: 'Request body is not valid JSON', code: 'invalid_json' });

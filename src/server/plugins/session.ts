@@ -40,6 +40,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Set on every route behind `requireOrganization`: the calls an API key may make. */
     apiKeys?: boolean;
+    /** The 413 message of a route whose body is mostly one field (a photo), instead of the generic one. */
+    bodyTooLargeMessage?: string;
   }
 }
 

@@ -11,7 +11,7 @@ export function displayStatus(status: string): DisplayStatus {
 
 /** Spec §9: package types to offer when the organization's settings are missing (intake adds express). */
 export const DEFAULT_PACKAGE_TYPES = ['package', 'letter', 'certified_mail', 'express'];
-export const DEFAULT_COURIERS = ['FedEx', 'UPS', 'DHL', 'USPS', 'Amazon', 'Other'];
+export const DEFAULT_COURIERS = ['FedEx', 'UPS', 'DHL', 'USPS', 'Amazon Delivery', 'Other'];
 export const DEFAULT_STATUSES = ['pending', 'notified', 'delivered', 'returned'];
 
 export function packageTypes(settings: OrganizationSettings | undefined) {

@@ -6,6 +6,7 @@ import {
   MailItemHistoryEntry,
   MailItemListQuery,
   PendingSummary,
+  PHOTO_TOO_LARGE,
   UpdateMailItemBody,
 } from '../../../contract';
 import type { App } from '../../http';
@@ -71,6 +72,8 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService) {
       body: CreateMailItemBody,
       response: { 201: MailItem, ...errorReplies(400, 401, 402, 403, 404, 413) },
     },
+    // A body past BODY_LIMIT_BYTES here is a photo far over its limit.
+    config: { bodyTooLargeMessage: PHOTO_TOO_LARGE },
     preValidation: guards,
     handler: async (request, reply) => reply.status(201).send(await mailItems.create(callerOf(request), request.body)),
   });
@@ -83,6 +86,8 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService) {
       body: UpdateMailItemBody,
       response: { 200: MailItem, ...errorReplies(400, 401, 403, 404, 409, 413) },
     },
+    // A body past BODY_LIMIT_BYTES here is a photo far over its limit.
+    config: { bodyTooLargeMessage: PHOTO_TOO_LARGE },
     preValidation: guards,
     handler: async (request) => mailItems.update(callerOf(request), request.params.id, request.body),
   });

@@ -628,3 +628,22 @@ describe('photos', () => {
     expect((await t.db.select().from(photos).where(eq(photos.organizationId, org.id))).length).toBe(0);
   });
 });
+
+describe('a photo far over the limit, with the default request body limit', () => {
+  it('refuses 20 MB before reading it whole, with the photo message, and writes nothing', async () => {
+    const app = await createTestApp(); // BODY_LIMIT_BYTES as shipped (15 MiB)
+    const admin = new Client(app);
+    await admin.register();
+    await admin.createOrganization();
+    const photoData = Buffer.alloc(20 * 1024 * 1024, 7).toString('base64');
+    for (const [method, url] of [
+      ['POST', '/api/mail-items'],
+      ['PUT', `/api/mail-items/${crypto.randomUUID()}`],
+    ] as const) {
+      const res = await admin.request(method, url, { type: 'package', photoData });
+      expect(res.statusCode, res.body).toBe(413);
+      expect(res.json()).toEqual({ message: 'Photo is larger than 10 MB', code: 'body_too_large' });
+    }
+    expect((await admin.get('/api/mail-items')).json()).toEqual([]);
+  });
+});

@@ -511,13 +511,13 @@ describe('webhooks', () => {
     const [job] = (await messagesOf(item.id)).filter((m) => m.channel === 'webhook');
     await t.db
       .update(notificationJobs)
-      .set({ attempts: 11, nextAttemptAt: new Date(Date.now() - 1000) })
+      .set({ attempts: 12, nextAttemptAt: new Date(Date.now() - 1000) })
       .where(eq(notificationJobs.id, job!.id));
     await drain();
     const [after] = (await messagesOf(item.id)).filter((m) => m.channel === 'webhook');
-    expect(after).toMatchObject({ status: 'failed', attempts: 12, responseStatus: 503 });
+    expect(after).toMatchObject({ status: 'failed', attempts: 13, responseStatus: 503 });
     const res = await admin.get(`/api/mail-items/${item.id}/notifications`);
-    expect(res.json()).toContainEqual(expect.objectContaining({ channel: 'webhook', status: 'failed', attempts: 12 }));
+    expect(res.json()).toContainEqual(expect.objectContaining({ channel: 'webhook', status: 'failed', attempts: 13 }));
   });
 
   it('sends no duplicate when a worker is stopped mid-send and a new one starts', async () => {
@@ -712,13 +712,23 @@ describe('the front desk is never blocked', () => {
 });
 
 describe('backoff', () => {
-  it('doubles from 30 s, capped, so 12 attempts span about half a day or more', () => {
+  it('doubles from 30 s, capped at 8 h, so the default 13 attempts span about a day', () => {
     const mid = () => 0.5;
     expect(backoffMs(1, mid)).toBe(30_000);
     expect(backoffMs(2, mid)).toBe(60_000);
-    expect(backoffMs(11, mid)).toBe(6 * 3600_000);
-    const total = Array.from({ length: 11 }, (_, i) => backoffMs(i + 1, mid)).reduce((a, b) => a + b, 0);
-    expect(total / 3600_000).toBeGreaterThan(12);
+    expect(backoffMs(11, mid)).toBe(8 * 3600_000);
+    expect(backoffMs(12, mid)).toBe(8 * 3600_000);
+    const total = Array.from({ length: 12 }, (_, i) => backoffMs(i + 1, mid)).reduce((a, b) => a + b, 0);
+    expect(total / 3600_000).toBeCloseTo(24.5, 1);
+  });
+
+  it('gives a new job 13 attempts', async () => {
+    const { org } = await desk();
+    const [row] = await t.db
+      .insert(notificationJobs)
+      .values({ organizationId: org.id, channel: 'webhook', event: 'backoff.test', status: 'skipped' })
+      .returning();
+    expect(row!.maxAttempts).toBe(13);
   });
 });
 

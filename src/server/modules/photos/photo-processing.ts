@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { PHOTO_MAX_BYTES } from '../../../contract';
+import { PHOTO_MAX_BYTES, PHOTO_TOO_LARGE } from '../../../contract';
 import { badRequest } from '../../lib/errors';
 
 /** A photo re-encoded for storage: EXIF and other metadata gone, orientation applied. */
@@ -18,7 +18,7 @@ const STORED_EDGE = 1600;
 const THUMBNAIL_EDGE = 320;
 
 export const PHOTO_TYPE_MESSAGE = 'The photo must be a JPEG, PNG, WebP or GIF image';
-export const PHOTO_SIZE_MESSAGE = 'Photo is larger than 10 MB';
+export const PHOTO_SIZE_MESSAGE = PHOTO_TOO_LARGE;
 export const PHOTO_PIXELS_MESSAGE =
   'The photo has too many pixels (more than 40 megapixels). Please use a smaller image.';
 

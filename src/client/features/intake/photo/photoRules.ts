@@ -53,8 +53,8 @@ export const PROCESSING_TIMEOUT_MS = 10_000;
 
 export const MESSAGES = {
   invalidType: 'Please select a valid image file (JPEG, PNG, WebP, or GIF)',
-  tooManyPixelsMobile: 'Image too large for mobile device - please select a smaller image',
-  tooManyPixelsDesktop: 'Image too large - please select a smaller image',
+  // Spec §5 gives this one text for both limits (2,000,000 pixels on a desktop, 1,000,000 on a phone).
+  tooManyPixels: 'Image too large for mobile device - please select a smaller image',
   couldNotProcess: 'Could not process the image. Please try again.',
   timeout: 'Image processing timeout - please try a smaller image',
   loadFailed: 'Failed to load image',

@@ -108,7 +108,7 @@ async function optimize(file: File, mobile: boolean): Promise<string> {
   const rules = rulesFor(mobile);
   const img = await loadImage(file);
   if (img.naturalWidth * img.naturalHeight > rules.maxPixels) {
-    throw new PhotoRejected(mobile ? MESSAGES.tooManyPixelsMobile : MESSAGES.tooManyPixelsDesktop);
+    throw new PhotoRejected(MESSAGES.tooManyPixels);
   }
   if (mobile && file.size <= MOBILE_SKIP_COMPRESSION_BYTES) return readAsDataUrl(file);
   const target = mobile ? MOBILE_UPLOAD_TARGET : rules.resize;

@@ -17,7 +17,8 @@ import { useMailrooms } from '@/features/mailrooms/api/mailrooms';
 import { RecipientFormDialog } from '@/features/recipients/components/RecipientFormDialog';
 import { useOrganizationSettings } from '@/features/settings/api/organizationSettings';
 import { displayName } from '@/lib/format';
-import { toastFailure } from '@/lib/useErrorToast';
+import { toast } from '@/components/ui/use-toast';
+import { serverMessage } from '@/lib/api';
 import { useCreateMailItem } from '../api/createMailItem';
 import {
   NO_STORAGE,
@@ -198,12 +199,18 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
       document.getElementById(ids.tracking)?.closest('[role="dialog"]')?.scrollTo({ top: 0 });
     }
     function onFailed(err: unknown) {
-      // Named, because by now the clerk may be on the next package.
-      const what =
-        values.trackingNumber.trim() || (submittedRecipient ? recipientLabel(submittedRecipient) : 'Package');
-      toastFailure(`Not logged: ${what}`, err, 'Failed to log mail item');
       // Put the package back where the clerk has not started the next one, so nothing is lost.
-      if (getValues('trackingNumber') !== '' || startedNext.current) return;
+      const restore = getValues('trackingNumber') === '' && !startedNext.current;
+      // Otherwise the toast names it, because by now the clerk is on the next package.
+      const what =
+        values.trackingNumber.trim() || (submittedRecipient ? recipientLabel(submittedRecipient) : 'A package');
+      const message = serverMessage(err, 'Failed to log mail item');
+      toast({
+        title: 'Error',
+        description: restore ? message : `${message} (${what} was not logged)`,
+        variant: 'destructive',
+      });
+      if (!restore) return;
       for (const field of ['trackingNumber', 'sender', 'description', 'courierCompany'] as const) {
         setValue(field, values[field]);
       }

@@ -11,7 +11,7 @@ export function RequireOrganization({ children }: { children: (organization: MyO
   if (!current) {
     return (
       <Card>
-        <EmptyState icon={Building2} title="Please select an organization to continue" />
+        <EmptyState icon={Building2} title="Please select an organization to continue." />
       </Card>
     );
   }

@@ -39,8 +39,8 @@ const lists: { key: SettingsList; title: string; singular: string; description: 
   },
 ];
 
-/** Auto-notify lives on the Notifications tab with the other notification settings. */
-type Preference = 'allowEditAfterDelivery' | 'requirePhotoUpload';
+/** Auto-notify is also on the Notifications tab, beside reminders and pickup instructions. */
+type Preference = 'allowEditAfterDelivery' | 'requirePhotoUpload' | 'autoNotifyRecipients';
 
 const preferences: { key: Preference; label: string; description: string }[] = [
   {
@@ -52,6 +52,11 @@ const preferences: { key: Preference; label: string; description: string }[] = [
     key: 'requirePhotoUpload',
     label: 'Require photo upload',
     description: 'Every logged item needs a photo, a scan or an uploaded image.',
+  },
+  {
+    key: 'autoNotifyRecipients',
+    label: 'Notify recipients automatically',
+    description: 'An email or text goes to the recipient as soon as an item is logged.',
   },
 ];
 
@@ -231,7 +236,7 @@ function CustomizationForm({
   );
 }
 
-/** Settings > Customization: the four lists and two preferences; admins edit, members read. */
+/** Settings > Customization: the four lists and three preferences; admins edit, members read. */
 export function CustomizationPane({ organizationId, isAdmin }: { organizationId: string; isAdmin: boolean }) {
   const { data, isPending, error } = useOrganizationSettings(organizationId);
   useErrorToast(error, 'Failed to fetch organization settings');

@@ -1,0 +1,1 @@
+ALTER TABLE "notification_jobs" ALTER COLUMN "max_attempts" SET DEFAULT 13;
