@@ -12,6 +12,18 @@ export const AUDIT_ACTIONS = [
   'member.removed',
   'organization.updated',
   'settings.updated',
+  'integration.created',
+  'integration.updated',
+  'integration.deleted',
+  'integration.secret_rotated',
+  'api_key.created',
+  'api_key.revoked',
+  'mailroom.created',
+  'mailroom.updated',
+  'mailroom.deleted',
+  'location.created',
+  'location.updated',
+  'location.deleted',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;

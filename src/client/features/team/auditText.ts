@@ -22,7 +22,28 @@ const fieldNames: Record<string, string> = {
   sendReminders: 'reminders',
   reminderAfterDays: 'reminder days',
   pickupInstructions: 'pickup instructions',
+  isActive: 'on/off',
+  description: 'description',
+  mailroom: 'mailroom',
+  capacity: 'capacity',
+  notes: 'notes',
+  webhookUrl: 'webhook URL',
+  webhookEvents: 'webhook events',
+  webhookSecret: 'signing secret',
+  smtpHost: 'SMTP host',
+  smtpPort: 'SMTP port',
+  username: 'username',
+  password: 'password',
+  fromAddress: 'from address',
+  secure: 'TLS',
+  accountSid: 'account SID',
+  authToken: 'auth token',
+  fromNumber: 'from number',
+  baseUrl: 'base URL',
 };
+
+/** Integration types as people read them: "the SMS integration Texts". */
+const integrationTypes: Record<string, string> = { email: 'email', sms: 'SMS', webhook: 'webhook', api: 'API' };
 
 /** "contactEmail" -> "contact email" for a field the table above does not know. */
 function fieldName(key: string): string {
@@ -37,6 +58,33 @@ function changedFields(entry: AuditEntry): string {
 function roleOf(record: Record<string, unknown> | null): string | null {
   const role = record?.role;
   return typeof role === 'string' ? role : null;
+}
+
+/** A text field of the entry's after (or else before) values. */
+function textOf(entry: AuditEntry, key: string): string | null {
+  const value = entry.after?.[key] ?? entry.before?.[key];
+  return typeof value === 'string' ? value : null;
+}
+
+/** "the email integration Front desk email", or "the integration X" when the type is not recorded. */
+function integration(entry: AuditEntry, target: string): string {
+  const type = textOf(entry, 'type');
+  return `the ${type ? `${integrationTypes[type] ?? type} ` : ''}integration ${target}`;
+}
+
+/** "the API key Reception kiosk (pk_ab12cd34)". */
+function apiKey(entry: AuditEntry, target: string): string {
+  const prefix = textOf(entry, 'prefix');
+  return `the API key ${target}${prefix ? ` (${prefix})` : ''}`;
+}
+
+/** An update that only switched something on or off reads as that; other updates list their fields. */
+function updated(entry: AuditEntry, what: string): string {
+  const keys = Object.keys(entry.after ?? {});
+  if (keys.length === 1 && keys[0] === 'isActive' && typeof entry.after?.isActive === 'boolean') {
+    return `switched ${entry.after.isActive ? 'on' : 'off'} ${what}`;
+  }
+  return `updated ${what}${changedFields(entry)}`;
 }
 
 /** Who did it: the actor's name, or "Someone" when the account is gone. */
@@ -71,6 +119,32 @@ export function auditAction(entry: AuditEntry, nameOf?: (userId: string) => stri
       return `updated Organization${changedFields(entry)}`;
     case 'settings.updated':
       return `updated Settings${changedFields(entry)}`;
+    case 'integration.created':
+      return `added ${integration(entry, target)}`;
+    case 'integration.updated':
+      return updated(entry, integration(entry, target));
+    case 'integration.deleted':
+      return `deleted ${integration(entry, target)}`;
+    case 'integration.secret_rotated':
+      return `replaced the signing secret of ${integration(entry, target)}`;
+    case 'api_key.created':
+      return `created ${apiKey(entry, target)}`;
+    case 'api_key.revoked':
+      return `revoked ${apiKey(entry, target)}`;
+    case 'mailroom.created':
+      return `added the mailroom ${target}`;
+    case 'mailroom.updated':
+      return updated(entry, `the mailroom ${target}`);
+    case 'mailroom.deleted':
+      return `deleted the mailroom ${target}`;
+    case 'location.created': {
+      const mailroom = textOf(entry, 'mailroom');
+      return `added the storage location ${target}${mailroom ? ` to ${mailroom}` : ''}`;
+    }
+    case 'location.updated':
+      return updated(entry, `the storage location ${target}`);
+    case 'location.deleted':
+      return `deleted the storage location ${target}`;
     default:
       return 'made a change';
   }

@@ -3,7 +3,11 @@ import type { AuditAction } from '../../../contract';
 import type { DbOrTx } from '../../db/client';
 import { auditLog, users } from '../../db/schema';
 
-export type AuditTargetType = 'invitation' | 'member' | 'organization' | 'settings';
+export type AuditTargetType =
+  'invitation' | 'member' | 'organization' | 'settings' | 'integration' | 'api_key' | 'mailroom' | 'location';
+
+/** Stands for a secret that changed in an entry's before and after: the secret itself never goes in. */
+export const SECRET_CHANGED = '(changed)';
 
 export type AuditRecord = {
   /** null only for platform-wide changes (super admin). */
@@ -86,4 +90,21 @@ export function changedFields(
     a[key] = value;
   }
   return Object.keys(a).length > 0 ? { before: b, after: a } : null;
+}
+
+/**
+ * changedFields over two whole views of a record (before and after the change): a field that is
+ * gone afterwards counts as changed to null. Null when nothing changed.
+ */
+export function changedViews(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): { before: Record<string, unknown>; after: Record<string, unknown> } | null {
+  const gone = Object.keys(before).filter((key) => after[key] === undefined);
+  return changedFields(before, { ...after, ...Object.fromEntries(gone.map((key) => [key, null])) });
+}
+
+/** The object without its undefined values (what a created or deleted record's entry keeps). */
+export function definedFields(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
 }

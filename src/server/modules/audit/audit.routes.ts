@@ -9,7 +9,7 @@ export function auditRoutes(app: App, audit: AuditService) {
   app.get('/api/audit-log', {
     schema: {
       tags: ['Audit log'],
-      summary: `Administration of the organization (admin): who invited, removed, changed a role or a setting, newest first; the total is in ${TOTAL_COUNT_HEADER}`,
+      summary: `Administration of the organization (admin): who invited, removed, changed a role, a setting, an integration, an API key or a mailroom, newest first; the total is in ${TOTAL_COUNT_HEADER}`,
       querystring: AuditLogQuery,
       response: { 200: z.array(AuditEntry), ...errorReplies(400, 401, 403) },
     },

@@ -39,19 +39,29 @@ export const apiKeysRepository = {
       .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
   },
 
-  /** Revokes the key (idempotent); undefined when it is not the integration's. */
-  async revoke(db: DbOrTx, organizationId: string, integrationId: string, id: string): Promise<ApiKeyRow | undefined> {
+  /**
+   * Revokes the key (idempotent): the key and whether this call revoked it (false when it already
+   * was); undefined when it is not the integration's. Of two concurrent calls, one revokes it.
+   */
+  async revoke(
+    db: DbOrTx,
+    organizationId: string,
+    integrationId: string,
+    id: string,
+  ): Promise<{ row: ApiKeyRow; revokedNow: boolean } | undefined> {
     const where = and(
       eq(apiKeys.organizationId, organizationId),
       eq(apiKeys.integrationId, integrationId),
       eq(apiKeys.id, id),
     );
-    await db
+    const [revoked] = await db
       .update(apiKeys)
       .set({ revokedAt: new Date() })
-      .where(and(where, isNull(apiKeys.revokedAt)));
+      .where(and(where, isNull(apiKeys.revokedAt)))
+      .returning();
+    if (revoked) return { row: revoked, revokedNow: true };
     const [row] = await db.select().from(apiKeys).where(where);
-    return row;
+    return row ? { row, revokedNow: false } : undefined;
   },
 
   /**

@@ -14,10 +14,13 @@ import {
   type UpdateIntegrationBody,
 } from '../../../contract';
 import type { Deps, OrgCaller } from '../../context';
+import type { DbOrTx } from '../../db/client';
 import { organizations, users } from '../../db/schema';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
 import { iso, isoOrNull } from '../../lib/time';
+import { auditRepository } from '../audit/audit.repository';
 import { apiKeysRepository, newApiKey, type ApiKeyAuth, type ApiKeyRow } from './api-keys';
+import { auditView, integrationChanges, recordKeyCreated } from './integration-audit';
 import { maskConfig, mergeConfig, newWebhookSecret, validateConfig } from './integration-config';
 import {
   integrationsRepository,
@@ -98,8 +101,8 @@ function assertAdmin(caller: OrgCaller) {
 export function createIntegrationsService({ db, config, secrets, mailer }: Deps, apiKeyAuth: ApiKeyAuth) {
   const validation = { production: config.env === 'production', platformSmtp: Boolean(config.smtpUrl) };
 
-  async function find(caller: OrgCaller, id: string) {
-    const row = await integrationsRepository.find(db, caller.organizationId, id);
+  async function find(caller: OrgCaller, id: string, tx: DbOrTx = db, lock = false) {
+    const row = await integrationsRepository.find(tx, caller.organizationId, id, lock);
     if (!row) throw notFound(INTEGRATION_MESSAGES.notFound);
     return row;
   }
@@ -109,8 +112,8 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps,
     return toDto(row, stats.get(row.id));
   }
 
-  async function requireApiIntegration(caller: OrgCaller, id: string) {
-    const row = await find(caller, id);
+  async function requireApiIntegration(caller: OrgCaller, id: string, tx: DbOrTx = db) {
+    const row = await find(caller, id, tx);
     if (row.type !== 'api') throw badRequest(INTEGRATION_ERRORS.notApi, 'not_api_integration');
     return row;
   }
@@ -144,10 +147,19 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps,
           config: stored,
           isActive: input.isActive,
         });
+        await auditRepository.record(tx, {
+          organizationId: caller.organizationId,
+          actorId: caller.userId,
+          action: 'integration.created',
+          targetType: 'integration',
+          targetId: row.id,
+          targetLabel: row.name,
+          after: auditView(row),
+        });
         let apiKey: string | undefined;
         if (row.type === 'api') {
           const made = newApiKey();
-          await apiKeysRepository.insert(tx, {
+          const key = await apiKeysRepository.insert(tx, {
             organizationId: caller.organizationId,
             integrationId: row.id,
             name: 'Default key',
@@ -155,6 +167,7 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps,
             keyHash: made.keyHash,
             createdBy: caller.userId,
           });
+          await recordKeyCreated(tx, caller, key);
           apiKey = made.key;
         }
         return { ...toDto(row), ...(apiKey ? { apiKey } : {}), ...(webhookSecret ? { webhookSecret } : {}) };
@@ -177,35 +190,73 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps,
           nextConfig = mergeConfig(current.type, input.config, current.config, secrets);
           await validateConfig(current.type, nextConfig, validation);
         }
-        return integrationsRepository.update(tx, caller.organizationId, id, {
+        const updated = await integrationsRepository.update(tx, caller.organizationId, id, {
           ...(input.name !== undefined ? { name: input.name } : {}),
           ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
           ...(nextConfig ? { config: nextConfig } : {}),
         });
+        const changes = updated && integrationChanges(current, updated, secrets);
+        if (changes) {
+          await auditRepository.record(tx, {
+            organizationId: caller.organizationId,
+            actorId: caller.userId,
+            action: 'integration.updated',
+            targetType: 'integration',
+            targetId: id,
+            targetLabel: updated.name,
+            ...changes,
+          });
+        }
+        return updated;
       });
       if (!row) throw notFound(INTEGRATION_MESSAGES.notFound);
       if (input.isActive === false) apiKeyAuth.forgetIntegration(id);
       return withStats(caller.organizationId, row);
     },
 
+    /** Its API keys go with it (the foreign key); the entry keeps what it was. */
     async remove(caller: OrgCaller, id: string): Promise<void> {
       assertAdmin(caller);
-      if (!(await integrationsRepository.delete(db, caller.organizationId, id))) {
-        throw notFound(INTEGRATION_MESSAGES.notFound);
-      }
+      await db.transaction(async (tx) => {
+        const current = await find(caller, id, tx, true);
+        if (!(await integrationsRepository.delete(tx, caller.organizationId, id))) {
+          throw notFound(INTEGRATION_MESSAGES.notFound);
+        }
+        await auditRepository.record(tx, {
+          organizationId: caller.organizationId,
+          actorId: caller.userId,
+          action: 'integration.deleted',
+          targetType: 'integration',
+          targetId: id,
+          targetLabel: current.name,
+          before: auditView(current),
+        });
+      });
       apiKeyAuth.forgetIntegration(id);
     },
 
     /** A new webhook signing secret, answered once; the old one stops signing at once. */
     async rotateSecret(caller: OrgCaller, id: string): Promise<z.input<typeof CreatedIntegration>> {
       assertAdmin(caller);
-      const current = await find(caller, id);
-      if (current.type !== 'webhook') throw badRequest(INTEGRATION_ERRORS.notWebhook, 'not_webhook_integration');
       const webhookSecret = newWebhookSecret();
-      const row = await integrationsRepository.update(db, caller.organizationId, id, {
-        config: { ...current.config, webhookSecret: secrets.encrypt(webhookSecret) },
+      const row = await db.transaction(async (tx) => {
+        const current = await find(caller, id, tx, true);
+        if (current.type !== 'webhook') throw badRequest(INTEGRATION_ERRORS.notWebhook, 'not_webhook_integration');
+        const updated = await integrationsRepository.update(tx, caller.organizationId, id, {
+          config: { ...current.config, webhookSecret: secrets.encrypt(webhookSecret) },
+        });
+        if (!updated) throw notFound(INTEGRATION_MESSAGES.notFound);
+        // The action says what changed; the entry holds no secret, not even a marker.
+        await auditRepository.record(tx, {
+          organizationId: caller.organizationId,
+          actorId: caller.userId,
+          action: 'integration.secret_rotated',
+          targetType: 'integration',
+          targetId: id,
+          targetLabel: updated.name,
+        });
+        return updated;
       });
-      if (!row) throw notFound(INTEGRATION_MESSAGES.notFound);
       return { ...(await withStats(caller.organizationId, row)), webhookSecret };
     },
 
@@ -285,24 +336,42 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps,
     /** The key in clear once; only its SHA-256 and a display prefix are kept. */
     async createApiKey(caller: OrgCaller, id: string, name: string): Promise<CreatedApiKeyDto> {
       assertAdmin(caller);
-      await requireApiIntegration(caller, id);
       const made = newApiKey();
-      const row = await apiKeysRepository.insert(db, {
-        organizationId: caller.organizationId,
-        integrationId: id,
-        name,
-        prefix: made.prefix,
-        keyHash: made.keyHash,
-        createdBy: caller.userId,
+      const row = await db.transaction(async (tx) => {
+        await requireApiIntegration(caller, id, tx);
+        const key = await apiKeysRepository.insert(tx, {
+          organizationId: caller.organizationId,
+          integrationId: id,
+          name,
+          prefix: made.prefix,
+          keyHash: made.keyHash,
+          createdBy: caller.userId,
+        });
+        await recordKeyCreated(tx, caller, key);
+        return key;
       });
       return { ...toApiKeyDto(row), key: made.key };
     },
 
     async revokeApiKey(caller: OrgCaller, id: string, keyId: string): Promise<void> {
       assertAdmin(caller);
-      await find(caller, id);
-      const row = await apiKeysRepository.revoke(db, caller.organizationId, id, keyId);
-      if (!row) throw notFound(INTEGRATION_ERRORS.apiKeyNotFound);
+      await db.transaction(async (tx) => {
+        await find(caller, id, tx);
+        const result = await apiKeysRepository.revoke(tx, caller.organizationId, id, keyId);
+        if (!result) throw notFound(INTEGRATION_ERRORS.apiKeyNotFound);
+        // Revoking a revoked key changes nothing and records nothing.
+        if (result.revokedNow) {
+          await auditRepository.record(tx, {
+            organizationId: caller.organizationId,
+            actorId: caller.userId,
+            action: 'api_key.revoked',
+            targetType: 'api_key',
+            targetId: keyId,
+            targetLabel: result.row.name,
+            before: { name: result.row.name, prefix: result.row.prefix },
+          });
+        }
+      });
       apiKeyAuth.forgetKey(keyId);
     },
   };

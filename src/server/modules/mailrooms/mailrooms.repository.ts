@@ -40,15 +40,16 @@ export const mailroomsRepository = {
   },
 
   /**
-   * Locks the mailroom row. `share` keeps it from being deleted while a location is placed in it;
-   * `update` (for deleting) waits for those and blocks new ones.
+   * Locks the mailroom row and answers it. `share` keeps it from being deleted while a location is
+   * placed in it; `edit` serialises edits without blocking those; `update` (for deleting) waits
+   * for both and blocks new ones.
    */
-  async lock(db: DbOrTx, organizationId: string, id: string, mode: 'share' | 'update') {
+  async lock(db: DbOrTx, organizationId: string, id: string, mode: 'share' | 'edit' | 'update') {
     const [row] = await db
-      .select({ id: mailrooms.id })
+      .select()
       .from(mailrooms)
       .where(scoped(organizationId, id))
-      .for(mode === 'share' ? 'key share' : 'update');
+      .for(mode === 'share' ? 'key share' : mode === 'edit' ? 'no key update' : 'update');
     return row;
   },
 

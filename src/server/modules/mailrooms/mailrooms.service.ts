@@ -13,8 +13,9 @@ import type { Deps, OrgCaller } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { conflict, forbidden, notFound } from '../../lib/errors';
 import { iso } from '../../lib/time';
+import { auditRepository, changedViews, type AuditRecord } from '../audit/audit.repository';
 import { locationsRepository, type LocationWithMailroom } from './locations.repository';
-import { mailroomsRepository, type MailroomWithCount } from './mailrooms.repository';
+import { mailroomsRepository, type MailroomRow, type MailroomWithCount } from './mailrooms.repository';
 
 export const MAILROOM_NOT_FOUND = 'Mailroom not found';
 export const LOCATION_NOT_FOUND = 'Storage location not found';
@@ -67,6 +68,39 @@ async function requireMailroom(tx: DbOrTx, organizationId: string, mailroomId: s
   if (!(await mailroomsRepository.lock(tx, organizationId, mailroomId, 'share'))) throw notFound(MAILROOM_NOT_FOUND);
 }
 
+/** A mailroom as its audit entries show it. */
+function mailroomView(m: MailroomRow): Record<string, unknown> {
+  return { name: m.name, description: m.description, isActive: m.isActive };
+}
+
+/** A storage location as its audit entries show it: its mailroom by name. */
+function locationView(l: LocationWithMailroom): Record<string, unknown> {
+  return {
+    name: l.name,
+    mailroom: l.mailroomName,
+    type: l.type,
+    capacity: l.capacity,
+    notes: l.notes,
+    isActive: l.isActive,
+  };
+}
+
+type Audited = Pick<AuditRecord, 'action' | 'before' | 'after'> & { id: string; label: string };
+
+/** Records a mailroom or location change of the caller, in the transaction of the change. */
+async function audit(tx: DbOrTx, caller: OrgCaller, { action, id, label, before, after }: Audited) {
+  await auditRepository.record(tx, {
+    organizationId: caller.organizationId,
+    actorId: caller.userId,
+    action,
+    targetType: action.startsWith('mailroom.') ? 'mailroom' : 'location',
+    targetId: id,
+    targetLabel: label,
+    before: before ?? null,
+    after: after ?? null,
+  });
+}
+
 /** Only the fields that were given; `undefined` means "leave as is". */
 function defined<T extends object>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
@@ -79,12 +113,6 @@ export function createMailroomsService({ db, caches }: Deps) {
     return toMailroomDto(row);
   }
 
-  async function locationDto(organizationId: string, id: string): Promise<Location> {
-    const row = await locationsRepository.findWithMailroom(db, organizationId, id);
-    if (!row) throw notFound(LOCATION_NOT_FOUND);
-    return toLocationDto(row);
-  }
-
   return {
     async listMailrooms(caller: OrgCaller): Promise<Mailroom[]> {
       const rows = await mailroomsRepository.list(db, caller.organizationId);
@@ -93,23 +121,39 @@ export function createMailroomsService({ db, caches }: Deps) {
 
     async createMailroom(caller: OrgCaller, input: CreateMailroomInput): Promise<Mailroom> {
       assertAdmin(caller);
-      const row = await mailroomsRepository.insert(db, caller.organizationId, {
-        name: input.name,
-        description: input.description ?? null,
-        isActive: input.isActive ?? true,
+      const row = await db.transaction(async (tx) => {
+        const created = await mailroomsRepository.insert(tx, caller.organizationId, {
+          name: input.name,
+          description: input.description ?? null,
+          isActive: input.isActive ?? true,
+        });
+        await audit(tx, caller, {
+          action: 'mailroom.created',
+          id: created.id,
+          label: created.name,
+          after: mailroomView(created),
+        });
+        return created;
       });
       return toMailroomDto({ ...row, locationCount: 0 });
     },
 
     async updateMailroom(caller: OrgCaller, id: string, input: UpdateMailroomInput): Promise<Mailroom> {
       assertAdmin(caller);
-      const row = await mailroomsRepository.update(
-        db,
-        caller.organizationId,
-        id,
-        defined({ name: input.name, description: input.description, isActive: input.isActive }),
-      );
-      if (!row) throw notFound(MAILROOM_NOT_FOUND);
+      await db.transaction(async (tx) => {
+        // Locked so that the audited "before" is the value this update replaces.
+        const current = await mailroomsRepository.lock(tx, caller.organizationId, id, 'edit');
+        if (!current) throw notFound(MAILROOM_NOT_FOUND);
+        const row = await mailroomsRepository.update(
+          tx,
+          caller.organizationId,
+          id,
+          defined({ name: input.name, description: input.description, isActive: input.isActive }),
+        );
+        if (!row) throw notFound(MAILROOM_NOT_FOUND);
+        const changes = changedViews(mailroomView(current), mailroomView(row));
+        if (changes) await audit(tx, caller, { action: 'mailroom.updated', id, label: row.name, ...changes });
+      });
       forgetOrganizationData(caches, caller.organizationId); // item lists show mailroom names
       return mailroomDto(caller.organizationId, id);
     },
@@ -123,11 +167,13 @@ export function createMailroomsService({ db, caches }: Deps) {
       assertAdmin(caller);
       const { organizationId } = caller;
       await db.transaction(async (tx) => {
-        if (!(await mailroomsRepository.lock(tx, organizationId, id, 'update'))) throw notFound(MAILROOM_NOT_FOUND);
+        const current = await mailroomsRepository.lock(tx, organizationId, id, 'update');
+        if (!current) throw notFound(MAILROOM_NOT_FOUND);
         const locations = await mailroomsRepository.countLocations(tx, organizationId, id);
         const items = await mailroomsRepository.countHeldItems(tx, organizationId, id);
         if (locations > 0 || items > 0) throw conflict(MAILROOM_NOT_EMPTY, 'mailroom_not_empty');
         await mailroomsRepository.delete(tx, organizationId, id);
+        await audit(tx, caller, { action: 'mailroom.deleted', id, label: current.name, before: mailroomView(current) });
       });
       forgetOrganizationData(caches, organizationId);
     },
@@ -140,7 +186,7 @@ export function createMailroomsService({ db, caches }: Deps) {
     async createLocation(caller: OrgCaller, input: CreateLocationInput): Promise<Location> {
       assertAdmin(caller);
       const { organizationId } = caller;
-      const id = await db.transaction(async (tx) => {
+      const location = await db.transaction(async (tx) => {
         await requireMailroom(tx, organizationId, input.mailroomId);
         const row = await locationsRepository.insert(tx, organizationId, {
           mailroomId: input.mailroomId,
@@ -150,10 +196,18 @@ export function createMailroomsService({ db, caches }: Deps) {
           notes: input.notes ?? null,
           isActive: input.isActive ?? true,
         });
-        return row.id;
+        const created = await locationsRepository.findWithMailroom(tx, organizationId, row.id);
+        if (!created) throw notFound(LOCATION_NOT_FOUND);
+        await audit(tx, caller, {
+          action: 'location.created',
+          id: row.id,
+          label: row.name,
+          after: locationView(created),
+        });
+        return created;
       });
       forgetOrganizationData(caches, organizationId); // item lists show location names
-      return locationDto(organizationId, id);
+      return toLocationDto(location);
     },
 
     /**
@@ -163,9 +217,11 @@ export function createMailroomsService({ db, caches }: Deps) {
     async updateLocation(caller: OrgCaller, id: string, input: UpdateLocationInput): Promise<Location> {
       assertAdmin(caller);
       const { organizationId } = caller;
-      await db.transaction(async (tx) => {
+      const location = await db.transaction(async (tx) => {
         const current = await locationsRepository.findForUpdate(tx, organizationId, id);
         if (!current) throw notFound(LOCATION_NOT_FOUND);
+        const before = await locationsRepository.findWithMailroom(tx, organizationId, id);
+        if (!before) throw notFound(LOCATION_NOT_FOUND);
         if (input.mailroomId !== undefined && input.mailroomId !== current.mailroomId) {
           await requireMailroom(tx, organizationId, input.mailroomId);
         }
@@ -187,9 +243,14 @@ export function createMailroomsService({ db, caches }: Deps) {
             isActive: input.isActive,
           }),
         );
+        const after = await locationsRepository.findWithMailroom(tx, organizationId, id);
+        if (!after) throw notFound(LOCATION_NOT_FOUND);
+        const changes = changedViews(locationView(before), locationView(after));
+        if (changes) await audit(tx, caller, { action: 'location.updated', id, label: after.name, ...changes });
+        return after;
       });
       forgetOrganizationData(caches, organizationId); // item lists show location names
-      return locationDto(organizationId, id);
+      return toLocationDto(location);
     },
 
     /**
@@ -201,11 +262,18 @@ export function createMailroomsService({ db, caches }: Deps) {
       assertAdmin(caller);
       const { organizationId } = caller;
       await db.transaction(async (tx) => {
-        const location = await locationsRepository.findForUpdate(tx, organizationId, id);
-        if (!location) throw notFound(LOCATION_NOT_FOUND);
+        if (!(await locationsRepository.findForUpdate(tx, organizationId, id))) throw notFound(LOCATION_NOT_FOUND);
         const held = await locationsRepository.countHeldItems(tx, organizationId, id);
         if (held > 0) throw conflict(LOCATION_NOT_EMPTY, 'location_not_empty');
+        const location = await locationsRepository.findWithMailroom(tx, organizationId, id);
+        if (!location) throw notFound(LOCATION_NOT_FOUND);
         await locationsRepository.delete(tx, organizationId, id);
+        await audit(tx, caller, {
+          action: 'location.deleted',
+          id,
+          label: location.name,
+          before: locationView(location),
+        });
       });
       forgetOrganizationData(caches, organizationId);
     },
