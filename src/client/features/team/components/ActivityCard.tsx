@@ -96,7 +96,7 @@ export function ActivityCard({
   } else if (!data?.items.length) {
     body = (
       <EmptyState icon={History} title="No activity yet" className="py-8">
-        Invitations, role changes, removals and settings changes will be listed here.
+        Invitations, role changes and removals, and changes to settings, integrations and mailrooms will be listed here.
       </EmptyState>
     );
   } else {
@@ -162,7 +162,9 @@ export function ActivityCard({
     <Card>
       <CardHeader>
         <CardTitle>Activity</CardTitle>
-        <CardDescription>Who changed members, invitations and settings, and when.</CardDescription>
+        <CardDescription>
+          Who changed members, invitations, settings, integrations and mailrooms, and when.
+        </CardDescription>
       </CardHeader>
       <CardContent>{body}</CardContent>
     </Card>
