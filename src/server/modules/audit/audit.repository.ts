@@ -103,8 +103,3 @@ export function changedViews(
   const gone = Object.keys(before).filter((key) => after[key] === undefined);
   return changedFields(before, { ...after, ...Object.fromEntries(gone.map((key) => [key, null])) });
 }
-
-/** The object without its undefined values (what a created or deleted record's entry keeps). */
-export function definedFields(values: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
-}

@@ -2,7 +2,8 @@ import type { OrgCaller } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import type { IntegrationConfig as StoredConfig } from '../../db/schema';
 import type { SecretBox } from '../../lib/secrets';
-import { auditRepository, changedViews, definedFields, SECRET_CHANGED } from '../audit/audit.repository';
+import { definedOnly } from '../../lib/objects';
+import { auditRepository, changedViews, SECRET_CHANGED } from '../audit/audit.repository';
 import type { ApiKeyRow } from './api-keys';
 import type { IntegrationRow } from './integrations.repository';
 
@@ -15,7 +16,7 @@ export function auditView(row: Pick<IntegrationRow, 'name' | 'type' | 'isActive'
   const c = row.config;
   const e = c.emailSettings ?? {};
   const s = c.smsSettings ?? {};
-  return definedFields({
+  return definedOnly({
     name: row.name,
     type: row.type,
     isActive: row.isActive,

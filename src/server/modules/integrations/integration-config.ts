@@ -12,6 +12,7 @@ import {
 import type { IntegrationConfig as StoredConfig } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { isPublicAddress, isPublicUrl } from '../../lib/public-address';
+import { definedOnly } from '../../lib/objects';
 import type { SecretBox } from '../../lib/secrets';
 
 export type ConfigInput = z.output<typeof IntegrationConfigInput>;
@@ -40,8 +41,8 @@ const blank = (v: string | undefined) => (v === undefined || v.trim() === '' ? u
 
 /** Drops undefined values so the stored JSON holds only what was set. */
 function compact<T extends Record<string, unknown>>(value: T): T | undefined {
-  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-  return entries.length ? (Object.fromEntries(entries) as T) : undefined;
+  const set = definedOnly(value);
+  return Object.keys(set).length ? (set as T) : undefined;
 }
 
 /**

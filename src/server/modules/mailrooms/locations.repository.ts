@@ -68,9 +68,15 @@ export const locationsRepository = {
     return row;
   },
 
-  /** The location row, locked until the transaction ends: intake into it (a foreign-key share lock) waits. */
-  async findForUpdate(db: DbOrTx, organizationId: string, id: string): Promise<LocationRow | undefined> {
-    const [row] = await db.select().from(mailroomLocations).where(scoped(organizationId, id)).for('update');
+  /**
+   * The location with its mailroom's name, its row locked until the transaction ends: intake into
+   * it (a foreign-key share lock) waits; the mailroom is not locked. Its currentCount is read
+   * before the lock was granted: count again (countHeldItems) for a decision.
+   */
+  async findForUpdate(db: DbOrTx, organizationId: string, id: string): Promise<LocationWithMailroom | undefined> {
+    const [row] = await selectWithMailroom(db)
+      .where(scoped(organizationId, id))
+      .for('update', { of: mailroomLocations });
     return row;
   },
 

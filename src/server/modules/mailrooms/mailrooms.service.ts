@@ -12,6 +12,7 @@ import { forgetOrganizationData } from '../../caches';
 import type { Deps, OrgCaller } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { conflict, forbidden, notFound } from '../../lib/errors';
+import { definedOnly } from '../../lib/objects';
 import { iso } from '../../lib/time';
 import { auditRepository, changedViews, type AuditRecord } from '../audit/audit.repository';
 import { locationsRepository, type LocationWithMailroom } from './locations.repository';
@@ -101,11 +102,6 @@ async function audit(tx: DbOrTx, caller: OrgCaller, { action, id, label, before,
   });
 }
 
-/** Only the fields that were given; `undefined` means "leave as is". */
-function defined<T extends object>(values: T): Partial<T> {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
 export function createMailroomsService({ db, caches }: Deps) {
   async function mailroomDto(organizationId: string, id: string): Promise<Mailroom> {
     const row = await mailroomsRepository.findWithCount(db, organizationId, id);
@@ -148,7 +144,7 @@ export function createMailroomsService({ db, caches }: Deps) {
           tx,
           caller.organizationId,
           id,
-          defined({ name: input.name, description: input.description, isActive: input.isActive }),
+          definedOnly({ name: input.name, description: input.description, isActive: input.isActive }),
         );
         if (!row) throw notFound(MAILROOM_NOT_FOUND);
         const changes = changedViews(mailroomView(current), mailroomView(row));
@@ -218,11 +214,9 @@ export function createMailroomsService({ db, caches }: Deps) {
       assertAdmin(caller);
       const { organizationId } = caller;
       const location = await db.transaction(async (tx) => {
-        const current = await locationsRepository.findForUpdate(tx, organizationId, id);
-        if (!current) throw notFound(LOCATION_NOT_FOUND);
-        const before = await locationsRepository.findWithMailroom(tx, organizationId, id);
+        const before = await locationsRepository.findForUpdate(tx, organizationId, id);
         if (!before) throw notFound(LOCATION_NOT_FOUND);
-        if (input.mailroomId !== undefined && input.mailroomId !== current.mailroomId) {
+        if (input.mailroomId !== undefined && input.mailroomId !== before.mailroomId) {
           await requireMailroom(tx, organizationId, input.mailroomId);
         }
         const held =
@@ -234,7 +228,7 @@ export function createMailroomsService({ db, caches }: Deps) {
           tx,
           organizationId,
           id,
-          defined({
+          definedOnly({
             mailroomId: input.mailroomId,
             name: input.name,
             type: input.type,
@@ -262,11 +256,10 @@ export function createMailroomsService({ db, caches }: Deps) {
       assertAdmin(caller);
       const { organizationId } = caller;
       await db.transaction(async (tx) => {
-        if (!(await locationsRepository.findForUpdate(tx, organizationId, id))) throw notFound(LOCATION_NOT_FOUND);
+        const location = await locationsRepository.findForUpdate(tx, organizationId, id);
+        if (!location) throw notFound(LOCATION_NOT_FOUND);
         const held = await locationsRepository.countHeldItems(tx, organizationId, id);
         if (held > 0) throw conflict(LOCATION_NOT_EMPTY, 'location_not_empty');
-        const location = await locationsRepository.findWithMailroom(tx, organizationId, id);
-        if (!location) throw notFound(LOCATION_NOT_FOUND);
         await locationsRepository.delete(tx, organizationId, id);
         await audit(tx, caller, {
           action: 'location.deleted',
