@@ -12,6 +12,7 @@ export * from './mail-items';
 export * from './history';
 export * from './audit';
 export * from './integrations';
+export * from './billing';
 
 /** The header that names the organization a request acts on. */
 export const ORGANIZATION_HEADER = 'x-organization-id';

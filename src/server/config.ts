@@ -69,6 +69,17 @@ const EnvSchema = z.object({
   NOTIFICATION_RETENTION_DAYS: z.coerce.number().int().min(0).default(365),
   /** Twilio-compatible API base URL for SMS (tests point it at a local receiver). */
   SMS_API_BASE_URL: z.url().default('https://api.twilio.com'),
+  /** Stripe secret key (sk_…). Unset (with PayPal's keys unset too): checkout runs against the local demo provider. */
+  STRIPE_SECRET_KEY: z.string().optional(),
+  /** Signing secret of the Stripe webhook endpoint (whsec_…): /api/webhooks/stripe refuses events without it. */
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** Stripe's API, or any Stripe-compatible host (tests point it at a local server). */
+  STRIPE_API_URL: z.url().default('https://api.stripe.com'),
+  /** PayPal REST app credentials. Unset: the PayPal button pays the local demo provider. */
+  PAYPAL_CLIENT_ID: z.string().optional(),
+  PAYPAL_CLIENT_SECRET: z.string().optional(),
+  /** PayPal's REST API (sandbox by default; https://api-m.paypal.com for live), or any PayPal-compatible host. */
+  PAYPAL_API_URL: z.url().default('https://api-m.sandbox.paypal.com'),
   /** Trust X-Forwarded-For from a proxy in front (for client addresses in rate limits). */
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
 });
@@ -96,6 +107,10 @@ export type Config = {
   notificationsWorker: boolean;
   notificationRetentionDays: number;
   smsApiBaseUrl: string;
+  /** Card payments; null: the demo provider takes them. */
+  stripe: { secretKey: string; webhookSecret: string | undefined; apiUrl: string } | null;
+  /** PayPal payments; null: the demo provider takes them. */
+  paypal: { clientId: string; clientSecret: string; apiUrl: string } | null;
   /** Root of the project (migrations/, dist/client). */
   rootDir: string;
 };
@@ -138,6 +153,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
     notificationsWorker: e.NOTIFICATIONS_WORKER === 'true',
     notificationRetentionDays: e.NOTIFICATION_RETENTION_DAYS,
     smsApiBaseUrl: e.SMS_API_BASE_URL,
+    stripe: e.STRIPE_SECRET_KEY
+      ? {
+          secretKey: e.STRIPE_SECRET_KEY,
+          webhookSecret: e.STRIPE_WEBHOOK_SECRET || undefined,
+          apiUrl: e.STRIPE_API_URL,
+        }
+      : null,
+    paypal:
+      e.PAYPAL_CLIENT_ID && e.PAYPAL_CLIENT_SECRET
+        ? { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiUrl: e.PAYPAL_API_URL }
+        : null,
     rootDir,
   };
 }
