@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
+import pg from 'pg';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { loadConfig } from '../../src/server/config';
 import { startServer } from '../../src/server/server';
@@ -53,6 +54,16 @@ export async function startStack(options: { seedDemo?: boolean } = {}) {
     smtp,
     browser,
     demoLogin: server.demoLogin,
+    /** Runs SQL on the stack's database: for states no screen reaches quickly (an ended trial). */
+    async sql(text: string, values: unknown[] = []) {
+      const client = new pg.Client({ connectionString: server.databaseUrl });
+      await client.connect();
+      try {
+        return (await client.query(text, values)).rows;
+      } finally {
+        await client.end();
+      }
+    },
     /** A fresh browser profile (cookies, localStorage) at the given viewport. */
     async newPage(viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; page: Page }> {
       const context = await browser.newContext({ viewport, baseURL: server.url });

@@ -24,6 +24,9 @@ export const AUDIT_ACTIONS = [
   'location.created',
   'location.updated',
   'location.deleted',
+  'billing.plan_changed',
+  'billing.payment_failed',
+  'billing.refused',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;

@@ -55,6 +55,11 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { createApiKeyAuth } from './modules/integrations/api-keys';
 import { createIntegrationsService } from './modules/integrations/integrations.service';
 import { integrationsRoutes } from './modules/integrations/integrations.routes';
+import { createBillingService } from './modules/billing/billing.service';
+import { billingRoutes } from './modules/billing/billing.routes';
+import { createStripeWebhooks } from './modules/billing/stripe-webhooks';
+import { createStripeGateway } from './modules/billing/stripe.gateway';
+import { createPaypalGateway } from './modules/billing/paypal.gateway';
 
 export type BuildOptions = { config: Config; db: Db; mailer?: Mailer };
 
@@ -161,6 +166,12 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
   app.decorate('notifications', notifications);
   notificationsRoutes(app, db, notifications.unsubscribeKeys);
   integrationsRoutes(app, createIntegrationsService(deps, apiKeys));
+  // Without provider keys, checkout runs against the local demo provider (README: Billing).
+  const gateways = {
+    stripe: config.stripe ? createStripeGateway(config.stripe) : null,
+    paypal: config.paypal ? createPaypalGateway(config.paypal) : null,
+  };
+  billingRoutes(app, createBillingService(deps, gateways), createStripeWebhooks(deps, gateways.stripe), db, appUrl);
   app.decorate('reencryptSecrets', () => reencryptIntegrationSecrets(db, deps.secrets));
 
   await serveClient(app, path.join(config.rootDir, 'dist', 'client'));

@@ -8,8 +8,15 @@ import type { Mailer } from './lib/mailer';
 import { seedDemoIfEmpty } from './modules/demo/demo-seed';
 import { startHousekeeping } from './modules/auth/housekeeping';
 import { deleteOldNotificationJobs } from './modules/notifications/retention';
+import { expireOneTimePlans } from './modules/billing/plan-expiry';
 
-export type RunningServer = { url: string; stop: () => Promise<void>; demoLogin?: { email: string; password: string } };
+export type RunningServer = {
+  url: string;
+  stop: () => Promise<void>;
+  demoLogin?: { email: string; password: string };
+  /** The database it runs on (the browser tests set up states no screen reaches quickly, like an ended trial). */
+  databaseUrl: string;
+};
 
 /**
  * config -> database (DATABASE_URL or embedded) -> migrations -> optional demo seed -> listen.
@@ -39,6 +46,7 @@ export async function startServer(config: Config, options: { mailer?: Mailer } =
     const address = await app.listen({ host: config.host, port: config.port });
     const stopHousekeeping = startHousekeeping(database.db, app.log, [
       () => deleteOldNotificationJobs(database.db, config.notificationRetentionDays),
+      () => expireOneTimePlans(database.db),
     ]);
     const worker = config.notificationsWorker ? app.notifications.createWorker() : undefined;
     worker?.start();
@@ -58,7 +66,7 @@ export async function startServer(config: Config, options: { mailer?: Mailer } =
         await database.close();
         await embedded?.stop();
       })());
-    return { url: address.replace('[::1]', 'localhost'), stop, demoLogin };
+    return { url: address.replace('[::1]', 'localhost'), stop, demoLogin, databaseUrl };
   } catch (err) {
     await database.close().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);

@@ -9,6 +9,7 @@ import {
   jsonb,
   pgEnum,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -121,6 +122,13 @@ export const organizations = pgTable('organizations', {
   lastPaymentDate: ts('last_payment_date'),
   /** Cents. */
   lastPaymentAmount: integer('last_payment_amount'),
+  /** How the current plan is paid: 'stripe', 'paypal' or 'demo' (the local simulated provider); null on a trial. */
+  billingProvider: varchar('billing_provider', { length: 16 }),
+  /**
+   * The `created` time of the newest Stripe subscription event applied: an older event delivered
+   * later (Stripe does not promise order) changes nothing.
+   */
+  stripeSubscriptionEventAt: ts('stripe_subscription_event_at'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -146,11 +154,95 @@ export const organizationLicenses = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     cancelledAt: ts('cancelled_at'),
     refundedAt: ts('refunded_at'),
+    /** 'stripe', 'paypal' or 'demo'. */
+    provider: varchar('provider', { length: 16 }).notNull().default('stripe'),
+    /**
+     * The purchase this licence records, in the provider's terms (a Stripe subscription, a PayPal
+     * capture, a demo checkout): unique, so a replayed event or a repeated capture adds no row.
+     */
+    sourceRef: varchar('source_ref', { length: 255 }),
   },
   (t) => [
     index('organization_licenses_org_idx').on(t.organizationId, t.isActive),
+    uniqueIndex('organization_licenses_source_unique').on(t.provider, t.sourceRef),
     check('organization_licenses_quantity_positive', sql`${t.quantity} >= 1`),
   ],
+);
+
+/**
+ * A purchase an organization started: a Stripe Checkout Session, a PayPal order or a demo
+ * checkout, with the plan and seats the server priced. Payments are checked against it, never
+ * against what a client or an event claims.
+ */
+export const billingCheckouts = pgTable(
+  'billing_checkouts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** 'stripe', 'paypal' or 'demo'. */
+    provider: varchar('provider', { length: 16 }).notNull(),
+    /** The provider's id: a Checkout Session (cs_…), a PayPal order, or DEMO-… for a demo PayPal order. */
+    providerRef: varchar('provider_ref', { length: 255 }),
+    planType: planType('plan_type').notNull(),
+    quantity: integer('quantity').notNull(),
+    /** Cents a month: quantity × the plan's price. */
+    amount: integer('amount').notNull(),
+    currency: varchar('currency', { length: 3 }).notNull().default('USD'),
+    /** open, capturing (a PayPal capture in flight), completed. */
+    status: varchar('status', { length: 16 }).notNull().default('open'),
+    customerEmail: varchar('customer_email', { length: 255 }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    completedAt: ts('completed_at'),
+  },
+  (t) => [
+    uniqueIndex('billing_checkouts_provider_ref_unique').on(t.provider, t.providerRef),
+    index('billing_checkouts_org_idx').on(t.organizationId, t.createdAt),
+  ],
+);
+
+/** Money that moved, or a charge that failed: the payment history and the platform's revenue. */
+export const billingPayments = pgTable(
+  'billing_payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    provider: varchar('provider', { length: 16 }).notNull(),
+    /** A Stripe invoice, a PayPal capture, a demo checkout. */
+    providerRef: varchar('provider_ref', { length: 255 }).notNull(),
+    /** paid or failed. */
+    status: varchar('status', { length: 16 }).notNull(),
+    /** Cents. */
+    amount: integer('amount').notNull(),
+    currency: varchar('currency', { length: 3 }).notNull().default('USD'),
+    planType: planType('plan_type'),
+    quantity: integer('quantity'),
+    description: text('description').notNull(),
+    invoiceUrl: varchar('invoice_url', { length: 2048 }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // One row per outcome of a charge: an invoice may fail, then be paid.
+    uniqueIndex('billing_payments_ref_unique').on(t.provider, t.providerRef, t.status),
+    index('billing_payments_org_idx').on(t.organizationId, t.createdAt),
+  ],
+);
+
+/** Provider webhook events already handled: the same event delivered twice changes nothing twice. */
+export const billingEvents = pgTable(
+  'billing_events',
+  {
+    provider: varchar('provider', { length: 16 }).notNull(),
+    eventId: varchar('event_id', { length: 255 }).notNull(),
+    type: varchar('type', { length: 64 }).notNull(),
+    organizationId: uuid('organization_id').references(() => organizations.id, { onDelete: 'set null' }),
+    receivedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
 );
 
 export const organizationMembers = pgTable(

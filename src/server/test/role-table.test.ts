@@ -4,9 +4,10 @@ import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import * as prettier from 'prettier';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiKeys,
+  billingCheckouts,
   integrations,
   mailItems,
   mailroomLocations,
@@ -18,10 +19,12 @@ import {
 } from '../db/schema';
 import { hashToken, newToken } from '../lib/tokens';
 import { grantSuperAdmin } from '../modules/admin/super-admin';
+import { billingRepository } from '../modules/billing/billing.repository';
 import { passwordResetRepository } from '../modules/auth/password-reset.repository';
 import { unsubscribeToken } from '../modules/notifications/messages';
 import { NOT_A_MEMBER } from '../plugins/organization';
 import { Client, createTestApp, joinAs, newAccount, type TestApp } from './harness';
+import { signStripePayload, startStripeServer, stripeEvent } from './stripe-server';
 import {
   CLIENT_FILES_DIR,
   refusals,
@@ -65,6 +68,8 @@ type Who = 'signedOut' | 'outsider' | 'member' | 'admin' | 'crossAdmin' | 'super
 type Call = {
   url: string;
   body?: unknown;
+  /** Extra request headers (a webhook's signature). */
+  headers?: Record<string, string>;
   ok: number;
   /** Send as this caller instead (e.g. a second session of the same user, for logout). */
   as?: Caller;
@@ -75,13 +80,14 @@ type Call = {
 };
 type Fixture = (side: Side, who: Who, caller: Caller) => Promise<Call>;
 
-async function send(caller: Caller, method: Method, url: string, body?: unknown) {
+async function send(caller: Caller, method: Method, url: string, body?: unknown, headers: Record<string, string> = {}) {
   return t.app.inject({
     method,
     url,
     headers: {
       ...(caller.cookie ? { cookie: caller.cookie } : {}),
       ...(caller.organizationId ? { 'x-organization-id': caller.organizationId } : {}),
+      ...headers,
     },
     ...(body !== undefined ? { payload: body as object } : {}),
   });
@@ -248,6 +254,27 @@ async function unchanged(s: Side, url: string) {
   return async () => expect(await read(), `${url} must not change on a refused call`).toEqual(before);
 }
 
+/** Reads rows now; the returned check fails if a refused call added or changed any. */
+async function unchangedRows(read: () => Promise<unknown[]>) {
+  const before = await read();
+  return async () => expect(await read(), 'rows must not change on a refused call').toEqual(before);
+}
+
+const checkoutsOf = (s: Side) => () =>
+  t.db.select().from(billingCheckouts).where(eq(billingCheckouts.organizationId, s.organizationId));
+
+/** An open checkout of the demo provider for the side (as the card checkout writes it without Stripe keys). */
+async function demoCheckoutOf(s: Side) {
+  const row = await billingRepository.insertCheckout(t.db, {
+    organizationId: s.organizationId,
+    provider: 'demo',
+    planType: 'enterprise',
+    quantity: 1000,
+    amount: 4500 * 1000,
+  });
+  return row.id;
+}
+
 let spare: Account;
 
 /** Integrations of each side made by its admin: an API one (with a key) and a webhook, made once. */
@@ -391,6 +418,77 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
     return { url: `/api/user-invitations/${id}`, ok: 204, intact: invitationIntact(id, tokenHash) };
   },
   'GET /api/audit-log': async () => ({ url: '/api/audit-log', ok: 200 }),
+
+  // Billing (the largest plan, so the walk's throwaway members always fit)
+  'GET /api/plans': async () => ({ url: '/api/plans', ok: 200 }),
+  'GET /api/licenses/summary': async () => ({ url: '/api/licenses/summary', ok: 200 }),
+  'GET /api/licenses/active': async () => ({ url: '/api/licenses/active', ok: 200 }),
+  'GET /api/billing/payments': async () => ({ url: '/api/billing/payments', ok: 200 }),
+  'POST /api/billing/create-checkout-session': async (s) => ({
+    url: '/api/billing/create-checkout-session',
+    body: { planId: 'enterprise', quantity: 1000 },
+    ok: 200,
+    intact: await unchangedRows(checkoutsOf(s)),
+  }),
+  'POST /api/billing/create-portal-session': async (s) => {
+    const customerId = `cus_walk_${s.organizationId}`;
+    stripe.addCustomer(customerId);
+    await t.db
+      .update(organizations)
+      .set({ stripeCustomerId: customerId })
+      .where(eq(organizations.id, s.organizationId));
+    return { url: '/api/billing/create-portal-session', body: {}, ok: 200 };
+  },
+  'GET /api/billing/demo-checkouts/:id': async (s) => ({
+    url: `/api/billing/demo-checkouts/${await demoCheckoutOf(s)}`,
+    ok: 200,
+  }),
+  'POST /api/billing/demo-checkouts/:id/complete': async (s) => ({
+    url: `/api/billing/demo-checkouts/${await demoCheckoutOf(s)}/complete`,
+    ok: 200,
+    intact: await unchanged(s, `/api/organizations/${s.organizationId}`),
+  }),
+  'GET /api/paypal/setup': async () => ({ url: '/api/paypal/setup', ok: 200 }),
+  'POST /api/paypal/order': async (s) => ({
+    url: '/api/paypal/order',
+    body: { planType: 'enterprise', userCount: 1000 },
+    ok: 200,
+    intact: await unchangedRows(checkoutsOf(s)),
+  }),
+  'POST /api/paypal/order/:id/capture': async (s) => {
+    const order = await created<{ id: string }>(
+      await s.admin.post('/api/paypal/order', { planType: 'enterprise', userCount: 1000 }),
+      200,
+    );
+    return {
+      url: `/api/paypal/order/${order.id}/capture`,
+      body: { planType: 'enterprise', userCount: 1000 },
+      ok: 200,
+      intact: await unchanged(s, `/api/organizations/${s.organizationId}`),
+    };
+  },
+  'POST /api/organizations/:id/upgrade': async (s) => {
+    // A verified (demo) payment for exactly this plan and seat count backs the call.
+    await s.admin.post(`/api/billing/demo-checkouts/${await demoCheckoutOf(s)}/complete`);
+    return {
+      url: `/api/organizations/${s.organizationId}/upgrade`,
+      body: { planType: 'enterprise', userCount: 1000 },
+      ok: 200,
+    };
+  },
+  'POST /api/webhooks/stripe': async () => {
+    // An event the product does not act on: verified, recorded, ignored.
+    const payload = JSON.stringify(stripeEvent('customer.created', { id: `cus_${uid()}`, object: 'customer' }));
+    return {
+      url: '/api/webhooks/stripe',
+      body: payload,
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': signStripePayload(payload, STRIPE_WEBHOOK_SECRET),
+      },
+      ok: 200,
+    };
+  },
 
   // Integrations
   'GET /api/integrations': async () => ({ url: '/api/integrations', ok: 200 }),
@@ -594,8 +692,18 @@ let A: Side;
 let B: Side;
 let superAdmin: Caller;
 
+const STRIPE_WEBHOOK_SECRET = 'whsec_role_walk';
+let stripe: Awaited<ReturnType<typeof startStripeServer>>;
+
 beforeAll(async () => {
-  t = await createTestApp();
+  // Card payments go to a local server speaking Stripe's API; PayPal stays on the demo provider.
+  stripe = await startStripeServer();
+  t = await createTestApp({
+    STRIPE_SECRET_KEY: 'sk_test_role_walk',
+    STRIPE_WEBHOOK_SECRET,
+    STRIPE_API_URL: stripe.url,
+  });
+  afterAll(() => stripe.close());
   A = await makeSide('Harbor');
   B = await makeSide('Bayside');
   const c = new Client(t);
@@ -653,7 +761,7 @@ describe('the role table', () => {
 /** Status and error code of one request, for a readable failure. */
 async function attempt(who: Who, caller: Caller, row: RoleTableRow, call: Call) {
   const as = call.as ?? caller;
-  const res = await send(as, row.method, call.url, call.body);
+  const res = await send(as, row.method, call.url, call.body, call.headers);
   await call.cleanup?.();
   return { res, label: `${routeKey(row)} as ${as.label} (${who}) → ${res.statusCode} ${res.body.slice(0, 200)}` };
 }

@@ -4,7 +4,15 @@ import type { DbOrTx } from '../../db/client';
 import { auditLog, users } from '../../db/schema';
 
 export type AuditTargetType =
-  'invitation' | 'member' | 'organization' | 'settings' | 'integration' | 'api_key' | 'mailroom' | 'location';
+  | 'invitation'
+  | 'member'
+  | 'organization'
+  | 'settings'
+  | 'integration'
+  | 'api_key'
+  | 'mailroom'
+  | 'location'
+  | 'billing';
 
 /** Stands for a secret that changed in an entry's before and after: the secret itself never goes in. */
 export const SECRET_CHANGED = '(changed)';

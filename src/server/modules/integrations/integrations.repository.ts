@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { integrations, notificationJobs, organizations } from '../../db/schema';
+import { integrations, notificationJobs } from '../../db/schema';
 
 export type IntegrationRow = typeof integrations.$inferSelect;
 export type IntegrationStats = { sent: number; failed: number; queued: number };
@@ -127,16 +127,5 @@ export const integrationsRepository = {
     >,
   ) {
     await db.insert(notificationJobs).values({ ...values, attempts: 1, maxAttempts: 1 });
-  },
-
-  /** Whether the organization's free trial is over without a paid plan (new integrations are refused). */
-  async trialExpired(db: DbOrTx, organizationId: string): Promise<boolean> {
-    const [row] = await db
-      .select({
-        expired: sql<boolean>`${organizations.subscriptionStatus} = 'trial' and ${organizations.trialEndDate} < now()`,
-      })
-      .from(organizations)
-      .where(eq(organizations.id, organizationId));
-    return row?.expired === true;
   },
 };

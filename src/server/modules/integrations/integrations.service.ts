@@ -19,6 +19,7 @@ import { organizations, users } from '../../db/schema';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
 import { iso, isoOrNull } from '../../lib/time';
 import { auditRepository } from '../audit/audit.repository';
+import { writeBlockError, writeBlockFor } from '../billing/access';
 import { apiKeysRepository, newApiKey, type ApiKeyAuth, type ApiKeyRow } from './api-keys';
 import { auditView, integrationChanges, recordKeyCreated } from './integration-audit';
 import { maskConfig, mergeConfig, newWebhookSecret, validateConfig } from './integration-config';
@@ -42,7 +43,6 @@ export const INTEGRATION_ERRORS = {
   notApi: 'Only API integrations have API keys',
   notWebhook: 'Only webhook integrations have a signing secret',
   smsTo: 'Enter the phone number to send the test SMS to',
-  trialExpired: "This organization's free trial has ended. An admin can choose a plan in Billing.",
   apiKeyNotFound: 'API key not found',
 } as const;
 
@@ -129,12 +129,14 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps,
       return rows.map((r) => toDto(r, stats.get(r.id)));
     },
 
-    /** 402 trial_expired, 400 on the type's rules; a webhook gets its signing secret, an API integration its first key. */
+    /**
+     * 402 trial_expired or subscription_inactive, 400 on the type's rules; a webhook gets its
+     * signing secret, an API integration its first key.
+     */
     async create(caller: OrgCaller, input: CreateIntegrationInput): Promise<z.input<typeof CreatedIntegration>> {
       assertAdmin(caller);
-      if (await integrationsRepository.trialExpired(db, caller.organizationId)) {
-        throw new AppError(402, INTEGRATION_ERRORS.trialExpired, 'trial_expired');
-      }
+      const block = await writeBlockFor(db, caller.organizationId);
+      if (block) throw writeBlockError(block);
       const stored = mergeConfig(input.type, input.config, {}, secrets);
       await validateConfig(input.type, stored, validation);
       const webhookSecret = input.type === 'webhook' ? newWebhookSecret() : undefined;

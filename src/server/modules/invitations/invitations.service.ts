@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import {
+  writeBlockOf,
   INVITATION_MESSAGES,
   INVITATION_TTL_DAYS,
   type AcceptedInvitation,
@@ -16,6 +17,7 @@ import { violatedUniqueConstraint } from '../../lib/pg-errors';
 import { DAY_MS, addMs, iso } from '../../lib/time';
 import { hashToken, newToken } from '../../lib/tokens';
 import { auditRepository } from '../audit/audit.repository';
+import { writeBlockError } from '../billing/access';
 import { usersRepository } from '../auth/users.repository';
 import { membersRepository } from '../organizations/members.repository';
 import { invitationEmail, invitationLink } from './invitation-email';
@@ -71,9 +73,8 @@ export async function joinWithInvitation(
     // The organization id travels with the refusal: signing in reports it so the client can open it.
     throw Object.assign(conflict(INVITATION_MESSAGES.alreadyMember, 'already_member'), { organizationId });
   }
-  if (org.subscriptionStatus === 'trial' && org.trialEndDate && org.trialEndDate < now) {
-    throw new AppError(402, INVITATION_MESSAGES.trialExpired, 'trial_expired');
-  }
+  const block = writeBlockOf(org, now);
+  if (block) throw writeBlockError(block);
   if (org.maxUsers !== -1 && (await membersRepository.count(tx, organizationId)) >= org.maxUsers) {
     throw new AppError(402, INVITATION_MESSAGES.seatLimit, 'seat_limit');
   }

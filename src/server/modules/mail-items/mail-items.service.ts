@@ -39,6 +39,7 @@ import {
   type Queryable,
   type VersionedItem,
 } from './mail-items.writes';
+import { writeBlockError } from '../billing/access';
 import { checkPackageAllowance } from './usage.repository';
 
 type CreateInput = z.output<typeof CreateMailItemBody>;
@@ -46,7 +47,6 @@ type UpdateInput = z.output<typeof UpdateMailItemBody>;
 type ListQuery = z.output<typeof MailItemListQuery>;
 
 export const MAIL_ITEM_NOT_FOUND = 'Mail item not found';
-const TRIAL_ENDED_MESSAGE = 'Your free trial has ended. Choose a plan to keep logging mail.';
 /** An edit that finds its item changed meanwhile is worked out again this many times, then locks. */
 const OPTIMISTIC_EDIT_ATTEMPTS = 3;
 const OVERDUE_MS = OVERDUE_HOURS * 3600_000;
@@ -346,7 +346,7 @@ export function createMailItemsService({ db, caches }: Deps) {
     return withPgTransaction(pool, async (client) => {
       const usage = await checkPackageAllowance(client, values.organizationId);
       if (usage === 'package_limit') throw new AppError(402, PACKAGE_LIMIT_MESSAGE, 'package_limit');
-      if (usage === 'trial_expired') throw new AppError(402, TRIAL_ENDED_MESSAGE, 'trial_expired');
+      if (usage !== 'counted') throw writeBlockError(usage);
       const [result] = await runIntakes(client, [values]);
       return result!;
     });

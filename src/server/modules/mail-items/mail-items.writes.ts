@@ -85,7 +85,8 @@ const CHECKED = `
         then 'mailroom_not_found'
       when t.refuse_capped and exists (
         select 1 from organizations o where o.id = t.organization_id
-          and (o.max_packages_per_month <> -1 or o.subscription_status = 'trial'))
+          -- a monthly cap, a trial, or a plan no longer in force: the locked path decides
+          and (o.max_packages_per_month <> -1 or o.subscription_status <> 'active'))
         then 'capped'
       else 'ok' end as outcome
   from input t

@@ -1,29 +1,44 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type pg from 'pg';
+import type { WriteBlock } from '../../../contract';
+import { WRITE_BLOCK_SQL } from '../billing/access';
 
-export type UsageOutcome = 'counted' | 'package_limit' | 'trial_expired';
-
-/** The first instant of the current month, UTC: monthly package usage counts from it. */
-const MONTH_START_SQL = `date_trunc('month', now() at time zone 'UTC') at time zone 'UTC'`;
-const MONTH_START = sql.raw(MONTH_START_SQL);
+export type UsageOutcome = 'counted' | 'package_limit' | WriteBlock;
 
 /**
- * The packages an organization (of the enclosing query on organizations) logged this month: its 'created' history rows since the month
- * began (partial index mail_item_history_org_created_idx). History outlives deleted items, so
- * deleting an item does not give its package back, and no counter row is shared by every intake.
+ * The first instant of the current month in the organization's own timezone (of the enclosing
+ * query's organizations row, `tz`): a desk in Auckland starts its month at its own midnight, not
+ * at UTC's. Monthly package usage counts from it. The wall-clock month is truncated in the zone
+ * and converted back, so the instant is right across DST changes.
+ */
+const monthStartIn = (tz: string) => `(date_trunc('month', now() at time zone ${tz}) at time zone ${tz})`;
+/** When the organization's next month begins: a month is added in local time, before converting back. */
+const nextMonthStartIn = (tz: string) =>
+  `((date_trunc('month', now() at time zone ${tz}) + interval '1 month') at time zone ${tz})`;
+
+// Spelled out in full: Drizzle renders a column without its table in a one-table select, and
+// inside a subquery on history a bare "id" or "timezone" would not be the organization's.
+const ORG_TIMEZONE = '"organizations"."timezone"';
+
+/**
+ * The packages an organization (of the enclosing query on organizations) logged this month, in
+ * its timezone: its 'created' history rows since its month began (partial index
+ * mail_item_history_org_created_idx: the month start is one value per organization, so it is an
+ * index bound). History outlives deleted items, so deleting an item does not give its package
+ * back, and no counter row is shared by every intake.
  */
 export const packagesThisMonth = (): SQL<number> =>
-  // Spelled out in full: Drizzle renders a column without its table in a one-table select, and
-  // inside this subquery a bare "id" would be the history row's.
   sql<number>`(select count(*)::int from mail_item_history h
-               where h.organization_id = "organizations"."id" and h.action = 'created' and h.created_at >= ${MONTH_START})`;
+               where h.organization_id = "organizations"."id" and h.action = 'created'
+                 and h.created_at >= ${sql.raw(monthStartIn(ORG_TIMEZONE))})`;
 
-/** When this month's usage starts again. */
+/** When this month's usage starts again: the start of the organization's next month, in its timezone. */
 export const usageResetDate = (): SQL<Date> =>
-  sql`${MONTH_START} + interval '1 month'`.mapWith((v: string) => new Date(v)) as SQL<Date>;
+  sql`${sql.raw(nextMonthStartIn(ORG_TIMEZONE))}`.mapWith((v: string) => new Date(v)) as SQL<Date>;
 
 /**
- * Whether one more package may be logged, for an organization with a monthly cap or on trial.
+ * Whether one more package may be logged, for an organization with a monthly cap or whose plan
+ * is not plainly active (a trial, a cancelled or past-due subscription: `WRITE_BLOCK_SQL`).
  * Call it inside the intake's transaction, before the item is written: the advisory lock taken
  * first makes this organization's intakes wait for each other until commit, so the count read
  * next (a fresh snapshot, after the lock) includes every package committed before. Unlimited,
@@ -37,11 +52,11 @@ export async function checkPackageAllowance(client: pg.PoolClient, organizationI
   });
   const { rows } = await client.query<{ outcome: UsageOutcome }>({
     name: 'usage_allowance',
-    text: `select case when o.subscription_status = 'trial' and o.trial_end_date < now() then 'trial_expired'
+    text: `select case when (${WRITE_BLOCK_SQL}) is not null then ${WRITE_BLOCK_SQL}
                   when o.max_packages_per_month <> -1
                        and (select count(*) from (select 1 from mail_item_history h
                              where h.organization_id = o.id and h.action = 'created'
-                               and h.created_at >= ${MONTH_START_SQL}
+                               and h.created_at >= ${monthStartIn('o.timezone')}
                              limit o.max_packages_per_month) used) >= o.max_packages_per_month then 'package_limit'
                   else 'counted' end as outcome
            from organizations o where o.id = $1`,

@@ -26,7 +26,7 @@ export type RenderedEmail = { subject: string; text: string; html: string };
 /** The CID the arrival email's thumbnail is attached under (referenced from the HTML part). */
 export const THUMBNAIL_CID = 'thumbnail@pigeonhole';
 
-const escapeHtml = (s: string) =>
+export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** 'certified_mail' -> 'certified mail'. */

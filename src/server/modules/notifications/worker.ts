@@ -7,6 +7,7 @@ import { forgetOrganizationData, type Caches } from '../../caches';
 import { createBatcher } from '../../lib/batcher';
 import { isPublicUrl } from '../../lib/public-address';
 import type { SecretBox, SecretKeys } from '../../lib/secrets';
+import { AdminEmailPayload, isAdminEmail, renderAdminEmail } from './admin-messages';
 import { addressOf, createEmailTransports, sendEmail, type EmailRoute } from './channels/email';
 import { sendSms } from './channels/sms';
 import { errorText, failure, type SendResult } from './channels/types';
@@ -15,6 +16,7 @@ import { fanOut, hasSmsAccount, type FanOutContext } from './fan-out';
 import { THUMBNAIL_CID, unsubscribeKey, unsubscribeToken } from './messages';
 import { queueRepository, type JobRow } from './queue.repository';
 import { scanReminders } from './reminders';
+import { scanTrialEndings } from './trial-endings';
 
 export type NotificationsDeps = {
   db: Db;
@@ -36,7 +38,7 @@ export type WorkerOptions = {
   concurrency?: number;
   /** How long a claimed job is the worker's; past it, another worker may take it again. */
   leaseMs?: number;
-  /** How often the reminder scan runs (0: never; tests call scanReminders themselves). */
+  /** How often the reminder and trial-ending scans run (0: never; tests call them themselves). */
   reminderEveryMs?: number;
   /** How often jobs of dead workers (lease run out) are put back in the queue. */
   recoverEveryMs?: number;
@@ -189,6 +191,23 @@ export function createNotifications(deps: NotificationsDeps) {
       });
     }
 
+    /**
+     * An email to an organization's admins about its account: always the platform's server (it is
+     * Pigeonhole writing, not the organization), rendered from the facts in its payload.
+     */
+    async function sendAdminEmailJob(job: JobRow): Promise<SendResult> {
+      if (!config.smtpUrl) return failure('No platform email server is configured (SMTP_URL)', { permanent: true });
+      const payload = AdminEmailPayload.safeParse(job.payload);
+      if (!payload.success) return failure('The admin email job has no usable content', { permanent: true });
+      const route = transports.platform(config.smtpUrl, config.mailFrom);
+      return sendEmail(route, {
+        jobId: job.id,
+        from: route.from,
+        to: job.destination!,
+        ...renderAdminEmail(payload.data, appUrl),
+      });
+    }
+
     async function sendSmsJob(job: JobRow): Promise<SendResult> {
       const integration = await integrationOf(job, 'sms');
       if (!integration || !hasSmsAccount(integration)) {
@@ -227,7 +246,7 @@ export function createNotifications(deps: NotificationsDeps) {
     function send(job: JobRow): Promise<SendResult> {
       switch (job.channel) {
         case 'email':
-          return sendEmailJob(job);
+          return isAdminEmail(job) ? sendAdminEmailJob(job) : sendEmailJob(job);
         case 'sms':
           return sendSmsJob(job);
         case 'webhook':
@@ -295,6 +314,12 @@ export function createNotifications(deps: NotificationsDeps) {
         lastReminderScan = now;
         const n = await scanReminders(db);
         if (n) log.info({ reminders: n }, 'reminders queued');
+        // Without a platform email server they could not go out: nothing is queued, so they
+        // still go once SMTP_URL is set (the dedupe keys remember only what was queued).
+        if (config.smtpUrl) {
+          const emails = await scanTrialEndings(db);
+          if (emails) log.info({ emails }, 'trial-ending emails queued');
+        }
       }
     }
 
@@ -374,6 +399,7 @@ export function createNotifications(deps: NotificationsDeps) {
   return {
     createWorker,
     scanReminders: (now?: Date) => scanReminders(db, now),
+    scanTrialEndings: (now?: Date) => scanTrialEndings(db, now),
     unsubscribeKey: key,
     unsubscribeKeys,
     unsubscribeUrl,
@@ -384,7 +410,7 @@ export type Notifications = ReturnType<typeof createNotifications>;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The notification pipeline of this app (worker factory, reminder scan, unsubscribe links). */
+    /** The notification pipeline of this app (worker factory, reminder and trial-ending scans, unsubscribe links). */
     notifications: Notifications;
   }
 }

@@ -1,0 +1,475 @@
+import {
+  BILLING_MESSAGES,
+  CURRENCY,
+  PLAN_LIST,
+  PLANS,
+  TRIAL_PLAN,
+  YEARLY_DISCOUNT,
+  monthlyTotalCents,
+  seatCountProblem,
+  trialDaysLeft,
+  writeBlockOf,
+  type CaptureReply,
+  type CheckoutSessionReply,
+  type CreateCheckoutSessionBody,
+  type CreatePaypalOrderBody,
+  type DemoCheckout,
+  type License,
+  type LicenseSummary,
+  type Organization,
+  type PaidPlanType,
+  type PaymentProvider,
+  type Payment,
+  type PaypalOrderReply,
+  type PaypalSetupReply,
+  type PlansReply,
+  type UpgradeBody,
+} from '../../../contract';
+import type { Deps, OrgCaller } from '../../context';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
+import { DAY_MS, addMs, iso, isoOrNull } from '../../lib/time';
+import { usersRepository } from '../auth/users.repository';
+import { membersRepository } from '../organizations/members.repository';
+import { organizationsRepository } from '../organizations/organizations.repository';
+import { toOrganizationDto } from '../organizations/organizations.service';
+import { billingRepository, type CheckoutRow } from './billing.repository';
+import {
+  ProviderRefusedError,
+  ProviderUnavailableError,
+  type PaypalCapture,
+  type PaypalGateway,
+  type StripeGateway,
+} from './gateways';
+import { applyPurchase, auditRefusal, type Actor } from './plan-changes';
+
+export type Gateways = { stripe: StripeGateway | null; paypal: PaypalGateway | null };
+
+/** Where links sent to a provider come back to (success and cancel pages, the portal's return). */
+export type Links = { appUrl: string };
+
+/** A one-time payment (PayPal, demo) pays for one month of the seats bought. */
+const ONE_MONTH_MS = 30 * DAY_MS;
+/** Stripe refuses a trial_end less than 48 hours away: a shorter rest of our trial is not carried over. */
+const STRIPE_MIN_TRIAL_MS = 49 * 3600_000;
+const DEMO_CUSTOMER_PREFIX = 'demo_cus_';
+
+const paymentRequired = (message: string, code: string) => new AppError(402, message, code);
+const providerDown = () => new AppError(502, BILLING_MESSAGES.providerDown, 'provider_unavailable');
+
+/** "175.00", "175", 175 or 175.5 as cents; null when it is not an amount. */
+export function parseAmountCents(value: string | number): number | null {
+  const text = typeof value === 'number' ? String(value) : value.trim();
+  const m = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(text);
+  if (!m) return null;
+  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+}
+
+const planLabel = (planType: PaidPlanType, quantity: number) =>
+  `${PLANS[planType].name} plan, ${quantity} ${quantity === 1 ? 'user' : 'users'}, one month`;
+
+export function createBillingService({ db, log, config }: Deps, gateways: Gateways) {
+  const actorOf = (caller: OrgCaller): Actor => ({ userId: caller.userId });
+
+  /** 400 unless the plan allows this many seats and they cover the members present; refusals are audited. */
+  async function checkSeats(caller: OrgCaller, planType: PaidPlanType, quantity: number) {
+    const members = await membersRepository.count(db, caller.organizationId);
+    const problem = seatCountProblem(planType, quantity, members);
+    if (problem) {
+      await auditRefusal(db, caller.organizationId, actorOf(caller), problem, { planType, quantity });
+      throw badRequest(problem, 'invalid_seats');
+    }
+  }
+
+  async function refuse(caller: OrgCaller, error: AppError, details: Record<string, unknown> = {}): Promise<never> {
+    await auditRefusal(db, caller.organizationId, actorOf(caller), error.message, details);
+    throw error;
+  }
+
+  async function organizationOf(organizationId: string): Promise<Organization> {
+    const org = await organizationsRepository.findById(db, organizationId);
+    if (!org) throw notFound('Organization not found');
+    return toOrganizationDto(org);
+  }
+
+  /** Provider failures as the caller should see them; nothing was applied when these are thrown. */
+  function providerError(err: unknown): never {
+    if (err instanceof ProviderUnavailableError) {
+      log.warn({ err, provider: err.provider }, 'payment provider unavailable');
+      throw providerDown();
+    }
+    if (err instanceof ProviderRefusedError) {
+      log.warn({ provider: err.provider, code: err.providerCode, message: err.message }, 'payment provider refused');
+      throw new AppError(502, BILLING_MESSAGES.providerDown, 'provider_error');
+    }
+    throw err;
+  }
+
+  /** A demo checkout or a demo PayPal order: the local provider "charges" it at once. */
+  async function completeDemo(caller: OrgCaller, checkout: CheckoutRow) {
+    await checkSeats(caller, checkout.planType as PaidPlanType, checkout.quantity);
+    await db.transaction(async (tx) => {
+      const claimed = await billingRepository.transitionCheckout(
+        tx,
+        caller.organizationId,
+        checkout.id,
+        'open',
+        'completed',
+      );
+      if (!claimed) return; // completed already: nothing twice
+      await applyPurchase(
+        tx,
+        caller.organizationId,
+        {
+          provider: 'demo',
+          planType: checkout.planType as PaidPlanType,
+          quantity: checkout.quantity,
+          sourceRef: checkout.id,
+          subscriptionId: null,
+          periodEnd: addMs(new Date(), ONE_MONTH_MS),
+          payment: {
+            providerRef: checkout.id,
+            amount: checkout.amount,
+            currency: checkout.currency,
+            planType: checkout.planType,
+            quantity: checkout.quantity,
+            description: `${planLabel(checkout.planType as PaidPlanType, checkout.quantity)} (demo payment)`,
+            invoiceUrl: null,
+          },
+          customer: { customerId: `${DEMO_CUSTOMER_PREFIX}${caller.organizationId.slice(0, 8)}`, subscriptionId: null },
+        },
+        actorOf(caller),
+      );
+    });
+  }
+
+  /** What PayPal answered must be exactly the order this organization priced, completed. */
+  function verifiedCapture(capture: PaypalCapture, order: CheckoutRow): string | null {
+    if (capture.status !== 'COMPLETED') return `order status ${capture.status}`;
+    if (capture.captureStatus !== null && capture.captureStatus !== 'COMPLETED') {
+      return `capture status ${capture.captureStatus}`;
+    }
+    if (capture.amount !== order.amount) return `amount ${capture.amount} instead of ${order.amount}`;
+    if (capture.currency !== order.currency) return `currency ${capture.currency} instead of ${order.currency}`;
+    if (capture.customId !== null && capture.customId !== order.organizationId) return 'order of another organization';
+    return null;
+  }
+
+  return {
+    plans(): PlansReply {
+      return {
+        plans: PLAN_LIST,
+        trial: { days: TRIAL_PLAN.days, seats: TRIAL_PLAN.seats, maxPackagesPerMonth: TRIAL_PLAN.maxPackagesPerMonth },
+        yearlyDiscount: YEARLY_DISCOUNT,
+        currency: CURRENCY,
+        demoMode: !gateways.stripe && !gateways.paypal,
+        providers: { card: gateways.stripe ? 'stripe' : 'demo', paypal: gateways.paypal ? 'paypal' : 'demo' },
+      };
+    },
+
+    async summary(caller: OrgCaller): Promise<LicenseSummary> {
+      const [org, seatsUsed] = await Promise.all([
+        organizationsRepository.findById(db, caller.organizationId),
+        membersRepository.count(db, caller.organizationId),
+      ]);
+      if (!org) throw notFound('Organization not found');
+      const paid = org.planType !== 'trial';
+      const price = PLANS[paid ? (org.planType as PaidPlanType) : 'professional'].pricePerUser;
+      const block = writeBlockOf(org);
+      return {
+        planType: org.planType,
+        subscriptionStatus: org.subscriptionStatus,
+        seats: org.maxUsers,
+        seatsUsed,
+        seatsAvailable: org.maxUsers === -1 ? -1 : Math.max(0, org.maxUsers - seatsUsed),
+        pricePerLicense: price,
+        monthlyTotal: paid && org.maxUsers > 0 ? price * org.maxUsers : 0,
+        nextBillingDate: isoOrNull(org.nextBillingDate),
+        trialEndDate: isoOrNull(org.trialEndDate),
+        daysLeft: org.subscriptionStatus === 'trial' ? trialDaysLeft(org.trialEndDate) : 0,
+        maxPackagesPerMonth: org.maxPackagesPerMonth,
+        packagesThisMonth: org.currentMonthPackages,
+        usageResetDate: isoOrNull(org.usageResetDate),
+        billingCycle: org.billingCycle,
+        lastPaymentDate: isoOrNull(org.lastPaymentDate),
+        lastPaymentAmount: org.lastPaymentAmount,
+        provider: (org.billingProvider as PaymentProvider | null) ?? null,
+        customerId: org.stripeCustomerId,
+        canWrite: block === null,
+        blockedReason: block,
+      };
+    },
+
+    async activeLicenses(caller: OrgCaller): Promise<License[]> {
+      const rows = await billingRepository.activeLicenses(db, caller.organizationId);
+      return rows.map((l) => ({
+        id: l.id,
+        planType: l.planType,
+        quantity: l.quantity,
+        purchaseDate: iso(l.purchaseDate),
+        startDate: iso(l.startDate),
+        expirationDate: isoOrNull(l.expirationDate),
+        pricePerLicense: l.pricePerLicense,
+        totalAmount: l.totalAmount,
+        isActive: l.isActive,
+        cancelledAt: isoOrNull(l.cancelledAt),
+        refundedAt: isoOrNull(l.refundedAt),
+        provider: l.provider as PaymentProvider,
+        subscriptionId: l.stripeSubscriptionId,
+      }));
+    },
+
+    async payments(caller: OrgCaller): Promise<Payment[]> {
+      const rows = await billingRepository.payments(db, caller.organizationId, 100);
+      return rows.map((p) => ({
+        id: p.id,
+        provider: p.provider as PaymentProvider,
+        status: p.status as Payment['status'],
+        amount: p.amount,
+        currency: p.currency,
+        planType: p.planType,
+        quantity: p.quantity,
+        description: p.description,
+        invoiceUrl: p.invoiceUrl,
+        createdAt: iso(p.createdAt),
+      }));
+    },
+
+    /**
+     * Card checkout: a Stripe subscription Checkout Session for `quantity` seats (the rest of the
+     * trial carried over), or, without Stripe keys, a checkout of the local demo provider.
+     */
+    async createCheckoutSession(
+      caller: OrgCaller,
+      body: CreateCheckoutSessionBody,
+      links: Links,
+    ): Promise<CheckoutSessionReply> {
+      await checkSeats(caller, body.planId, body.quantity);
+      const org = await organizationsRepository.findById(db, caller.organizationId);
+      if (!org) throw notFound('Organization not found');
+      const user = await usersRepository.findById(db, caller.userId);
+      const customerEmail = body.customerEmail ?? org.billingEmail ?? user?.email ?? null;
+      const amount = monthlyTotalCents(body.planId, body.quantity);
+      const base = {
+        organizationId: caller.organizationId,
+        planType: body.planId,
+        quantity: body.quantity,
+        amount,
+        currency: CURRENCY,
+        customerEmail,
+        createdBy: caller.userId,
+      };
+      if (!gateways.stripe) {
+        const checkout = await billingRepository.insertCheckout(db, { ...base, provider: 'demo' });
+        return { url: `/checkout/demo/${checkout.id}`, provider: 'demo' };
+      }
+      const checkoutId = crypto.randomUUID();
+      const trialMs =
+        org.subscriptionStatus === 'trial' && org.trialEndDate ? org.trialEndDate.getTime() - Date.now() : 0;
+      const realCustomer = org.stripeCustomerId && !org.stripeCustomerId.startsWith(DEMO_CUSTOMER_PREFIX);
+      const session = await gateways.stripe
+        .createCheckoutSession({
+          organizationId: caller.organizationId,
+          checkoutId,
+          planType: body.planId,
+          planName: PLANS[body.planId].name,
+          quantity: body.quantity,
+          unitAmount: PLANS[body.planId].pricePerUser,
+          customerId: realCustomer ? org.stripeCustomerId : null,
+          customerEmail: realCustomer ? null : customerEmail,
+          trialEnd: trialMs >= STRIPE_MIN_TRIAL_MS ? Math.floor(org.trialEndDate!.getTime() / 1000) : null,
+          successUrl: `${links.appUrl}/settings-billing?checkout=success`,
+          cancelUrl: `${links.appUrl}/checkout?cancelled=1`,
+        })
+        .catch(providerError);
+      // Written once Stripe has the session: a provider that is down leaves nothing behind.
+      await billingRepository.insertCheckout(db, {
+        ...base,
+        id: checkoutId,
+        provider: 'stripe',
+        providerRef: session.id,
+      });
+      return { url: session.url, provider: 'stripe' };
+    },
+
+    /** The organization's own Stripe customer portal; whatever customer id the client sends. */
+    async createPortalSession(caller: OrgCaller, customerId: string | undefined, links: Links) {
+      const org = await organizationsRepository.findById(db, caller.organizationId);
+      if (!org) throw notFound('Organization not found');
+      if (!org.stripeCustomerId) throw notFound(BILLING_MESSAGES.noSubscription);
+      if (customerId && customerId !== org.stripeCustomerId) {
+        await refuse(caller, notFound(BILLING_MESSAGES.noSubscription), { customerId });
+      }
+      if (org.stripeCustomerId.startsWith(DEMO_CUSTOMER_PREFIX) || !gateways.stripe) {
+        throw conflict(BILLING_MESSAGES.demoEnvironment, 'demo_environment');
+      }
+      return gateways.stripe
+        .createPortalSession(org.stripeCustomerId, `${links.appUrl}/settings-billing`)
+        .catch(providerError);
+    },
+
+    async demoCheckout(caller: OrgCaller, id: string): Promise<DemoCheckout> {
+      const checkout = await billingRepository.findCheckout(db, caller.organizationId, id, 'demo');
+      if (!checkout || checkout.providerRef !== null) throw notFound(BILLING_MESSAGES.checkoutNotFound);
+      return {
+        id: checkout.id,
+        planType: checkout.planType as PaidPlanType,
+        quantity: checkout.quantity,
+        amount: checkout.amount,
+        currency: checkout.currency,
+        status: checkout.status === 'completed' ? 'completed' : 'open',
+        customerEmail: checkout.customerEmail,
+      };
+    },
+
+    async completeDemoCheckout(caller: OrgCaller, id: string): Promise<Organization> {
+      const checkout = await billingRepository.findCheckout(db, caller.organizationId, id, 'demo');
+      if (!checkout || checkout.providerRef !== null) {
+        await refuse(caller, notFound(BILLING_MESSAGES.checkoutNotFound), { checkoutId: id });
+      }
+      await completeDemo(caller, checkout!);
+      return organizationOf(caller.organizationId);
+    },
+
+    async paypalSetup(): Promise<PaypalSetupReply> {
+      if (!gateways.paypal) return { clientToken: 'demo', clientId: null, demo: true };
+      const clientToken = await gateways.paypal.clientToken().catch(providerError);
+      return { clientToken, clientId: config.paypal?.clientId ?? null, demo: false };
+    },
+
+    /** A PayPal order for the plan's price: the server prices it; a client amount that disagrees is refused. */
+    async createPaypalOrder(caller: OrgCaller, body: CreatePaypalOrderBody): Promise<PaypalOrderReply> {
+      await checkSeats(caller, body.planType, body.userCount);
+      const amount = monthlyTotalCents(body.planType, body.userCount);
+      const details = { planType: body.planType, userCount: body.userCount, amount: body.amount ?? null };
+      if (body.amount !== undefined && parseAmountCents(body.amount) !== amount) {
+        await refuse(caller, badRequest(BILLING_MESSAGES.amountMismatch, 'amount_mismatch'), details);
+      }
+      if (body.currency !== undefined && body.currency.toUpperCase() !== CURRENCY) {
+        await refuse(caller, badRequest(`Payments are in ${CURRENCY}`, 'currency_mismatch'), details);
+      }
+      const base = {
+        organizationId: caller.organizationId,
+        planType: body.planType,
+        quantity: body.userCount,
+        amount,
+        currency: CURRENCY,
+        createdBy: caller.userId,
+      };
+      if (!gateways.paypal) {
+        const id = `DEMO-${crypto.randomUUID()}`;
+        await billingRepository.insertCheckout(db, { ...base, provider: 'demo', providerRef: id });
+        return { id, status: 'CREATED' };
+      }
+      const checkoutId = crypto.randomUUID();
+      const order = await gateways.paypal
+        .createOrder({
+          amount,
+          currency: CURRENCY,
+          description: `Pigeonhole ${planLabel(body.planType, body.userCount)}`,
+          referenceId: checkoutId,
+          customId: caller.organizationId,
+        })
+        .catch(providerError);
+      await billingRepository.insertCheckout(db, {
+        ...base,
+        id: checkoutId,
+        provider: 'paypal',
+        providerRef: order.id,
+      });
+      return { id: order.id, status: order.status };
+    },
+
+    /**
+     * Captures an order this organization created, and applies the plan only once PayPal itself
+     * reports the capture COMPLETED for exactly the amount and currency priced.
+     */
+    async capturePaypalOrder(caller: OrgCaller, orderId: string, body: UpgradeBody): Promise<CaptureReply> {
+      const order = await billingRepository.findOrder(db, caller.organizationId, orderId);
+      if (!order) return refuse(caller, notFound(BILLING_MESSAGES.orderNotFound), { orderId });
+      if (order.planType !== body.planType || order.quantity !== body.userCount) {
+        await refuse(caller, badRequest('The plan or number of users differs from the order', 'order_mismatch'), {
+          orderId,
+          planType: body.planType,
+          userCount: body.userCount,
+        });
+      }
+      if (order.status === 'completed') {
+        return { id: orderId, status: 'COMPLETED', organization: await organizationOf(caller.organizationId) };
+      }
+      if (order.provider === 'demo') {
+        await completeDemo(caller, order);
+        return { id: orderId, status: 'COMPLETED', organization: await organizationOf(caller.organizationId) };
+      }
+      await checkSeats(caller, order.planType as PaidPlanType, order.quantity);
+      if (!(await billingRepository.transitionCheckout(db, caller.organizationId, order.id, 'open', 'capturing'))) {
+        throw conflict('This payment is already being confirmed', 'capture_in_progress');
+      }
+      let capture: PaypalCapture;
+      try {
+        capture = await gateways.paypal!.captureOrder(orderId);
+      } catch (err) {
+        await billingRepository.transitionCheckout(db, caller.organizationId, order.id, 'capturing', 'open');
+        if (err instanceof ProviderRefusedError) {
+          return refuse(caller, paymentRequired(BILLING_MESSAGES.paymentNotCompleted, 'payment_not_completed'), {
+            orderId,
+            providerCode: err.providerCode,
+          });
+        }
+        return providerError(err);
+      }
+      const problem = verifiedCapture(capture, order);
+      if (problem) {
+        await billingRepository.transitionCheckout(db, caller.organizationId, order.id, 'capturing', 'open');
+        return refuse(caller, paymentRequired(BILLING_MESSAGES.paymentNotCompleted, 'payment_not_completed'), {
+          orderId,
+          problem,
+        });
+      }
+      await db.transaction(async (tx) => {
+        await billingRepository.transitionCheckout(tx, caller.organizationId, order.id, 'capturing', 'completed');
+        await applyPurchase(
+          tx,
+          caller.organizationId,
+          {
+            provider: 'paypal',
+            planType: order.planType as PaidPlanType,
+            quantity: order.quantity,
+            sourceRef: capture.captureId ?? orderId,
+            subscriptionId: null,
+            periodEnd: addMs(new Date(), ONE_MONTH_MS),
+            payment: {
+              providerRef: capture.captureId ?? orderId,
+              amount: order.amount,
+              currency: order.currency,
+              planType: order.planType,
+              quantity: order.quantity,
+              description: planLabel(order.planType as PaidPlanType, order.quantity),
+              invoiceUrl: null,
+            },
+          },
+          actorOf(caller),
+        );
+      });
+      return { id: orderId, status: 'COMPLETED', organization: await organizationOf(caller.organizationId) };
+    },
+
+    /**
+     * The spec's client posts this after a PayPal payment: it answers the organization when a
+     * verified payment backs exactly this plan and seat count, and grants nothing by itself.
+     */
+    async upgrade(caller: OrgCaller, body: UpgradeBody): Promise<Organization> {
+      const org = await organizationOf(caller.organizationId);
+      const backed =
+        org.planType === body.planType &&
+        org.maxUsers === body.userCount &&
+        org.subscriptionStatus === 'active' &&
+        (await billingRepository.hasActiveLicense(db, caller.organizationId, body.planType, body.userCount));
+      if (!backed) {
+        await refuse(caller, paymentRequired(BILLING_MESSAGES.paymentRequired, 'payment_required'), body);
+      }
+      return org;
+    },
+  };
+}
+
+export type BillingService = ReturnType<typeof createBillingService>;

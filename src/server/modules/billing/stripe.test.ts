@@ -1,0 +1,348 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BILLING_MESSAGES } from '../../../contract';
+import {
+  auditLog,
+  billingCheckouts,
+  billingPayments,
+  notificationJobs,
+  organizationLicenses,
+  organizations,
+} from '../../db/schema';
+import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
+import { signStripePayload, startStripeServer, stripeEvent } from '../../test/stripe-server';
+import { WEBHOOK_MESSAGES } from './stripe-webhooks';
+
+/**
+ * Card payments through Stripe's API as a local server speaks it (the official SDK pointed at it),
+ * and Stripe's webhook events signed with the SDK's own test-header helper.
+ */
+
+const WEBHOOK_SECRET = 'whsec_test_pigeonhole';
+let stripe: Awaited<ReturnType<typeof startStripeServer>>;
+let t: TestApp;
+
+beforeAll(async () => {
+  stripe = await startStripeServer();
+  t = await createTestApp({
+    STRIPE_SECRET_KEY: 'sk_test_pigeonhole',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_URL: stripe.url,
+    APP_URL: 'https://desk.example.com',
+  });
+});
+afterAll(async () => stripe.close());
+
+async function setup(name = 'Harbor View') {
+  const admin = new Client(t);
+  const account = await admin.register();
+  const org = await admin.createOrganization(name);
+  const { client: member } = await joinAs(t, org.id);
+  return { admin, member, org, account };
+}
+
+const orgRow = async (id: string) => (await t.db.select().from(organizations).where(eq(organizations.id, id)))[0]!;
+const licences = (id: string) =>
+  t.db.select().from(organizationLicenses).where(eq(organizationLicenses.organizationId, id));
+const payments = (id: string) => t.db.select().from(billingPayments).where(eq(billingPayments.organizationId, id));
+
+/** Posts an event to the webhook as Stripe would: signed, raw JSON. */
+async function deliver(event: object, secret = WEBHOOK_SECRET, signature?: string) {
+  const payload = JSON.stringify(event);
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/webhooks/stripe',
+    headers: {
+      'content-type': 'application/json',
+      ...(signature !== undefined || secret
+        ? { 'stripe-signature': signature ?? signStripePayload(payload, secret) }
+        : {}),
+    },
+    payload,
+  });
+}
+
+/** Starts a checkout and answers the session Stripe created. */
+async function startCheckout(c: Client, planId = 'professional', quantity = 5) {
+  const res = await c.post('/api/billing/create-checkout-session', { planId, quantity });
+  expect(res.statusCode, res.body).toBe(200);
+  const body = res.json<{ url: string; provider: string }>();
+  expect(body.provider).toBe('stripe');
+  const request = stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions').at(-1)!;
+  const [checkout] = await t.db
+    .select()
+    .from(billingCheckouts)
+    .where(eq(billingCheckouts.providerRef, new URL(body.url).pathname.split('/').at(-1)!));
+  return { url: body.url, request, sessionId: checkout!.providerRef!, checkoutId: checkout!.id };
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+
+function completedSession(orgId: string, sessionId: string, customer: string, subscription: string, amountTotal = 0) {
+  return stripeEvent('checkout.session.completed', {
+    id: sessionId,
+    object: 'checkout.session',
+    client_reference_id: orgId,
+    customer,
+    subscription,
+    mode: 'subscription',
+    amount_total: amountTotal,
+    currency: 'usd',
+    payment_status: amountTotal > 0 ? 'paid' : 'no_payment_required',
+    metadata: { organizationId: orgId },
+  });
+}
+
+function subscription(
+  id: string,
+  customer: string,
+  fields: { status?: string; quantity?: number; planType?: string; periodEnd?: number; orgId?: string },
+) {
+  return {
+    id,
+    object: 'subscription',
+    customer,
+    status: fields.status ?? 'active',
+    metadata: { planType: fields.planType ?? 'professional', organizationId: fields.orgId ?? '' },
+    items: {
+      object: 'list',
+      data: [
+        { id: `si_${id}`, quantity: fields.quantity ?? 5, current_period_end: fields.periodEnd ?? now() + 30 * 86400 },
+      ],
+    },
+  };
+}
+
+describe('POST /api/billing/create-checkout-session', () => {
+  it('creates a subscription Checkout Session: seats, price, organization, trial days carried over', async () => {
+    const { admin, org, account } = await setup();
+    const { url, request } = await startCheckout(admin, 'professional', 5);
+    expect(url.startsWith(stripe.url)).toBe(true);
+    const body = request.body as {
+      mode: string;
+      client_reference_id: string;
+      metadata: Record<string, string>;
+      line_items: Array<Record<string, unknown>>;
+      subscription_data: { metadata: Record<string, string>; trial_end: string };
+      customer_email: string;
+      success_url: string;
+    };
+    expect(body.mode).toBe('subscription');
+    expect(body.client_reference_id).toBe(org.id);
+    expect(body.metadata).toMatchObject({ organizationId: org.id, planType: 'professional', quantity: '5' });
+    expect(body.line_items[0]).toMatchObject({
+      quantity: '5',
+      price_data: { currency: 'usd', unit_amount: '3500', recurring: { interval: 'month' } },
+    });
+    expect(body.subscription_data.metadata).toMatchObject({ organizationId: org.id, planType: 'professional' });
+    // The trial's remaining days (about 7) carry over into Stripe's trial.
+    const trialEnd = Number(body.subscription_data.trial_end);
+    expect(trialEnd - now()).toBeGreaterThan(6.9 * 86400);
+    expect(body.customer_email).toBe(account.email);
+    expect(body.success_url).toBe('https://desk.example.com/settings-billing?checkout=success');
+    expect(request.headers.authorization).toBe('Bearer sk_test_pigeonhole');
+  });
+
+  it('answers 502 with a message a person understands when Stripe is down, and keeps nothing', async () => {
+    const { admin, org } = await setup();
+    stripe.setDown(true);
+    try {
+      const res = await admin.post('/api/billing/create-checkout-session', { planId: 'starter', quantity: 2 });
+      expect(res.statusCode).toBe(502);
+      expect(res.json()).toMatchObject({ message: BILLING_MESSAGES.providerDown });
+    } finally {
+      stripe.setDown(false);
+    }
+    const rows = await t.db.select().from(billingCheckouts).where(eq(billingCheckouts.organizationId, org.id));
+    expect(rows).toEqual([]);
+  });
+});
+
+describe('POST /api/webhooks/stripe', () => {
+  it('refuses unsigned, mis-signed and tampered events with 400 and changes nothing', async () => {
+    const { admin, org } = await setup();
+    const { sessionId } = await startCheckout(admin);
+    const event = completedSession(org.id, sessionId, 'cus_tamper', 'sub_tamper');
+    const payload = JSON.stringify(event);
+    const unsigned = await t.app.inject({
+      method: 'POST',
+      url: '/api/webhooks/stripe',
+      headers: { 'content-type': 'application/json' },
+      payload,
+    });
+    expect(unsigned.statusCode).toBe(400);
+    expect(unsigned.json()).toMatchObject({ code: 'invalid_signature', message: WEBHOOK_MESSAGES.badSignature });
+    expect((await deliver(event, 'whsec_wrong')).statusCode).toBe(400);
+    const tampered = await t.app.inject({
+      method: 'POST',
+      url: '/api/webhooks/stripe',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signStripePayload(payload, WEBHOOK_SECRET) },
+      payload: payload.replace('cus_tamper', 'cus_other'),
+    });
+    expect(tampered.statusCode).toBe(400);
+    expect(await orgRow(org.id)).toMatchObject({ planType: 'trial', stripeCustomerId: null });
+  });
+
+  it('applies a completed checkout once: plan, seats, customer, licence; a replay changes nothing', async () => {
+    const { admin, org } = await setup();
+    const { sessionId } = await startCheckout(admin, 'professional', 5);
+    const event = completedSession(org.id, sessionId, 'cus_harbor', 'sub_harbor', 17500);
+    const first = await deliver(event);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(await orgRow(org.id)).toMatchObject({
+      planType: 'professional',
+      subscriptionStatus: 'active',
+      maxUsers: 5,
+      maxPackagesPerMonth: -1,
+      stripeCustomerId: 'cus_harbor',
+      stripeSubscriptionId: 'sub_harbor',
+      billingProvider: 'stripe',
+    });
+    const replay = await deliver(event);
+    expect(replay.json()).toMatchObject({ received: true, duplicate: true });
+    expect(await licences(org.id)).toMatchObject([{ planType: 'professional', quantity: 5, sourceRef: 'sub_harbor' }]);
+    expect(await payments(org.id)).toHaveLength(1);
+  });
+
+  it("refuses a session of another organization's checkout, or an unknown customer (400), granting nothing", async () => {
+    const a = await setup('A');
+    const b = await setup('B');
+    const { sessionId } = await startCheckout(a.admin);
+    const crossed = await deliver(completedSession(b.org.id, sessionId, 'cus_cross', 'sub_cross'));
+    expect(crossed.statusCode).toBe(400);
+    expect(crossed.json()).toMatchObject({ code: 'unknown_customer' });
+    const unknown = await deliver(
+      stripeEvent('customer.subscription.updated', subscription('sub_nobody', 'cus_nobody', { quantity: 9 })),
+    );
+    expect(unknown.statusCode).toBe(400);
+    expect(await orgRow(a.org.id)).toMatchObject({ planType: 'trial' });
+    expect(await orgRow(b.org.id)).toMatchObject({ planType: 'trial' });
+  });
+
+  it('follows the subscription: seats change, an older event delivered late changes nothing, deletion cancels', async () => {
+    const { admin, member, org } = await setup();
+    const { sessionId } = await startCheckout(admin, 'professional', 5);
+    await deliver(completedSession(org.id, sessionId, 'cus_seats', 'sub_seats'));
+    const t0 = now();
+    const newer = stripeEvent(
+      'customer.subscription.updated',
+      subscription('sub_seats', 'cus_seats', { quantity: 8 }),
+      {
+        created: t0 + 20,
+      },
+    );
+    const older = stripeEvent(
+      'customer.subscription.updated',
+      subscription('sub_seats', 'cus_seats', { quantity: 3 }),
+      {
+        created: t0 + 10,
+      },
+    );
+    expect((await deliver(newer)).statusCode).toBe(200);
+    expect((await deliver(older)).statusCode).toBe(200);
+    expect(await orgRow(org.id)).toMatchObject({ maxUsers: 8 });
+    expect(await licences(org.id)).toMatchObject([{ quantity: 8, isActive: true }]);
+
+    const deleted = stripeEvent(
+      'customer.subscription.deleted',
+      subscription('sub_seats', 'cus_seats', { status: 'canceled', quantity: 8 }),
+      { created: t0 + 30 },
+    );
+    expect((await deliver(deleted)).statusCode).toBe(200);
+    expect(await orgRow(org.id)).toMatchObject({ subscriptionStatus: 'cancelled' });
+    expect(await licences(org.id)).toMatchObject([{ isActive: false }]);
+    const item = await member.post('/api/mail-items', { type: 'letter' });
+    expect(item.statusCode).toBe(402);
+    expect(item.json()).toMatchObject({ code: 'subscription_inactive' });
+  });
+
+  it('applies a subscription that arrives before its checkout.session.completed', async () => {
+    const { admin, org } = await setup();
+    const { sessionId, checkoutId } = await startCheckout(admin, 'starter', 2);
+    const created = stripeEvent('customer.subscription.created', {
+      ...subscription('sub_early', 'cus_early', {
+        quantity: 2,
+        planType: 'starter',
+        orgId: org.id,
+        status: 'trialing',
+      }),
+      metadata: { organizationId: org.id, checkoutId, planType: 'starter', quantity: '2' },
+    });
+    expect((await deliver(created)).statusCode).toBe(200);
+    expect(await orgRow(org.id)).toMatchObject({ planType: 'starter', maxUsers: 2, stripeCustomerId: 'cus_early' });
+    const completed = completedSession(org.id, sessionId, 'cus_early', 'sub_early');
+    expect((await deliver({ ...completed, created: now() - 60 })).statusCode).toBe(200);
+    expect(await orgRow(org.id)).toMatchObject({ planType: 'starter', maxUsers: 2, subscriptionStatus: 'active' });
+    expect(await licences(org.id)).toHaveLength(1);
+  });
+
+  it('records paid and failed invoices; a failure is audited and emails the admins once', async () => {
+    const { admin, org, account } = await setup();
+    const { sessionId } = await startCheckout(admin, 'professional', 5);
+    await deliver(completedSession(org.id, sessionId, 'cus_inv', 'sub_inv'));
+    const periodEnd = now() + 31 * 86400;
+    const paid = stripeEvent('invoice.paid', {
+      id: 'in_paid',
+      object: 'invoice',
+      customer: 'cus_inv',
+      subscription: 'sub_inv',
+      amount_paid: 17500,
+      amount_due: 17500,
+      currency: 'usd',
+      hosted_invoice_url: 'https://invoice.stripe.test/in_paid',
+      lines: { object: 'list', data: [{ quantity: 5, period: { start: now(), end: periodEnd } }] },
+    });
+    expect((await deliver(paid)).statusCode).toBe(200);
+    expect(await orgRow(org.id)).toMatchObject({ lastPaymentAmount: 17500 });
+    expect((await orgRow(org.id)).nextBillingDate?.getTime()).toBe(periodEnd * 1000);
+    const history = (await admin.get('/api/billing/payments')).json<Array<Record<string, unknown>>>();
+    expect(history).toMatchObject([
+      { status: 'paid', amount: 17500, invoiceUrl: 'https://invoice.stripe.test/in_paid' },
+    ]);
+
+    const failed = stripeEvent('invoice.payment_failed', {
+      id: 'in_failed',
+      object: 'invoice',
+      customer: 'cus_inv',
+      subscription: 'sub_inv',
+      amount_paid: 0,
+      amount_due: 17500,
+      currency: 'usd',
+      hosted_invoice_url: null,
+      lines: { object: 'list', data: [] },
+    });
+    expect((await deliver(failed)).statusCode).toBe(200);
+    expect((await deliver(failed)).json()).toMatchObject({ duplicate: true });
+    expect(await payments(org.id)).toHaveLength(2);
+    const entries = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.organizationId, org.id), eq(auditLog.action, 'billing.payment_failed')));
+    expect(entries).toHaveLength(1);
+    const emails = await t.db
+      .select()
+      .from(notificationJobs)
+      .where(and(eq(notificationJobs.organizationId, org.id), eq(notificationJobs.channel, 'email')));
+    expect(emails.map((e) => e.destination)).toEqual([account.email]);
+  });
+});
+
+describe('POST /api/billing/create-portal-session', () => {
+  it("opens the organization's own customer portal only", async () => {
+    const { admin, org } = await setup();
+    const { sessionId } = await startCheckout(admin);
+    stripe.addCustomer('cus_portal');
+    await deliver(completedSession(org.id, sessionId, 'cus_portal', 'sub_portal'));
+    const res = await admin.post('/api/billing/create-portal-session', { customerId: 'cus_portal' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<{ url: string }>().url).toContain(stripe.url);
+    const request = stripe.requests.filter((r) => r.path === '/v1/billing_portal/sessions').at(-1)!;
+    expect(request.body).toMatchObject({
+      customer: 'cus_portal',
+      return_url: 'https://desk.example.com/settings-billing',
+    });
+
+    const other = await admin.post('/api/billing/create-portal-session', { customerId: 'cus_someone_else' });
+    expect(other.statusCode).toBe(404);
+  });
+});
