@@ -5,7 +5,10 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { OrganizationProvider } from '@/features/organizations/components/OrganizationProvider';
 import { useCurrentOrganization } from '@/features/organizations/hooks/useCurrentOrganization';
 import { AppShell } from './layout/AppShell';
+import { BillingScreen } from './screens/BillingScreen';
+import { CheckoutScreen } from './screens/CheckoutScreen';
 import { DashboardScreen } from './screens/DashboardScreen';
+import { DemoCheckoutScreen } from './screens/DemoCheckoutScreen';
 import { HistoryScreen } from './screens/HistoryScreen';
 import { IntegrationsScreen } from './screens/IntegrationsScreen';
 import { JoinInvitationScreen } from './screens/JoinInvitationScreen';
@@ -36,20 +39,29 @@ function ShellRoutes({ user }: { user: User }) {
   if (organizations.length === 0) return <OnboardingScreen user={user} />;
 
   return (
-    <AppShell user={user}>
-      <Switch>
-        <Route path="/" component={DashboardScreen} />
-        <Route path="/dashboard" component={DashboardScreen} />
-        <Route path="/mail-intake" component={MailIntakeScreen} />
-        <Route path="/pending-pickups" component={PendingPickupsScreen} />
-        <Route path="/recipients" component={RecipientsScreen} />
-        <Route path="/history" component={HistoryScreen} />
-        <Route path="/reports" component={LazyReports} />
-        <Route path="/integrations" component={IntegrationsScreen} />
-        <Route path="/settings" component={SettingsScreen} />
-        <Route component={NotFoundScreen} />
-      </Switch>
-    </AppShell>
+    <Switch>
+      {/* the demo payment provider stands in for Stripe's own page: no app shell around it */}
+      <Route path="/checkout/demo/:id">{(params) => <DemoCheckoutScreen checkoutId={params.id} />}</Route>
+      <Route>
+        <AppShell user={user}>
+          <Switch>
+            <Route path="/" component={DashboardScreen} />
+            <Route path="/dashboard" component={DashboardScreen} />
+            <Route path="/mail-intake" component={MailIntakeScreen} />
+            <Route path="/pending-pickups" component={PendingPickupsScreen} />
+            <Route path="/recipients" component={RecipientsScreen} />
+            <Route path="/history" component={HistoryScreen} />
+            <Route path="/reports" component={LazyReports} />
+            <Route path="/integrations" component={IntegrationsScreen} />
+            <Route path="/settings" component={SettingsScreen} />
+            <Route path="/settings-billing" component={BillingScreen} />
+            <Route path="/subscription-management" component={BillingScreen} />
+            <Route path="/checkout" component={CheckoutScreen} />
+            <Route component={NotFoundScreen} />
+          </Switch>
+        </AppShell>
+      </Route>
+    </Switch>
   );
 }
 

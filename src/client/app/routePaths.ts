@@ -7,6 +7,10 @@ export const signedInPaths = [
   '/history',
   '/integrations',
   '/settings',
+  '/settings-billing',
+  '/subscription-management',
+  '/checkout',
+  '/checkout/demo/:id',
 ];
 
 /** Signed-out pages; a signed-in visit to one goes to / (spec §2). */

@@ -1,12 +1,17 @@
 import type { MyOrganization } from '@contract';
-import { Plus } from 'lucide-react';
+import { Lock, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { PageHeader } from '@/components/PageHeader';
 import { Button } from '@/components/ui/button';
+import { WriteBlockNotice } from '@/features/billing/components/WriteBlockNotice';
+import { useWriteBlock } from '@/features/billing/hooks/useWriteBlock';
+import { blockedReason } from '@/features/billing/planState';
 import { LogMailDialog } from '@/features/mail-items/components/LogMailDialog';
 import { MailItemList } from '@/features/mail-items/components/MailItemList';
 import { RequireOrganization } from '@/features/organizations/components/RequireOrganization';
 import { useCurrentOrganization } from '@/features/organizations/hooks/useCurrentOrganization';
+
+const BLOCK_NOTICE_ID = 'intake-write-block';
 
 function IntakeBody({ organization }: { organization: MyOrganization }) {
   return <MailItemList key={organization.id} organizationId={organization.id} />;
@@ -15,6 +20,8 @@ function IntakeBody({ organization }: { organization: MyOrganization }) {
 export function MailIntakeScreen() {
   const { current } = useCurrentOrganization();
   const [logging, setLogging] = useState(false);
+  // A trial that ended or a subscription that lapsed: reading stays open, logging is refused (402).
+  const block = useWriteBlock();
 
   return (
     <>
@@ -23,12 +30,27 @@ export function MailIntakeScreen() {
         description="Process and track incoming mail and packages"
         actions={
           current && (
-            <Button onClick={() => setLogging(true)} className="w-full sm:w-auto">
-              <Plus aria-hidden /> Log New Mail
+            <Button
+              onClick={() => setLogging(true)}
+              className="w-full sm:w-auto"
+              disabled={block !== null}
+              title={block ? blockedReason(block) : undefined}
+              aria-describedby={block ? BLOCK_NOTICE_ID : undefined}
+            >
+              {block ? <Lock aria-hidden /> : <Plus aria-hidden />} Log New Mail
             </Button>
           )
         }
       />
+      {current && block && (
+        <WriteBlockNotice
+          id={BLOCK_NOTICE_ID}
+          block={block}
+          area="mail"
+          isAdmin={current.role === 'admin'}
+          className="mb-6"
+        />
+      )}
       <RequireOrganization>{(organization) => <IntakeBody organization={organization} />}</RequireOrganization>
       {current && (
         <LogMailDialog key={current.id} organizationId={current.id} open={logging} onOpenChange={setLogging} />

@@ -3,11 +3,11 @@ import { useState } from 'react';
 import { PageHeader } from '@/components/PageHeader';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useSignedInUser } from '@/features/auth/hooks/useSignedInUser';
+import { BillingView } from '@/features/billing/components/BillingView';
 import { RequireOrganization } from '@/features/organizations/components/RequireOrganization';
 import { MailroomsPane } from '@/features/mailrooms/components/MailroomsPane';
 import { AccountForm } from '@/features/settings/components/AccountForm';
 import { ChangePasswordForm } from '@/features/settings/components/ChangePasswordForm';
-import { ComingSoonPane } from '@/features/settings/components/ComingSoonPanes';
 import { CustomizationPane } from '@/features/settings/components/CustomizationPane';
 import { NotificationsPane } from '@/features/settings/components/NotificationsPane';
 import { OrganizationSettingsForm } from '@/features/settings/components/OrganizationSettingsForm';
@@ -35,8 +35,8 @@ function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrg
       );
     case 'users':
       return <UserManagementPane organization={organization} currentUserId={user.id} />;
-    default:
-      return <ComingSoonPane tab={tab.id} icon={tab.icon} />;
+    case 'billing':
+      return <BillingView organization={organization} />;
   }
 }
 

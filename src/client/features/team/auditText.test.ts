@@ -157,4 +157,63 @@ describe('auditSentence', () => {
       'Ana Admin deleted the storage location Shelf A',
     );
   });
+  it('words billing changes, failed payments and refusals', () => {
+    const billing = { targetType: 'billing', targetId: 'o-1', targetLabel: 'Harbor View' };
+    expect(
+      auditSentence(
+        entry({
+          ...billing,
+          action: 'billing.plan_changed',
+          before: { planType: 'trial', subscriptionStatus: 'trial', maxPackagesPerMonth: 500 },
+          after: { planType: 'professional', subscriptionStatus: 'active', maxPackagesPerMonth: -1, provider: 'demo' },
+        }),
+      ),
+    ).toBe('Ana Admin changed the plan from Trial to Professional, paid with the demo provider');
+    expect(
+      auditSentence(
+        entry({
+          ...billing,
+          action: 'billing.plan_changed',
+          before: { planType: 'professional', maxUsers: 5 },
+          after: { planType: 'enterprise', maxUsers: 12, provider: 'stripe' },
+        }),
+      ),
+    ).toBe('Ana Admin changed the plan from Professional to Enterprise, 12 seats, paid by card');
+    expect(
+      auditSentence(
+        entry({
+          ...billing,
+          action: 'billing.plan_changed',
+          actor: null,
+          before: { subscriptionStatus: 'active' },
+          after: { subscriptionStatus: 'expired' },
+        }),
+      ),
+    ).toBe('Billing changed the subscription from active to expired');
+    expect(
+      auditSentence(
+        entry({
+          ...billing,
+          action: 'billing.plan_changed',
+          actor: null,
+          before: { maxUsers: 5 },
+          after: { maxUsers: 8 },
+        }),
+      ),
+    ).toBe('Billing changed the seats from 5 seats to 8 seats');
+    expect(
+      auditSentence(
+        entry({ ...billing, action: 'billing.payment_failed', actor: null, after: { amount: 17500, currency: 'usd' } }),
+      ),
+    ).toBe('Billing recorded a failed payment of $175');
+    expect(
+      auditSentence(
+        entry({
+          ...billing,
+          action: 'billing.refused',
+          after: { reason: 'Only organization admins can do this', call: 'GET /api/licenses/summary' },
+        }),
+      ),
+    ).toBe('Ana Admin was refused a billing action: Only organization admins can do this');
+  });
 });

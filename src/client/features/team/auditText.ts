@@ -1,5 +1,6 @@
 import type { AuditEntry } from '@contract';
 // relative, so the unit test (no path aliases in vitest.config) can load it
+import { PLANS, formatCents } from '../../../contract/billing';
 import { displayName } from '../../lib/format';
 
 /** Field names as people read them in the activity log. */
@@ -87,9 +88,64 @@ function updated(entry: AuditEntry, what: string): string {
   return `updated ${what}${changedFields(entry)}`;
 }
 
-/** Who did it: the actor's name, or "Someone" when the account is gone. */
+/** "Professional"; the trial reads "Trial". */
+function planLabel(value: unknown): string | null {
+  if (value === 'trial') return 'Trial';
+  return typeof value === 'string' && value in PLANS ? PLANS[value as keyof typeof PLANS].name : null;
+}
+
+const paidWith: Record<string, string> = {
+  stripe: 'paid by card',
+  paypal: 'paid with PayPal',
+  demo: 'paid with the demo provider',
+};
+
+function seats(value: unknown): string | null {
+  if (typeof value !== 'number') return null;
+  return value < 0 ? 'unlimited seats' : `${value} ${value === 1 ? 'seat' : 'seats'}`;
+}
+
+/** "changed the plan from Trial to Professional, 5 seats, paid by card". */
+function planChange(entry: AuditEntry): string {
+  const before = entry.before ?? {};
+  const after = entry.after ?? {};
+  const parts: string[] = [];
+  const fromPlan = planLabel(before.planType);
+  const toPlan = planLabel(after.planType);
+  if (toPlan) {
+    parts.push(fromPlan ? `changed the plan from ${fromPlan} to ${toPlan}` : `changed the plan to ${toPlan}`);
+    const count = seats(after.maxUsers);
+    if (count) parts.push(count);
+  } else if (typeof after.maxUsers === 'number') {
+    const from = seats(before.maxUsers);
+    parts.push(from ? `changed the seats from ${from} to ${seats(after.maxUsers)}` : `set ${seats(after.maxUsers)}`);
+  }
+  if (typeof after.subscriptionStatus === 'string' && !(toPlan && after.subscriptionStatus === 'active')) {
+    const from = typeof before.subscriptionStatus === 'string' ? ` from ${before.subscriptionStatus}` : '';
+    parts.push(
+      parts.length > 0
+        ? `subscription ${after.subscriptionStatus}`
+        : `changed the subscription${from} to ${after.subscriptionStatus}`,
+    );
+  }
+  const provider = typeof after.provider === 'string' ? paidWith[after.provider] : undefined;
+  if (provider) parts.push(provider);
+  if (parts.length === 0) return 'changed the plan';
+  return parts.join(', ');
+}
+
+/** "recorded a failed payment of $175". */
+function paymentFailed(entry: AuditEntry): string {
+  const amount = entry.after?.amount;
+  const currency = typeof entry.after?.currency === 'string' ? entry.after.currency.toUpperCase() : 'USD';
+  if (typeof amount !== 'number') return 'recorded a failed payment';
+  return `recorded a failed payment of ${formatCents(amount)}${currency === 'USD' ? '' : ` ${currency}`}`;
+}
+
+/** Who did it: the actor's name; "Billing" for what the payment provider or the plan's expiry did; else "Someone". */
 export function auditActor(entry: AuditEntry): string {
-  return entry.actor ? displayName(entry.actor) : 'Someone';
+  if (entry.actor) return displayName(entry.actor);
+  return entry.action.startsWith('billing.') ? 'Billing' : 'Someone';
 }
 
 /**
@@ -145,6 +201,14 @@ export function auditAction(entry: AuditEntry, nameOf?: (userId: string) => stri
       return updated(entry, `the storage location ${target}`);
     case 'location.deleted':
       return `deleted the storage location ${target}`;
+    case 'billing.plan_changed':
+      return planChange(entry);
+    case 'billing.payment_failed':
+      return paymentFailed(entry);
+    case 'billing.refused': {
+      const reason = textOf(entry, 'reason');
+      return reason ? `was refused a billing action: ${reason}` : 'was refused a billing action';
+    }
     default:
       return 'made a change';
   }

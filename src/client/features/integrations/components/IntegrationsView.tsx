@@ -4,6 +4,7 @@ import {
   CheckCircle2,
   Info,
   KeyRound,
+  Lock,
   MoreHorizontal,
   Pencil,
   Plug,
@@ -31,6 +32,9 @@ import {
 import { ListSkeleton, Skeleton } from '@/components/ui/skeleton';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/components/ui/use-toast';
+import { WriteBlockNotice } from '@/features/billing/components/WriteBlockNotice';
+import { useWriteBlock } from '@/features/billing/hooks/useWriteBlock';
+import { blockedReason } from '@/features/billing/planState';
 import { cn } from '@/lib/cn';
 import { toastFailure, useErrorToast } from '@/lib/useErrorToast';
 import {
@@ -52,15 +56,20 @@ export const integrationsDescription = 'Email, SMS and webhooks that tell people
 
 const count = new Intl.NumberFormat();
 
+const BLOCK_NOTICE_ID = 'integrations-write-block';
+
 function Catalog({
   integrations,
   isLoading,
   isAdmin,
+  addPaused,
   onAdd,
 }: {
   integrations: Integration[] | undefined;
   isLoading: boolean;
   isAdmin: boolean;
+  /** Why adding is paused (the trial ended), or null. */
+  addPaused: string | null;
   onAdd: (type: IntegrationType) => void;
 }) {
   return (
@@ -93,8 +102,11 @@ function Catalog({
                 className="mt-4 self-stretch sm:self-start"
                 onClick={() => onAdd(kind.type)}
                 aria-label={`Add ${kind.title}`}
+                disabled={addPaused !== null}
+                title={addPaused ?? undefined}
+                aria-describedby={addPaused ? BLOCK_NOTICE_ID : undefined}
               >
-                <Plus aria-hidden />
+                {addPaused ? <Lock aria-hidden /> : <Plus aria-hidden />}
                 {configured ? (
                   <>
                     <span className="sm:hidden">Add</span>
@@ -264,6 +276,9 @@ export function IntegrationsView({ organization, userEmail }: { organization: My
   const update = useUpdateIntegration(organizationId);
   const remove = useDeleteIntegration(organizationId);
   const rotate = useRotateWebhookSecret(organizationId);
+  // After the trial (or with a lapsed subscription) the server refuses new integrations with 402.
+  const block = useWriteBlock();
+  const addPaused = block ? blockedReason(block) : null;
 
   const [form, setForm] = useState<{ type: IntegrationType; integration?: Integration } | null>(null);
   const [formOpen, setFormOpen] = useState(false);
@@ -361,7 +376,7 @@ export function IntegrationsView({ organization, userEmail }: { organization: My
             ? 'Set up email first: recipients then hear about their mail the moment it is logged.'
             : 'An admin of your organization can set up email, SMS and webhooks here.'}
         </p>
-        {isAdmin && (
+        {isAdmin && !block && (
           <Button className="mt-5" onClick={() => openForm('email')}>
             <Plus aria-hidden /> Set up email
           </Button>
@@ -400,9 +415,13 @@ export function IntegrationsView({ organization, userEmail }: { organization: My
         actions={
           isAdmin && (
             <DropdownMenu modal={false}>
-              <DropdownMenuTrigger asChild>
-                <Button>
-                  <Plus aria-hidden /> Add integration
+              <DropdownMenuTrigger asChild disabled={block !== null}>
+                <Button
+                  disabled={block !== null}
+                  title={addPaused ?? undefined}
+                  aria-describedby={block ? BLOCK_NOTICE_ID : undefined}
+                >
+                  {block ? <Lock aria-hidden /> : <Plus aria-hidden />} Add integration
                 </Button>
               </DropdownMenuTrigger>
               <DropdownMenuContent align="end">
@@ -417,13 +436,20 @@ export function IntegrationsView({ organization, userEmail }: { organization: My
         }
       />
       <div className="space-y-6">
+        {block && <WriteBlockNotice id={BLOCK_NOTICE_ID} block={block} area="integrations" isAdmin={isAdmin} />}
         {!isAdmin && (
           <p className="flex items-start gap-2 rounded-lg border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-800">
             <Info aria-hidden className="mt-0.5 size-4 shrink-0" />
             Only admins can add or change integrations. You can see what is set up and how it is doing.
           </p>
         )}
-        <Catalog integrations={integrations} isLoading={list.isPending} isAdmin={isAdmin} onAdd={openForm} />
+        <Catalog
+          integrations={integrations}
+          isLoading={list.isPending}
+          isAdmin={isAdmin}
+          addPaused={addPaused}
+          onAdd={openForm}
+        />
         <Card className="overflow-hidden">
           <CardHeader className="border-b border-slate-200 pb-4 sm:pb-4">
             <CardTitle>Active Integrations</CardTitle>

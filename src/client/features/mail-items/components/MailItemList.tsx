@@ -29,6 +29,7 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { Input } from '@/components/ui/input';
 import { ListSkeleton } from '@/components/ui/skeleton';
+import { useWriteBlock } from '@/features/billing/hooks/useWriteBlock';
 import { cn } from '@/lib/cn';
 import { formatDateTime, relativeTime } from '@/lib/format';
 import { useErrorToast } from '@/lib/useErrorToast';
@@ -160,6 +161,7 @@ export function MailItemList({ organizationId }: { organizationId: string }) {
   const list = useMailItems(organizationId, { search, order: 'desc', limit: PAGE_SIZE, offset: page * PAGE_SIZE });
   const actions = useMailItemActions(organizationId);
   useErrorToast(list.error, 'Failed to fetch mail items');
+  const blocked = useWriteBlock() !== null;
 
   const total = list.data?.total ?? 0;
   // The last page emptied (items deleted or handed over elsewhere): show the new last page.
@@ -206,7 +208,9 @@ export function MailItemList({ organizationId }: { organizationId: string }) {
           <EmptyState icon={Inbox} title={search.trim() ? 'No mail items match your search' : 'No mail items yet'}>
             {search.trim()
               ? 'Try a different tracking number, sender or name.'
-              : 'Log New Mail to record the first arrival.'}
+              : blocked
+                ? 'Logged mail appears here once logging resumes.'
+                : 'Log New Mail to record the first arrival.'}
           </EmptyState>
         ) : (
           <ul aria-label="Recent mail items" className="divide-y divide-slate-100 border-t border-slate-100">

@@ -1,8 +1,10 @@
 import type { AuditAction } from '@contract';
 import {
+  Ban,
   Building2,
   ChevronLeft,
   ChevronRight,
+  CreditCard,
   History,
   KeyRound,
   MailPlus,
@@ -20,6 +22,7 @@ import {
   UserCheck,
   UserMinus,
   Warehouse,
+  XCircle,
   type LucideIcon,
 } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
@@ -52,6 +55,9 @@ const icons: Record<AuditAction, LucideIcon> = {
   'location.created': MapPin,
   'location.updated': Pencil,
   'location.deleted': MapPinOff,
+  'billing.plan_changed': CreditCard,
+  'billing.payment_failed': XCircle,
+  'billing.refused': Ban,
 };
 
 /** Who invited, removed, changed a role or a setting, and when; newest first, a page at a time. */

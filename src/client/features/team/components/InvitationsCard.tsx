@@ -18,7 +18,8 @@ interface InvitationsCardProps {
   isPending: boolean;
   isError: boolean;
   onRetry: () => void;
-  onInvite: () => void;
+  /** Opens the invite dialog; left out while inviting is paused (the trial ended). */
+  onInvite?: () => void;
 }
 
 function StatusBadge({ invitation }: { invitation: Invitation }) {
@@ -110,9 +111,11 @@ export function InvitationsCard({
     body = (
       <EmptyState icon={MailPlus} title="No pending invitations" className="py-8">
         <p>Invite colleagues by email; they appear here until they accept.</p>
-        <Button variant="outline" size="sm" className="mt-4" onClick={onInvite}>
-          <MailPlus aria-hidden /> Invite user
-        </Button>
+        {onInvite && (
+          <Button variant="outline" size="sm" className="mt-4" onClick={onInvite}>
+            <MailPlus aria-hidden /> Invite user
+          </Button>
+        )}
       </EmptyState>
     );
   } else {

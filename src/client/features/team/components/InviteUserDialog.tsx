@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { CreateInvitationBody, INVITATION_TTL_DAYS, ROLES } from '@contract';
+import { CreateInvitationBody, INVITATION_TTL_DAYS, ROLES, type WriteBlock } from '@contract';
 import { AlertTriangle, Send } from 'lucide-react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
@@ -8,6 +8,7 @@ import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
+import { WriteBlockNotice } from '@/features/billing/components/WriteBlockNotice';
 import { ApiError } from '@/lib/api';
 import { toastFailure } from '@/lib/useErrorToast';
 import { INVALID_JSON_REPLY, useCreateInvitation } from '../api/invitations';
@@ -22,6 +23,8 @@ interface InviteUserDialogProps {
   organizationName: string;
   /** No seat is free: the invitation can still go out, but joining waits for a seat. */
   seatsFull?: boolean;
+  /** Inviting is paused (trial ended, subscription lapsed): the server would refuse with 402. */
+  block?: WriteBlock | null;
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }
@@ -31,6 +34,7 @@ export function InviteUserDialog({
   organizationId,
   organizationName,
   seatsFull = false,
+  block = null,
   open,
   onOpenChange,
 }: InviteUserDialogProps) {
@@ -99,7 +103,8 @@ export function InviteUserDialog({
               )}
             />
           </FormField>
-          {seatsFull && (
+          {block && <WriteBlockNotice block={block} area="members" isAdmin />}
+          {seatsFull && !block && (
             <p
               role="status"
               className="flex items-start gap-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
@@ -112,7 +117,7 @@ export function InviteUserDialog({
             <Button variant="outline" onClick={() => close(false)} disabled={invite.isPending}>
               Cancel
             </Button>
-            <Button type="submit" disabled={!email.trim() || invite.isPending}>
+            <Button type="submit" disabled={!email.trim() || invite.isPending || block !== null}>
               <Send aria-hidden />
               {invite.isPending ? 'Sending…' : 'Send Invitation'}
             </Button>

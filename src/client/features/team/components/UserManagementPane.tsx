@@ -1,7 +1,10 @@
 import type { MyOrganization } from '@contract';
-import { UserPlus } from 'lucide-react';
+import { Lock, UserPlus } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { WriteBlockNotice } from '@/features/billing/components/WriteBlockNotice';
+import { useWriteBlock } from '@/features/billing/hooks/useWriteBlock';
+import { blockedReason } from '@/features/billing/planState';
 import { useMembers } from '@/features/organizations/api/members';
 import { displayName } from '@/lib/format';
 import { useInvitations } from '../api/invitations';
@@ -28,9 +31,19 @@ export function UserManagementPane({
     [members.data],
   );
   const nameOf = useCallback((userId: string) => names.get(userId), [names]);
+  // After the trial (or with a lapsed subscription) the server refuses invitations with 402: say so here.
+  const block = useWriteBlock();
 
   return (
     <div className="space-y-6">
+      {block && (
+        <WriteBlockNotice
+          id="invite-write-block"
+          block={block}
+          area="members"
+          isAdmin={organization.role === 'admin'}
+        />
+      )}
       <SeatSummary maxUsers={organization.maxUsers} used={members.data?.length} pendingInvitations={pending} />
       <MembersCard
         organizationId={organization.id}
@@ -41,8 +54,14 @@ export function UserManagementPane({
         isError={members.isError}
         onRetry={() => void members.refetch()}
         inviteButton={
-          <Button onClick={() => setInviting(true)} className="self-start">
-            <UserPlus aria-hidden /> Invite user
+          <Button
+            onClick={() => setInviting(true)}
+            className="self-start"
+            disabled={block !== null}
+            title={block ? blockedReason(block) : undefined}
+            aria-describedby={block ? 'invite-write-block' : undefined}
+          >
+            {block ? <Lock aria-hidden /> : <UserPlus aria-hidden />} Invite user
           </Button>
         }
       />
@@ -52,13 +71,14 @@ export function UserManagementPane({
         isPending={invitations.isPending}
         isError={invitations.isError}
         onRetry={() => void invitations.refetch()}
-        onInvite={() => setInviting(true)}
+        onInvite={block ? undefined : () => setInviting(true)}
       />
       <ActivityCard organizationId={organization.id} nameOf={nameOf} />
       <InviteUserDialog
         organizationId={organization.id}
         organizationName={organization.name}
         seatsFull={members.data !== undefined && seatsAvailable(organization.maxUsers, members.data.length) === 0}
+        block={block}
         open={inviting}
         onOpenChange={setInviting}
       />

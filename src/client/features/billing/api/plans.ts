@@ -1,0 +1,17 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { PlansReply } from '@contract';
+import { apiRequest } from '@/lib/api';
+
+export const plansQueryKey = ['/api/plans'] as const;
+
+/** The public plan table and whether payments run against the local demo provider (no keys set). */
+export function fetchPlans() {
+  return apiRequest<PlansReply>('GET', '/api/plans');
+}
+
+/** The table only changes with a deployment: fetched once per page load. */
+export const plansQuery = queryOptions({ queryKey: plansQueryKey, queryFn: fetchPlans });
+
+export function usePlans() {
+  return useQuery(plansQuery);
+}

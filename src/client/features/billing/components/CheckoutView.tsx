@@ -1,0 +1,370 @@
+import {
+  BILLING_MESSAGES,
+  CHECKOUT_DEFAULTS,
+  PLAN_LIST,
+  PLANS,
+  YEARLY_DISCOUNT,
+  formatCents,
+  monthlyTotalCents,
+  trialDaysLeft,
+  type MyOrganization,
+  type PaidPlanType,
+} from '@contract';
+import { CheckCircle2, CreditCard, FlaskConical, Info, Lock, ShieldCheck, Sparkles, Wallet } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useSearch } from 'wouter';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Label } from '@/components/ui/label';
+import { toast } from '@/components/ui/use-toast';
+import { useMembers } from '@/features/organizations/api/members';
+import { ApiError } from '@/lib/api';
+import { useCreateCheckoutSession } from '../api/createCheckoutSession';
+import { usePlans } from '../api/plans';
+import { useNow } from '../hooks/useNow';
+import { useUpgradeComplete } from '../hooks/useUpgradeComplete';
+import { clampSeats, seatTextProblem } from '../planState';
+import { ChoiceTile } from './ChoiceTile';
+import { PaypalPayment } from './PaypalPayment';
+import { QuantityInput } from './QuantityInput';
+
+type Cycle = 'monthly' | 'yearly';
+type Method = 'card' | 'paypal';
+
+const USERS_ID = 'checkout-users';
+const yearlyPercent = `${Math.round(YEARLY_DISCOUNT * 100)}%`;
+
+/** Members cannot buy: they are told who can. */
+function AdminsOnly({ organization }: { organization: MyOrganization }) {
+  return (
+    <Card className="mx-auto max-w-lg px-6 py-10 text-center">
+      <span className="mx-auto flex size-12 items-center justify-center rounded-full bg-slate-100 text-slate-500">
+        <Lock aria-hidden className="size-6" />
+      </span>
+      <h2 className="mt-4 text-lg font-semibold text-slate-900">Only admins can change the plan</h2>
+      <p className="mt-1 text-sm text-slate-500">
+        Ask an admin of {organization.name} to choose a plan. You can keep working with everything your role allows.
+      </p>
+      <Button asChild variant="outline" className="mt-6">
+        <Link href="/dashboard">Back to the dashboard</Link>
+      </Button>
+    </Card>
+  );
+}
+
+function PlanTiles({ planType, onChoose }: { planType: PaidPlanType; onChoose: (plan: PaidPlanType) => void }) {
+  return (
+    <fieldset className="space-y-3">
+      <legend className="sr-only">Plan</legend>
+      {PLAN_LIST.map((plan) => {
+        const selected = plan.id === planType;
+        return (
+          <ChoiceTile
+            key={plan.id}
+            name="plan"
+            value={plan.id}
+            checked={selected}
+            onSelect={() => onChoose(plan.id)}
+            label={`${plan.name}: ${formatCents(plan.pricePerUser)} per user per month`}
+          >
+            <span className="flex flex-col gap-1 sm:flex-row sm:items-start sm:justify-between sm:gap-4">
+              <span className="min-w-0 flex-1">
+                <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                  <span className="text-base font-semibold text-slate-900">{plan.name}</span>
+                  {plan.mostPopular && (
+                    <Badge tone="indigo" className="gap-1">
+                      <Sparkles aria-hidden className="size-3" /> Most Popular
+                    </Badge>
+                  )}
+                  {selected && (
+                    <Badge tone="green" className="gap-1">
+                      <CheckCircle2 aria-hidden className="size-3" /> Selected
+                    </Badge>
+                  )}
+                </span>
+                <span className="mt-0.5 block text-sm text-slate-500">{plan.description}</span>
+              </span>
+              <span className="shrink-0 sm:text-right">
+                <span className="text-xl font-bold text-slate-900 tabular-nums">{formatCents(plan.pricePerUser)}</span>
+                <span className="text-sm text-slate-500"> /user/month</span>
+              </span>
+            </span>
+            <ul className="mt-3 grid gap-x-4 gap-y-1.5 text-sm text-slate-600 sm:grid-cols-3">
+              {plan.features.slice(0, 3).map((feature) => (
+                <li key={feature} className="flex items-start gap-1.5">
+                  <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
+                  {feature}
+                </li>
+              ))}
+            </ul>
+          </ChoiceTile>
+        );
+      })}
+    </fieldset>
+  );
+}
+
+function Checkout({ organization }: { organization: MyOrganization }) {
+  const plans = usePlans();
+  const members = useMembers(organization.id);
+  const memberCount = members.data?.length ?? 0;
+  const now = useNow();
+  const search = useSearch();
+  const cancelled = new URLSearchParams(search).has('cancelled');
+
+  const [planType, setPlanType] = useState<PaidPlanType>(CHECKOUT_DEFAULTS.planType);
+  const [usersText, setUsersText] = useState(String(CHECKOUT_DEFAULTS.users));
+  const [cycle, setCycle] = useState<Cycle>('monthly');
+  const [method, setMethod] = useState<Method>(CHECKOUT_DEFAULTS.method);
+
+  const plan = PLANS[planType];
+  const users = Number(usersText);
+  const problem = seatTextProblem(planType, usersText, memberCount);
+  const total = problem ? null : monthlyTotalCents(planType, users);
+  const onTrial = organization.subscriptionStatus === 'trial' && trialDaysLeft(organization.trialEndDate, now) > 0;
+  const cardDemo = plans.data?.providers.card === 'demo';
+
+  const checkout = useCreateCheckoutSession(organization.id);
+  const upgraded = useUpgradeComplete(organization.id);
+  const [paid, setPaid] = useState(false);
+  const redirecting = checkout.isPending || checkout.isSuccess;
+
+  const choosePlan = (next: PaidPlanType) => {
+    setPlanType(next);
+    const typed = Number.parseInt(usersText, 10);
+    setUsersText(String(clampSeats(next, typed, memberCount)));
+  };
+
+  const payByCard = () => {
+    if (problem) return;
+    checkout.mutate(
+      { planId: planType, quantity: users },
+      {
+        onError: (err) =>
+          toast({
+            title: BILLING_MESSAGES.checkoutFailed,
+            description: err instanceof ApiError ? err.reply?.message : undefined,
+            variant: 'destructive',
+          }),
+      },
+    );
+  };
+
+  const onPaypalSucceeded = (paidPlan: PaidPlanType) => {
+    setPaid(true);
+    upgraded(paidPlan);
+  };
+
+  return (
+    <div className="space-y-6">
+      {cancelled && (
+        <p
+          role="status"
+          className="flex items-start gap-2 rounded-lg border border-slate-200 bg-white px-4 py-3 text-sm text-slate-700"
+        >
+          <Info aria-hidden className="mt-0.5 size-4 shrink-0 text-slate-500" />
+          Checkout was cancelled and nothing was charged. Choose a plan again whenever you are ready.
+        </p>
+      )}
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start">
+        <div className="min-w-0 space-y-6">
+          <Card>
+            <CardHeader>
+              <CardTitle>Choose a plan</CardTitle>
+              <CardDescription>Priced per user, per month. Change or cancel anytime.</CardDescription>
+            </CardHeader>
+            <CardContent>
+              <PlanTiles planType={planType} onChoose={choosePlan} />
+            </CardContent>
+          </Card>
+
+          <Card>
+            <CardContent className="grid gap-6 sm:grid-cols-2">
+              <div className="space-y-1.5">
+                <Label htmlFor={USERS_ID}>Number of users</Label>
+                <QuantityInput
+                  id={USERS_ID}
+                  value={usersText}
+                  onChange={setUsersText}
+                  min={plan.minUsers}
+                  max={plan.maxUsers || 1000}
+                  unit="users"
+                  invalid={problem !== null}
+                  describedBy={`${USERS_ID}-hint${problem ? ` ${USERS_ID}-error` : ''}`}
+                />
+                <p id={`${USERS_ID}-hint`} className="text-xs text-slate-500">
+                  {BILLING_MESSAGES.minimumUsers(plan.minUsers)} · up to {plan.maxUsers.toLocaleString('en-US')} on{' '}
+                  {plan.name}
+                  {memberCount > 0 && ` · ${memberCount} ${memberCount === 1 ? 'member' : 'members'} today`}
+                </p>
+                {problem && (
+                  <p id={`${USERS_ID}-error`} role="alert" className="text-sm text-red-600">
+                    {problem}
+                  </p>
+                )}
+              </div>
+              <fieldset className="space-y-1.5">
+                <legend className="text-sm font-medium text-slate-700">Billing cycle</legend>
+                <div className="grid grid-cols-2 gap-2">
+                  <ChoiceTile
+                    name="cycle"
+                    value="monthly"
+                    label="Monthly"
+                    checked={cycle === 'monthly'}
+                    onSelect={() => setCycle('monthly')}
+                    className="p-3 sm:p-3"
+                  >
+                    <span className="block text-sm font-medium text-slate-900">Monthly</span>
+                    <span className="mt-1 block text-xs text-slate-500">Month to month</span>
+                  </ChoiceTile>
+                  <ChoiceTile
+                    name="cycle"
+                    value="yearly"
+                    label={`Yearly, save ${yearlyPercent}`}
+                    checked={cycle === 'yearly'}
+                    onSelect={() => setCycle('yearly')}
+                    className="p-3 sm:p-3"
+                  >
+                    <span className="block text-sm font-medium text-slate-900">Yearly</span>
+                    <Badge tone="green" className="mt-1">
+                      Save {yearlyPercent}
+                    </Badge>
+                  </ChoiceTile>
+                </div>
+              </fieldset>
+            </CardContent>
+          </Card>
+        </div>
+
+        <Card role="region" className="lg:sticky lg:top-6" aria-labelledby="payment-summary-title">
+          <CardHeader>
+            <CardTitle id="payment-summary-title">Payment summary</CardTitle>
+            <CardDescription>{organization.name}</CardDescription>
+          </CardHeader>
+          <CardContent className="space-y-5">
+            <dl className="space-y-2 text-sm">
+              <div className="flex items-baseline justify-between gap-3">
+                <dt className="text-slate-600">{plan.name} plan</dt>
+                <dd className="text-slate-600">{formatCents(plan.pricePerUser)} per user</dd>
+              </div>
+              <div className="flex items-baseline justify-between gap-3">
+                <dt className="text-slate-600">
+                  {problem ? '–' : users} {users === 1 ? 'user' : 'users'} × {formatCents(plan.pricePerUser)}
+                </dt>
+                <dd className="font-medium text-slate-900 tabular-nums">{total === null ? '–' : formatCents(total)}</dd>
+              </div>
+              <div className="flex items-baseline justify-between gap-3 border-t border-slate-200 pt-3">
+                <dt className="font-semibold text-slate-900">Monthly total</dt>
+                <dd className="text-right">
+                  <span className="text-2xl font-bold text-slate-900 tabular-nums">
+                    {total === null ? '–' : formatCents(total)}
+                  </span>
+                  <span className="text-sm text-slate-500"> /month</span>
+                </dd>
+              </div>
+            </dl>
+            {cycle === 'yearly' && total !== null && (
+              <p className="rounded-lg bg-slate-50 px-3 py-2 text-xs text-slate-600">
+                Yearly billing saves {yearlyPercent}: {formatCents(Math.round(total * 12 * (1 - YEARLY_DISCOUNT)))} a
+                year instead of {formatCents(total * 12)}. Payments here are taken monthly; the total above is what you
+                pay each month.
+              </p>
+            )}
+
+            <div>
+              <h3 className="text-sm font-semibold text-slate-900">Included in {plan.name}</h3>
+              <ul className="mt-2 space-y-1.5 text-sm text-slate-600">
+                {plan.features.map((feature) => (
+                  <li key={feature} className="flex items-start gap-2">
+                    <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
+                    {feature}
+                  </li>
+                ))}
+              </ul>
+            </div>
+
+            {onTrial && (
+              <div className="rounded-lg border border-emerald-200 bg-emerald-50 px-3 py-2.5 text-sm">
+                <p className="flex items-center gap-1.5 font-semibold text-emerald-900">
+                  <ShieldCheck aria-hidden className="size-4 text-emerald-600" />
+                  {BILLING_MESSAGES.trialNoteTitle}
+                </p>
+                <p className="mt-0.5 text-emerald-800">{BILLING_MESSAGES.trialNote}</p>
+              </div>
+            )}
+
+            <fieldset className="space-y-2">
+              <legend className="mb-2 text-sm font-semibold text-slate-900">Payment method</legend>
+              <div className="grid gap-2">
+                <ChoiceTile
+                  name="method"
+                  value="card"
+                  label="Credit Card"
+                  checked={method === 'card'}
+                  onSelect={() => setMethod('card')}
+                  disabled={paid}
+                  className="p-3 sm:p-3"
+                >
+                  <span className="flex items-center justify-between gap-2">
+                    <span className="text-sm font-medium text-slate-900">Credit Card</span>
+                    <CreditCard aria-hidden className="size-4 text-slate-500" />
+                  </span>
+                  <span className="mt-0.5 block text-xs text-slate-500">On a secure checkout page</span>
+                </ChoiceTile>
+                <ChoiceTile
+                  name="method"
+                  value="paypal"
+                  label="PayPal"
+                  checked={method === 'paypal'}
+                  onSelect={() => setMethod('paypal')}
+                  disabled={paid || redirecting}
+                  className="p-3 sm:p-3"
+                >
+                  <span className="flex items-center justify-between gap-2">
+                    <span className="text-sm font-medium text-slate-900">PayPal</span>
+                    <Wallet aria-hidden className="size-4 text-slate-500" />
+                  </span>
+                  <span className="mt-0.5 block text-xs text-slate-500">Pays one month at a time</span>
+                </ChoiceTile>
+              </div>
+            </fieldset>
+
+            {method === 'card' ? (
+              <div className="space-y-2">
+                <Button size="lg" className="w-full" disabled={problem !== null || redirecting} onClick={payByCard}>
+                  <Lock aria-hidden />
+                  {redirecting ? 'Opening secure checkout…' : onTrial ? 'Start Free Trial' : 'Subscribe'}
+                </Button>
+                {cardDemo && (
+                  <p className="flex items-start gap-1.5 text-xs text-slate-500">
+                    <FlaskConical aria-hidden className="mt-0.5 size-3.5 shrink-0" />
+                    Demo mode: you confirm on a demo payment page and no card is charged.
+                  </p>
+                )}
+              </div>
+            ) : (
+              <PaypalPayment
+                organizationId={organization.id}
+                planType={planType}
+                userCount={users}
+                problem={problem}
+                onSucceeded={onPaypalSucceeded}
+              />
+            )}
+          </CardContent>
+        </Card>
+      </div>
+      <p className="flex items-center justify-center gap-1.5 text-center text-xs text-slate-500">
+        <Lock aria-hidden className="size-3.5 shrink-0" />
+        {BILLING_MESSAGES.checkoutFooter}
+      </p>
+    </div>
+  );
+}
+
+/** /checkout (spec §2, §4): plan, users and billing cycle on the left; the summary and payment on the right. */
+export function CheckoutView({ organization }: { organization: MyOrganization }) {
+  if (organization.role !== 'admin') return <AdminsOnly organization={organization} />;
+  return <Checkout organization={organization} />;
+}

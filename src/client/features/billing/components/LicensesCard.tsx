@@ -1,0 +1,153 @@
+import { formatCents, type License } from '@contract';
+import { AlertCircle, KeyRound, RefreshCw } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { EmptyState } from '@/components/EmptyState';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { cn } from '@/lib/cn';
+import { formatDate } from '@/lib/format';
+import { useNow } from '../hooks/useNow';
+import { RENEWAL_WARNING_DAYS, daysUntil, planName } from '../planState';
+
+interface LicensesCardProps {
+  licenses: License[] | undefined;
+  isPending: boolean;
+  isError: boolean;
+  onRetry: () => void;
+}
+
+/** Subscriptions renew; a one-time payment (PayPal, the demo provider) ends. */
+function renewalWord(license: License) {
+  return license.subscriptionId ? 'Renews' : 'Ends';
+}
+
+/** The renewal date, in red with "in N days" when 30 days or fewer remain (spec §9). */
+function Renewal({ license, now }: { license: License; now: Date }) {
+  if (!license.expirationDate) return <span className="text-slate-500">—</span>;
+  const days = daysUntil(license.expirationDate, now);
+  const soon = days <= RENEWAL_WARNING_DAYS;
+  const word = renewalWord(license);
+  const when =
+    days < 0
+      ? word === 'Renews'
+        ? 'renewal overdue'
+        : 'ended'
+      : `${word.toLowerCase()} ${days === 0 ? 'today' : days === 1 ? 'in 1 day' : `in ${days} days`}`;
+  return (
+    <span className={cn('whitespace-nowrap', soon ? 'font-medium text-red-600' : 'text-slate-700')}>
+      {formatDate(license.expirationDate)}
+      <span className={cn('block text-xs font-normal', !soon && 'text-slate-500')}>{when}</span>
+    </span>
+  );
+}
+
+function ProviderBadge({ license }: { license: License }) {
+  if (license.provider !== 'demo') return null;
+  return <Badge tone="yellow">Demo</Badge>;
+}
+
+/** The active licences: one row per purchase, with what it cost and when it renews or ends. */
+export function LicensesCard({ licenses, isPending, isError, onRetry }: LicensesCardProps) {
+  const now = useNow();
+  let body: ReactNode;
+  if (isPending) {
+    body = (
+      <ul aria-busy aria-label="Loading licences" className="divide-y divide-slate-100 border-t border-slate-100">
+        {Array.from({ length: 5 }, (_, i) => (
+          <li key={i} className="flex items-center gap-4 px-5 py-3.5 sm:px-6">
+            <Skeleton className="h-4 w-28" />
+            <Skeleton className="h-4 w-10" />
+            <Skeleton className="ml-auto h-4 w-20" />
+            <Skeleton className="hidden h-4 w-24 sm:block" />
+          </li>
+        ))}
+      </ul>
+    );
+  } else if (isError && !licenses) {
+    body = (
+      <EmptyState icon={AlertCircle} title="The licences could not be loaded">
+        <Button variant="outline" size="sm" className="mt-3" onClick={onRetry}>
+          <RefreshCw aria-hidden /> Try again
+        </Button>
+      </EmptyState>
+    );
+  } else if (!licenses?.length) {
+    body = (
+      <EmptyState icon={KeyRound} title="No active licences" className="py-10">
+        <p>Licences appear here once you subscribe to a plan: one for each person who signs in.</p>
+      </EmptyState>
+    );
+  } else {
+    body = (
+      <>
+        <div className="hidden sm:block">
+          <Table aria-label="Licences">
+            <TableHeader>
+              <TableRow className="hover:bg-transparent">
+                <TableHead className="pl-5 sm:pl-6">Plan</TableHead>
+                <TableHead className="px-3 text-right">Quantity</TableHead>
+                <TableHead className="px-3 text-right">Per licence</TableHead>
+                <TableHead className="px-3 text-right">Total</TableHead>
+                <TableHead className="px-3">Purchased</TableHead>
+                <TableHead className="pr-5 pl-3 sm:pr-6">Renewal</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {licenses.map((license) => (
+                <TableRow key={license.id}>
+                  <TableCell className="pl-5 sm:pl-6">
+                    <span className="flex flex-wrap items-center gap-x-2 gap-y-1 font-medium text-slate-900">
+                      {planName(license.planType)} <ProviderBadge license={license} />
+                    </span>
+                  </TableCell>
+                  <TableCell className="px-3 text-right tabular-nums">{license.quantity}</TableCell>
+                  <TableCell className="px-3 text-right tabular-nums">{formatCents(license.pricePerLicense)}</TableCell>
+                  <TableCell className="px-3 text-right font-medium text-slate-900 tabular-nums">
+                    {formatCents(license.totalAmount)}
+                  </TableCell>
+                  <TableCell className="px-3 whitespace-nowrap">{formatDate(license.purchaseDate)}</TableCell>
+                  <TableCell className="pr-5 pl-3 sm:pr-6">
+                    <Renewal license={license} now={now} />
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </div>
+        <ul aria-label="Licences" className="divide-y divide-slate-100 border-t border-slate-100 sm:hidden">
+          {licenses.map((license) => (
+            <li key={license.id} className="space-y-2 px-5 py-4">
+              <div className="flex items-center justify-between gap-3">
+                <span className="flex items-center gap-2 font-medium text-slate-900">
+                  {planName(license.planType)} <ProviderBadge license={license} />
+                </span>
+                <span className="font-medium text-slate-900 tabular-nums">{formatCents(license.totalAmount)}</span>
+              </div>
+              <p className="text-sm text-slate-600">
+                {license.quantity} × {formatCents(license.pricePerLicense)} · purchased{' '}
+                {formatDate(license.purchaseDate)}
+              </p>
+              <p className="flex items-baseline justify-between gap-3 text-sm">
+                <span className="text-slate-500">Renewal</span>
+                <Renewal license={license} now={now} />
+              </p>
+            </li>
+          ))}
+        </ul>
+      </>
+    );
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Licences</CardTitle>
+        <CardDescription>What this organization has bought. Prices are per licence, per month.</CardDescription>
+      </CardHeader>
+      <CardContent className="px-0 pb-2 sm:px-0 sm:pb-2">{body}</CardContent>
+    </Card>
+  );
+}

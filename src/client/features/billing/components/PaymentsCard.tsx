@@ -1,0 +1,152 @@
+import { formatCents, type Payment } from '@contract';
+import { AlertCircle, CheckCircle2, ExternalLink, Receipt, RefreshCw, XCircle } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { EmptyState } from '@/components/EmptyState';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { formatDate } from '@/lib/format';
+
+interface PaymentsCardProps {
+  payments: Payment[] | undefined;
+  isPending: boolean;
+  isError: boolean;
+  onRetry: () => void;
+}
+
+function StatusBadge({ payment }: { payment: Payment }) {
+  return payment.status === 'paid' ? (
+    <Badge tone="green" className="gap-1">
+      <CheckCircle2 aria-hidden className="size-3" /> Paid
+    </Badge>
+  ) : (
+    <Badge className="gap-1 border-red-200 bg-red-50 text-red-700">
+      <XCircle aria-hidden className="size-3" /> Failed
+    </Badge>
+  );
+}
+
+function Amount({ payment }: { payment: Payment }) {
+  const code = payment.currency.toUpperCase();
+  return (
+    <span className="tabular-nums">
+      {formatCents(payment.amount)}
+      {code !== 'USD' && <span className="text-xs text-slate-500"> {code}</span>}
+    </span>
+  );
+}
+
+function Invoice({ payment }: { payment: Payment }) {
+  if (!payment.invoiceUrl) {
+    return (
+      <span className="whitespace-nowrap text-slate-400">{payment.provider === 'demo' ? 'None (demo)' : 'None'}</span>
+    );
+  }
+  return (
+    <a
+      href={payment.invoiceUrl}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="inline-flex items-center gap-1 font-medium whitespace-nowrap text-indigo-600 hover:underline"
+    >
+      View invoice <ExternalLink aria-hidden className="size-3.5" />
+      <span className="sr-only">of {formatDate(payment.createdAt)} (opens in a new tab)</span>
+    </a>
+  );
+}
+
+/** Payments and failed charges, newest first, with the provider's invoice where there is one. */
+export function PaymentsCard({ payments, isPending, isError, onRetry }: PaymentsCardProps) {
+  let body: ReactNode;
+  if (isPending) {
+    body = (
+      <ul aria-busy aria-label="Loading payments" className="divide-y divide-slate-100 border-t border-slate-100">
+        {Array.from({ length: 5 }, (_, i) => (
+          <li key={i} className="flex items-center gap-4 px-5 py-3.5 sm:px-6">
+            <Skeleton className="h-4 w-24" />
+            <Skeleton className="h-4 flex-1" />
+            <Skeleton className="h-5 w-14 rounded-full" />
+          </li>
+        ))}
+      </ul>
+    );
+  } else if (isError && !payments) {
+    body = (
+      <EmptyState icon={AlertCircle} title="The payment history could not be loaded">
+        <Button variant="outline" size="sm" className="mt-3" onClick={onRetry}>
+          <RefreshCw aria-hidden /> Try again
+        </Button>
+      </EmptyState>
+    );
+  } else if (!payments?.length) {
+    body = (
+      <EmptyState icon={Receipt} title="No payments yet" className="py-10">
+        <p>Every payment and failed charge appears here, with its invoice.</p>
+      </EmptyState>
+    );
+  } else {
+    body = (
+      <>
+        <div className="hidden sm:block">
+          <Table aria-label="Payment history">
+            <TableHeader>
+              <TableRow className="hover:bg-transparent">
+                <TableHead className="pl-5 sm:pl-6">Date</TableHead>
+                <TableHead className="w-full">Description</TableHead>
+                <TableHead className="text-right">Amount</TableHead>
+                <TableHead>Status</TableHead>
+                <TableHead className="pr-5 sm:pr-6">Invoice</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {payments.map((payment) => (
+                <TableRow key={payment.id}>
+                  <TableCell className="pl-5 whitespace-nowrap sm:pl-6">{formatDate(payment.createdAt)}</TableCell>
+                  <TableCell className="min-w-48">{payment.description}</TableCell>
+                  <TableCell className="text-right font-medium text-slate-900">
+                    <Amount payment={payment} />
+                  </TableCell>
+                  <TableCell>
+                    <StatusBadge payment={payment} />
+                  </TableCell>
+                  <TableCell className="pr-5 sm:pr-6">
+                    <Invoice payment={payment} />
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </div>
+        <ul aria-label="Payment history" className="divide-y divide-slate-100 border-t border-slate-100 sm:hidden">
+          {payments.map((payment) => (
+            <li key={payment.id} className="space-y-1.5 px-5 py-4">
+              <div className="flex items-center justify-between gap-3">
+                <span className="font-medium text-slate-900">
+                  <Amount payment={payment} />
+                </span>
+                <StatusBadge payment={payment} />
+              </div>
+              <p className="text-sm text-slate-600">{payment.description}</p>
+              <p className="flex items-center justify-between gap-3 text-sm">
+                <span className="text-slate-500">{formatDate(payment.createdAt)}</span>
+                <Invoice payment={payment} />
+              </p>
+            </li>
+          ))}
+        </ul>
+      </>
+    );
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Payment history</CardTitle>
+        <CardDescription>Newest first.</CardDescription>
+      </CardHeader>
+      <CardContent className="px-0 pb-2 sm:px-0 sm:pb-2">{body}</CardContent>
+    </Card>
+  );
+}
