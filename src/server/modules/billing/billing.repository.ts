@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PaidPlanType, PaymentProvider } from '../../../contract';
 import type { DbOrTx } from '../../db/client';
 import { billingCheckouts, billingEvents, billingPayments, organizationLicenses, organizations } from '../../db/schema';
@@ -31,54 +31,43 @@ export type LicenseUpsert = {
 export type PaymentInsert = Omit<typeof billingPayments.$inferInsert, 'id' | 'createdAt'>;
 
 /** Billing rows; every method takes the organization id, except the webhook's lookups by provider ids. */
+/** The one checkout of this organization that matches every condition, if any. */
+async function findOneCheckout(db: DbOrTx, organizationId: string, ...conditions: SQL[]) {
+  const [row] = await db
+    .select()
+    .from(billingCheckouts)
+    .where(and(eq(billingCheckouts.organizationId, organizationId), ...conditions));
+  return row;
+}
+
 export const billingRepository = {
   async insertCheckout(db: DbOrTx, values: typeof billingCheckouts.$inferInsert): Promise<CheckoutRow> {
     const [row] = await db.insert(billingCheckouts).values(values).returning();
     return row!;
   },
 
-  async findCheckout(db: DbOrTx, organizationId: string, id: string, provider: PaymentProvider) {
-    const [row] = await db
-      .select()
-      .from(billingCheckouts)
-      .where(
-        and(
-          eq(billingCheckouts.organizationId, organizationId),
-          eq(billingCheckouts.id, id),
-          eq(billingCheckouts.provider, provider),
-        ),
-      );
-    return row;
+  findCheckout(db: DbOrTx, organizationId: string, id: string, provider: PaymentProvider) {
+    return findOneCheckout(db, organizationId, eq(billingCheckouts.id, id), eq(billingCheckouts.provider, provider));
   },
 
   /** A PayPal order (real or demo) this organization created, by the order id the client holds. */
-  async findOrder(db: DbOrTx, organizationId: string, orderId: string) {
-    const [row] = await db
-      .select()
-      .from(billingCheckouts)
-      .where(
-        and(
-          eq(billingCheckouts.organizationId, organizationId),
-          eq(billingCheckouts.providerRef, orderId),
-          inArray(billingCheckouts.provider, ['paypal', 'demo']),
-        ),
-      );
-    return row;
+  findOrder(db: DbOrTx, organizationId: string, orderId: string) {
+    return findOneCheckout(
+      db,
+      organizationId,
+      eq(billingCheckouts.providerRef, orderId),
+      inArray(billingCheckouts.provider, ['paypal', 'demo']),
+    );
   },
 
   /** A Stripe Checkout Session this organization started (the webhook checks the pair). */
-  async findStripeCheckout(db: DbOrTx, organizationId: string, sessionId: string) {
-    const [row] = await db
-      .select()
-      .from(billingCheckouts)
-      .where(
-        and(
-          eq(billingCheckouts.organizationId, organizationId),
-          eq(billingCheckouts.provider, 'stripe'),
-          eq(billingCheckouts.providerRef, sessionId),
-        ),
-      );
-    return row;
+  findStripeCheckout(db: DbOrTx, organizationId: string, sessionId: string) {
+    return findOneCheckout(
+      db,
+      organizationId,
+      eq(billingCheckouts.provider, 'stripe'),
+      eq(billingCheckouts.providerRef, sessionId),
+    );
   },
 
   /**

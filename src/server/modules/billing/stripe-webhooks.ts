@@ -208,13 +208,19 @@ export function createStripeWebhooks({ db, log }: Deps, stripe: StripeGateway | 
     return org.id;
   }
 
-  async function invoicePaid(tx: DbOrTx, event: Stripe.Event) {
+  /** The invoice's facts and the organization it bills (400 unknown_customer if none). */
+  async function invoiceOf(tx: DbOrTx, event: Stripe.Event) {
     const invoice = invoiceFacts(event.data.object as unknown as Loose);
     const org = await billingRepository.organizationForStripe(tx, {
       customerId: invoice.customerId,
       subscriptionId: invoice.subscriptionId,
     });
     if (!org) throw unknownCustomer();
+    return { invoice, org };
+  }
+
+  async function invoicePaid(tx: DbOrTx, event: Stripe.Event) {
+    const { invoice, org } = await invoiceOf(tx, event);
     if (invoice.amountPaid > 0) {
       await billingRepository.recordPayment(tx, {
         organizationId: org.id,
@@ -242,12 +248,7 @@ export function createStripeWebhooks({ db, log }: Deps, stripe: StripeGateway | 
   }
 
   async function invoiceFailed(tx: DbOrTx, event: Stripe.Event) {
-    const invoice = invoiceFacts(event.data.object as unknown as Loose);
-    const org = await billingRepository.organizationForStripe(tx, {
-      customerId: invoice.customerId,
-      subscriptionId: invoice.subscriptionId,
-    });
-    if (!org) throw unknownCustomer();
+    const { invoice, org } = await invoiceOf(tx, event);
     const recorded = await billingRepository.recordPayment(tx, {
       organizationId: org.id,
       provider: 'stripe',
