@@ -13,6 +13,7 @@ export * from './history';
 export * from './audit';
 export * from './integrations';
 export * from './billing';
+export * from './super-admin';
 
 /** The header that names the organization a request acts on. */
 export const ORGANIZATION_HEADER = 'x-organization-id';

@@ -6,6 +6,8 @@ export const SUBSCRIPTION_STATUSES = ['trial', 'active', 'expired', 'cancelled']
 export const ROLES = ['admin', 'member'] as const;
 export const PlanType = z.enum(PLAN_TYPES);
 export const SubscriptionStatus = z.enum(SUBSCRIPTION_STATUSES);
+export type PlanType = z.infer<typeof PlanType>;
+export type SubscriptionStatus = z.infer<typeof SubscriptionStatus>;
 export const Role = z.enum(ROLES, { message: 'Role must be admin or member' });
 export type Role = z.infer<typeof Role>;
 

@@ -60,6 +60,8 @@ import { billingRoutes } from './modules/billing/billing.routes';
 import { createStripeWebhooks } from './modules/billing/stripe-webhooks';
 import { createStripeGateway } from './modules/billing/stripe.gateway';
 import { createPaypalGateway } from './modules/billing/paypal.gateway';
+import { createSuperAdminService } from './modules/super-admin/super-admin.service';
+import { superAdminRoutes } from './modules/super-admin/super-admin.routes';
 
 export type BuildOptions = { config: Config; db: Db; mailer?: Mailer };
 
@@ -172,6 +174,7 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
     paypal: config.paypal ? createPaypalGateway(config.paypal) : null,
   };
   billingRoutes(app, createBillingService(deps, gateways), createStripeWebhooks(deps, gateways.stripe), db, appUrl);
+  superAdminRoutes(app, createSuperAdminService(deps));
   app.decorate('reencryptSecrets', () => reencryptIntegrationSecrets(db, deps.secrets));
 
   await serveClient(app, path.join(config.rootDir, 'dist', 'client'));

@@ -34,6 +34,11 @@ export const recipientType = pgEnum('recipient_type', ['guest', 'employee', 'res
 export const locationType = pgEnum('location_type', ['bin', 'shelf', 'locker', 'cabinet']);
 export const integrationType = pgEnum('integration_type', ['email', 'sms', 'webhook', 'api']);
 
+/** The text the super admin's user search matches: email, username and full name. */
+export const USER_SEARCH_SQL = sql.raw(
+  `lower(email || ' ' || username || ' ' || coalesce(first_name, '') || ' ' || coalesce(last_name, ''))`,
+);
+
 export const users = pgTable(
   'users',
   {
@@ -54,6 +59,9 @@ export const users = pgTable(
   (t) => [
     uniqueIndex('users_email_unique').on(t.email),
     uniqueIndex('users_username_lower_unique').on(sql`lower(${t.username})`),
+    // The super admin console lists users newest first and searches them by substring.
+    index('users_created_idx').on(t.createdAt, t.id),
+    index('users_search_trgm_idx').using('gin', sql`(${USER_SEARCH_SQL}) gin_trgm_ops`),
   ],
 );
 
@@ -95,43 +103,54 @@ export const rateLimits = pgTable('rate_limits', {
   count: integer('count').notNull(),
 });
 
-export const organizations = pgTable('organizations', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  name: varchar('name', { length: 255 }).notNull(),
-  emailDomain: varchar('email_domain', { length: 255 }),
-  address: text('address'),
-  contactName: varchar('contact_name', { length: 255 }),
-  contactEmail: varchar('contact_email', { length: 255 }),
-  contactPhone: varchar('contact_phone', { length: 50 }),
-  logoUrl: varchar('logo_url', { length: 2048 }),
-  /** IANA timezone: "today" and report days are counted in it. */
-  timezone: varchar('timezone', { length: 64 }).notNull().default('UTC'),
-  /** -1 means unlimited. */
-  maxUsers: integer('max_users').notNull().default(5),
-  planType: planType('plan_type').notNull().default('trial'),
-  subscriptionStatus: subscriptionStatus('subscription_status').notNull().default('trial'),
-  stripeCustomerId: varchar('stripe_customer_id', { length: 255 }),
-  stripeSubscriptionId: varchar('stripe_subscription_id', { length: 255 }),
-  billingEmail: varchar('billing_email', { length: 255 }),
-  trialStartDate: ts('trial_start_date'),
-  trialEndDate: ts('trial_end_date'),
-  /** -1 means unlimited. */
-  maxPackagesPerMonth: integer('max_packages_per_month').notNull().default(500),
-  billingCycle: varchar('billing_cycle', { length: 20 }).notNull().default('monthly'),
-  nextBillingDate: ts('next_billing_date'),
-  lastPaymentDate: ts('last_payment_date'),
-  /** Cents. */
-  lastPaymentAmount: integer('last_payment_amount'),
-  /** How the current plan is paid: 'stripe', 'paypal' or 'demo' (the local simulated provider); null on a trial. */
-  billingProvider: varchar('billing_provider', { length: 16 }),
-  /**
-   * The `created` time of the newest Stripe subscription event applied: an older event delivered
-   * later (Stripe does not promise order) changes nothing.
-   */
-  stripeSubscriptionEventAt: ts('stripe_subscription_event_at'),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+/** The text the super admin's organization search matches: name and email domain. */
+export const ORGANIZATION_SEARCH_SQL = sql.raw(`lower(name || ' ' || coalesce(email_domain, ''))`);
+
+export const organizations = pgTable(
+  'organizations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: varchar('name', { length: 255 }).notNull(),
+    emailDomain: varchar('email_domain', { length: 255 }),
+    address: text('address'),
+    contactName: varchar('contact_name', { length: 255 }),
+    contactEmail: varchar('contact_email', { length: 255 }),
+    contactPhone: varchar('contact_phone', { length: 50 }),
+    logoUrl: varchar('logo_url', { length: 2048 }),
+    /** IANA timezone: "today" and report days are counted in it. */
+    timezone: varchar('timezone', { length: 64 }).notNull().default('UTC'),
+    /** -1 means unlimited. */
+    maxUsers: integer('max_users').notNull().default(5),
+    planType: planType('plan_type').notNull().default('trial'),
+    subscriptionStatus: subscriptionStatus('subscription_status').notNull().default('trial'),
+    stripeCustomerId: varchar('stripe_customer_id', { length: 255 }),
+    stripeSubscriptionId: varchar('stripe_subscription_id', { length: 255 }),
+    billingEmail: varchar('billing_email', { length: 255 }),
+    trialStartDate: ts('trial_start_date'),
+    trialEndDate: ts('trial_end_date'),
+    /** -1 means unlimited. */
+    maxPackagesPerMonth: integer('max_packages_per_month').notNull().default(500),
+    billingCycle: varchar('billing_cycle', { length: 20 }).notNull().default('monthly'),
+    nextBillingDate: ts('next_billing_date'),
+    lastPaymentDate: ts('last_payment_date'),
+    /** Cents. */
+    lastPaymentAmount: integer('last_payment_amount'),
+    /** How the current plan is paid: 'stripe', 'paypal' or 'demo' (the local simulated provider); null on a trial. */
+    billingProvider: varchar('billing_provider', { length: 16 }),
+    /**
+     * The `created` time of the newest Stripe subscription event applied: an older event delivered
+     * later (Stripe does not promise order) changes nothing.
+     */
+    stripeSubscriptionEventAt: ts('stripe_subscription_event_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // The super admin console lists organizations newest first and searches them by substring.
+    index('organizations_created_idx').on(t.createdAt, t.id),
+    index('organizations_search_trgm_idx').using('gin', sql`(${ORGANIZATION_SEARCH_SQL}) gin_trgm_ops`),
+  ],
+);
 
 export const organizationLicenses = pgTable(
   'organization_licenses',
@@ -650,3 +669,31 @@ export const organizationSettings = pgTable('organization_settings', {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * The platform's own log (the super admin console's System Logs): operators' changes, repeated
+ * failed sign-ins and refused payment webhooks. Not a tenant table: no organization owns an
+ * entry, and only super admins read it. The actor's email is kept beside the id so an entry
+ * still names who acted after the account is gone.
+ */
+export const platformLog = pgTable(
+  'platform_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Orders entries written in one transaction (they share created_at). */
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
+    /** 'super_admin', 'sign_in' or 'webhook'. */
+    kind: varchar('kind', { length: 16 }).notNull(),
+    action: varchar('action', { length: 64 }).notNull(),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    actorEmail: varchar('actor_email', { length: 255 }),
+    targetType: varchar('target_type', { length: 32 }),
+    targetId: varchar('target_id', { length: 64 }),
+    targetLabel: varchar('target_label', { length: 255 }),
+    before: jsonb('before').$type<Record<string, unknown>>(),
+    after: jsonb('after').$type<Record<string, unknown>>(),
+    details: jsonb('details').$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('platform_log_seq_idx').on(t.seq), index('platform_log_kind_seq_idx').on(t.kind, t.seq)],
+);

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 
-export type RateResult = { allowed: boolean; retryAfterSeconds: number };
+/** `count`: the hits in the current window, this one included. */
+export type RateResult = { allowed: boolean; retryAfterSeconds: number; count: number };
 
 /**
  * Fixed-window counters kept in PostgreSQL, so a limit holds across every app instance.
@@ -18,7 +19,11 @@ export async function hit(db: DbOrTx, key: string, limit: number, windowSeconds:
     returning count, window_start`);
   const row = result.rows[0]!;
   const elapsed = (Date.now() - new Date(row.window_start).getTime()) / 1000;
-  return { allowed: row.count <= limit, retryAfterSeconds: Math.max(1, Math.ceil(windowSeconds - elapsed)) };
+  return {
+    allowed: row.count <= limit,
+    retryAfterSeconds: Math.max(1, Math.ceil(windowSeconds - elapsed)),
+    count: row.count,
+  };
 }
 
 export async function reset(db: DbOrTx, key: string): Promise<void> {

@@ -21,6 +21,7 @@ import { hashToken, newToken } from '../lib/tokens';
 import { grantSuperAdmin } from '../modules/admin/super-admin';
 import { billingRepository } from '../modules/billing/billing.repository';
 import { passwordResetRepository } from '../modules/auth/password-reset.repository';
+import { usersRepository } from '../modules/auth/users.repository';
 import { unsubscribeToken } from '../modules/notifications/messages';
 import { NOT_A_MEMBER } from '../plugins/organization';
 import { Client, createTestApp, joinAs, newAccount, type TestApp } from './harness';
@@ -489,6 +490,41 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
       ok: 200,
     };
   },
+
+  // Super admin
+  'GET /api/super-admin/stats': async () => ({ url: '/api/super-admin/stats', ok: 200 }),
+  'GET /api/super-admin/organizations': async () => ({ url: '/api/super-admin/organizations?search=a', ok: 200 }),
+  'GET /api/super-admin/users': async () => ({ url: '/api/super-admin/users?limit=5', ok: 200 }),
+  'GET /api/super-admin/logs': async () => ({ url: '/api/super-admin/logs?kind=super_admin', ok: 200 }),
+  'PATCH /api/super-admin/organizations/:orgId': async (s) => {
+    const where = eq(organizations.id, s.organizationId);
+    const [plan] = await t.db
+      .select({
+        planType: organizations.planType,
+        maxUsers: organizations.maxUsers,
+        maxPackagesPerMonth: organizations.maxPackagesPerMonth,
+      })
+      .from(organizations)
+      .where(where);
+    return {
+      url: `/api/super-admin/organizations/${s.organizationId}`,
+      body: { planType: 'enterprise' },
+      ok: 200,
+      intact: await unchanged(s, `/api/organizations/${s.organizationId}`),
+      cleanup: async () => {
+        await t.db.update(organizations).set(plan!).where(where);
+      },
+    };
+  },
+  'PATCH /api/super-admin/users/:userId': async () => ({
+    url: `/api/super-admin/users/${spare.userId}`,
+    body: { isSuperAdmin: true },
+    ok: 200,
+    intact: async () => expect((await usersRepository.findById(t.db, spare.userId))?.isSuperAdmin).toBe(false),
+    cleanup: async () => {
+      await usersRepository.update(t.db, spare.userId, { isSuperAdmin: false });
+    },
+  }),
 
   // Integrations
   'GET /api/integrations': async () => ({ url: '/api/integrations', ok: 200 }),

@@ -446,7 +446,7 @@ export const ROLE_TABLE = [
     what: 'Revoke an API key',
   },
 
-  // Super admin (specification §7, not served yet)
+  // Super admin (specification §7): the platform operator's console
   {
     group: 'Super admin',
     method: 'GET',
@@ -454,7 +454,6 @@ export const ROLE_TABLE = [
     access: 'superAdmin',
     organization: 'none',
     what: 'Platform statistics',
-    planned: true,
   },
   {
     group: 'Super admin',
@@ -462,8 +461,7 @@ export const ROLE_TABLE = [
     path: '/api/super-admin/organizations',
     access: 'superAdmin',
     organization: 'none',
-    what: 'All organizations',
-    planned: true,
+    what: 'All organizations, searched and paged',
   },
   {
     group: 'Super admin',
@@ -472,7 +470,6 @@ export const ROLE_TABLE = [
     access: 'superAdmin',
     organization: 'none',
     what: "Change an organization's plan or subscription status",
-    planned: true,
   },
   {
     group: 'Super admin',
@@ -480,8 +477,7 @@ export const ROLE_TABLE = [
     path: '/api/super-admin/users',
     access: 'superAdmin',
     organization: 'none',
-    what: 'All users',
-    planned: true,
+    what: 'All users, searched and paged',
   },
   {
     group: 'Super admin',
@@ -490,7 +486,14 @@ export const ROLE_TABLE = [
     access: 'superAdmin',
     organization: 'none',
     what: 'Grant or revoke super admin (not one’s own)',
-    planned: true,
+  },
+  {
+    group: 'Super admin',
+    method: 'GET',
+    path: '/api/super-admin/logs',
+    access: 'superAdmin',
+    organization: 'none',
+    what: 'System logs: operator changes, repeated failed sign-ins, refused payment webhooks',
   },
 
   // Dashboard, history, reports

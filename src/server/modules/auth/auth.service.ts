@@ -14,6 +14,7 @@ import { AppError, badRequest, conflict, tooManyRequests, unauthorized } from '.
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { violatedUniqueConstraint } from '../../lib/pg-errors';
 import * as rateLimiter from '../../lib/rate-limiter';
+import { logRepeatedSignInFailures } from '../super-admin/platform-events';
 import { hashToken, newToken } from '../../lib/tokens';
 import { addMs, iso } from '../../lib/time';
 import { joinWithInvitation } from '../invitations/invitations.service';
@@ -145,6 +146,14 @@ export function createAuthService(deps: Deps) {
         rateLimiter.hit(db, accountKey, perAccount, windowSeconds),
       ]);
       if (!byIp.allowed || !byAccount.allowed) {
+        // The first refusal of a window goes to the platform log: an account or an address under attack.
+        const failures = { login: login.toLowerCase(), ip: client.ip, windowSeconds };
+        if (byAccount.count === perAccount + 1) {
+          await logRepeatedSignInFailures(db, { ...failures, scope: 'account', attempts: perAccount });
+        }
+        if (byIp.count === perIp + 1) {
+          await logRepeatedSignInFailures(db, { ...failures, scope: 'address', attempts: perIp });
+        }
         const wait = Math.max(
           byIp.allowed ? 0 : byIp.retryAfterSeconds,
           byAccount.allowed ? 0 : byAccount.retryAfterSeconds,

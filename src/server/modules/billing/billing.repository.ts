@@ -30,7 +30,6 @@ export type LicenseUpsert = {
 
 export type PaymentInsert = Omit<typeof billingPayments.$inferInsert, 'id' | 'createdAt'>;
 
-/** Billing rows; every method takes the organization id, except the webhook's lookups by provider ids. */
 /** The one checkout of this organization that matches every condition, if any. */
 async function findOneCheckout(db: DbOrTx, organizationId: string, ...conditions: SQL[]) {
   const [row] = await db
@@ -40,6 +39,7 @@ async function findOneCheckout(db: DbOrTx, organizationId: string, ...conditions
   return row;
 }
 
+/** Billing rows; every method takes the organization id, except the webhook's lookups by provider ids. */
 export const billingRepository = {
   async insertCheckout(db: DbOrTx, values: typeof billingCheckouts.$inferInsert): Promise<CheckoutRow> {
     const [row] = await db.insert(billingCheckouts).values(values).returning();
@@ -86,6 +86,16 @@ export const billingRepository = {
         ),
       )
       .returning();
+    return row;
+  },
+
+  /** The organization's current limits, locked until the transaction ends (a plan change reads then writes them). */
+  async lockPlan(db: DbOrTx, organizationId: string) {
+    const [row] = await db
+      .select({ maxUsers: organizations.maxUsers, planType: organizations.planType })
+      .from(organizations)
+      .where(eq(organizations.id, organizationId))
+      .for('no key update');
     return row;
   },
 

@@ -1,4 +1,11 @@
-import { PLANS, type PaidPlanType, type PaymentProvider } from '../../../contract';
+import {
+  PLANS,
+  TRIAL_PLAN,
+  type PaidPlanType,
+  type PaymentProvider,
+  type PlanType,
+  type SubscriptionStatus,
+} from '../../../contract';
 import type { DbOrTx } from '../../db/client';
 import { auditRepository } from '../audit/audit.repository';
 import { billingRepository, type PaymentInsert, type PlanState } from './billing.repository';
@@ -92,6 +99,46 @@ export async function applySubscriptionState(
   const after = Object.fromEntries(watched.filter((k) => k in change).map((k) => [k, change[k]]));
   await auditPlanChange(tx, organizationId, actor, before, after);
   return true;
+}
+
+/** What a platform operator may set by hand (spec: any status or plan, freely). */
+export type OperatorChange = { planType?: PlanType; subscriptionStatus?: SubscriptionStatus };
+
+/**
+ * The seats a plan set by hand leaves an organization: the trial's, or the current count kept
+ * within the plan's bounds (unlimited counts as the plan's most). Nobody is removed when the
+ * count falls below the members present; new members are refused until seats are added.
+ */
+export function operatorSeats(planType: PlanType, currentMaxUsers: number): number {
+  if (planType === 'trial') return TRIAL_PLAN.seats;
+  const { minUsers, maxUsers } = PLANS[planType];
+  if (currentMaxUsers < 0) return maxUsers;
+  return Math.min(maxUsers, Math.max(minUsers, currentMaxUsers));
+}
+
+/**
+ * A super admin changed the plan or the status. A plan brings its limits (seats by
+ * `operatorSeats`, the plan table's package limit); the change is audited in the organization's
+ * own log too, so its admins see who changed their plan. Answers the fields before and after,
+ * or undefined for an unknown organization.
+ */
+export async function applyOperatorChange(tx: DbOrTx, organizationId: string, change: OperatorChange, actor: Actor) {
+  const current = await billingRepository.lockPlan(tx, organizationId);
+  if (!current) return undefined;
+  const state: Record<string, unknown> = { ...change };
+  if (change.planType) {
+    state.maxUsers = operatorSeats(change.planType, current.maxUsers);
+    state.maxPackagesPerMonth =
+      change.planType === 'trial' ? TRIAL_PLAN.maxPackagesPerMonth : PLANS[change.planType].maxPackagesPerMonth;
+  }
+  const before = (await billingRepository.applyPlanState(tx, organizationId, state))!;
+  await auditPlanChange(tx, organizationId, actor, before, state);
+  const keys = Object.keys(state).filter((k) => k in before && before[k as keyof typeof before] !== state[k]);
+  return {
+    name: before.name,
+    before: Object.fromEntries(keys.map((k) => [k, before[k as keyof typeof before]])),
+    after: Object.fromEntries(keys.map((k) => [k, state[k]])),
+  };
 }
 
 async function auditPlanChange(

@@ -5,6 +5,7 @@ import type { DbOrTx } from '../../db/client';
 import { AppError, badRequest } from '../../lib/errors';
 import { auditRepository } from '../audit/audit.repository';
 import { queuePaymentFailedEmails } from './billing-emails';
+import { logWebhookFailure } from '../super-admin/platform-events';
 import { billingRepository } from './billing.repository';
 import { WebhookSignatureError, type StripeGateway } from './gateways';
 import { applyPurchase, applySubscriptionState, planLimits } from './plan-changes';
@@ -297,6 +298,10 @@ export function createStripeWebhooks({ db, log }: Deps, stripe: StripeGateway | 
       } catch (err) {
         if (err instanceof WebhookSignatureError) {
           log.warn({ signature: signature ? 'present' : 'missing' }, 'stripe webhook refused: bad signature');
+          await logWebhookFailure(db, 'stripe', {
+            code: 'invalid_signature',
+            message: signature ? WEBHOOK_MESSAGES.badSignature : 'No Stripe-Signature header',
+          });
           throw badRequest(WEBHOOK_MESSAGES.badSignature, 'invalid_signature');
         }
         throw err;
@@ -316,6 +321,12 @@ export function createStripeWebhooks({ db, log }: Deps, stripe: StripeGateway | 
         if (err instanceof AppError) {
           log.warn({ eventId: event.id, type: event.type, code: err.code }, 'stripe webhook refused');
         }
+        await logWebhookFailure(db, 'stripe', {
+          code: err instanceof AppError ? (err.code ?? 'refused') : 'processing_failed',
+          message: err instanceof AppError ? err.message : 'The event could not be processed',
+          eventId: event.id,
+          eventType: event.type,
+        });
         throw err;
       }
     },

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { RECIPIENT_SEARCH_SQL, recipients } from '../../db/schema';
+import { escapeLike } from '../../lib/like';
 
 export type RecipientRow = typeof recipients.$inferSelect;
 /** The columns a recipient is written with; the organization comes separately. */
@@ -12,9 +13,6 @@ export type RecipientChanges = Partial<RecipientValues>;
 export type RecipientListFilter = { search?: string; active?: boolean; limit: number; offset: number };
 /** What duplicate detection needs of an existing recipient. */
 export type RecipientKeyRow = Pick<RecipientRow, 'id' | 'firstName' | 'lastName' | 'email' | 'unit'>;
-
-/** `like` treats % and _ as wildcards and \ as its escape: a typed search term means itself. */
-export const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The same key in SQL and in JS: first name, last name and unit, case-insensitive. */
 const NAME_UNIT_KEY_SQL = sql`lower(${recipients.firstName}) || chr(31) || lower(${recipients.lastName}) || chr(31) || lower(coalesce(${recipients.unit}, ''))`;

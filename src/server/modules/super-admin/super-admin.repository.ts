@@ -1,0 +1,149 @@
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { ORGANIZATION_SEARCH_SQL, USER_SEARCH_SQL, billingPayments, organizations, users } from '../../db/schema';
+import { escapeLike } from '../../lib/like';
+import { packagesThisMonth } from '../mail-items/usage.repository';
+
+/**
+ * The platform-wide reads of the super admin console. Not a tenant repository: these are the
+ * only queries that cross organizations, and only `super-admin.routes.ts` (behind the super
+ * admin check) reaches them. Every figure is an SQL aggregate and every list a page.
+ */
+
+/** A search term as the trigram indexes' expression matches it (organizations_/users_search_trgm_idx). */
+const matches = (expression: SQL, search: string) => sql`${expression} like ${`%${escapeLike(search.toLowerCase())}%`}`;
+
+const organizationView = {
+  id: organizations.id,
+  name: organizations.name,
+  domain: organizations.emailDomain,
+  planType: organizations.planType,
+  subscriptionStatus: organizations.subscriptionStatus,
+  maxUsers: organizations.maxUsers,
+  maxPackagesPerMonth: organizations.maxPackagesPerMonth,
+  createdAt: organizations.createdAt,
+  trialEndsAt: organizations.trialEndDate,
+  memberCount: sql<number>`(select count(*)::int from organization_members m where m.organization_id = "organizations"."id")`,
+  packageCount: packagesThisMonth(),
+};
+
+const userView = {
+  id: users.id,
+  username: users.username,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  email: users.email,
+  isSuperAdmin: users.isSuperAdmin,
+  createdAt: users.createdAt,
+  organizations: sql<Array<{ id: string; name: string }>>`coalesce((
+      select json_agg(json_build_object('id', o.id, 'name', o.name) order by o.name)
+      from organization_members m join organizations o on o.id = m.organization_id
+      where m.user_id = "users"."id"), '[]'::json)`,
+};
+
+export type PlatformOrganizationRow = NonNullable<Awaited<ReturnType<typeof superAdminRepository.findOrganization>>>;
+export type PlatformUserRow = NonNullable<Awaited<ReturnType<typeof superAdminRepository.findUser>>>;
+
+export const superAdminRepository = {
+  async stats(db: DbOrTx) {
+    const [row] = await db
+      .execute<{
+        total_organizations: number;
+        active_trials: number;
+        paid_subscriptions: number;
+        packages: number;
+        total_users: number;
+        revenue_cents: string;
+      }>(
+        sql`
+      select
+        (select count(*)::int from organizations) as total_organizations,
+        (select count(*)::int from organizations
+          where subscription_status = 'trial' and trial_end_date >= now()) as active_trials,
+        (select count(*)::int from organizations
+          where plan_type <> 'trial' and subscription_status = 'active') as paid_subscriptions,
+        (select coalesce(sum(${packagesThisMonth()}), 0)::int from organizations) as packages,
+        (select count(*)::int from users) as total_users,
+        (select coalesce(sum(${billingPayments.amount}), 0)::bigint from ${billingPayments}
+          where ${billingPayments.status} = 'paid') as revenue_cents`,
+      )
+      .then((r) => r.rows);
+    return {
+      totalOrganizations: row!.total_organizations,
+      totalUsers: row!.total_users,
+      activeTrials: row!.active_trials,
+      paidSubscriptions: row!.paid_subscriptions,
+      totalPackagesThisMonth: row!.packages,
+      revenueCents: Number(row!.revenue_cents),
+    };
+  },
+
+  /** Newest first (organizations_created_idx); searched by name or domain. */
+  listOrganizations(db: DbOrTx, search: string | undefined, limit: number, offset: number) {
+    return db
+      .select(organizationView)
+      .from(organizations)
+      .where(search ? matches(ORGANIZATION_SEARCH_SQL, search) : undefined)
+      .orderBy(desc(organizations.createdAt), desc(organizations.id))
+      .limit(limit)
+      .offset(offset);
+  },
+
+  async countOrganizations(db: DbOrTx, search: string | undefined): Promise<number> {
+    const [row] = await db
+      .select({ n: count() })
+      .from(organizations)
+      .where(search ? matches(ORGANIZATION_SEARCH_SQL, search) : undefined);
+    return row?.n ?? 0;
+  },
+
+  async findOrganization(db: DbOrTx, id: string) {
+    const [row] = await db.select(organizationView).from(organizations).where(eq(organizations.id, id));
+    return row;
+  },
+
+  /** Newest first (users_created_idx); searched by email, username or full name. */
+  listUsers(db: DbOrTx, search: string | undefined, limit: number, offset: number) {
+    return db
+      .select(userView)
+      .from(users)
+      .where(search ? matches(USER_SEARCH_SQL, search) : undefined)
+      .orderBy(desc(users.createdAt), desc(users.id))
+      .limit(limit)
+      .offset(offset);
+  },
+
+  async countUsers(db: DbOrTx, search: string | undefined): Promise<number> {
+    const [row] = await db
+      .select({ n: count() })
+      .from(users)
+      .where(search ? matches(USER_SEARCH_SQL, search) : undefined);
+    return row?.n ?? 0;
+  },
+
+  async findUser(db: DbOrTx, id: string) {
+    const [row] = await db.select(userView).from(users).where(eq(users.id, id));
+    return row;
+  },
+
+  /** Sets the flag; answers the flag before (undefined for an unknown user), locking the row. */
+  async setSuperAdmin(db: DbOrTx, id: string, isSuperAdmin: boolean) {
+    const [before] = await db
+      .select({ isSuperAdmin: users.isSuperAdmin, email: users.email })
+      .from(users)
+      .where(eq(users.id, id))
+      .for('no key update');
+    if (!before) return undefined;
+    await db.update(users).set({ isSuperAdmin, updatedAt: new Date() }).where(eq(users.id, id));
+    return before;
+  },
+
+  /** Whether the user holds the flag now: read fresh, so a revoke holds on every instance at once. */
+  async isSuperAdmin(db: DbOrTx, id: string): Promise<boolean> {
+    const [row] = await db
+      .select({ flag: users.isSuperAdmin })
+      .from(users)
+      .where(and(eq(users.id, id), eq(users.isSuperAdmin, true)));
+    return Boolean(row?.flag);
+  },
+};

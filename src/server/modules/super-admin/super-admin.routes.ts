@@ -1,0 +1,121 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  Id,
+  PlatformLogEntry,
+  PlatformLogQuery,
+  PlatformStats,
+  SUPER_ADMIN_MESSAGES,
+  SuperAdminOrganization,
+  SuperAdminOrganizationsQuery,
+  SuperAdminUser,
+  SuperAdminUsersQuery,
+  TOTAL_COUNT_HEADER,
+  UpdatePlatformOrganizationBody,
+  UpdatePlatformUserBody,
+} from '../../../contract';
+import type { App } from '../../http';
+import { errorReplies } from '../../http';
+import { forbidden } from '../../lib/errors';
+import { authOf } from '../../plugins/session';
+import type { PlatformCaller, SuperAdminService } from './super-admin.service';
+
+const OrgParams = z.object({ orgId: Id });
+const UserParams = z.object({ userId: Id });
+
+/**
+ * The platform operator's calls: HTTP only. Every one needs a signed-in super admin (401 signed
+ * out, 403 otherwise, API keys included: they act inside one organization only). Nothing here
+ * lets a super admin into an organization's own calls: those still check membership.
+ */
+export function superAdminRoutes(app: App, superAdmin: SuperAdminService) {
+  const tags = ['Super admin'];
+
+  async function requireSuperAdmin(request: FastifyRequest) {
+    const auth = authOf(request);
+    if (auth.apiKey || !(await superAdmin.isSuperAdmin(auth.user.id))) {
+      throw forbidden(SUPER_ADMIN_MESSAGES.forbidden, 'super_admin_required');
+    }
+  }
+  const guard = [app.authenticate, requireSuperAdmin];
+  const callerOf = (request: FastifyRequest): PlatformCaller => {
+    const { user } = authOf(request);
+    return { userId: user.id, email: user.email };
+  };
+
+  app.get('/api/super-admin/stats', {
+    schema: {
+      tags,
+      summary: 'Platform statistics: organizations, users, trials, paid subscriptions, packages this month, revenue',
+      response: { 200: PlatformStats, ...errorReplies(401, 403) },
+    },
+    preValidation: guard,
+    handler: async () => superAdmin.stats(),
+  });
+
+  app.get('/api/super-admin/organizations', {
+    schema: {
+      tags,
+      summary: `All organizations, newest first, searched by name or domain; the total is in ${TOTAL_COUNT_HEADER}`,
+      querystring: SuperAdminOrganizationsQuery,
+      response: { 200: z.array(SuperAdminOrganization), ...errorReplies(400, 401, 403) },
+    },
+    preValidation: guard,
+    handler: async (request, reply) => {
+      const { items, total } = await superAdmin.organizations(request.query);
+      return reply.header(TOTAL_COUNT_HEADER, String(total)).send(items);
+    },
+  });
+
+  app.patch('/api/super-admin/organizations/:orgId', {
+    schema: {
+      tags,
+      summary: "Change an organization's plan or subscription status (a plan applies its limits)",
+      params: OrgParams,
+      body: UpdatePlatformOrganizationBody,
+      response: { 200: SuperAdminOrganization, ...errorReplies(400, 401, 403, 404) },
+    },
+    preValidation: guard,
+    handler: async (request) => superAdmin.updateOrganization(callerOf(request), request.params.orgId, request.body),
+  });
+
+  app.get('/api/super-admin/users', {
+    schema: {
+      tags,
+      summary: `All users, newest first, searched by email, username or full name; the total is in ${TOTAL_COUNT_HEADER}`,
+      querystring: SuperAdminUsersQuery,
+      response: { 200: z.array(SuperAdminUser), ...errorReplies(400, 401, 403) },
+    },
+    preValidation: guard,
+    handler: async (request, reply) => {
+      const { items, total } = await superAdmin.users(request.query);
+      return reply.header(TOTAL_COUNT_HEADER, String(total)).send(items);
+    },
+  });
+
+  app.patch('/api/super-admin/users/:userId', {
+    schema: {
+      tags,
+      summary: 'Grant or revoke super admin (not one’s own)',
+      params: UserParams,
+      body: UpdatePlatformUserBody,
+      response: { 200: SuperAdminUser, ...errorReplies(400, 401, 403, 404) },
+    },
+    preValidation: guard,
+    handler: async (request) => superAdmin.updateUser(callerOf(request), request.params.userId, request.body),
+  });
+
+  app.get('/api/super-admin/logs', {
+    schema: {
+      tags,
+      summary: `System logs: super admin changes, repeated failed sign-ins, refused payment webhooks; newest first; the total is in ${TOTAL_COUNT_HEADER}`,
+      querystring: PlatformLogQuery,
+      response: { 200: z.array(PlatformLogEntry), ...errorReplies(400, 401, 403) },
+    },
+    preValidation: guard,
+    handler: async (request, reply) => {
+      const { items, total } = await superAdmin.logs(request.query);
+      return reply.header(TOTAL_COUNT_HEADER, String(total)).send(items);
+    },
+  });
+}

@@ -1,0 +1,140 @@
+import type { z } from 'zod';
+import {
+  SUPER_ADMIN_MESSAGES,
+  type PlatformLogAction,
+  type PlatformLogEntry,
+  type PlatformLogKind,
+  type PlatformLogQuery,
+  type PlatformStats,
+  type SuperAdminOrganization,
+  type SuperAdminOrganizationsQuery,
+  type SuperAdminUser,
+  type SuperAdminUsersQuery,
+  type UpdatePlatformOrganizationBody,
+  type UpdatePlatformUserBody,
+} from '../../../contract';
+import type { Deps } from '../../context';
+import { forgetUser } from '../../caches';
+import { badRequest, notFound } from '../../lib/errors';
+import { iso } from '../../lib/time';
+import { applyOperatorChange } from '../billing/plan-changes';
+import { platformLogRepository, type PlatformLogRow } from './platform-log.repository';
+import { superAdminRepository, type PlatformOrganizationRow, type PlatformUserRow } from './super-admin.repository';
+
+/** The super admin making a call (the route has checked the flag). */
+export type PlatformCaller = { userId: string; email: string };
+
+const toOrganizationDto = (r: PlatformOrganizationRow): SuperAdminOrganization => ({
+  ...r,
+  createdAt: iso(r.createdAt),
+  trialEndsAt: r.planType === 'trial' && r.trialEndsAt ? iso(r.trialEndsAt) : null,
+});
+
+const toUserDto = (r: PlatformUserRow): SuperAdminUser => ({ ...r, createdAt: iso(r.createdAt) });
+
+const toLogEntryDto = (r: PlatformLogRow): PlatformLogEntry => ({
+  id: r.id,
+  kind: r.kind as PlatformLogKind,
+  action: r.action as PlatformLogAction,
+  actor: r.actorId && r.actorEmail ? { id: r.actorId, email: r.actorEmail } : null,
+  targetType: r.targetType,
+  targetId: r.targetId,
+  targetLabel: r.targetLabel,
+  before: r.before,
+  after: r.after,
+  details: r.details,
+  createdAt: iso(r.createdAt),
+});
+
+export function createSuperAdminService({ db, caches }: Deps) {
+  return {
+    async stats(): Promise<PlatformStats> {
+      const { revenueCents, ...figures } = await superAdminRepository.stats(db);
+      return { ...figures, revenue: revenueCents / 100 };
+    },
+
+    async organizations(query: z.output<typeof SuperAdminOrganizationsQuery>) {
+      const [rows, total] = await Promise.all([
+        superAdminRepository.listOrganizations(db, query.search, query.limit, query.offset),
+        superAdminRepository.countOrganizations(db, query.search),
+      ]);
+      return { items: rows.map(toOrganizationDto), total };
+    },
+
+    async users(query: z.output<typeof SuperAdminUsersQuery>) {
+      const [rows, total] = await Promise.all([
+        superAdminRepository.listUsers(db, query.search, query.limit, query.offset),
+        superAdminRepository.countUsers(db, query.search),
+      ]);
+      return { items: rows.map(toUserDto), total };
+    },
+
+    async logs(query: z.output<typeof PlatformLogQuery>) {
+      const filter = { kind: query.kind, search: query.search };
+      const [rows, total] = await Promise.all([
+        platformLogRepository.list(db, filter, query.limit, query.offset),
+        platformLogRepository.count(db, filter),
+      ]);
+      return { items: rows.map(toLogEntryDto), total };
+    },
+
+    /**
+     * Sets an organization's plan or status (a plan brings its limits: billing's
+     * `applyOperatorChange`, the one owner of plan state). The organization's own audit log and
+     * the platform log both record it, in the same transaction as the change.
+     */
+    async updateOrganization(
+      caller: PlatformCaller,
+      id: string,
+      body: UpdatePlatformOrganizationBody,
+    ): Promise<SuperAdminOrganization> {
+      await db.transaction(async (tx) => {
+        const change = await applyOperatorChange(tx, id, body, { userId: caller.userId });
+        if (!change) throw notFound(SUPER_ADMIN_MESSAGES.organizationNotFound);
+        if (Object.keys(change.after).length === 0) return;
+        await platformLogRepository.record(tx, {
+          kind: 'super_admin',
+          action: 'organization.updated',
+          actor: { id: caller.userId, email: caller.email },
+          targetType: 'organization',
+          targetId: id,
+          targetLabel: change.name,
+          before: change.before,
+          after: change.after,
+        });
+      });
+      caches.dashboardStats.delete(id);
+      return toOrganizationDto((await superAdminRepository.findOrganization(db, id))!);
+    },
+
+    /** Grants or revokes the flag. Nobody revokes their own, so the platform always keeps one. */
+    async updateUser(caller: PlatformCaller, id: string, body: UpdatePlatformUserBody): Promise<SuperAdminUser> {
+      if (id === caller.userId && !body.isSuperAdmin) throw badRequest(SUPER_ADMIN_MESSAGES.selfRevoke, 'self_revoke');
+      await db.transaction(async (tx) => {
+        const before = await superAdminRepository.setSuperAdmin(tx, id, body.isSuperAdmin);
+        if (!before) throw notFound(SUPER_ADMIN_MESSAGES.userNotFound);
+        if (before.isSuperAdmin === body.isSuperAdmin) return;
+        await platformLogRepository.record(tx, {
+          kind: 'super_admin',
+          action: body.isSuperAdmin ? 'user.super_admin_granted' : 'user.super_admin_revoked',
+          actor: { id: caller.userId, email: caller.email },
+          targetType: 'user',
+          targetId: id,
+          targetLabel: before.email,
+          before: { isSuperAdmin: before.isSuperAdmin },
+          after: { isSuperAdmin: body.isSuperAdmin },
+        });
+      });
+      // Their cached sessions carry the old flag.
+      forgetUser(caches, id);
+      return toUserDto((await superAdminRepository.findUser(db, id))!);
+    },
+
+    /** The route's check: the flag as the database holds it now, not as a cached session remembers it. */
+    isSuperAdmin(userId: string) {
+      return superAdminRepository.isSuperAdmin(db, userId);
+    },
+  };
+}
+
+export type SuperAdminService = ReturnType<typeof createSuperAdminService>;
