@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyRequest } from 'fastify';
+import Fastify from 'fastify';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -12,7 +12,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { Config } from './config';
+import { listeningUrl, type Config } from './config';
 import type { Db } from './db/client';
 import type { Deps } from './context';
 import { createCaches } from './caches';
@@ -98,6 +98,11 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
     log: app.log,
     caches: createCaches(config.cacheTtlMs),
     secrets: createSecretBox(secretKeys),
+    publicUrl: () => {
+      if (config.appUrl) return config.appUrl.replace(/\/+$/, '');
+      const address = app.server.address();
+      return listeningUrl(config.host, address && typeof address === 'object' ? address.port : config.port);
+    },
   };
 
   await app.register(cookie);
@@ -145,9 +150,8 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
   await app.register(sessionPlugin, { db, config, caches: deps.caches, apiKeys });
   await app.register(organizationPlugin, { db, caches: deps.caches });
 
-  const appUrl = (request: FastifyRequest) => config.appUrl ?? `${request.protocol}://${request.host}`;
   healthRoutes(app, db);
-  authRoutes(app, createAuthService(deps), appUrl);
+  authRoutes(app, createAuthService(deps));
   organizationsRoutes(app, createOrganizationsService(deps));
   dashboardRoutes(app, createDashboardService(deps));
   recipientsRoutes(app, createRecipientsService(deps));
@@ -157,7 +161,7 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
   photosRoutes(app, createPhotosService(deps));
   historyRoutes(app, createHistoryService(deps));
   analyticsRoutes(app, createAnalyticsService(deps));
-  invitationsRoutes(app, createInvitationsService(deps), appUrl);
+  invitationsRoutes(app, createInvitationsService(deps));
   auditRoutes(app, createAuditService(deps));
   // The notification pipeline: its worker is started by server.ts (NOTIFICATIONS_WORKER), or by tests.
   const notifications = createNotifications({
@@ -173,7 +177,7 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
     stripe: config.stripe ? createStripeGateway(config.stripe) : null,
     paypal: config.paypal ? createPaypalGateway(config.paypal) : null,
   };
-  billingRoutes(app, createBillingService(deps, gateways), createStripeWebhooks(deps, gateways.stripe), db, appUrl);
+  billingRoutes(app, createBillingService(deps, gateways), createStripeWebhooks(deps, gateways.stripe), db);
   superAdminRoutes(app, createSuperAdminService(deps));
   app.decorate('reencryptSecrets', () => reencryptIntegrationSecrets(db, deps.secrets));
 

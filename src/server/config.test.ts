@@ -15,9 +15,17 @@ describe('loadConfig', () => {
   });
 
   it('turns demo seeding off in production and parses lists', () => {
-    const c = loadConfig({ NODE_ENV: 'production', SUPER_ADMIN_EMAILS: ' A@x.com, b@y.com ,' }, '/srv/app');
+    const c = loadConfig(
+      { NODE_ENV: 'production', APP_URL: 'https://desk.example.com', SUPER_ADMIN_EMAILS: ' A@x.com, b@y.com ,' },
+      '/srv/app',
+    );
     expect(c.seedDemo).toBe(false);
     expect(c.superAdminEmails).toEqual(['a@x.com', 'b@y.com']);
+  });
+
+  it('refuses to start in production without APP_URL: links must never come from a request', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' }, '/srv/app')).toThrow(/APP_URL: required in production/);
+    expect(loadConfig({ NODE_ENV: 'development' }, '/srv/app').appUrl).toBeUndefined();
   });
 
   it('names every bad variable', () => {

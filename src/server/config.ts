@@ -11,7 +11,10 @@ const EnvSchema = z.object({
   /** Address and port to listen on. PORT 0 picks a free port. */
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
-  /** Public base URL used in links inside emails. Defaults to http://HOST:PORT. */
+  /**
+   * Public base URL of links in emails and payment pages. Required in production; elsewhere the
+   * listening address. Never taken from a request's Host header.
+   */
   APP_URL: z.url().optional(),
   /** PostgreSQL connection string. Unset: an embedded PostgreSQL runs in DATA_DIR. */
   DATABASE_URL: z.string().optional(),
@@ -115,6 +118,13 @@ export type Config = {
   rootDir: string;
 };
 
+/** Where a server listening on `host`:`port` is reached from this machine (links when APP_URL is unset). */
+export function listeningUrl(host: string, port: number): string {
+  const name =
+    host === '0.0.0.0' || host === '::' || host === '' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = process.cwd()): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
@@ -122,6 +132,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
     throw new Error(`Invalid configuration:\n${lines}`);
   }
   const e = parsed.data;
+  if (e.NODE_ENV === 'production' && !e.APP_URL) {
+    throw new Error(
+      'Invalid configuration:\n  APP_URL: required in production (the links in emails and payment pages are built from it)',
+    );
+  }
   return {
     env: e.NODE_ENV,
     host: e.HOST,

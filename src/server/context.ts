@@ -14,6 +14,12 @@ export type Deps = {
   log: FastifyBaseLogger;
   caches: Caches;
   secrets: SecretBox;
+  /**
+   * The base of every link the server writes into an email or hands to a payment provider:
+   * APP_URL, or where this server listens. Never the request's Host header, which the caller
+   * chooses (a reset link pointing at an attacker's site).
+   */
+  publicUrl: () => string;
 };
 
 /** The caller of an organization-scoped service method: who, in which organization, as what. */

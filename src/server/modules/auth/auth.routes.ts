@@ -21,7 +21,7 @@ const clientOf = (request: FastifyRequest): ClientInfo => ({
   userAgent: request.headers['user-agent']?.slice(0, 300),
 });
 
-export function authRoutes(app: App, auth: AuthService, appUrl: (request: FastifyRequest) => string) {
+export function authRoutes(app: App, auth: AuthService) {
   const tags = ['Accounts'];
 
   app.post('/api/register', {
@@ -105,7 +105,7 @@ export function authRoutes(app: App, auth: AuthService, appUrl: (request: Fastif
       response: { 200: MessageReply, ...errorReplies(400, 429) },
     },
     handler: async (request) => {
-      await auth.forgotPassword(request.body.email, clientOf(request), appUrl(request));
+      await auth.forgotPassword(request.body.email, clientOf(request));
       return { message: FORGOT_PASSWORD_REPLY };
     },
   });

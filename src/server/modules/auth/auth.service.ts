@@ -55,7 +55,7 @@ export function toUserDto(u: UserRow): User {
 }
 
 export function createAuthService(deps: Deps) {
-  const { db, config, mailer, log, caches } = deps;
+  const { db, config, mailer, log, caches, publicUrl } = deps;
 
   async function openSession(userId: string, client: ClientInfo): Promise<NewSession> {
     const token = newToken();
@@ -199,7 +199,7 @@ export function createAuthService(deps: Deps) {
     },
 
     /** Always the same answer, so the call cannot be used to find out who has an account. */
-    async forgotPassword(email: string, client: ClientInfo, appUrl: string) {
+    async forgotPassword(email: string, client: ClientInfo) {
       const limited = await rateLimiter.hit(db, `forgot:ip:${client.ip}`, 20, 3600);
       if (!limited.allowed)
         throw tooManyRequests('Too many requests. Please try again later.', limited.retryAfterSeconds);
@@ -207,7 +207,7 @@ export function createAuthService(deps: Deps) {
       if (!user) return;
       const token = newToken();
       await passwordResetRepository.insert(db, user.id, hashToken(token), addMs(new Date(), RESET_TOKEN_TTL_MS));
-      const link = `${appUrl}/reset-password?token=${encodeURIComponent(token)}`;
+      const link = `${publicUrl()}/reset-password?token=${encodeURIComponent(token)}`;
       const name = user.firstName ?? user.username;
       // The reply does not wait on SMTP; a failure is logged, never shown to the asker.
       mailer

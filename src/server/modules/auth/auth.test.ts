@@ -305,6 +305,31 @@ describe('forgot and reset password', () => {
     expect(reuse.json().message).toMatch(/invalid or has expired/);
   });
 
+  it('builds the link from APP_URL, never from the Host header the caller sends', async () => {
+    const account = await new Client(t).register();
+    const res = await new Client(t).post(
+      '/api/forgot-password',
+      { email: account.email },
+      { host: 'evil.example', 'x-forwarded-host': 'evil.example' },
+    );
+    expect(res.statusCode).toBe(200);
+    const mail = await smtp.waitFor(account.email);
+    smtp.received.splice(smtp.received.indexOf(mail), 1);
+    expect(mail.text).toContain('http://pigeonhole.test/reset-password?token=');
+    expect(mail.text).not.toContain('evil.example');
+  });
+
+  it('without APP_URL (development) links to the listening address, whatever the Host header', async () => {
+    const dev = await createTestApp({ SMTP_URL: smtp.url, HOST: '127.0.0.1', PORT: '5999' });
+    const c = new Client(dev);
+    const account = await c.register();
+    await new Client(dev).post('/api/forgot-password', { email: account.email }, { host: 'evil.example' });
+    const mail = await smtp.waitFor(account.email);
+    smtp.received.splice(smtp.received.indexOf(mail), 1);
+    expect(mail.text).toContain('http://127.0.0.1:5999/reset-password?token=');
+    expect(mail.text).not.toContain('evil.example');
+  });
+
   it('refuses an expired token', async () => {
     const account = await new Client(t).register();
     const token = await requestLink(account.email);

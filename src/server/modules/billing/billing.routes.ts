@@ -27,7 +27,7 @@ import { forbidden, notFound } from '../../lib/errors';
 import { callerOf } from '../../plugins/organization';
 import { authOf } from '../../plugins/session';
 import { membersRepository } from '../organizations/members.repository';
-import type { BillingService, Links } from './billing.service';
+import type { BillingService } from './billing.service';
 import { auditRefusal } from './plan-changes';
 import type { StripeWebhooks } from './stripe-webhooks';
 
@@ -37,15 +37,8 @@ const ADMIN_ONLY = 'Only organization admins can do this';
  * Billing calls: HTTP only. Every call but the plan table and the webhook is for admins of the
  * organization; a member's attempt is refused (403) and written to the organization's audit log.
  */
-export function billingRoutes(
-  app: App,
-  billing: BillingService,
-  webhooks: StripeWebhooks,
-  db: Db,
-  appUrl: (request: FastifyRequest) => string,
-) {
+export function billingRoutes(app: App, billing: BillingService, webhooks: StripeWebhooks, db: Db) {
   const tags = ['Billing'];
-  const links = (request: FastifyRequest): Links => ({ appUrl: appUrl(request) });
 
   /** requireAdmin, with the refusal audited: a member trying to buy or open billing is worth knowing. */
   async function requireBillingAdmin(request: FastifyRequest) {
@@ -107,7 +100,7 @@ export function billingRoutes(
       response: { 200: CheckoutSessionReply, ...errorReplies(400, 401, 403, 404) },
     },
     preValidation: admin,
-    handler: async (request) => billing.createCheckoutSession(callerOf(request), request.body, links(request)),
+    handler: async (request) => billing.createCheckoutSession(callerOf(request), request.body),
   });
 
   app.post('/api/billing/create-portal-session', {
@@ -119,8 +112,7 @@ export function billingRoutes(
       response: { 200: UrlReply, ...errorReplies(400, 401, 403, 404, 409) },
     },
     preValidation: admin,
-    handler: async (request) =>
-      billing.createPortalSession(callerOf(request), request.body?.customerId, links(request)),
+    handler: async (request) => billing.createPortalSession(callerOf(request), request.body?.customerId),
   });
 
   app.get('/api/billing/demo-checkouts/:id', {

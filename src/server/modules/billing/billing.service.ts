@@ -44,9 +44,6 @@ import { applyPurchase, auditRefusal, type Actor } from './plan-changes';
 
 export type Gateways = { stripe: StripeGateway | null; paypal: PaypalGateway | null };
 
-/** Where links sent to a provider come back to (success and cancel pages, the portal's return). */
-export type Links = { appUrl: string };
-
 /** A one-time payment (PayPal, demo) pays for one month of the seats bought. */
 const ONE_MONTH_MS = 30 * DAY_MS;
 /** Stripe refuses a trial_end less than 48 hours away: a shorter rest of our trial is not carried over. */
@@ -67,7 +64,7 @@ export function parseAmountCents(value: string | number): number | null {
 const planLabel = (planType: PaidPlanType, quantity: number) =>
   `${PLANS[planType].name} plan, ${quantity} ${quantity === 1 ? 'user' : 'users'}, one month`;
 
-export function createBillingService({ db, log, config }: Deps, gateways: Gateways) {
+export function createBillingService({ db, log, config, publicUrl }: Deps, gateways: Gateways) {
   const actorOf = (caller: OrgCaller): Actor => ({ userId: caller.userId });
 
   /** 400 unless the plan allows this many seats and they cover the members present; refusals are audited. */
@@ -238,11 +235,7 @@ export function createBillingService({ db, log, config }: Deps, gateways: Gatewa
      * Card checkout: a Stripe subscription Checkout Session for `quantity` seats (the rest of the
      * trial carried over), or, without Stripe keys, a checkout of the local demo provider.
      */
-    async createCheckoutSession(
-      caller: OrgCaller,
-      body: CreateCheckoutSessionBody,
-      links: Links,
-    ): Promise<CheckoutSessionReply> {
+    async createCheckoutSession(caller: OrgCaller, body: CreateCheckoutSessionBody): Promise<CheckoutSessionReply> {
       await checkSeats(caller, body.planId, body.quantity);
       const org = await organizationsRepository.findById(db, caller.organizationId);
       if (!org) throw notFound('Organization not found');
@@ -277,8 +270,8 @@ export function createBillingService({ db, log, config }: Deps, gateways: Gatewa
           customerId: realCustomer ? org.stripeCustomerId : null,
           customerEmail: realCustomer ? null : customerEmail,
           trialEnd: trialMs >= STRIPE_MIN_TRIAL_MS ? Math.floor(org.trialEndDate!.getTime() / 1000) : null,
-          successUrl: `${links.appUrl}/settings-billing?checkout=success`,
-          cancelUrl: `${links.appUrl}/checkout?cancelled=1`,
+          successUrl: `${publicUrl()}/settings-billing?checkout=success`,
+          cancelUrl: `${publicUrl()}/checkout?cancelled=1`,
         })
         .catch(providerError);
       // Written once Stripe has the session: a provider that is down leaves nothing behind.
@@ -292,7 +285,7 @@ export function createBillingService({ db, log, config }: Deps, gateways: Gatewa
     },
 
     /** The organization's own Stripe customer portal; whatever customer id the client sends. */
-    async createPortalSession(caller: OrgCaller, customerId: string | undefined, links: Links) {
+    async createPortalSession(caller: OrgCaller, customerId: string | undefined) {
       const org = await organizationsRepository.findById(db, caller.organizationId);
       if (!org) throw notFound('Organization not found');
       if (!org.stripeCustomerId) throw notFound(BILLING_MESSAGES.noSubscription);
@@ -303,7 +296,7 @@ export function createBillingService({ db, log, config }: Deps, gateways: Gatewa
         throw conflict(BILLING_MESSAGES.demoEnvironment, 'demo_environment');
       }
       return gateways.stripe
-        .createPortalSession(org.stripeCustomerId, `${links.appUrl}/settings-billing`)
+        .createPortalSession(org.stripeCustomerId, `${publicUrl()}/settings-billing`)
         .catch(providerError);
     },
 

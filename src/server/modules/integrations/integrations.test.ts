@@ -439,7 +439,7 @@ describe('stats and the delivery log', () => {
 describe('in production', () => {
   let p: TestApp;
   beforeAll(async () => {
-    p = await createTestApp({ NODE_ENV: 'production' });
+    p = await createTestApp({ NODE_ENV: 'production', APP_URL: 'https://desk.example.com' });
   });
 
   it('refuses webhook URLs and SMS base URLs that reach private, loopback or link-local addresses', async () => {

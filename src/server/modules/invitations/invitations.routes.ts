@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   AcceptInvitationBody,
@@ -16,11 +15,7 @@ import { callerOf } from '../../plugins/organization';
 import { authOf } from '../../plugins/session';
 import type { InvitationsService } from './invitations.service';
 
-export function invitationsRoutes(
-  app: App,
-  invitations: InvitationsService,
-  appUrl: (request: FastifyRequest) => string,
-) {
+export function invitationsRoutes(app: App, invitations: InvitationsService) {
   const tags = ['Invitations'];
   const adminOnly = [app.authenticate, app.requireOrganization, app.requireAdmin];
 
@@ -43,7 +38,7 @@ export function invitationsRoutes(
     },
     preValidation: adminOnly,
     handler: async (request, reply) =>
-      reply.status(201).send(await invitations.create(callerOf(request), request.body, appUrl(request))),
+      reply.status(201).send(await invitations.create(callerOf(request), request.body)),
   });
 
   app.post('/api/user-invitations/:id/resend', {
@@ -54,7 +49,7 @@ export function invitationsRoutes(
       response: { 200: Invitation, ...errorReplies(400, 401, 403, 404, 409), 502: ErrorReply },
     },
     preValidation: adminOnly,
-    handler: async (request) => invitations.resend(callerOf(request), request.params.id, appUrl(request)),
+    handler: async (request) => invitations.resend(callerOf(request), request.params.id),
   });
 
   app.delete('/api/user-invitations/:id', {

@@ -99,7 +99,7 @@ export async function joinWithInvitation(
   return { organizationId, organizationName: org.name, role: invitation.role };
 }
 
-export function createInvitationsService({ db, mailer, log, caches }: Deps) {
+export function createInvitationsService({ db, mailer, log, caches, publicUrl }: Deps) {
   /** Hands the email to SMTP; a failure or a hang answers 502 and rolls the caller's transaction back. */
   async function deliver(mail: OutgoingMail, failMessage: string) {
     let timer: NodeJS.Timeout | undefined;
@@ -118,14 +118,7 @@ export function createInvitationsService({ db, mailer, log, caches }: Deps) {
     }
   }
 
-  async function emailFor(
-    tx: DbOrTx,
-    caller: OrgCaller,
-    to: string,
-    role: Invitation['role'],
-    token: string,
-    appUrl: string,
-  ) {
+  async function emailFor(tx: DbOrTx, caller: OrgCaller, to: string, role: Invitation['role'], token: string) {
     const [organizationName, inviter] = await Promise.all([
       invitationsRepository.organizationName(tx, caller.organizationId),
       usersRepository.findById(tx, caller.userId),
@@ -137,7 +130,7 @@ export function createInvitationsService({ db, mailer, log, caches }: Deps) {
       organizationName: organizationName ?? 'an organization',
       inviterName,
       role,
-      link: invitationLink(appUrl, token),
+      link: invitationLink(publicUrl(), token),
     });
   }
 
@@ -159,7 +152,7 @@ export function createInvitationsService({ db, mailer, log, caches }: Deps) {
      * Writes the invitation and its audit entry, and emails the link, in one transaction: when
      * the email cannot be sent nothing remains (502 send_failed).
      */
-    async create(caller: OrgCaller, input: z.output<typeof CreateInvitationBody>, appUrl: string): Promise<Invitation> {
+    async create(caller: OrgCaller, input: z.output<typeof CreateInvitationBody>): Promise<Invitation> {
       const email = input.email.toLowerCase();
       const now = new Date();
       const token = newToken();
@@ -191,13 +184,13 @@ export function createInvitationsService({ db, mailer, log, caches }: Deps) {
           targetLabel: email,
           after: { role: input.role },
         });
-        await deliver(await emailFor(tx, caller, email, input.role, token, appUrl), INVITATION_MESSAGES.sendFailed);
+        await deliver(await emailFor(tx, caller, email, input.role, token), INVITATION_MESSAGES.sendFailed);
         return reload(tx, caller.organizationId, row.id, now);
       });
     },
 
     /** A new token and expiry, emailed again; the old link stops working. A failed send changes nothing. */
-    async resend(caller: OrgCaller, id: string, appUrl: string): Promise<Invitation> {
+    async resend(caller: OrgCaller, id: string): Promise<Invitation> {
       const now = new Date();
       const token = newToken();
       return db.transaction(async (tx) => {
@@ -219,7 +212,7 @@ export function createInvitationsService({ db, mailer, log, caches }: Deps) {
           after: { expiresAt: iso(expiresAt) },
         });
         await deliver(
-          await emailFor(tx, caller, invitation.email, invitation.role, token, appUrl),
+          await emailFor(tx, caller, invitation.email, invitation.role, token),
           INVITATION_MESSAGES.resendFailed,
         );
         return reload(tx, caller.organizationId, id, now);

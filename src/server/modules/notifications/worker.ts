@@ -25,6 +25,8 @@ export type NotificationsDeps = {
   /** The raw secrets key; the unsubscribe-link key is derived from it. */
   secretKeys: SecretKeys;
   log: FastifyBaseLogger;
+  /** The base of unsubscribe links and admin email links (Deps.publicUrl). */
+  publicUrl: () => string;
   /** The app's caches, cleared when auto-notify changes an item's status. */
   caches?: Caches;
   /** Requests the app is serving right now: while there are many, the worker yields to them. */
@@ -80,10 +82,8 @@ export function createNotifications(deps: NotificationsDeps) {
   const key = unsubscribeKey(deps.secretKeys.current);
   // Links signed before a SECRETS_KEY rotation keep working.
   const unsubscribeKeys = [key, ...deps.secretKeys.previous.map(unsubscribeKey)];
-  const appUrl = (
-    config.appUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`
-  ).replace(/\/+$/, '');
-  const unsubscribeUrl = (recipientId: string) => `${appUrl}/api/unsubscribe/${unsubscribeToken(key, recipientId)}`;
+  const unsubscribeUrl = (recipientId: string) =>
+    `${deps.publicUrl()}/api/unsubscribe/${unsubscribeToken(key, recipientId)}`;
   const fanOutContext: FanOutContext = { db, platformEmail: !!config.smtpUrl, unsubscribeUrl };
 
   function createWorker(options: WorkerOptions = {}): NotificationWorker {
@@ -204,7 +204,7 @@ export function createNotifications(deps: NotificationsDeps) {
         jobId: job.id,
         from: route.from,
         to: job.destination!,
-        ...renderAdminEmail(payload.data, appUrl),
+        ...renderAdminEmail(payload.data, deps.publicUrl()),
       });
     }
 
@@ -366,9 +366,6 @@ export function createNotifications(deps: NotificationsDeps) {
       start() {
         if (running) return;
         running = true;
-        if (config.env === 'production' && !config.appUrl) {
-          log.warn(`APP_URL is not set: the unsubscribe links of notification emails point at ${appUrl}`);
-        }
         loop = run();
       },
       async stop() {
