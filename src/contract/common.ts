@@ -8,6 +8,9 @@ export const ErrorReply = z.object({
 });
 export type ErrorReply = z.infer<typeof ErrorReply>;
 
+/** The server refuses text carrying U+0000 anywhere in a request (PostgreSQL text cannot hold it). */
+export const NUL_CHARACTER_MESSAGE = 'Text must not contain the NUL character';
+
 export const MessageReply = z.object({ message: z.string() });
 export type MessageReply = z.infer<typeof MessageReply>;
 

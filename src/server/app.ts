@@ -22,6 +22,7 @@ import { createMailer, type Mailer } from './lib/mailer';
 import { createSecretBox, loadSecretKeys } from './lib/secrets';
 import { reencryptIntegrationSecrets, type RotationResult } from './modules/integrations/secret-rotation';
 import { registerErrorHandlers } from './plugins/errors';
+import { rejectNulCharacters } from './plugins/nul-guard';
 import { sessionPlugin } from './plugins/session';
 import { organizationPlugin } from './plugins/organization';
 import { securityHeaders } from './plugins/security-headers';
@@ -83,6 +84,7 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandlers(app);
+  rejectNulCharacters(app);
   // JSON only: a cross-site HTML form can send text/plain without a preflight, never JSON.
   app.removeContentTypeParser('text/plain');
   app.addHook('onSend', async (request, reply) => {
@@ -186,18 +188,34 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
 }
 
 /**
+ * index.html is revalidated on every load, so a deploy reaches the desk at once; the hashed
+ * files under assets/ never change under their name; anything else (the icon) may wait an hour.
+ */
+function cacheControlOf(file: string): string {
+  if (file.endsWith('.html')) return 'no-cache';
+  if (file.startsWith(`assets${path.sep}`)) return 'public, max-age=31536000, immutable';
+  return 'public, max-age=3600';
+}
+
+/**
  * The built web client, with every unknown non-API GET answering index.html so client-side
  * routes survive a reload. Unknown API paths answer JSON 404.
  */
 async function serveClient(app: App, clientDir: string) {
   const built = fs.existsSync(path.join(clientDir, 'index.html'));
   if (built) {
-    await app.register(fastifyStatic, { root: clientDir, wildcard: false, index: false, maxAge: '1h' });
-    // Hashed assets never change; index.html must always be fresh.
-    app.get('/assets/*', (request, reply) => {
-      const file = (request.params as { '*': string })['*'];
-      return reply.sendFile(path.join('assets', file), { maxAge: 31_536_000_000, immutable: true });
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      wildcard: false,
+      index: false,
+      // One rule for every file, however it is reached (its own route, /assets/*, the fallback).
+      cacheControl: false,
+      setHeaders: (reply, filePath) =>
+        reply.header('cache-control', cacheControlOf(path.relative(clientDir, filePath))),
     });
+    app.get('/assets/*', (request, reply) =>
+      reply.sendFile(path.join('assets', (request.params as { '*': string })['*'])),
+    );
   }
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || request.method !== 'GET') {
@@ -211,7 +229,7 @@ async function serveClient(app: App, clientDir: string) {
         .status(503)
         .send('The web client is not built yet. Run `npm run build` (npm start does it for you).');
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.sendFile('index.html');
   });
 }
 
