@@ -192,8 +192,10 @@ export function createAuthService(deps: Deps) {
       const password = await hashPassword(input.newPassword);
       await db.transaction(async (tx) => {
         await usersRepository.update(tx, userId, { password });
-        // Other devices signed in with the old password are signed out; this one stays.
+        // Other devices signed in with the old password are signed out; this one stays. Reset
+        // links asked for before would otherwise still set a password of someone else's choosing.
         await sessionsRepository.deleteForUser(tx, userId, sessionId);
+        await passwordResetRepository.consumeAllFor(tx, userId);
       });
       forgetUser(caches, userId);
     },
@@ -234,6 +236,8 @@ export function createAuthService(deps: Deps) {
           throw badRequest('This reset link is invalid or has expired. Please request a new one.', 'invalid_token');
         await usersRepository.update(tx, token.userId, { password });
         await sessionsRepository.deleteForUser(tx, token.userId);
+        // The other links sent before this one end with it.
+        await passwordResetRepository.consumeAllFor(tx, token.userId);
         return token.userId;
       });
       forgetUser(caches, userId);

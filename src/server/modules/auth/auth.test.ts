@@ -330,6 +330,36 @@ describe('forgot and reset password', () => {
     expect(mail.text).not.toContain('evil.example');
   });
 
+  it('ends every other reset link when one is used', async () => {
+    const account = await new Client(t).register();
+    const first = await requestLink(account.email);
+    const second = await requestLink(account.email);
+    const used = await new Client(t).post('/api/reset-password', { token: second, password: 'chosen-by-owner' });
+    expect(used.statusCode).toBe(200);
+    const stale = await new Client(t).post('/api/reset-password', { token: first, password: 'chosen-by-thief' });
+    expect(stale.statusCode).toBe(400);
+    expect(
+      (await new Client(t).post('/api/login', { username: account.email, password: 'chosen-by-owner' })).statusCode,
+    ).toBe(200);
+  });
+
+  it('ends every reset link and every other session when the password is changed', async () => {
+    const c = new Client(t);
+    const account = await c.register();
+    const elsewhere = new Client(t);
+    await elsewhere.post('/api/login', { username: account.email, password: account.password });
+    const token = await requestLink(account.email);
+    const changed = await c.post('/api/change-password', {
+      currentPassword: account.password,
+      newPassword: 'changed-by-owner',
+    });
+    expect(changed.statusCode).toBe(200);
+    expect((await elsewhere.get('/api/auth/user')).statusCode).toBe(401);
+    expect((await c.get('/api/auth/user')).statusCode).toBe(200);
+    const stale = await new Client(t).post('/api/reset-password', { token, password: 'chosen-by-thief' });
+    expect(stale.statusCode).toBe(400);
+  });
+
   it('refuses an expired token', async () => {
     const account = await new Client(t).register();
     const token = await requestLink(account.email);

@@ -25,4 +25,12 @@ export const passwordResetRepository = {
       .returning({ userId: passwordResetTokens.userId });
     return row;
   },
+
+  /** Ends every reset link of the user still open: a new password makes the old links worthless. */
+  async consumeAllFor(db: DbOrTx, userId: string) {
+    await db
+      .update(passwordResetTokens)
+      .set({ usedAt: new Date() })
+      .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+  },
 };
