@@ -23,6 +23,7 @@ import { createSecretBox, loadSecretKeys } from './lib/secrets';
 import { reencryptIntegrationSecrets, type RotationResult } from './modules/integrations/secret-rotation';
 import { registerErrorHandlers } from './plugins/errors';
 import { rejectNulCharacters } from './plugins/nul-guard';
+import { boundedJsonBodies, DEFAULT_BODY_LIMIT_BYTES } from './plugins/json-body';
 import { sessionPlugin } from './plugins/session';
 import { organizationPlugin } from './plugins/organization';
 import { securityHeaders } from './plugins/security-headers';
@@ -77,7 +78,7 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{1,100}$/.test(given) ? given : crypto.randomUUID();
     },
-    bodyLimit: config.bodyLimitBytes,
+    bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -85,6 +86,7 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandlers(app);
   rejectNulCharacters(app);
+  boundedJsonBodies(app);
   // JSON only: a cross-site HTML form can send text/plain without a preflight, never JSON.
   app.removeContentTypeParser('text/plain');
   app.addHook('onSend', async (request, reply) => {
@@ -159,7 +161,7 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
   recipientsRoutes(app, createRecipientsService(deps));
   organizationSettingsRoutes(app, createOrganizationSettingsService(deps));
   mailroomsRoutes(app, createMailroomsService(deps));
-  mailItemsRoutes(app, createMailItemsService(deps));
+  mailItemsRoutes(app, createMailItemsService(deps), config.bodyLimitBytes);
   photosRoutes(app, createPhotosService(deps));
   historyRoutes(app, createHistoryService(deps));
   analyticsRoutes(app, createAnalyticsService(deps));

@@ -41,7 +41,10 @@ const EnvSchema = z.object({
     .int()
     .min(1)
     .default(15 * 60),
-  /** Largest request body in bytes (photos arrive as base64 JSON, hence generous). */
+  /**
+   * Largest body of a call carrying a photo, in bytes (photos arrive as base64 JSON, hence
+   * generous). Every other call accepts 256 KB, the recipients import 4 MB.
+   */
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()

@@ -30,7 +30,10 @@ declare module 'fastify' {
     auth: AuthContext | null;
   }
   interface FastifyInstance {
-    /** preValidation (before any input is checked): 401 unless the request carries a live session. */
+    /**
+     * preValidation (before any input is checked): 401 unless the request carries a live session.
+     * Routes that accept large bodies also run it onRequest, so nobody signed out gets a body read.
+     */
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
   interface FastifyReply {
@@ -94,6 +97,8 @@ export const sessionPlugin = fp(async (app, opts: { db: Db; config: Config; cach
   });
 
   app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
+    // Routes with large bodies authenticate before reading them (onRequest), then again in preValidation.
+    if (request.auth) return;
     const key = presentedApiKey(request);
     if (key !== undefined) {
       const principal = await apiKeys.authenticate(key);

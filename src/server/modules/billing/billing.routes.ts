@@ -198,6 +198,7 @@ export function billingRoutes(app: App, billing: BillingService, webhooks: Strip
 
   // Stripe signs the exact bytes it sent: this route alone keeps the raw body.
   void app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) =>
       done(null, body),
     );

@@ -14,7 +14,11 @@ import { errorReplies, sendListPage } from '../../http';
 import { callerOf } from '../../plugins/organization';
 import type { MailItemsService } from './mail-items.service';
 
-export function mailItemsRoutes(app: App, mailItems: MailItemsService) {
+/**
+ * `photoBodyLimit`: the largest body of the two calls that carry a photo (BODY_LIMIT_BYTES); every
+ * other call keeps the server's small default.
+ */
+export function mailItemsRoutes(app: App, mailItems: MailItemsService, photoBodyLimit: number) {
   const tags = ['Mail items'];
   const guards = [app.authenticate, app.requireOrganization];
   const ItemParams = IdParams.extend({ id: z.uuid({ message: 'Mail item not found' }) });
@@ -72,8 +76,11 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService) {
       body: CreateMailItemBody,
       response: { 201: MailItem, ...errorReplies(400, 401, 402, 403, 404, 413) },
     },
-    // A body past BODY_LIMIT_BYTES here is a photo far over its limit.
+    // A body past BODY_LIMIT_BYTES here is a photo far over its limit. Signed-out callers are
+    // refused before the body is read.
+    bodyLimit: photoBodyLimit,
     config: { bodyTooLargeMessage: PHOTO_TOO_LARGE },
+    onRequest: app.authenticate,
     preValidation: guards,
     handler: async (request, reply) => reply.status(201).send(await mailItems.create(callerOf(request), request.body)),
   });
@@ -86,8 +93,9 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService) {
       body: UpdateMailItemBody,
       response: { 200: MailItem, ...errorReplies(400, 401, 403, 404, 409, 413) },
     },
-    // A body past BODY_LIMIT_BYTES here is a photo far over its limit.
+    bodyLimit: photoBodyLimit,
     config: { bodyTooLargeMessage: PHOTO_TOO_LARGE },
+    onRequest: app.authenticate,
     preValidation: guards,
     handler: async (request) => mailItems.update(callerOf(request), request.params.id, request.body),
   });

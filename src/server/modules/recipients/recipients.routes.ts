@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  IMPORT_MAX_BYTES,
   ErrorReply,
   IdParams,
   Recipient,
@@ -16,6 +17,9 @@ import type { App } from '../../http';
 import { errorReplies } from '../../http';
 import { callerOf } from '../../plugins/organization';
 import type { RecipientsService } from './recipients.service';
+
+/** A CSV of IMPORT_MAX_BYTES inside JSON: escaping can double it. */
+const IMPORT_BODY_LIMIT = IMPORT_MAX_BYTES * 2 + 64 * 1024;
 
 export function recipientsRoutes(app: App, recipients: RecipientsService) {
   const tags = ['Recipients'];
@@ -99,8 +103,10 @@ export function recipientsRoutes(app: App, recipients: RecipientsService) {
       tags,
       summary: 'Check a CSV of recipients row by row without writing anything (admin)',
       body: RecipientImportBody,
-      response: { 200: RecipientImportPreview, ...errorReplies(400, 401, 403) },
+      response: { 200: RecipientImportPreview, ...errorReplies(400, 401, 403, 413) },
     },
+    bodyLimit: IMPORT_BODY_LIMIT,
+    onRequest: app.authenticate,
     preValidation: adminOnly,
     handler: async (request) => recipients.previewImport(callerOf(request), request.body),
   });
@@ -110,8 +116,10 @@ export function recipientsRoutes(app: App, recipients: RecipientsService) {
       tags,
       summary: 'Import a CSV of recipients in one transaction (admin); invalid rows are left out',
       body: RecipientImportBody,
-      response: { 200: RecipientImportResult, 409: ErrorReply, ...errorReplies(400, 401, 403) },
+      response: { 200: RecipientImportResult, 409: ErrorReply, ...errorReplies(400, 401, 403, 413) },
     },
+    bodyLimit: IMPORT_BODY_LIMIT,
+    onRequest: app.authenticate,
     preValidation: adminOnly,
     handler: async (request) => recipients.importCsv(callerOf(request), request.body),
   });
