@@ -34,6 +34,8 @@ export async function startStack(options: { seedDemo?: boolean } = {}) {
     loadConfig(
       {
         NODE_ENV: 'development',
+        // The journeys' webhook receivers and SMTP servers listen on loopback.
+        ALLOW_PRIVATE_TARGETS: 'true',
         PORT: '0',
         LOG_LEVEL: 'warn',
         DATA_DIR: dataDir,

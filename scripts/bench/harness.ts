@@ -129,6 +129,8 @@ export async function startBenchServer(dataDir: string, database: Database): Pro
         ...process.env,
         // development, not production: production cookies are Secure and would not travel over plain http.
         NODE_ENV: 'development',
+        // Local receivers on loopback stand in for customers' servers.
+        ALLOW_PRIVATE_TARGETS: 'true',
         SEED_DEMO: 'false',
         HOST: '127.0.0.1',
         PORT: '0',

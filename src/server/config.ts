@@ -88,6 +88,11 @@ const EnvSchema = z.object({
   PAYPAL_API_URL: z.url().default('https://api-m.sandbox.paypal.com'),
   /** Trust X-Forwarded-For from a proxy in front (for client addresses in rate limits). */
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  /**
+   * Lets webhooks, SMS providers and SMTP servers of integrations be private, loopback or
+   * link-local addresses. Off by default everywhere (SSRF guard); for local testing only.
+   */
+  ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).default('false'),
 });
 
 export type Config = {
@@ -109,6 +114,8 @@ export type Config = {
   trustProxy: boolean;
   cacheTtlMs: number;
   secretsKey: string | undefined;
+  /** ALLOW_PRIVATE_TARGETS: integrations may reach private addresses (local testing only). */
+  allowPrivateTargets: boolean;
   secretsKeyPrevious: string[];
   notificationsWorker: boolean;
   notificationRetentionDays: number;
@@ -165,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
     trustProxy: e.TRUST_PROXY === 'true',
     cacheTtlMs: e.CACHE_TTL_MS,
     secretsKey: e.SECRETS_KEY || undefined,
+    allowPrivateTargets: e.ALLOW_PRIVATE_TARGETS === 'true',
     secretsKeyPrevious: e.SECRETS_KEY_PREVIOUS.split(',')
       .map((s) => s.trim())
       .filter(Boolean),

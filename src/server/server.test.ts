@@ -22,7 +22,14 @@ async function environment() {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'pigeonhole-start-'));
   await fs.chmod(dataDir, 0o755);
   cleanups.push(() => fs.rm(dataDir, { recursive: true, force: true }));
-  const env: Record<string, string> = { NODE_ENV: 'development', PORT: '0', LOG_LEVEL: 'silent', DATA_DIR: dataDir };
+  // The webhook receiver below listens on loopback.
+  const env: Record<string, string> = {
+    NODE_ENV: 'development',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    ALLOW_PRIVATE_TARGETS: 'true',
+  };
   if (external) {
     const name = `start_${process.pid}_${Date.now()}`;
     await adminQuery(inject('adminUrl'), `create database ${name}`);

@@ -31,6 +31,8 @@ export async function createTestApp(env: Overrides = {}) {
       SECRETS_KEY: TEST_SECRETS_KEY,
       // Tests drive the notification worker themselves (notifications tests start one).
       NOTIFICATIONS_WORKER: 'false',
+      // The tests' webhook, SMS and SMTP servers listen on loopback; SSRF tests turn this off.
+      ALLOW_PRIVATE_TARGETS: 'true',
       ...env,
     },
     process.cwd(),

@@ -122,8 +122,8 @@ export async function isPublicHost(host: string): Promise<boolean> {
 }
 
 export type ValidationContext = {
-  /** Production refuses private, loopback and link-local destinations (SSRF). */
-  production: boolean;
+  /** ALLOW_PRIVATE_TARGETS; otherwise private, loopback and link-local destinations are refused (SSRF). */
+  allowPrivateTargets: boolean;
   /** A platform SMTP server (SMTP_URL) exists: an email integration may leave smtpHost out. */
   platformSmtp: boolean;
 };
@@ -136,7 +136,7 @@ export async function validateConfig(type: IntegrationType, config: StoredConfig
   const errors: Array<{ path: string; message: string }> = [];
   if (type === 'webhook') {
     if (!config.webhookUrl) errors.push({ path: 'config.webhookUrl', message: INTEGRATION_MESSAGES.webhookUrl });
-    else if (ctx.production && !(await isPublicUrl(config.webhookUrl))) {
+    else if (!ctx.allowPrivateTargets && !(await isPublicUrl(config.webhookUrl))) {
       errors.push({ path: 'config.webhookUrl', message: INTEGRATION_MESSAGES.privateAddress });
     }
   }
@@ -144,7 +144,7 @@ export async function validateConfig(type: IntegrationType, config: StoredConfig
     const host = config.emailSettings?.smtpHost;
     if (!host && !ctx.platformSmtp) {
       errors.push({ path: 'config.emailSettings.smtpHost', message: CONFIG_MESSAGES.smtpHostRequired });
-    } else if (host && ctx.production && !(await isPublicHost(host))) {
+    } else if (host && !ctx.allowPrivateTargets && !(await isPublicHost(host))) {
       errors.push({ path: 'config.emailSettings.smtpHost', message: CONFIG_MESSAGES.smtpHostPrivate });
     }
   }
@@ -153,7 +153,7 @@ export async function validateConfig(type: IntegrationType, config: StoredConfig
     if (!s.accountSid) errors.push({ path: 'config.smsSettings.accountSid', message: CONFIG_MESSAGES.accountSid });
     if (!s.authToken) errors.push({ path: 'config.smsSettings.authToken', message: CONFIG_MESSAGES.authToken });
     if (!s.fromNumber) errors.push({ path: 'config.smsSettings.fromNumber', message: CONFIG_MESSAGES.fromNumber });
-    if (s.baseUrl && ctx.production && !(await isPublicUrl(s.baseUrl))) {
+    if (s.baseUrl && !ctx.allowPrivateTargets && !(await isPublicUrl(s.baseUrl))) {
       errors.push({ path: 'config.smsSettings.baseUrl', message: CONFIG_MESSAGES.smsBaseUrlPrivate });
     }
   }

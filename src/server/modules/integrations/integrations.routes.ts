@@ -49,7 +49,7 @@ export function integrationsRoutes(app: App, integrations: IntegrationsService) 
       tags,
       summary: 'Add an integration (admin)',
       description:
-        'webhook: webhookUrl is required (a public address in production); the reply carries the signing secret ' +
+        'webhook: webhookUrl is required (a public address unless ALLOW_PRIVATE_TARGETS); the reply carries the signing secret ' +
         '(webhookSecret, Standard Webhooks "whsec_…") once. email: smtpHost is required unless the platform has ' +
         'SMTP_URL. sms: accountSid, authToken and fromNumber are required. api: the reply carries its first API key ' +
         `(apiKey) once. 402 trial_expired after the free trial. ${SECRETS_NOTE}`,

@@ -99,7 +99,7 @@ function assertAdmin(caller: OrgCaller) {
 }
 
 export function createIntegrationsService({ db, config, secrets, mailer }: Deps, apiKeyAuth: ApiKeyAuth) {
-  const validation = { production: config.env === 'production', platformSmtp: Boolean(config.smtpUrl) };
+  const validation = { allowPrivateTargets: config.allowPrivateTargets, platformSmtp: Boolean(config.smtpUrl) };
 
   async function find(caller: OrgCaller, id: string, tx: DbOrTx = db, lock = false) {
     const row = await integrationsRepository.find(tx, caller.organizationId, id, lock);

@@ -436,10 +436,10 @@ describe('stats and the delivery log', () => {
   });
 });
 
-describe('in production', () => {
+describe('with the SSRF guard on (the default, in development too)', () => {
   let p: TestApp;
   beforeAll(async () => {
-    p = await createTestApp({ NODE_ENV: 'production', APP_URL: 'https://desk.example.com' });
+    p = await createTestApp({ NODE_ENV: 'development', ALLOW_PRIVATE_TARGETS: 'false' });
   });
 
   it('refuses webhook URLs and SMS base URLs that reach private, loopback or link-local addresses', async () => {
@@ -452,6 +452,9 @@ describe('in production', () => {
       'http://169.254.169.254/latest',
       'http://[::1]/x',
       'http://localhost/x',
+      'http://[::127.0.0.1]/x',
+      'http://[64:ff9b::a9fe:a9fe]/latest',
+      'http://[2002:7f00:1::1]/x',
     ]) {
       const res = await admin.post('/api/integrations', { name: 'Hook', type: 'webhook', config: { webhookUrl: url } });
       expect(res.statusCode, `${url}: ${res.body}`).toBe(400);
@@ -503,6 +506,7 @@ describe('SECRETS_KEY rotation', () => {
         SEED_DEMO: 'false',
         CACHE_TTL_MS: '0',
         NOTIFICATIONS_WORKER: 'false',
+        ALLOW_PRIVATE_TARGETS: 'true',
         ...env,
       },
       process.cwd(),

@@ -7,6 +7,7 @@ import { isPublicUrl } from '../../lib/public-address';
 import type { Mailer } from '../../lib/mailer';
 import type { SecretBox } from '../../lib/secrets';
 import { CONFIG_MESSAGES, isPublicHost } from './integration-config';
+import { guardedSmtpSocket } from '../../lib/outbound';
 import { sendSms } from '../notifications/channels/sms';
 import { errorText } from '../notifications/channels/types';
 import { sendWebhook } from '../notifications/channels/webhook';
@@ -68,7 +69,7 @@ export async function sendTestEmail(
   }
   const port = e.smtpPort ?? (e.secure ? 465 : 587);
   const where = `${e.smtpHost}:${port}`;
-  if (deps.config.env === 'production' && !(await isPublicHost(e.smtpHost))) {
+  if (!deps.config.allowPrivateTargets && !(await isPublicHost(e.smtpHost))) {
     return {
       ok: false,
       message: CONFIG_MESSAGES.smtpHostPrivate,
@@ -85,6 +86,7 @@ export async function sendTestEmail(
     connectionTimeout: TEST_TIMEOUT_MS,
     greetingTimeout: TEST_TIMEOUT_MS,
     socketTimeout: TEST_TIMEOUT_MS,
+    getSocket: guardedSmtpSocket(deps.config.allowPrivateTargets),
   });
   try {
     const info = await transport.sendMail({ from: e.fromAddress || deps.config.mailFrom, ...mail });
@@ -102,7 +104,7 @@ export async function sendTestEmail(
     const responseCode = (err as { responseCode?: number }).responseCode ?? null;
     let message: string;
     if (code === 'EAUTH') message = `The SMTP server at ${where} refused the username or password`;
-    else if (code === 'ECONNECTION' || code === 'ETIMEDOUT' || code === 'ESOCKET' || code === 'EDNS') {
+    else if (['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'EPRIVATETARGET'].includes(code ?? '')) {
       message = `Could not connect to the SMTP server at ${where}: ${errorText(err)}`;
     } else message = `The SMTP server at ${where} refused the message: ${errorText(err)}`;
     return { ok: false, message, responseStatus: responseCode, latencyMs: elapsed(start), destination: to };
@@ -124,7 +126,7 @@ export async function sendTestSms(deps: TestSendDeps, stored: StoredConfig, to: 
       destination: to,
     };
   }
-  if (deps.config.env === 'production' && !(await isPublicUrl(baseUrl))) {
+  if (!deps.config.allowPrivateTargets && !(await isPublicUrl(baseUrl))) {
     return {
       ok: false,
       message: CONFIG_MESSAGES.smsBaseUrlPrivate,
@@ -140,7 +142,12 @@ export async function sendTestSms(deps: TestSendDeps, stored: StoredConfig, to: 
     fromNumber: s.fromNumber,
   };
   // The same call the notification worker makes, so a passing test means messages will go out.
-  const result = await sendSms(account, to, 'Pigeonhole test message: SMS notifications work.');
+  const result = await sendSms(
+    account,
+    to,
+    'Pigeonhole test message: SMS notifications work.',
+    deps.config.allowPrivateTargets,
+  );
   return result.ok
     ? {
         ok: true,
@@ -183,7 +190,7 @@ export async function sendTestWebhook(
       destination: url,
     };
   }
-  if (deps.config.env === 'production' && !(await isPublicUrl(url))) {
+  if (!deps.config.allowPrivateTargets && !(await isPublicUrl(url))) {
     return {
       ok: false,
       message: INTEGRATION_MESSAGES.privateAddress,
@@ -205,7 +212,7 @@ export async function sendTestWebhook(
     id,
     secret: deps.secrets.decrypt(stored.webhookSecret),
     body,
-    production: deps.config.env === 'production',
+    allowPrivateTargets: deps.config.allowPrivateTargets,
   });
   return result.ok
     ? {

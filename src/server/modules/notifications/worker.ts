@@ -92,7 +92,7 @@ export function createNotifications(deps: NotificationsDeps) {
     const leaseMs = options.leaseMs ?? 120_000;
     const reminderEveryMs = options.reminderEveryMs ?? 60_000;
     const recoverEveryMs = options.recoverEveryMs ?? 30_000;
-    const transports = createEmailTransports(secrets);
+    const transports = createEmailTransports(secrets, config.allowPrivateTargets);
     // Outcomes that arrive together are written together: one statement for many sent messages.
     const markSent = createBatcher(
       async (
@@ -156,8 +156,8 @@ export function createNotifications(deps: NotificationsDeps) {
       const integration = await integrationOf(job, 'email');
       if (integration) {
         const host = integration.config.emailSettings?.smtpHost;
-        // An organization's SMTP host is the organization's choice, but never an inside address in production (SSRF).
-        if (host && config.env === 'production' && !(await isPublicUrl(`http://${host}`))) {
+        // An organization's SMTP host is the organization's choice, but never an inside address (SSRF).
+        if (host && !config.allowPrivateTargets && !(await isPublicUrl(`http://${host}`))) {
           return failure('The SMTP host is not a public address', { permanent: true });
         }
         route = transports.integration(integration, config.mailFrom);
@@ -214,7 +214,7 @@ export function createNotifications(deps: NotificationsDeps) {
         return failure('The SMS integration was removed, turned off or lacks its account details', { permanent: true });
       }
       const s = integration.config.smsSettings!;
-      if (s.baseUrl && config.env === 'production' && !(await isPublicUrl(s.baseUrl))) {
+      if (s.baseUrl && !config.allowPrivateTargets && !(await isPublicUrl(s.baseUrl))) {
         return failure('The SMS API base URL is not a public address', { permanent: true });
       }
       return sendSms(
@@ -226,6 +226,7 @@ export function createNotifications(deps: NotificationsDeps) {
         },
         job.destination!,
         String(job.payload.body),
+        config.allowPrivateTargets,
       );
     }
 
@@ -239,7 +240,7 @@ export function createNotifications(deps: NotificationsDeps) {
         id: job.id,
         secret: integration.config.webhookSecret ? secrets.decrypt(integration.config.webhookSecret) : undefined,
         body: String(job.payload.body),
-        production: config.env === 'production',
+        allowPrivateTargets: config.allowPrivateTargets,
       });
     }
 

@@ -1,5 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { IntegrationConfig } from '../../../db/schema';
+import { guardedSmtpSocket } from '../../../lib/outbound';
 import type { SecretBox } from '../../../lib/secrets';
 import { errorText, failure, type SendResult } from './types';
 
@@ -31,7 +32,7 @@ const POOL = { pool: true, maxConnections: 5, maxMessages: 500 };
  * Pooled SMTP transports, one per platform URL or integration version (its id and updatedAt), so
  * a worker keeps a few connections open rather than one handshake per message. Closed on stop.
  */
-export function createEmailTransports(secrets: SecretBox) {
+export function createEmailTransports(secrets: SecretBox, allowPrivateTargets: boolean) {
   const transports = new Map<string, Transporter>();
   const get = (key: string, make: () => Transporter) => {
     let transport = transports.get(key);
@@ -72,6 +73,8 @@ export function createEmailTransports(secrets: SecretBox) {
               auth: s.username ? { user: s.username, pass: s.password ? secrets.decrypt(s.password) : '' } : undefined,
               ...POOL,
               ...TIMEOUTS,
+              // An organization's server: connected to the public address its name resolved to.
+              getSocket: guardedSmtpSocket(allowPrivateTargets),
             }),
           ),
       };

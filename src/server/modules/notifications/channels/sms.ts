@@ -1,3 +1,4 @@
+import { outboundFetch } from '../../../lib/outbound';
 import { errorText, failure, type SendResult } from './types';
 
 export type SmsAccount = { baseUrl: string; accountSid: string; authToken: string; fromNumber: string };
@@ -10,11 +11,17 @@ export const SMS_TIMEOUT_MS = 15_000;
  * (bad number, wrong credentials, unverified sender) will answer the same on every retry, so it
  * fails the message at once; 429, 5xx and network errors are retried with backoff.
  */
-export async function sendSms(account: SmsAccount, to: string, body: string): Promise<SendResult> {
+export async function sendSms(
+  account: SmsAccount,
+  to: string,
+  body: string,
+  allowPrivateTargets: boolean,
+): Promise<SendResult> {
   const url = `${account.baseUrl.replace(/\/+$/, '')}/2010-04-01/Accounts/${encodeURIComponent(account.accountSid)}/Messages.json`;
   const started = performance.now();
   try {
-    const res = await fetch(url, {
+    // The provider's address may be an organization's choice: guarded like a webhook.
+    const res = await outboundFetch(allowPrivateTargets)(url, {
       method: 'POST',
       headers: {
         authorization: `Basic ${Buffer.from(`${account.accountSid}:${account.authToken}`).toString('base64')}`,

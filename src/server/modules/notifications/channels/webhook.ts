@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { outboundFetch } from '../../../lib/outbound';
 import { isPublicUrl } from '../../../lib/public-address';
 import { errorText, failure, type SendResult } from './types';
 
@@ -15,18 +16,19 @@ export function signWebhook(secret: string, id: string, timestamp: number, body:
 
 /**
  * One delivery attempt. webhook-id is the job id, the same on every retry, so a receiver can
- * drop a delivery it has already processed. In production the URL must resolve to public
- * addresses only, checked now (DNS may have changed since it was saved); redirects are not
- * followed (a 3xx is a failure), so a public URL cannot bounce the call to a private one.
+ * drop a delivery it has already processed. The URL must resolve to public addresses only
+ * (unless ALLOW_PRIVATE_TARGETS): checked now for a clear message, and again inside the
+ * connection, which goes to the address checked (no DNS rebinding); redirects are not followed
+ * (a 3xx is a failure), so a public URL cannot bounce the call to a private one.
  */
 export async function sendWebhook(opts: {
   url: string;
   id: string;
   secret: string | undefined;
   body: string;
-  production: boolean;
+  allowPrivateTargets: boolean;
 }): Promise<SendResult> {
-  if (opts.production && !(await isPublicUrl(opts.url))) {
+  if (!opts.allowPrivateTargets && !(await isPublicUrl(opts.url))) {
     return failure('Webhook URL is not a public address (private, loopback and link-local addresses are refused)', {
       permanent: true,
     });
@@ -41,7 +43,7 @@ export async function sendWebhook(opts: {
   if (opts.secret) headers['webhook-signature'] = signWebhook(opts.secret, opts.id, timestamp, opts.body);
   const started = performance.now();
   try {
-    const res = await fetch(opts.url, {
+    const res = await outboundFetch(opts.allowPrivateTargets)(opts.url, {
       method: 'POST',
       headers,
       body: opts.body,
