@@ -23,6 +23,7 @@ import { createSecretBox, loadSecretKeys } from './lib/secrets';
 import { reencryptIntegrationSecrets, type RotationResult } from './modules/integrations/secret-rotation';
 import { registerErrorHandlers } from './plugins/errors';
 import { rejectNulCharacters } from './plugins/nul-guard';
+import { refuseCrossSiteWrites } from './plugins/csrf';
 import { boundedJsonBodies, DEFAULT_BODY_LIMIT_BYTES } from './plugins/json-body';
 import { sessionPlugin } from './plugins/session';
 import { organizationPlugin } from './plugins/organization';
@@ -86,6 +87,7 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandlers(app);
   rejectNulCharacters(app);
+  refuseCrossSiteWrites(app, config.appUrl);
   boundedJsonBodies(app);
   // JSON only: a cross-site HTML form can send text/plain without a preflight, never JSON.
   app.removeContentTypeParser('text/plain');
