@@ -19,6 +19,8 @@ import { OrganizationsUnavailableScreen } from './screens/OrganizationsUnavailab
 import { PendingPickupsScreen } from './screens/PendingPickupsScreen';
 import { RecipientsScreen } from './screens/RecipientsScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
+import { SuperAdminScreen } from './screens/SuperAdminScreen';
+import { StandaloneShell } from './layout/StandaloneShell';
 import { invitationPaths, signedOutPaths } from './routePaths';
 
 // Charts (recharts) are only on Reports: they load when a manager opens it, not with the front desk.
@@ -36,7 +38,23 @@ function ShellRoutes({ user }: { user: User }) {
 
   if (isLoading) return <PageSpinner />;
   if (loadFailed) return <OrganizationsUnavailableScreen />;
-  if (organizations.length === 0) return <OnboardingScreen user={user} />;
+  if (organizations.length === 0) {
+    // A platform operator may belong to no organization: the console does not need one.
+    return (
+      <Switch>
+        {user.isSuperAdmin && (
+          <Route path="/super-admin">
+            <StandaloneShell user={user} wide>
+              <SuperAdminScreen user={user} />
+            </StandaloneShell>
+          </Route>
+        )}
+        <Route>
+          <OnboardingScreen user={user} />
+        </Route>
+      </Switch>
+    );
+  }
 
   return (
     <Switch>
@@ -57,6 +75,9 @@ function ShellRoutes({ user }: { user: User }) {
             <Route path="/settings-billing" component={BillingScreen} />
             <Route path="/subscription-management" component={BillingScreen} />
             <Route path="/checkout" component={CheckoutScreen} />
+            <Route path="/super-admin">
+              <SuperAdminScreen user={user} />
+            </Route>
             <Route component={NotFoundScreen} />
           </Switch>
         </AppShell>

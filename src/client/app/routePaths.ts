@@ -11,6 +11,7 @@ export const signedInPaths = [
   '/subscription-management',
   '/checkout',
   '/checkout/demo/:id',
+  '/super-admin',
 ];
 
 /** Signed-out pages; a signed-in visit to one goes to / (spec §2). */

@@ -90,8 +90,10 @@ export interface Page<T> {
 }
 
 /** GET of a paginated list: the body is the page (spec §7 keeps it an array), the total is in x-total-count. */
-export async function fetchPage<T>(url: string, organizationId: string): Promise<Page<T>> {
-  const res = await fetch(url, { headers: { [ORGANIZATION_HEADER]: organizationId }, credentials: 'include' });
+export async function fetchPage<T>(url: string, organizationId?: string): Promise<Page<T>> {
+  // Platform lists (super admin) belong to no organization: no header.
+  const headers: Record<string, string> = organizationId ? { [ORGANIZATION_HEADER]: organizationId } : {};
+  const res = await fetch(url, { headers, credentials: 'include' });
   const text = await res.text();
   if (!res.ok) throw new ApiError(res.status, text, res.statusText);
   const items = (text ? JSON.parse(text) : []) as T[];

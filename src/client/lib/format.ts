@@ -59,3 +59,15 @@ const tableDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: '2-dig
 export function formatDate(iso: string): string {
   return tableDate.format(new Date(iso));
 }
+
+const longDate = new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
+const ordinals = new Intl.PluralRules('en-US', { type: 'ordinal' });
+const suffixes: Record<string, string> = { one: 'st', two: 'nd', few: 'rd', other: 'th' };
+
+/** Spec §2 dialog dates: 'PPP' ("November 24th, 2026"). */
+export function formatLongDate(iso: string): string {
+  return longDate
+    .formatToParts(new Date(iso))
+    .map((p) => (p.type === 'day' ? `${p.value}${suffixes[ordinals.select(Number(p.value))]}` : p.value))
+    .join('');
+}

@@ -1,5 +1,6 @@
 import type { User } from '@contract';
-import { LogOut } from 'lucide-react';
+import { LogOut, ShieldCheck } from 'lucide-react';
+import { Link } from 'wouter';
 import { Tooltip } from '@/components/ui/tooltip';
 import { useLogout } from '@/features/auth/api/logout';
 import { cn } from '@/lib/cn';
@@ -11,7 +12,7 @@ interface UserFooterProps {
   inline?: boolean;
 }
 
-/** The signed-in person (initials, name, email) and the Logout button. */
+/** The signed-in person (initials, name, email), the Super Admin console for super admins, and Logout. */
 export function UserFooter({ user, inline = false }: UserFooterProps) {
   const logout = useLogout();
   const name = displayName(user);
@@ -31,6 +32,17 @@ export function UserFooter({ user, inline = false }: UserFooterProps) {
         <p className="truncate text-sm font-medium text-slate-900">{name}</p>
         <p className="truncate text-xs text-slate-500">{user.email}</p>
       </div>
+      {user.isSuperAdmin && (
+        <Tooltip content="Super Admin" side="top">
+          <Link
+            href="/super-admin"
+            aria-label="Super Admin"
+            className="flex size-9 shrink-0 items-center justify-center rounded-lg text-indigo-600 transition-colors hover:bg-indigo-50 hover:text-indigo-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+          >
+            <ShieldCheck aria-hidden className="size-4" />
+          </Link>
+        </Tooltip>
+      )}
       <Tooltip content="Logout" side="top">
         <button
           type="button"

@@ -1,0 +1,117 @@
+import type { SuperAdminOrganization } from '@contract';
+import { Building2 } from 'lucide-react';
+import { useState } from 'react';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { formatDate } from '@/lib/format';
+import { usePlatformOrganizations } from '../api/platform';
+import { ManageOrganizationDialog } from './ManageOrganizationDialog';
+import { PLAN_LABELS, STATUS_LABELS, STATUS_TONES } from './planLabels';
+import { PlatformListState, PlatformPager } from './PlatformListState';
+
+function StatusBadge({ organization }: { organization: SuperAdminOrganization }) {
+  return (
+    <Badge tone={STATUS_TONES[organization.subscriptionStatus]}>{STATUS_LABELS[organization.subscriptionStatus]}</Badge>
+  );
+}
+
+/** Every organization, newest first, searched and paged on the server. */
+export function OrganizationsTab({ search }: { search: string }) {
+  const [page, setPage] = useState(0);
+  const [pageSearch, setPageSearch] = useState(search);
+  if (pageSearch !== search) {
+    // A new search starts at its first page.
+    setPageSearch(search);
+    setPage(0);
+  }
+  const [managing, setManaging] = useState<SuperAdminOrganization | null>(null);
+  const { data, isPending, isError, isPlaceholderData, refetch } = usePlatformOrganizations(search, page);
+  const items = data?.items ?? [];
+  const manage = (organization: SuperAdminOrganization) => (
+    <Button
+      variant="outline"
+      size="sm"
+      onClick={() => setManaging(organization)}
+      aria-label={`Manage ${organization.name}`}
+    >
+      Manage
+    </Button>
+  );
+
+  return (
+    <>
+      <PlatformListState
+        label="organizations"
+        isPending={isPending}
+        isError={isError}
+        hasData={Boolean(data)}
+        count={items.length}
+        search={search}
+        emptyIcon={Building2}
+        emptyTitle="No organizations yet"
+        emptyHint="Organizations appear here as soon as someone creates one."
+        onRetry={() => void refetch()}
+      >
+        <div className="hidden md:block" aria-busy={isPlaceholderData || undefined}>
+          <Table aria-label="Organizations">
+            <TableHeader>
+              <TableRow className="hover:bg-transparent">
+                <TableHead className="pl-5">Organization</TableHead>
+                <TableHead>Domain</TableHead>
+                <TableHead>Plan</TableHead>
+                <TableHead>Status</TableHead>
+                <TableHead className="text-right">Members</TableHead>
+                <TableHead className="text-right">Packages</TableHead>
+                <TableHead>Created</TableHead>
+                <TableHead className="pr-5 text-right">Actions</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {items.map((o) => (
+                <TableRow key={o.id}>
+                  <TableCell className="pl-5 font-medium text-slate-900">{o.name}</TableCell>
+                  <TableCell className="text-slate-500">{o.domain ?? 'N/A'}</TableCell>
+                  <TableCell>{PLAN_LABELS[o.planType]}</TableCell>
+                  <TableCell>
+                    <StatusBadge organization={o} />
+                  </TableCell>
+                  <TableCell className="text-right tabular-nums">{o.memberCount}</TableCell>
+                  <TableCell className="text-right tabular-nums">{o.packageCount.toLocaleString()}</TableCell>
+                  <TableCell className="whitespace-nowrap">{formatDate(o.createdAt)}</TableCell>
+                  <TableCell className="pr-5 text-right">{manage(o)}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </div>
+        <ul aria-label="Organizations" className="divide-y divide-slate-100 md:hidden">
+          {items.map((o) => (
+            <li key={o.id} className="flex items-start justify-between gap-3 px-4 py-3.5">
+              <div className="min-w-0 space-y-1">
+                <p className="truncate font-medium text-slate-900">{o.name}</p>
+                <p className="text-xs text-slate-500">
+                  {o.domain ?? 'N/A'} · {o.memberCount} members · {o.packageCount.toLocaleString()} packages
+                </p>
+                <div className="flex flex-wrap items-center gap-1.5">
+                  <Badge>{PLAN_LABELS[o.planType]}</Badge>
+                  <StatusBadge organization={o} />
+                  <span className="text-xs text-slate-500">{formatDate(o.createdAt)}</span>
+                </div>
+              </div>
+              {manage(o)}
+            </li>
+          ))}
+        </ul>
+      </PlatformListState>
+      <PlatformPager
+        label="Organizations"
+        page={page}
+        total={data?.total ?? 0}
+        busy={isPlaceholderData}
+        onPage={setPage}
+      />
+      {managing && <ManageOrganizationDialog organization={managing} onClose={() => setManaging(null)} />}
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+import { Building2, CircleDollarSign, Clock, CreditCard, Package, Users, type LucideIcon } from 'lucide-react';
+import { Card } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { usePlatformStats } from '../api/platform';
+
+const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
+
+/** The six platform figures of spec §2, from one SQL statement on the server. */
+export function PlatformStatCards() {
+  const { data, isError } = usePlatformStats();
+  const cards: Array<{ label: string; value: string | undefined; icon: LucideIcon; tone: string }> = [
+    {
+      label: 'Organizations',
+      value: data?.totalOrganizations.toLocaleString(),
+      icon: Building2,
+      tone: 'bg-indigo-50 text-indigo-600',
+    },
+    { label: 'Total Users', value: data?.totalUsers.toLocaleString(), icon: Users, tone: 'bg-sky-50 text-sky-600' },
+    {
+      label: 'Active Trials',
+      value: data?.activeTrials.toLocaleString(),
+      icon: Clock,
+      tone: 'bg-amber-50 text-amber-600',
+    },
+    {
+      label: 'Paid Subs',
+      value: data?.paidSubscriptions.toLocaleString(),
+      icon: CreditCard,
+      tone: 'bg-emerald-50 text-emerald-600',
+    },
+    {
+      label: 'Packages/Month',
+      value: data?.totalPackagesThisMonth.toLocaleString(),
+      icon: Package,
+      tone: 'bg-violet-50 text-violet-600',
+    },
+    {
+      label: 'Revenue',
+      value: data ? dollars.format(data.revenue) : undefined,
+      icon: CircleDollarSign,
+      tone: 'bg-green-50 text-green-600',
+    },
+  ];
+  return (
+    <ul aria-label="Platform figures" className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-6">
+      {cards.map(({ label, value, icon: Icon, tone }) => (
+        <li key={label}>
+          <Card className="flex h-full items-start justify-between gap-2 p-4">
+            <div className="min-w-0">
+              <p className="text-xs font-medium text-slate-500">{label}</p>
+              {value !== undefined ? (
+                <p className="mt-1 truncate text-2xl font-semibold tabular-nums text-slate-900">{value}</p>
+              ) : isError ? (
+                <p className="mt-1 text-sm text-red-600">Unavailable</p>
+              ) : (
+                <Skeleton className="mt-2 h-7 w-16" />
+              )}
+            </div>
+            <span className={`flex size-8 shrink-0 items-center justify-center rounded-lg ${tone}`}>
+              <Icon aria-hidden className="size-4" />
+            </span>
+          </Card>
+        </li>
+      ))}
+    </ul>
+  );
+}

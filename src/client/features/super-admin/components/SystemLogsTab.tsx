@@ -1,0 +1,99 @@
+import type { PlatformLogEntry, PlatformLogKind } from '@contract';
+import { ScrollText, ShieldAlert, ShieldCheck, Webhook, type LucideIcon } from 'lucide-react';
+import { useState } from 'react';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { formatDateTime, relativeTime } from '@/lib/format';
+import { usePlatformLogs } from '../api/platform';
+import { logActor, logSummary } from '../logText';
+import { PlatformListState, PlatformPager } from './PlatformListState';
+
+const KINDS: Array<{ value: PlatformLogKind | 'all'; label: string }> = [
+  { value: 'all', label: 'All entries' },
+  { value: 'super_admin', label: 'Super admin changes' },
+  { value: 'sign_in', label: 'Sign-in failures' },
+  { value: 'webhook', label: 'Payment webhooks' },
+];
+
+const icons: Record<PlatformLogKind, { icon: LucideIcon; tone: string }> = {
+  super_admin: { icon: ShieldCheck, tone: 'bg-indigo-50 text-indigo-600' },
+  sign_in: { icon: ShieldAlert, tone: 'bg-amber-50 text-amber-700' },
+  webhook: { icon: Webhook, tone: 'bg-red-50 text-red-600' },
+};
+
+function LogRow({ entry }: { entry: PlatformLogEntry }) {
+  const { icon: Icon, tone } = icons[entry.kind];
+  return (
+    <li className="flex items-start gap-3 px-5 py-3.5">
+      <span className={`flex size-8 shrink-0 items-center justify-center rounded-full ${tone}`}>
+        <Icon aria-hidden className="size-4" />
+      </span>
+      <div className="min-w-0 pt-0.5">
+        <p className="text-sm break-words text-slate-700">
+          <span className="font-medium text-slate-900">{logActor(entry)}</span> {logSummary(entry)}
+        </p>
+        <p className="text-xs text-slate-500">
+          <time dateTime={entry.createdAt} title={formatDateTime(entry.createdAt)}>
+            {relativeTime(entry.createdAt)}
+          </time>
+          {typeof entry.details?.ip === 'string' && <> · from {entry.details.ip}</>}
+        </p>
+      </div>
+    </li>
+  );
+}
+
+/** The platform log: every operator change, repeated failed sign-ins and refused payment webhooks. */
+export function SystemLogsTab({ search }: { search: string }) {
+  const [kind, setKind] = useState<PlatformLogKind | 'all'>('all');
+  const [page, setPage] = useState(0);
+  const [filterKey, setFilterKey] = useState(`${kind}|${search}`);
+  if (filterKey !== `${kind}|${search}`) {
+    setFilterKey(`${kind}|${search}`);
+    setPage(0);
+  }
+  const { data, isPending, isError, isPlaceholderData, refetch } = usePlatformLogs(
+    kind === 'all' ? undefined : kind,
+    search,
+    page,
+  );
+  const items = data?.items ?? [];
+
+  return (
+    <>
+      <div className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-100 px-5 py-3">
+        <p className="text-sm text-slate-500">Newest first. The search box above searches who, what and whom.</p>
+        <Select value={kind} onValueChange={(v) => setKind(v as PlatformLogKind | 'all')}>
+          <SelectTrigger aria-label="Kind of entry" className="w-52">
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            {KINDS.map((k) => (
+              <SelectItem key={k.value} value={k.value}>
+                {k.label}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+      </div>
+      <PlatformListState
+        label="log entries"
+        isPending={isPending}
+        isError={isError}
+        hasData={Boolean(data)}
+        count={items.length}
+        search={search}
+        emptyIcon={ScrollText}
+        emptyTitle="Nothing logged yet"
+        emptyHint="Plan changes, granted access, repeated failed sign-ins and refused payment webhooks are listed here."
+        onRetry={() => void refetch()}
+      >
+        <ol aria-label="System logs" aria-busy={isPlaceholderData || undefined} className="divide-y divide-slate-100">
+          {items.map((entry) => (
+            <LogRow key={entry.id} entry={entry} />
+          ))}
+        </ol>
+      </PlatformListState>
+      <PlatformPager label="Log" page={page} total={data?.total ?? 0} busy={isPlaceholderData} onPage={setPage} />
+    </>
+  );
+}

@@ -1,0 +1,119 @@
+import type { SuperAdminUser } from '@contract';
+import { ShieldCheck, Users } from 'lucide-react';
+import { useState } from 'react';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { displayName, formatDate } from '@/lib/format';
+import { usePlatformUsers } from '../api/platform';
+import { ManageUserDialog } from './ManageUserDialog';
+import { PlatformListState, PlatformPager } from './PlatformListState';
+
+const personOf = (u: SuperAdminUser) => ({ ...u, username: u.username ?? u.email });
+
+function RoleBadge({ user }: { user: SuperAdminUser }) {
+  return user.isSuperAdmin ? (
+    <Badge tone="indigo" className="gap-1">
+      <ShieldCheck aria-hidden className="size-3" /> Super Admin
+    </Badge>
+  ) : (
+    <span className="text-sm text-slate-500">Regular User</span>
+  );
+}
+
+function OrganizationBadges({ user }: { user: SuperAdminUser }) {
+  if (user.organizations.length === 0) return <span className="text-sm text-slate-400">None</span>;
+  return (
+    <div className="flex flex-wrap gap-1">
+      {user.organizations.map((o) => (
+        <Badge key={o.id}>{o.name}</Badge>
+      ))}
+    </div>
+  );
+}
+
+/** Every user, newest first, searched by email, username or full name on the server. */
+export function UsersTab({ search, currentUserId }: { search: string; currentUserId: string }) {
+  const [page, setPage] = useState(0);
+  const [pageSearch, setPageSearch] = useState(search);
+  if (pageSearch !== search) {
+    setPageSearch(search);
+    setPage(0);
+  }
+  const [managing, setManaging] = useState<SuperAdminUser | null>(null);
+  const { data, isPending, isError, isPlaceholderData, refetch } = usePlatformUsers(search, page);
+  const items = data?.items ?? [];
+  const manage = (user: SuperAdminUser) => (
+    <Button variant="outline" size="sm" onClick={() => setManaging(user)} aria-label={`Manage ${user.email}`}>
+      Manage
+    </Button>
+  );
+
+  return (
+    <>
+      <PlatformListState
+        label="users"
+        isPending={isPending}
+        isError={isError}
+        hasData={Boolean(data)}
+        count={items.length}
+        search={search}
+        emptyIcon={Users}
+        emptyTitle="No users yet"
+        emptyHint="Accounts appear here as soon as someone registers."
+        onRetry={() => void refetch()}
+      >
+        <div className="hidden md:block" aria-busy={isPlaceholderData || undefined}>
+          <Table aria-label="Users">
+            <TableHeader>
+              <TableRow className="hover:bg-transparent">
+                <TableHead className="pl-5">User</TableHead>
+                <TableHead>Email</TableHead>
+                <TableHead>Organizations</TableHead>
+                <TableHead>Super Admin</TableHead>
+                <TableHead>Created</TableHead>
+                <TableHead className="pr-5 text-right">Actions</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {items.map((u) => (
+                <TableRow key={u.id}>
+                  <TableCell className="pl-5 font-medium text-slate-900">{displayName(personOf(u))}</TableCell>
+                  <TableCell className="text-slate-600">{u.email}</TableCell>
+                  <TableCell>
+                    <OrganizationBadges user={u} />
+                  </TableCell>
+                  <TableCell>
+                    <RoleBadge user={u} />
+                  </TableCell>
+                  <TableCell className="whitespace-nowrap">{formatDate(u.createdAt)}</TableCell>
+                  <TableCell className="pr-5 text-right">{manage(u)}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </div>
+        <ul aria-label="Users" className="divide-y divide-slate-100 md:hidden">
+          {items.map((u) => (
+            <li key={u.id} className="flex items-start justify-between gap-3 px-4 py-3.5">
+              <div className="min-w-0 space-y-1">
+                <p className="truncate font-medium text-slate-900">{displayName(personOf(u))}</p>
+                <p className="truncate text-xs text-slate-500">{u.email}</p>
+                <OrganizationBadges user={u} />
+                <div className="flex items-center gap-2">
+                  <RoleBadge user={u} />
+                  <span className="text-xs text-slate-500">{formatDate(u.createdAt)}</span>
+                </div>
+              </div>
+              {manage(u)}
+            </li>
+          ))}
+        </ul>
+      </PlatformListState>
+      <PlatformPager label="Users" page={page} total={data?.total ?? 0} busy={isPlaceholderData} onPage={setPage} />
+      {managing && (
+        <ManageUserDialog user={managing} isSelf={managing.id === currentUserId} onClose={() => setManaging(null)} />
+      )}
+    </>
+  );
+}

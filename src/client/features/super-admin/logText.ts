@@ -1,0 +1,72 @@
+import type { PlatformLogEntry } from '@contract';
+// relative, so the unit test (no path aliases in vitest.config) can load it
+import { humanize } from '../../lib/format';
+
+/**
+ * How System Logs words an entry: who did what to whom, and the values before and after. Kept
+ * apart from the component so it can be tested without a browser.
+ */
+
+const planNames: Record<string, string> = {
+  trial: 'Trial',
+  starter: 'Starter',
+  professional: 'Professional',
+  enterprise: 'Enterprise',
+};
+
+const fieldNames: Record<string, string> = {
+  planType: 'plan',
+  subscriptionStatus: 'status',
+  maxUsers: 'seats',
+  maxPackagesPerMonth: 'packages a month',
+  isSuperAdmin: 'super admin',
+};
+
+function valueText(field: string, value: unknown): string {
+  if (value === null || value === undefined) return 'none';
+  if (field === 'planType') return planNames[String(value)] ?? String(value);
+  if (field === 'subscriptionStatus') return humanize(String(value));
+  if (field === 'maxPackagesPerMonth' || field === 'maxUsers') return value === -1 ? 'unlimited' : String(value);
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  return String(value);
+}
+
+/** "plan Trial → Professional, seats 5 → 10" for the fields that changed. */
+export function changeText(entry: Pick<PlatformLogEntry, 'before' | 'after'>): string {
+  const after = entry.after ?? {};
+  return Object.keys(after)
+    .map((field) => {
+      const name = fieldNames[field] ?? field;
+      return `${name} ${valueText(field, entry.before?.[field])} → ${valueText(field, after[field])}`;
+    })
+    .join(', ');
+}
+
+/** Who acted: the super admin's email, the shell, or the system for sign-in and webhook entries. */
+export function logActor(entry: PlatformLogEntry): string {
+  if (entry.actor) return entry.actor.email;
+  if (entry.details?.via === 'shell') return 'Shell command';
+  return entry.kind === 'webhook' ? 'Payment provider' : 'Sign-in guard';
+}
+
+/** What happened, as a sentence without the actor. */
+export function logSummary(entry: PlatformLogEntry): string {
+  const target = entry.targetLabel ?? 'unknown';
+  const details = entry.details ?? {};
+  switch (entry.action) {
+    case 'organization.updated':
+      return `changed ${target}: ${changeText(entry)}`;
+    case 'user.super_admin_granted':
+      return `granted super admin access to ${target}`;
+    case 'user.super_admin_revoked':
+      return `revoked super admin access from ${target}`;
+    case 'sign_in.repeated_failures':
+      return details.scope === 'address'
+        ? `refused sign-ins from ${target} after ${String(details.attempts)} failed attempts`
+        : `refused sign-ins to "${target}" after ${String(details.attempts)} failed attempts`;
+    case 'webhook.stripe_failed':
+      return `Stripe webhook refused: ${String(details.message ?? details.code ?? 'unknown reason')}${
+        details.eventType ? ` (${String(details.eventType)})` : ''
+      }`;
+  }
+}
