@@ -676,6 +676,11 @@ export const organizationSettings = pgTable('organization_settings', {
  * entry, and only super admins read it. The actor's email is kept beside the id so an entry
  * still names who acted after the account is gone.
  */
+/** The text System Logs' search matches: who, what and whom. */
+export const PLATFORM_LOG_SEARCH_SQL = sql.raw(
+  `lower(coalesce(actor_email, '') || ' ' || action || ' ' || coalesce(target_label, ''))`,
+);
+
 export const platformLog = pgTable(
   'platform_log',
   {
@@ -695,5 +700,10 @@ export const platformLog = pgTable(
     details: jsonb('details').$type<Record<string, unknown>>(),
     createdAt: createdAt(),
   },
-  (t) => [index('platform_log_seq_idx').on(t.seq), index('platform_log_kind_seq_idx').on(t.kind, t.seq)],
+  (t) => [
+    index('platform_log_seq_idx').on(t.seq),
+    index('platform_log_kind_seq_idx').on(t.kind, t.seq),
+    // System Logs' search: the same expression as the repository's.
+    index('platform_log_search_trgm_idx').using('gin', sql`(${PLATFORM_LOG_SEARCH_SQL}) gin_trgm_ops`),
+  ],
 );

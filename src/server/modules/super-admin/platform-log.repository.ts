@@ -1,7 +1,7 @@
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { PlatformLogAction, PlatformLogKind } from '../../../contract';
 import type { DbOrTx } from '../../db/client';
-import { platformLog } from '../../db/schema';
+import { PLATFORM_LOG_SEARCH_SQL, platformLog } from '../../db/schema';
 import { escapeLike } from '../../lib/like';
 
 export type PlatformLogRecord = {
@@ -24,9 +24,7 @@ function conditions(filter: PlatformLogFilter): SQL | undefined {
   if (filter.kind) where.push(eq(platformLog.kind, filter.kind));
   if (filter.search) {
     const term = `%${escapeLike(filter.search.toLowerCase())}%`;
-    where.push(
-      sql`lower(coalesce(${platformLog.actorEmail}, '') || ' ' || ${platformLog.action} || ' ' || coalesce(${platformLog.targetLabel}, '')) like ${term}`,
-    );
+    where.push(sql`${PLATFORM_LOG_SEARCH_SQL} like ${term}`);
   }
   return where.length ? and(...where) : undefined;
 }

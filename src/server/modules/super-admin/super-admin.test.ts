@@ -93,26 +93,36 @@ describe('who may call /api/super-admin/*', () => {
 
 describe('GET /api/super-admin/stats', () => {
   it('counts organizations, users, live trials, paid plans, this month’s packages and revenue in SQL', async () => {
+    // Caches off here, so each read is the SQL's answer (the figures are otherwise reused 30 s).
+    const fresh = await createTestApp();
+    const operator = new Client(fresh);
+    const operatorAccount = await operator.register();
+    await grantSuperAdmin(fresh.db, operatorAccount.email);
+    const organizationWithAdmin = async (name: string) => {
+      const admin = new Client(fresh);
+      await admin.register();
+      return { admin, org: await admin.createOrganization(name) };
+    };
     type Stats = Record<
       'totalOrganizations' | 'totalUsers' | 'activeTrials' | 'paidSubscriptions' | 'totalPackagesThisMonth' | 'revenue',
       number
     >;
-    const before = (await root.get('/api/super-admin/stats')).json<Stats>();
+    const before = (await operator.get('/api/super-admin/stats')).json<Stats>();
 
     const live = await organizationWithAdmin('Stats Live Trial');
     await live.admin.post('/api/mail-items', { type: 'letter' });
     await live.admin.post('/api/mail-items', { type: 'package' });
     const ended = await organizationWithAdmin('Stats Ended Trial');
-    await t.db
+    await fresh.db
       .update(organizations)
       .set({ trialEndDate: new Date(Date.now() - 3_600_000) })
       .where(eq(organizations.id, ended.org.id));
     const paid = await organizationWithAdmin('Stats Paid');
-    await t.db
+    await fresh.db
       .update(organizations)
       .set({ planType: 'professional', subscriptionStatus: 'active' })
       .where(eq(organizations.id, paid.org.id));
-    await t.db.insert(billingPayments).values([
+    await fresh.db.insert(billingPayments).values([
       {
         organizationId: paid.org.id,
         provider: 'demo',
@@ -133,7 +143,7 @@ describe('GET /api/super-admin/stats', () => {
       },
     ]);
 
-    const res = await root.get('/api/super-admin/stats');
+    const res = await operator.get('/api/super-admin/stats');
     expect(res.statusCode).toBe(200);
     const after = res.json<Stats>();
     expect(after.totalOrganizations - before.totalOrganizations).toBe(3);
@@ -143,6 +153,15 @@ describe('GET /api/super-admin/stats', () => {
     expect(after.totalPackagesThisMonth - before.totalPackagesThisMonth).toBe(2);
     // Only paid payments count, in dollars.
     expect(after.revenue - before.revenue).toBe(175);
+  });
+
+  it('reuses the figures for 30 s with caches on, until an operator changes a plan', async () => {
+    const first = (await root.get('/api/super-admin/stats')).json<{ totalOrganizations: number }>();
+    const { org } = await organizationWithAdmin('Stats Cached Court');
+    expect((await root.get('/api/super-admin/stats')).json()).toEqual(first);
+    await root.patch(`/api/super-admin/organizations/${org.id}`, { planType: 'starter' });
+    const after = (await root.get('/api/super-admin/stats')).json<{ totalOrganizations: number }>();
+    expect(after.totalOrganizations).toBe(first.totalOrganizations + 1);
   });
 });
 

@@ -1,0 +1,1 @@
+CREATE INDEX "platform_log_search_trgm_idx" ON "platform_log" USING gin ((lower(coalesce(actor_email, '') || ' ' || action || ' ' || coalesce(target_label, ''))) gin_trgm_ops);
