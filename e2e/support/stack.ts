@@ -36,6 +36,8 @@ export async function startStack(options: { seedDemo?: boolean } = {}) {
         NODE_ENV: 'development',
         // The journeys' webhook receivers and SMTP servers listen on loopback.
         ALLOW_PRIVATE_TARGETS: 'true',
+        // Every journey registers from 127.0.0.1.
+        REGISTER_RATE_LIMIT_IP: '100000',
         PORT: '0',
         LOG_LEVEL: 'warn',
         DATA_DIR: dataDir,

@@ -36,6 +36,8 @@ const EnvSchema = z.object({
   /** Login attempts allowed per account and per client address within LOGIN_RATE_WINDOW_SECONDS. */
   LOGIN_RATE_LIMIT_ACCOUNT: z.coerce.number().int().min(1).default(10),
   LOGIN_RATE_LIMIT_IP: z.coerce.number().int().min(1).default(50),
+  /** Accounts one client address may register in an hour. */
+  REGISTER_RATE_LIMIT_IP: z.coerce.number().int().min(1).default(20),
   LOGIN_RATE_WINDOW_SECONDS: z.coerce
     .number()
     .int()
@@ -108,6 +110,8 @@ export type Config = {
   superAdminEmails: string[];
   sessionTtlMs: number;
   loginRateLimit: { perAccount: number; perIp: number; windowSeconds: number };
+  /** Registrations per client address per hour. */
+  registerRateLimitPerIp: number;
   bodyLimitBytes: number;
   logLevel: string;
   seedDemo: boolean;
@@ -166,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
       perIp: e.LOGIN_RATE_LIMIT_IP,
       windowSeconds: e.LOGIN_RATE_WINDOW_SECONDS,
     },
+    registerRateLimitPerIp: e.REGISTER_RATE_LIMIT_IP,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO ? e.SEED_DEMO === 'true' : e.NODE_ENV === 'development',

@@ -33,6 +33,8 @@ export async function createTestApp(env: Overrides = {}) {
       NOTIFICATIONS_WORKER: 'false',
       // The tests' webhook, SMS and SMTP servers listen on loopback; SSRF tests turn this off.
       ALLOW_PRIVATE_TARGETS: 'true',
+      // Every test registers from the same address; the limit itself is tested in auth.test.ts.
+      REGISTER_RATE_LIMIT_IP: '100000',
       ...env,
     },
     process.cwd(),

@@ -87,6 +87,30 @@ export function createAuthService(deps: Deps) {
     }
   }
 
+  /** The reset link of forgotPassword, for an address that may or may not have an account. */
+  async function sendResetLink(email: string) {
+    const user = await usersRepository.findByEmail(db, email);
+    if (!user) return;
+    const token = newToken();
+    await passwordResetRepository.insert(db, user.id, hashToken(token), addMs(new Date(), RESET_TOKEN_TTL_MS));
+    const link = `${publicUrl()}/reset-password?token=${encodeURIComponent(token)}`;
+    const name = user.firstName ?? user.username;
+    mailer
+      .send({
+        to: user.email,
+        subject: 'Reset your Pigeonhole password',
+        text:
+          `Hello ${name},\n\nSomeone asked to reset the password of your Pigeonhole account.\n` +
+          `Open this link within one hour to choose a new password:\n\n${link}\n\n` +
+          `If it was not you, ignore this email; your password stays as it is.\n`,
+        html:
+          `<p>Hello ${escapeHtml(name)},</p><p>Someone asked to reset the password of your Pigeonhole account.</p>` +
+          `<p><a href="${escapeHtml(link)}">Choose a new password</a> (the link works once, within one hour).</p>` +
+          `<p>If it was not you, ignore this email; your password stays as it is.</p>`,
+      })
+      .catch((err: unknown) => log.error({ err }, 'password reset email failed'));
+  }
+
   return {
     /**
      * With an invitation token the account, the membership (the invited role) and the invitation's
@@ -95,6 +119,14 @@ export function createAuthService(deps: Deps) {
      * nothing.
      */
     async register(input: z.infer<typeof RegisterBody>, client: ClientInfo) {
+      // Before any lookup: a script cannot mass-create accounts or test thousands of emails.
+      const limited = await rateLimiter.hit(db, `register:ip:${client.ip}`, config.registerRateLimitPerIp, 3600);
+      if (!limited.allowed) {
+        throw tooManyRequests(
+          'Too many accounts created from this address. Please try again later.',
+          limited.retryAfterSeconds,
+        );
+      }
       if (await usersRepository.findByEmail(db, input.email)) {
         throw conflict('An account with this email already exists', 'email_taken');
       }
@@ -200,32 +232,16 @@ export function createAuthService(deps: Deps) {
       forgetUser(caches, userId);
     },
 
-    /** Always the same answer, so the call cannot be used to find out who has an account. */
+    /**
+     * Always the same answer in the same time, so the call cannot tell who has an account: the
+     * reply leaves once the rate limit is checked; the lookup, the token and the email follow in
+     * the background (a failure is logged, never shown to the asker).
+     */
     async forgotPassword(email: string, client: ClientInfo) {
       const limited = await rateLimiter.hit(db, `forgot:ip:${client.ip}`, 20, 3600);
       if (!limited.allowed)
         throw tooManyRequests('Too many requests. Please try again later.', limited.retryAfterSeconds);
-      const user = await usersRepository.findByEmail(db, email);
-      if (!user) return;
-      const token = newToken();
-      await passwordResetRepository.insert(db, user.id, hashToken(token), addMs(new Date(), RESET_TOKEN_TTL_MS));
-      const link = `${publicUrl()}/reset-password?token=${encodeURIComponent(token)}`;
-      const name = user.firstName ?? user.username;
-      // The reply does not wait on SMTP; a failure is logged, never shown to the asker.
-      mailer
-        .send({
-          to: user.email,
-          subject: 'Reset your Pigeonhole password',
-          text:
-            `Hello ${name},\n\nSomeone asked to reset the password of your Pigeonhole account.\n` +
-            `Open this link within one hour to choose a new password:\n\n${link}\n\n` +
-            `If it was not you, ignore this email; your password stays as it is.\n`,
-          html:
-            `<p>Hello ${escapeHtml(name)},</p><p>Someone asked to reset the password of your Pigeonhole account.</p>` +
-            `<p><a href="${escapeHtml(link)}">Choose a new password</a> (the link works once, within one hour).</p>` +
-            `<p>If it was not you, ignore this email; your password stays as it is.</p>`,
-        })
-        .catch((err: unknown) => log.error({ err }, 'password reset email failed'));
+      void sendResetLink(email).catch((err: unknown) => log.error({ err }, 'password reset failed'));
     },
 
     async resetPassword(input: z.infer<typeof ResetPasswordBody>) {

@@ -279,6 +279,20 @@ describe('POST /api/change-password', () => {
   });
 });
 
+describe('registration limits', () => {
+  it('refuses the 4th account from one address within the hour (429), creating nothing', async () => {
+    const limited = await createTestApp({ REGISTER_RATE_LIMIT_IP: '3' });
+    for (let i = 0; i < 3; i++)
+      expect((await new Client(limited).post('/api/register', newAccount())).statusCode).toBe(201);
+    const account = newAccount();
+    const refused = await new Client(limited).post('/api/register', account);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBeDefined();
+    const [row] = await limited.db.select().from(users).where(eq(users.email, account.email));
+    expect(row).toBeUndefined();
+  });
+});
+
 describe('forgot and reset password', () => {
   async function requestLink(email: string) {
     const res = await new Client(t).post('/api/forgot-password', { email });

@@ -8,7 +8,7 @@ import { formatDate } from '@/lib/format';
 import { usePlatformOrganizations } from '../api/platform';
 import { ManageOrganizationDialog } from './ManageOrganizationDialog';
 import { PLAN_LABELS, STATUS_LABELS, STATUS_TONES } from './planLabels';
-import { PlatformListState, PlatformPager } from './PlatformListState';
+import { PlatformListState, PlatformPager, usePageFor } from './PlatformListState';
 
 function StatusBadge({ organization }: { organization: SuperAdminOrganization }) {
   return (
@@ -18,13 +18,7 @@ function StatusBadge({ organization }: { organization: SuperAdminOrganization })
 
 /** Every organization, newest first, searched and paged on the server. */
 export function OrganizationsTab({ search }: { search: string }) {
-  const [page, setPage] = useState(0);
-  const [pageSearch, setPageSearch] = useState(search);
-  if (pageSearch !== search) {
-    // A new search starts at its first page.
-    setPageSearch(search);
-    setPage(0);
-  }
+  const [page, setPage] = usePageFor(search);
   const [managing, setManaging] = useState<SuperAdminOrganization | null>(null);
   const { data, isPending, isError, isPlaceholderData, refetch } = usePlatformOrganizations(search, page);
   const items = data?.items ?? [];

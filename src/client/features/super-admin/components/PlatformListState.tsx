@@ -1,5 +1,5 @@
 import { AlertCircle, ChevronLeft, ChevronRight, RefreshCw, type LucideIcon } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { EmptyState } from '@/components/EmptyState';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -104,4 +104,15 @@ export function PlatformPager({
       </div>
     </nav>
   );
+}
+
+/** The page of a list, back to the first whenever `filter` (the search, a kind) changes. */
+export function usePageFor(filter: string): [number, (page: number) => void] {
+  const [page, setPage] = useState(0);
+  const [pageFilter, setPageFilter] = useState(filter);
+  if (pageFilter !== filter) {
+    setPageFilter(filter);
+    setPage(0);
+  }
+  return [pageFilter === filter ? page : 0, setPage];
 }

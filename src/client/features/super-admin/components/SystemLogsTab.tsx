@@ -5,7 +5,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { formatDateTime, relativeTime } from '@/lib/format';
 import { usePlatformLogs } from '../api/platform';
 import { logActor, logSummary } from '../logText';
-import { PlatformListState, PlatformPager } from './PlatformListState';
+import { PlatformListState, PlatformPager, usePageFor } from './PlatformListState';
 
 const KINDS: Array<{ value: PlatformLogKind | 'all'; label: string }> = [
   { value: 'all', label: 'All entries' },
@@ -45,12 +45,7 @@ function LogRow({ entry }: { entry: PlatformLogEntry }) {
 /** The platform log: every operator change, repeated failed sign-ins and refused payment webhooks. */
 export function SystemLogsTab({ search }: { search: string }) {
   const [kind, setKind] = useState<PlatformLogKind | 'all'>('all');
-  const [page, setPage] = useState(0);
-  const [filterKey, setFilterKey] = useState(`${kind}|${search}`);
-  if (filterKey !== `${kind}|${search}`) {
-    setFilterKey(`${kind}|${search}`);
-    setPage(0);
-  }
+  const [page, setPage] = usePageFor(`${kind}|${search}`);
   const { data, isPending, isError, isPlaceholderData, refetch } = usePlatformLogs(
     kind === 'all' ? undefined : kind,
     search,

@@ -7,7 +7,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { displayName, formatDate } from '@/lib/format';
 import { usePlatformUsers } from '../api/platform';
 import { ManageUserDialog } from './ManageUserDialog';
-import { PlatformListState, PlatformPager } from './PlatformListState';
+import { PlatformListState, PlatformPager, usePageFor } from './PlatformListState';
 
 const personOf = (u: SuperAdminUser) => ({ ...u, username: u.username ?? u.email });
 
@@ -34,12 +34,7 @@ function OrganizationBadges({ user }: { user: SuperAdminUser }) {
 
 /** Every user, newest first, searched by email, username or full name on the server. */
 export function UsersTab({ search, currentUserId }: { search: string; currentUserId: string }) {
-  const [page, setPage] = useState(0);
-  const [pageSearch, setPageSearch] = useState(search);
-  if (pageSearch !== search) {
-    setPageSearch(search);
-    setPage(0);
-  }
+  const [page, setPage] = usePageFor(search);
   const [managing, setManaging] = useState<SuperAdminUser | null>(null);
   const { data, isPending, isError, isPlaceholderData, refetch } = usePlatformUsers(search, page);
   const items = data?.items ?? [];
