@@ -59,6 +59,46 @@ describe('a new front-desk lead', () => {
     await context.close();
   });
 
+  it('verifies the email with the emailed link, and Account settings says so', async () => {
+    const { context, page } = await stack.newPage();
+    const account = uniqueAccount('verify');
+    await page.goto('/register');
+    await page.getByLabel('Username').fill(account.username);
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByLabel('Confirm Password').fill(account.password);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await page.getByRole('button', { name: /create your first organization/i }).click();
+    await page.getByLabel('Organization Name').fill('Verified Views');
+    await page.getByRole('button', { name: 'Create Organization' }).click();
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Dashboard' }).isVisible(), { timeout: 10_000 })
+      .toBe(true);
+
+    // Not verified yet: Account settings offers a new link.
+    await page.goto('/settings');
+    await page.getByRole('tab', { name: 'Account' }).click();
+    await expect
+      .poll(() => page.getByText(`${account.email} is not verified yet.`, { exact: false }).isVisible())
+      .toBe(true);
+
+    const mail = await stack.smtp.waitFor(account.email, { subject: /Verify/ });
+    const link = /(http:\/\/[^\s"<>]+\/verify-email\?token=[\w-]+)/.exec(mail.text)?.[1];
+    expect(link).toBeDefined();
+    await page.goto(link!);
+    await expect.poll(() => page.getByRole('heading', { name: 'Email Verified' }).isVisible()).toBe(true);
+    await stack.screenshot(page, 'verify-email-desktop');
+    await page.getByRole('link', { name: 'Continue to Pigeonhole' }).click();
+    await page.goto('/settings');
+    await page.getByRole('tab', { name: 'Account' }).click();
+    await expect.poll(() => page.getByText(`${account.email} is verified.`).isVisible()).toBe(true);
+
+    // The same link again is refused, and says what to do.
+    await page.goto(link!);
+    await expect.poll(() => page.getByRole('heading', { name: 'Invalid Verification Link' }).isVisible()).toBe(true);
+    await context.close();
+  });
+
   it('forgets the password, resets it with the emailed link and logs in with the new one', async () => {
     const { context, page } = await stack.newPage();
     const account = uniqueAccount('forgetful');
@@ -71,7 +111,7 @@ describe('a new front-desk lead', () => {
     await page.getByRole('button', { name: 'Send Reset Link' }).click();
     await expect.poll(() => page.getByText(/spam/i).first().isVisible()).toBe(true);
 
-    const mail = await stack.smtp.waitFor(account.email);
+    const mail = await stack.smtp.waitFor(account.email, { subject: /Reset/ });
     const link = /(http:\/\/[^\s"<>]+\/reset-password\?token=[\w-]+)/.exec(mail.text)?.[1];
     expect(link).toBeDefined();
     await page.goto(link!);

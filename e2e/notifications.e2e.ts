@@ -117,7 +117,7 @@ describe('notifications that really deliver', () => {
     await expect.poll(() => result.isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await result.innerText()).toMatch(/Test sent/);
     expect(await result.innerText()).toMatch(/\d+ ms/);
-    await stack.smtp.waitFor(stack.demoLogin!.email, 10_000);
+    await stack.smtp.waitFor(stack.demoLogin!.email, { subject: /test/i, timeoutMs: 10_000 });
     await stack.screenshot(page, 'notifications-test-sent-desktop');
     await test.getByRole('button', { name: 'Done' }).click();
 
@@ -354,7 +354,7 @@ describe('notifications that really deliver', () => {
       return res.status;
     }, member.email);
     expect(status).toBeLessThan(300);
-    const invitation = await stack.smtp.waitFor(member.email);
+    const invitation = await stack.smtp.waitFor(member.email, { subject: /invit/i });
     const link = /(http:\/\/[^\s"<>]+\/auth\?invitation=[\w%-]+)/.exec(invitation.text)?.[1];
     expect(link).toBeDefined();
 

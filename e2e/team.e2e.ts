@@ -45,7 +45,7 @@ async function invite(page: Page, email: string) {
   await expect
     .poll(() => page.getByRole('list', { name: 'Pending invitations' }).getByText(email).isVisible())
     .toBe(true);
-  const mail = await stack.smtp.waitFor(email);
+  const mail = await stack.smtp.waitFor(email, { subject: /invit/i });
   const link = /(http:\/\/[^\s"<>]+\/auth\?invitation=[\w%-]+)/.exec(mail.text)?.[1];
   expect(link).toBeDefined();
   return link!;

@@ -19,6 +19,8 @@ export const User = z.object({
   lastName: z.string().nullable(),
   profileImageUrl: z.string().nullable(),
   isSuperAdmin: z.boolean(),
+  /** Whether the owner proved the address (the emailed link, or an emailed invitation). */
+  emailVerified: z.boolean(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
@@ -89,6 +91,22 @@ export const LoginForm = z.object({
 });
 
 export const ForgotPasswordBody = z.object({ email: emailField });
+
+/** POST /api/verify-email: the token of the link /verify-email?token=... */
+export const VerifyEmailBody = z.object({
+  token: z
+    .string({ message: 'Invalid or missing verification token.' })
+    .min(1, 'Invalid or missing verification token.')
+    .max(200),
+});
+
+export const EMAIL_VERIFICATION_MESSAGES = {
+  verified: 'Your email address is verified.',
+  invalid: 'This verification link is invalid or has expired. Sign in and send a new one from Account settings.',
+  alreadyVerified: 'Your email address is already verified.',
+  sent: 'We sent a new verification link. Check your inbox (and the spam folder).',
+  tooMany: 'Too many verification emails. Please try again later.',
+} as const;
 
 export const ResetPasswordBody = z.object({
   token: z.string({ message: 'Invalid or missing reset token.' }).min(1, 'Invalid or missing reset token.').max(200),

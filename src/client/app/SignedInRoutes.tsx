@@ -20,6 +20,7 @@ import { PendingPickupsScreen } from './screens/PendingPickupsScreen';
 import { RecipientsScreen } from './screens/RecipientsScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
 import { SuperAdminScreen } from './screens/SuperAdminScreen';
+import { VerifyEmailScreen } from './screens/VerifyEmailScreen';
 import { StandaloneShell } from './layout/StandaloneShell';
 import { invitationPaths, signedOutPaths } from './routePaths';
 
@@ -95,6 +96,8 @@ export function SignedInRoutes({ user }: { user: User }) {
           <JoinInvitationScreen user={user} />
         </Route>
       ))}
+      {/* the emailed link works signed in too */}
+      <Route path="/verify-email" component={VerifyEmailScreen} />
       {signedOutPaths.map((path) => (
         <Route key={path} path={path}>
           <Redirect to="/" replace />

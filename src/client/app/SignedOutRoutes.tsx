@@ -6,6 +6,7 @@ import { LoginScreen } from './screens/LoginScreen';
 import { NotFoundScreen } from './screens/NotFoundScreen';
 import { RegisterScreen } from './screens/RegisterScreen';
 import { ResetPasswordScreen } from './screens/ResetPasswordScreen';
+import { VerifyEmailScreen } from './screens/VerifyEmailScreen';
 import { signedInPaths } from './routePaths';
 
 export function SignedOutRoutes() {
@@ -18,6 +19,7 @@ export function SignedOutRoutes() {
       <Route path="/register" component={RegisterScreen} />
       <Route path="/forgot-password" component={ForgotPasswordScreen} />
       <Route path="/reset-password" component={ResetPasswordScreen} />
+      <Route path="/verify-email" component={VerifyEmailScreen} />
       {signedInPaths.map((path) => (
         <Route key={path} path={path}>
           <Redirect to="/login" replace />

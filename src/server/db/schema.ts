@@ -53,6 +53,8 @@ export const users = pgTable(
     /** argon2id hash. */
     password: text('password').notNull(),
     isSuperAdmin: boolean('is_super_admin').notNull().default(false),
+    /** When the owner followed the emailed verification link (or joined through an emailed invitation). */
+    emailVerifiedAt: ts('email_verified_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -94,6 +96,23 @@ export const passwordResetTokens = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('password_reset_tokens_user_idx').on(t.userId)],
+);
+
+/** Single-use links that prove an account's email address (sent at registration). */
+export const emailVerificationTokens = pgTable(
+  'email_verification_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the emailed token. */
+    token: varchar('token', { length: 64 }).notNull().unique(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('email_verification_tokens_user_idx').on(t.userId)],
 );
 
 /** Fixed-window counters for rate limits shared by every app instance. */

@@ -14,12 +14,15 @@ import {
   mailrooms,
   organizationMembers,
   organizations,
+  rateLimits,
   recipients,
   userInvitations,
+  users,
 } from '../db/schema';
 import { hashToken, newToken } from '../lib/tokens';
 import { grantSuperAdmin } from '../modules/admin/super-admin';
 import { billingRepository } from '../modules/billing/billing.repository';
+import { emailVerificationRepository } from '../modules/auth/email-verification.repository';
 import { passwordResetRepository } from '../modules/auth/password-reset.repository';
 import { usersRepository } from '../modules/auth/users.repository';
 import { unsubscribeToken } from '../modules/notifications/messages';
@@ -344,6 +347,19 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
     const token = newToken();
     await passwordResetRepository.insert(t.db, spare.userId, hashToken(token), new Date(Date.now() + 600_000));
     return { url: '/api/reset-password', body: { token, password: spare.password }, ok: 200 };
+  },
+  'POST /api/verify-email': async () => {
+    const token = newToken();
+    await emailVerificationRepository.insert(t.db, spare.userId, hashToken(token), new Date(Date.now() + 600_000));
+    return { url: '/api/verify-email', body: { token }, ok: 200 };
+  },
+  'POST /api/verify-email/resend': async (_s, _who, caller) => {
+    // Every caller here is unverified; the limit is 5 an hour per account, and each walk sends one.
+    if (caller.account) {
+      await t.db.update(users).set({ emailVerifiedAt: null }).where(eq(users.id, caller.account.userId));
+      await t.db.delete(rateLimits).where(eq(rateLimits.key, `verify:user:${caller.account.userId}`));
+    }
+    return { url: '/api/verify-email/resend', ok: 200 };
   },
   'GET /api/invitations/verify/:token': async (s) => {
     const { token } = await invitation(s, `invitee-${uid()}@example.com`);

@@ -115,6 +115,22 @@ export const ROLE_TABLE = [
   },
   {
     group: 'Accounts',
+    method: 'POST',
+    path: '/api/verify-email',
+    access: 'public',
+    organization: 'none',
+    what: 'Prove the account email with the emailed token',
+  },
+  {
+    group: 'Accounts',
+    method: 'POST',
+    path: '/api/verify-email/resend',
+    access: 'signedIn',
+    organization: 'none',
+    what: 'Email a new verification link (a few an hour)',
+  },
+  {
+    group: 'Accounts',
     method: 'GET',
     path: '/api/invitations/verify/:token',
     access: 'public',

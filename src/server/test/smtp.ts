@@ -36,10 +36,12 @@ export async function startTestSmtp() {
     url: `smtp://127.0.0.1:${port}`,
     received,
     /** Resolves with the first message to `to` received so far or later (up to 5 s). */
-    async waitFor(to: string, timeoutMs = 5000): Promise<ReceivedMail> {
+    /** The first email to `to` (whose subject matches `subject`, when given). */
+    async waitFor(to: string, options: { subject?: RegExp; timeoutMs?: number } = {}): Promise<ReceivedMail> {
+      const timeoutMs = options.timeoutMs ?? 5000;
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const found = received.find((m) => m.to.includes(to));
+        const found = received.find((m) => m.to.includes(to) && (!options.subject || options.subject.test(m.subject)));
         if (found) return found;
         if (Date.now() > deadline) throw new Error(`no email to ${to} within ${timeoutMs} ms`);
         await new Promise<void>((resolve) => {

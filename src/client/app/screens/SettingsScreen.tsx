@@ -6,6 +6,7 @@ import { useSignedInUser } from '@/features/auth/hooks/useSignedInUser';
 import { BillingView } from '@/features/billing/components/BillingView';
 import { RequireOrganization } from '@/features/organizations/components/RequireOrganization';
 import { MailroomsPane } from '@/features/mailrooms/components/MailroomsPane';
+import { EmailVerificationNotice } from '@/features/auth/components/EmailVerificationNotice';
 import { AccountForm } from '@/features/settings/components/AccountForm';
 import { ChangePasswordForm } from '@/features/settings/components/ChangePasswordForm';
 import { CustomizationPane } from '@/features/settings/components/CustomizationPane';
@@ -29,6 +30,7 @@ function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrg
     case 'account':
       return (
         <div className="space-y-6">
+          <EmailVerificationNotice user={user} />
           <AccountForm user={user} />
           <ChangePasswordForm />
         </div>

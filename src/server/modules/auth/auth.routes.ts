@@ -10,6 +10,8 @@ import {
   SignInReply,
   UpdateUserBody,
   User,
+  VerifyEmailBody,
+  EMAIL_VERIFICATION_MESSAGES,
 } from '../../../contract';
 import type { App } from '../../http';
 import { errorReplies } from '../../http';
@@ -120,6 +122,32 @@ export function authRoutes(app: App, auth: AuthService) {
     handler: async (request) => {
       await auth.resetPassword(request.body);
       return { message: 'Your password has been reset. You can now log in.' };
+    },
+  });
+
+  app.post('/api/verify-email', {
+    schema: {
+      tags,
+      summary: 'Prove the account email with the emailed single-use token (/verify-email?token=...)',
+      body: VerifyEmailBody,
+      response: { 200: MessageReply, ...errorReplies(400) },
+    },
+    handler: async (request) => {
+      await auth.verifyEmail(request.body);
+      return { message: EMAIL_VERIFICATION_MESSAGES.verified };
+    },
+  });
+
+  app.post('/api/verify-email/resend', {
+    schema: {
+      tags,
+      summary: 'Email a new verification link to the signed-in account (a few an hour)',
+      response: { 200: MessageReply, ...errorReplies(401, 409, 429) },
+    },
+    preValidation: app.authenticate,
+    handler: async (request) => {
+      await auth.resendVerification(authOf(request).user.id);
+      return { message: EMAIL_VERIFICATION_MESSAGES.sent };
     },
   });
 }

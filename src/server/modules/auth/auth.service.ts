@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import {
+  EMAIL_VERIFICATION_MESSAGES,
   INVITATION_MESSAGES,
   type ChangePasswordBody,
   type InvitationJoinOutcome,
@@ -7,6 +8,7 @@ import {
   type ResetPasswordBody,
   type UpdateUserBody,
   type User,
+  type VerifyEmailBody,
 } from '../../../contract';
 import type { Deps } from '../../context';
 import { forgetMembership, forgetUser } from '../../caches';
@@ -18,11 +20,15 @@ import { logRepeatedSignInFailures } from '../super-admin/platform-events';
 import { hashToken, newToken } from '../../lib/tokens';
 import { addMs, iso } from '../../lib/time';
 import { joinWithInvitation } from '../invitations/invitations.service';
+import { emailVerificationRepository } from './email-verification.repository';
 import { passwordResetRepository } from './password-reset.repository';
 import { sessionsRepository } from './sessions.repository';
 import { usersRepository, type UserRow } from './users.repository';
 
 const RESET_TOKEN_TTL_MS = 3600_000;
+const VERIFY_TOKEN_TTL_MS = 48 * 3600_000;
+/** Verification emails one account may ask for in an hour (beside the one sent at registration). */
+const VERIFY_RESENDS_PER_HOUR = 5;
 export const FORGOT_PASSWORD_REPLY = 'If an account exists for that email, a password reset link has been sent.';
 
 export type ClientInfo = { ip: string; userAgent?: string };
@@ -49,6 +55,7 @@ export function toUserDto(u: UserRow): User {
     lastName: u.lastName,
     profileImageUrl: u.profileImageUrl,
     isSuperAdmin: u.isSuperAdmin,
+    emailVerified: u.emailVerifiedAt !== null,
     createdAt: iso(u.createdAt),
     updatedAt: iso(u.updatedAt),
   };
@@ -64,9 +71,12 @@ export function createAuthService(deps: Deps) {
     return { token, expire };
   }
 
-  /** SUPER_ADMIN_EMAILS grants the flag when such an account registers or logs in. */
+  /**
+   * SUPER_ADMIN_EMAILS grants the flag to such an account once its address is proven (at
+   * verification, or the next sign-in after it): registering someone else's address grants nothing.
+   */
   async function applySuperAdminEmails(user: UserRow): Promise<UserRow> {
-    if (user.isSuperAdmin || !config.superAdminEmails.includes(user.email)) return user;
+    if (user.isSuperAdmin || !user.emailVerifiedAt || !config.superAdminEmails.includes(user.email)) return user;
     forgetUser(caches, user.id);
     return (await usersRepository.update(db, user.id, { isSuperAdmin: true })) ?? user;
   }
@@ -85,6 +95,25 @@ export function createAuthService(deps: Deps) {
       log.error({ err }, 'joining through an invitation while signing in failed');
       return { status: 'failed', message: INVITATION_MESSAGES.joinFailed };
     }
+  }
+
+  /** Emails a single-use link that proves the address (in the background: the caller never waits on SMTP). */
+  async function sendVerificationLink(user: UserRow) {
+    const token = newToken();
+    await emailVerificationRepository.insert(db, user.id, hashToken(token), addMs(new Date(), VERIFY_TOKEN_TTL_MS));
+    const link = `${publicUrl()}/verify-email?token=${encodeURIComponent(token)}`;
+    const name = user.firstName ?? user.username;
+    await mailer.send({
+      to: user.email,
+      subject: 'Verify your Pigeonhole email address',
+      text:
+        `Hello ${name},\n\nPlease confirm that this is your email address by opening this link within 48 hours:\n\n` +
+        `${link}\n\nIf you did not create a Pigeonhole account, ignore this email.\n`,
+      html:
+        `<p>Hello ${escapeHtml(name)},</p><p>Please confirm that this is your email address.</p>` +
+        `<p><a href="${escapeHtml(link)}">Verify my email address</a> (the link works once, within 48 hours).</p>` +
+        `<p>If you did not create a Pigeonhole account, ignore this email.</p>`,
+    });
   }
 
   /** The reset link of forgotPassword, for an address that may or may not have an account. */
@@ -154,6 +183,8 @@ export function createAuthService(deps: Deps) {
           throw err;
         }
         const joined = invitationToken ? await joinWithInvitation(tx, user, invitationToken) : undefined;
+        // The invitation went to this address and it was followed: the address is proven.
+        if (joined) user = (await usersRepository.update(tx, user.id, { emailVerifiedAt: new Date() })) ?? user;
         return { user, joined };
       });
       let user = created.user;
@@ -161,6 +192,10 @@ export function createAuthService(deps: Deps) {
       if (created.joined) {
         forgetMembership(caches, created.joined.organizationId, user.id);
         invitation = { status: 'joined', organizationId: created.joined.organizationId };
+      }
+      if (!user.emailVerifiedAt) {
+        const unverified = user;
+        void sendVerificationLink(unverified).catch((err: unknown) => log.error({ err }, 'verification email failed'));
       }
       user = await applySuperAdminEmails(user);
       return { user: toUserDto(user), session: await openSession(user.id, client), invitation };
@@ -242,6 +277,30 @@ export function createAuthService(deps: Deps) {
       if (!limited.allowed)
         throw tooManyRequests('Too many requests. Please try again later.', limited.retryAfterSeconds);
       void sendResetLink(email).catch((err: unknown) => log.error({ err }, 'password reset failed'));
+    },
+
+    /** Follows the emailed link: proves the address, and grants SUPER_ADMIN_EMAILS' role now. */
+    async verifyEmail(input: z.infer<typeof VerifyEmailBody>) {
+      const userId = await db.transaction(async (tx) => {
+        const token = await emailVerificationRepository.consume(tx, hashToken(input.token));
+        if (!token) throw badRequest(EMAIL_VERIFICATION_MESSAGES.invalid, 'invalid_token');
+        await usersRepository.markEmailVerified(tx, token.userId);
+        await emailVerificationRepository.consumeAllFor(tx, token.userId);
+        return token.userId;
+      });
+      const user = await usersRepository.findById(db, userId);
+      if (user) await applySuperAdminEmails(user);
+      forgetUser(caches, userId);
+    },
+
+    /** A new link for a signed-in account whose address is not proven yet; a few an hour. */
+    async resendVerification(userId: string) {
+      const user = await usersRepository.findById(db, userId);
+      if (!user) throw unauthorized();
+      if (user.emailVerifiedAt) throw conflict(EMAIL_VERIFICATION_MESSAGES.alreadyVerified, 'already_verified');
+      const limited = await rateLimiter.hit(db, `verify:user:${userId}`, VERIFY_RESENDS_PER_HOUR, 3600);
+      if (!limited.allowed) throw tooManyRequests(EMAIL_VERIFICATION_MESSAGES.tooMany, limited.retryAfterSeconds);
+      await sendVerificationLink(user);
     },
 
     async resetPassword(input: z.infer<typeof ResetPasswordBody>) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { passwordResetTokens, sessions, users } from '../../db/schema';
+import { EMAIL_VERIFICATION_MESSAGES } from '../../../contract';
 import { Client, createTestApp, newAccount, type TestApp } from '../../test/harness';
 import { startTestSmtp } from '../../test/smtp';
 
@@ -85,9 +86,68 @@ describe('POST /api/register', () => {
     );
   });
 
-  it('grants super admin to SUPER_ADMIN_EMAILS', async () => {
-    const res = await new Client(t).post('/api/register', { ...newAccount(), email: 'Boss@Example.com' });
-    expect(res.json().isSuperAdmin).toBe(true);
+  it('grants SUPER_ADMIN_EMAILS the role only once the address is verified through the emailed link', async () => {
+    const c = new Client(t);
+    const res = await c.post('/api/register', { ...newAccount(), email: 'Boss@Example.com' });
+    expect(res.statusCode).toBe(201);
+    // Registering someone else's address grants nothing (issue 12, item 3).
+    expect(res.json()).toMatchObject({ isSuperAdmin: false, emailVerified: false });
+    expect((await c.get('/api/super-admin/stats')).statusCode).toBe(403);
+
+    const mail = await smtp.waitFor('boss@example.com', { subject: /Verify/ });
+    smtp.received.splice(smtp.received.indexOf(mail), 1);
+    const token = /http:\/\/pigeonhole\.test\/verify-email\?token=([\w-]+)/.exec(mail.text)?.[1];
+    expect(token).toBeDefined();
+    const verified = await new Client(t).post('/api/verify-email', { token });
+    expect(verified.statusCode).toBe(200);
+    expect(verified.json()).toEqual({ message: EMAIL_VERIFICATION_MESSAGES.verified });
+    expect((await c.get('/api/auth/user')).json()).toMatchObject({ isSuperAdmin: true, emailVerified: true });
+
+    // Single use.
+    const again = await new Client(t).post('/api/verify-email', { token });
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toMatchObject({ message: EMAIL_VERIFICATION_MESSAGES.invalid, code: 'invalid_token' });
+  });
+});
+
+describe('email verification', () => {
+  it('refuses unknown, malformed and NUL tokens with 400, changing nothing', async () => {
+    for (const body of [{ token: 'not-a-token' }, {}, { token: '' }, { token: 'x'.repeat(500) }]) {
+      expect((await new Client(t).post('/api/verify-email', body)).statusCode, JSON.stringify(body)).toBe(400);
+    }
+  });
+
+  it('resends a link to a signed-in unverified account, a few an hour, and 409 once verified', async () => {
+    const c = new Client(t);
+    const account = await c.register();
+    await smtp.waitFor(account.email, { subject: /Verify/ });
+    expect((await new Client(t).post('/api/verify-email/resend')).statusCode).toBe(401);
+    for (let i = 0; i < 5; i++) {
+      const res = await c.post('/api/verify-email/resend');
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ message: EMAIL_VERIFICATION_MESSAGES.sent });
+    }
+    expect((await c.post('/api/verify-email/resend')).statusCode).toBe(429);
+    await t.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, account.user.id));
+    const done = await c.post('/api/verify-email/resend');
+    expect(done.statusCode).toBe(409);
+    expect(done.json()).toMatchObject({ code: 'already_verified' });
+  });
+
+  it('takes an accepted invitation as proof of the address', async () => {
+    const admin = new Client(t);
+    await admin.register();
+    const org = await admin.createOrganization('Verified Via Invite');
+    const invitee = newAccount();
+    const sent = await admin.post('/api/user-invitations', { email: invitee.email, role: 'member' });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const mail = await smtp.waitFor(invitee.email, { subject: /invit/i });
+    smtp.received.splice(smtp.received.indexOf(mail), 1);
+    const invitationToken = /invitation=([\w-]+)/.exec(mail.text)?.[1];
+    const res = await new Client(t).post('/api/register', { ...invitee, invitationToken });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ emailVerified: true });
+    expect(res.json().invitation).toMatchObject({ status: 'joined', organizationId: org.id });
   });
 });
 
@@ -297,7 +357,7 @@ describe('forgot and reset password', () => {
   async function requestLink(email: string) {
     const res = await new Client(t).post('/api/forgot-password', { email });
     expect(res.statusCode).toBe(200);
-    const mail = await smtp.waitFor(email);
+    const mail = await smtp.waitFor(email, { subject: /Reset/ });
     const link = /http:\/\/pigeonhole\.test\/reset-password\?token=([\w-]+)/.exec(mail.text);
     expect(link).not.toBeNull();
     smtp.received.splice(smtp.received.indexOf(mail), 1);
@@ -327,7 +387,7 @@ describe('forgot and reset password', () => {
       { host: 'evil.example', 'x-forwarded-host': 'evil.example' },
     );
     expect(res.statusCode).toBe(200);
-    const mail = await smtp.waitFor(account.email);
+    const mail = await smtp.waitFor(account.email, { subject: /Reset/ });
     smtp.received.splice(smtp.received.indexOf(mail), 1);
     expect(mail.text).toContain('http://pigeonhole.test/reset-password?token=');
     expect(mail.text).not.toContain('evil.example');
@@ -338,7 +398,7 @@ describe('forgot and reset password', () => {
     const c = new Client(dev);
     const account = await c.register();
     await new Client(dev).post('/api/forgot-password', { email: account.email }, { host: 'evil.example' });
-    const mail = await smtp.waitFor(account.email);
+    const mail = await smtp.waitFor(account.email, { subject: /Reset/ });
     smtp.received.splice(smtp.received.indexOf(mail), 1);
     expect(mail.text).toContain('http://127.0.0.1:5999/reset-password?token=');
     expect(mail.text).not.toContain('evil.example');
@@ -394,7 +454,7 @@ describe('forgot and reset password', () => {
     const b = await new Client(t).post('/api/forgot-password', { email: known.email });
     expect(a.statusCode).toBe(200);
     expect(a.json()).toEqual(b.json());
-    await smtp.waitFor(known.email);
+    await smtp.waitFor(known.email, { subject: /Reset/ });
     expect(smtp.received.some((m) => m.to.includes('nobody@example.com'))).toBe(false);
   });
 

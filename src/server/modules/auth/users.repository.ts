@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, isNull, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { users } from '../../db/schema';
 
@@ -46,5 +46,13 @@ export const usersRepository = {
       .where(eq(users.id, id))
       .returning();
     return row;
+  },
+
+  /** Sets the verification time once; a second proof keeps the first. */
+  async markEmailVerified(db: DbOrTx, id: string) {
+    await db
+      .update(users)
+      .set({ emailVerifiedAt: new Date(), updatedAt: new Date() })
+      .where(and(eq(users.id, id), isNull(users.emailVerifiedAt)));
   },
 };

@@ -298,7 +298,7 @@ describe('test messages', () => {
     const res = await admin.post(`/api/integrations/${mail.id}/test`, {});
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<TestReply>()).toMatchObject({ ok: true, responseStatus: 250 });
-    const received = await smtp.waitFor(account.email);
+    const received = await smtp.waitFor(account.email, { subject: /test/i });
     expect(received.from).toBe('desk@example.com');
     expect(received.subject).toContain('Harbor View');
 

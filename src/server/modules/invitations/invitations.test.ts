@@ -27,7 +27,7 @@ async function adminWithOrg(name = 'Harbor View') {
 
 /** The newest invitation email to `to`, taken out of the mailbox, and the token of its link. */
 async function mailTo(to: string) {
-  const mail = await smtp.waitFor(to);
+  const mail = await smtp.waitFor(to, { subject: /invit/i });
   smtp.received.splice(smtp.received.indexOf(mail), 1);
   const token = /\/auth\?invitation=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
   if (!token) throw new Error(`no invitation link in mail to ${to}`);
