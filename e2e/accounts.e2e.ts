@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerThroughUi } from './support/register';
 import { startStack, uniqueAccount, type Stack } from './support/stack';
 
 let stack: Stack;
@@ -62,18 +63,7 @@ describe('a new front-desk lead', () => {
   it('verifies the email with the emailed link, and Account settings says so', async () => {
     const { context, page } = await stack.newPage();
     const account = uniqueAccount('verify');
-    await page.goto('/register');
-    await page.getByLabel('Username').fill(account.username);
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password', { exact: true }).fill(account.password);
-    await page.getByLabel('Confirm Password').fill(account.password);
-    await page.getByRole('button', { name: 'Create Account' }).click();
-    await page.getByRole('button', { name: /create your first organization/i }).click();
-    await page.getByLabel('Organization Name').fill('Verified Views');
-    await page.getByRole('button', { name: 'Create Organization' }).click();
-    await expect
-      .poll(() => page.getByRole('heading', { name: 'Dashboard' }).isVisible(), { timeout: 10_000 })
-      .toBe(true);
+    await registerThroughUi(page, account, 'Verified Views');
 
     // Not verified yet: Account settings offers a new link.
     await page.goto('/settings');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { registerThroughUi } from './support/register';
 import { startStack, uniqueAccount, type Stack } from './support/stack';
 
 let stack: Stack;
@@ -11,25 +12,10 @@ afterAll(() => stack?.stop());
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
-/** Registers through /register and, when named, creates an organization; answers the account. */
+/** A new account through /register, with an organization when named; answers the account. */
 async function register(page: Page, prefix: string, organization?: string) {
   const account = uniqueAccount(prefix);
-  await page.goto('/register');
-  await page.getByLabel('Username').fill(account.username);
-  await page.getByLabel('Email').fill(account.email);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByLabel('Confirm Password').fill(account.password);
-  await page.getByRole('button', { name: 'Create Account' }).click();
-  const create = page.getByRole('button', { name: /create your first organization/i });
-  await expect.poll(() => create.isVisible(), { timeout: 10_000 }).toBe(true);
-  if (organization) {
-    await create.click();
-    await page.getByLabel('Organization Name').fill(organization);
-    await page.getByRole('button', { name: 'Create Organization' }).click();
-    await expect
-      .poll(() => page.getByRole('heading', { name: 'Dashboard' }).isVisible(), { timeout: 10_000 })
-      .toBe(true);
-  }
+  await registerThroughUi(page, account, organization);
   return account;
 }
 

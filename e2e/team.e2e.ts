@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { registerThroughUi } from './support/register';
 import { startStack, uniqueAccount, type Stack } from './support/stack';
 
 let stack: Stack;
@@ -12,19 +13,7 @@ const PHONE = { width: 390, height: 844 };
 
 /** Registers through /register and creates an organization in onboarding; answers its id. */
 async function registerAdminWithOrganization(page: Page, account: ReturnType<typeof uniqueAccount>, org: string) {
-  await page.goto('/register');
-  await page.getByLabel('Username').fill(account.username);
-  await page.getByLabel('Email').fill(account.email);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByLabel('Confirm Password').fill(account.password);
-  await page.getByRole('button', { name: 'Create Account' }).click();
-  await page.getByRole('button', { name: /create your first organization/i }).click();
-  await page.getByLabel('Organization Name').fill(org);
-  await page.getByRole('button', { name: 'Create Organization' }).click();
-  await expect.poll(() => page.getByRole('heading', { name: 'Dashboard' }).isVisible(), { timeout: 10_000 }).toBe(true);
-  const id = await page.evaluate(() => localStorage.getItem('selectedOrganizationId'));
-  expect(id).toMatch(/^[0-9a-f-]{36}$/);
-  return id!;
+  return (await registerThroughUi(page, account, org))!;
 }
 
 async function openSettingsTab(page: Page, tab: string) {
