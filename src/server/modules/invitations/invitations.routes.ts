@@ -34,7 +34,7 @@ export function invitationsRoutes(app: App, invitations: InvitationsService) {
       tags,
       summary: 'Invite someone by email with a role (admin); emails them a link valid for 7 days',
       body: CreateInvitationBody,
-      response: { 201: Invitation, ...errorReplies(400, 401, 403, 409), 502: ErrorReply },
+      response: { 201: Invitation, ...errorReplies(400, 401, 403, 409, 429), 502: ErrorReply },
     },
     preValidation: adminOnly,
     handler: async (request, reply) =>
@@ -46,7 +46,7 @@ export function invitationsRoutes(app: App, invitations: InvitationsService) {
       tags,
       summary: 'Send the invitation again with a new token and expiry (admin); the old link stops working',
       params: InvitationParams,
-      response: { 200: Invitation, ...errorReplies(400, 401, 403, 404, 409), 502: ErrorReply },
+      response: { 200: Invitation, ...errorReplies(400, 401, 403, 404, 409, 429), 502: ErrorReply },
     },
     preValidation: adminOnly,
     handler: async (request) => invitations.resend(callerOf(request), request.params.id),

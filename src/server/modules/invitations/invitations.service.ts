@@ -11,9 +11,10 @@ import {
 import type { Deps, OrgCaller } from '../../context';
 import { forgetMembership } from '../../caches';
 import type { DbOrTx } from '../../db/client';
-import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
+import { AppError, badRequest, conflict, notFound, tooManyRequests } from '../../lib/errors';
 import type { OutgoingMail } from '../../lib/mailer';
 import { violatedUniqueConstraint } from '../../lib/pg-errors';
+import * as rateLimiter from '../../lib/rate-limiter';
 import { DAY_MS, addMs, iso } from '../../lib/time';
 import { hashToken, newToken } from '../../lib/tokens';
 import { auditRepository } from '../audit/audit.repository';
@@ -99,7 +100,21 @@ export async function joinWithInvitation(
   return { organizationId, organizationName: org.name, role: invitation.role };
 }
 
+/**
+ * An organization's invitations are emails the platform sends to addresses it chose: bounded so
+ * an admin account (or a script holding one) cannot turn Pigeonhole into a mailer.
+ */
+export const INVITATIONS_PER_HOUR = 100;
+/** Resends of one invitation in an hour. */
+export const RESENDS_PER_HOUR = 5;
+export const TOO_MANY_INVITATIONS = 'Too many invitation emails. Please try again later.';
+
 export function createInvitationsService({ db, mailer, log, caches, publicUrl }: Deps) {
+  async function limitEmails(key: string, perHour: number) {
+    const limited = await rateLimiter.hit(db, key, perHour, 3600);
+    if (!limited.allowed) throw tooManyRequests(TOO_MANY_INVITATIONS, limited.retryAfterSeconds);
+  }
+
   /** Hands the email to SMTP; a failure or a hang answers 502 and rolls the caller's transaction back. */
   async function deliver(mail: OutgoingMail, failMessage: string) {
     let timer: NodeJS.Timeout | undefined;
@@ -153,6 +168,7 @@ export function createInvitationsService({ db, mailer, log, caches, publicUrl }:
      * the email cannot be sent nothing remains (502 send_failed).
      */
     async create(caller: OrgCaller, input: z.output<typeof CreateInvitationBody>): Promise<Invitation> {
+      await limitEmails(`invite:org:${caller.organizationId}`, INVITATIONS_PER_HOUR);
       const email = input.email.toLowerCase();
       const now = new Date();
       const token = newToken();
@@ -191,6 +207,7 @@ export function createInvitationsService({ db, mailer, log, caches, publicUrl }:
 
     /** A new token and expiry, emailed again; the old link stops working. A failed send changes nothing. */
     async resend(caller: OrgCaller, id: string): Promise<Invitation> {
+      await limitEmails(`invite:resend:${id}`, RESENDS_PER_HOUR);
       const now = new Date();
       const token = newToken();
       return db.transaction(async (tx) => {

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { INVITATION_MESSAGES } from '../../../contract';
-import { auditLog, organizationMembers, organizations, userInvitations, users } from '../../db/schema';
+import { auditLog, organizationMembers, organizations, rateLimits, userInvitations, users } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
 import { Client, createTestApp, joinAs, newAccount, type TestApp } from '../../test/harness';
 import { startTestSmtp } from '../../test/smtp';
+import { INVITATIONS_PER_HOUR, RESENDS_PER_HOUR, TOO_MANY_INVITATIONS } from './invitations.service';
 
 let t: TestApp;
 let smtp: Awaited<ReturnType<typeof startTestSmtp>>;
@@ -573,6 +574,34 @@ describe('POST /api/login with invitationToken', () => {
     });
     expect(res.statusCode).toBe(401);
     expect(await memberRole(org.id, user.id)).toBeUndefined();
+  });
+});
+
+describe('invitation email limits', () => {
+  it('refuses the 6th resend of one invitation within the hour (429), sending nothing more', async () => {
+    const { admin } = await adminWithOrg('Resend Limits');
+    const email = freshEmail();
+    const { invitation } = await invite(admin, email);
+    for (let i = 0; i < RESENDS_PER_HOUR; i++) {
+      expect((await admin.post(`/api/user-invitations/${invitation.id}/resend`)).statusCode).toBe(200);
+      await mailTo(email);
+    }
+    const refused = await admin.post(`/api/user-invitations/${invitation.id}/resend`);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ message: TOO_MANY_INVITATIONS });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(smtp.received.filter((m) => m.to.includes(email))).toHaveLength(0);
+  });
+
+  it('refuses invitations past the hourly allowance of an organization (429), creating none', async () => {
+    const { admin, org } = await adminWithOrg('Invite Limits');
+    // The window already holds the allowance, as after a script's burst.
+    await t.db
+      .insert(rateLimits)
+      .values({ key: `invite:org:${org.id}`, windowStart: new Date(), count: INVITATIONS_PER_HOUR });
+    const res = await admin.post('/api/user-invitations', { email: freshEmail(), role: 'member' });
+    expect(res.statusCode).toBe(429);
+    expect((await admin.get('/api/user-invitations')).json()).toEqual([]);
   });
 });
 
