@@ -73,15 +73,38 @@ describe('the super admin console', () => {
       expect(await figures.getByText(label, { exact: true }).isVisible(), label).toBe(true);
     }
 
-    // Search narrows the organizations on the server.
-    await rosa.page.getByPlaceholder('Search organizations, users, or domains...').fill(`harbor lofts ${tag}`);
+    // Search narrows the organizations on the server; nothing found is said so.
+    const search = rosa.page.getByPlaceholder('Search organizations, users, or domains...');
+    await search.fill(`nowhere ${tag}`);
+    await expect.poll(() => visible(rosa.page, `No organizations match "nowhere ${tag}"`)).toBe(true);
+    await search.fill(`harbor lofts ${tag}`);
     const table = rosa.page.getByRole('table', { name: 'Organizations' });
     await expect.poll(() => table.getByRole('row').count()).toBe(2);
+    // the search is in the address, like History's filters
+    expect(new URL(rosa.page.url()).searchParams.get('q')).toBe(`harbor lofts ${tag}`);
     const row = table.getByRole('row').nth(1);
     expect(await row.getByRole('cell').allInnerTexts()).toEqual(
       expect.arrayContaining([orgName, 'N/A', 'Trial', '1', '0']),
     );
     await shootBoth(rosa.page, 'super-admin-organizations');
+
+    // 25 a page: thirty more organizations, found by one search, page through; the page is in the address.
+    await stack.sql(
+      "insert into organizations (name) select 'Pager ' || $1::text || ' ' || lpad(n::text, 2, '0') from generate_series(1, 30) n",
+      [tag],
+    );
+    await search.fill(`pager ${tag}`);
+    const pager = rosa.page.getByRole('navigation', { name: 'Organizations pages' });
+    await expect.poll(() => pager.getByText('1–25 of 30').isVisible()).toBe(true);
+    expect(await table.getByRole('row').count()).toBe(26);
+    await pager.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => pager.getByText('26–30 of 30').isVisible()).toBe(true);
+    expect(await table.getByRole('row').count()).toBe(6);
+    expect(new URL(rosa.page.url()).searchParams.get('page')).toBe('2');
+    // a new search starts again on the first page
+    await search.fill(`harbor lofts ${tag}`);
+    await expect.poll(() => table.getByRole('row').count()).toBe(2);
+    expect(new URL(rosa.page.url()).searchParams.get('page')).toBeNull();
 
     // Manage: the plan changes, with its limits, and the table follows.
     await row.getByRole('button', { name: `Manage ${orgName}` }).click();
@@ -89,7 +112,7 @@ describe('the super admin console', () => {
     await expect.poll(() => dialog.isVisible()).toBe(true);
     expect(await dialog.getByText('Trial ends', { exact: true }).isVisible()).toBe(true);
     expect(await dialog.getByText(/^[A-Z][a-z]+ \d{1,2}(st|nd|rd|th), \d{4}$/).count()).toBeGreaterThan(0);
-    await stack.screenshot(rosa.page, 'super-admin-manage-organization-desktop');
+    await shootBoth(rosa.page, 'super-admin-manage-organization');
     await dialog.getByLabel('Plan Type').click();
     await rosa.page.getByRole('option', { name: 'Professional' }).click();
     await expect.poll(() => visible(rosa.page, 'Organization updated successfully')).toBe(true);
@@ -104,7 +127,7 @@ describe('the super admin console', () => {
 
     // Users: grant the flag to Kim.
     await rosa.page.getByRole('tab', { name: 'Users' }).click();
-    await rosa.page.getByPlaceholder('Search organizations, users, or domains...').fill(kimAccount.email);
+    await search.fill(kimAccount.email);
     const users = rosa.page.getByRole('table', { name: 'Users' });
     await expect.poll(() => users.getByRole('row').count()).toBe(2);
     expect(await users.getByRole('row').nth(1).getByText('Regular User').isVisible()).toBe(true);
@@ -121,24 +144,55 @@ describe('the super admin console', () => {
           .isVisible(),
       )
       .toBe(true);
-    await stack.screenshot(rosa.page, 'super-admin-manage-user-desktop');
+    await shootBoth(rosa.page, 'super-admin-manage-user');
     await userDialog.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => users.getByRole('row').nth(1).getByText('Super Admin').isVisible()).toBe(true);
 
+    // The tab and the search survive a reload.
+    expect(new URL(rosa.page.url()).searchParams.get('tab')).toBe('users');
+    await rosa.page.reload();
+    await expect.poll(() => users.getByRole('row').count()).toBe(2);
+    expect(await search.inputValue()).toBe(kimAccount.email);
+    expect(await users.getByRole('row').nth(1).getByText('Super Admin').isVisible()).toBe(true);
+
+    // Someone hammers a sign-in: the 11th failure in the window is refused and logged.
+    const intruder = `intruder-${tag}@example.com`;
+    for (let i = 0; i < 11; i++) {
+      await rosa.page.request.post('/api/login', { data: { username: intruder, password: 'wrong-password' } });
+    }
+
     // System Logs: both changes, newest first, by Rosa.
-    await rosa.page.getByPlaceholder('Search organizations, users, or domains...').fill('');
+    await search.fill('');
     await rosa.page.getByRole('tab', { name: 'System Logs' }).click();
     const logs = rosa.page.getByRole('list', { name: 'System logs' });
     await expect.poll(() => logs.getByText(`granted super admin access to ${kimAccount.email}`).isVisible()).toBe(true);
     await expect
-      .poll(() => logs.getByText(`changed ${orgName}: plan Trial → Professional`, { exact: false }).isVisible())
+      .poll(() => logs.getByText(`changed the plan of ${orgName} from Trial to Professional`).isVisible())
       .toBe(true);
+    await expect.poll(() => logs.getByText(`refused sign-ins to "${intruder}"`).isVisible()).toBe(true);
+    // newest first: the refused sign-ins, then the grant, then the plan change
+    const texts = await logs.getByRole('listitem').allInnerTexts();
+    const at = (needle: string) => texts.findIndex((t) => t.includes(needle));
+    expect(at(intruder)).toBeLessThan(at(`granted super admin access to ${kimAccount.email}`));
+    expect(at(`granted super admin access to ${kimAccount.email}`)).toBeLessThan(at(`plan of ${orgName}`));
     await shootBoth(rosa.page, 'super-admin-logs');
+
+    // The kind filter narrows the log, and is in the address too.
+    await rosa.page.getByRole('combobox', { name: 'Kind of entry' }).click();
+    await rosa.page.getByRole('option', { name: 'Sign-in failures' }).click();
+    await expect.poll(() => logs.getByText(`granted super admin access to ${kimAccount.email}`).count()).toBe(0);
+    expect(await logs.getByText(`refused sign-ins to "${intruder}"`).isVisible()).toBe(true);
+    expect(new URL(rosa.page.url()).searchParams.get('kind')).toBe('sign_in');
+    await search.fill(`nothing-${tag}`);
+    await expect.poll(() => visible(rosa.page, `No log entries match "nothing-${tag}"`)).toBe(true);
 
     // Kim now finds the console in her own user menu.
     await openConsoleFromUserMenu(kim.page);
     await expect.poll(() => kim.page.getByRole('heading', { name: 'Super Admin Dashboard' }).isVisible()).toBe(true);
     await expect.poll(() => kim.page.getByRole('table', { name: 'Organizations' }).isVisible()).toBe(true);
+    // inside her organization's shell, the user menu marks the console as the current page
+    expect(await kim.page.getByRole('link', { name: 'Super Admin' }).getAttribute('aria-current')).toBe('page');
+    await shootBoth(kim.page, 'super-admin-in-app-shell');
 
     await kim.context.close();
     await rosa.context.close();

@@ -19,7 +19,8 @@ export function StandaloneShell({ user, wide = false, children }: { user: User; 
           )}
         >
           <Logo />
-          <div className="min-w-0 sm:w-64">
+          {/* room for the 'Super Admin' link beside the name */}
+          <div className={cn('min-w-0', user.isSuperAdmin ? 'sm:w-96' : 'sm:w-64')}>
             <UserFooter user={user} inline />
           </div>
         </div>

@@ -1,6 +1,6 @@
 import type { User } from '@contract';
 import { LogOut, ShieldCheck } from 'lucide-react';
-import { Link } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { Tooltip } from '@/components/ui/tooltip';
 import { useLogout } from '@/features/auth/api/logout';
 import { cn } from '@/lib/cn';
@@ -12,13 +12,41 @@ interface UserFooterProps {
   inline?: boolean;
 }
 
+/**
+ * The way into the Super Admin console, for super admins only: labelled 'Super Admin' wherever
+ * there is room, an icon with a tooltip on the sidebar's icon rail and in a phone's top bar.
+ */
+function SuperAdminLink({ inline }: { inline: boolean }) {
+  const [location] = useLocation();
+  const active = location === '/super-admin';
+  return (
+    <Tooltip content="Super Admin" side={inline ? 'bottom' : 'right'} className={inline ? 'sm:hidden' : 'md:hidden'}>
+      <Link
+        href="/super-admin"
+        aria-current={active ? 'page' : undefined}
+        className={cn(
+          'flex h-9 shrink-0 items-center gap-2 rounded-lg text-sm font-medium transition-colors',
+          'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500',
+          active ? 'bg-indigo-50 text-indigo-700' : 'text-indigo-600 hover:bg-indigo-50 hover:text-indigo-700',
+          inline
+            ? 'px-2.5 max-sm:w-9 max-sm:justify-center max-sm:px-0'
+            : 'px-3 max-md:w-9 max-md:justify-center max-md:px-0',
+        )}
+      >
+        <ShieldCheck aria-hidden className="size-4 shrink-0" />
+        <span className={cn('whitespace-nowrap', inline ? 'max-sm:sr-only' : 'max-md:sr-only')}>Super Admin</span>
+      </Link>
+    </Tooltip>
+  );
+}
+
 /** The signed-in person (initials, name, email), the Super Admin console for super admins, and Logout. */
 export function UserFooter({ user, inline = false }: UserFooterProps) {
   const logout = useLogout();
   const name = displayName(user);
 
-  return (
-    <div className={cn('flex items-center gap-3', !inline && 'max-md:flex-col')}>
+  const person = (
+    <>
       <Tooltip content={`${name} · ${user.email}`} className={inline ? 'sm:hidden' : 'md:hidden'}>
         <span
           role="img"
@@ -32,28 +60,38 @@ export function UserFooter({ user, inline = false }: UserFooterProps) {
         <p className="truncate text-sm font-medium text-slate-900">{name}</p>
         <p className="truncate text-xs text-slate-500">{user.email}</p>
       </div>
-      {user.isSuperAdmin && (
-        <Tooltip content="Super Admin" side="top">
-          <Link
-            href="/super-admin"
-            aria-label="Super Admin"
-            className="flex size-9 shrink-0 items-center justify-center rounded-lg text-indigo-600 transition-colors hover:bg-indigo-50 hover:text-indigo-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
-          >
-            <ShieldCheck aria-hidden className="size-4" />
-          </Link>
-        </Tooltip>
-      )}
-      <Tooltip content="Logout" side="top">
-        <button
-          type="button"
-          aria-label="Logout"
-          onClick={() => logout.mutate()}
-          disabled={logout.isPending}
-          className="flex size-9 shrink-0 items-center justify-center rounded-lg text-slate-500 transition-colors hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-60"
-        >
-          <LogOut aria-hidden className="size-4" />
-        </button>
-      </Tooltip>
+    </>
+  );
+  const logoutButton = (
+    <Tooltip content="Logout" side="top">
+      <button
+        type="button"
+        aria-label="Logout"
+        onClick={() => logout.mutate()}
+        disabled={logout.isPending}
+        className="flex size-9 shrink-0 items-center justify-center rounded-lg text-slate-500 transition-colors hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-60"
+      >
+        <LogOut aria-hidden className="size-4" />
+      </button>
+    </Tooltip>
+  );
+
+  if (inline) {
+    return (
+      <div className="flex items-center gap-3">
+        {person}
+        {user.isSuperAdmin && <SuperAdminLink inline />}
+        {logoutButton}
+      </div>
+    );
+  }
+  return (
+    <div className="flex flex-col gap-2 max-md:items-center">
+      {user.isSuperAdmin && <SuperAdminLink inline={false} />}
+      <div className="flex items-center gap-3 max-md:flex-col">
+        {person}
+        {logoutButton}
+      </div>
     </div>
   );
 }

@@ -25,7 +25,18 @@ describe('System Logs wording', () => {
     });
     expect(logActor(e)).toBe('ops@example.com');
     expect(logSummary(e)).toBe(
-      'changed Harbor View: plan Trial → Enterprise, seats 5 → 10, packages a month 500 → unlimited',
+      'changed the plan of Harbor View from Trial to Enterprise (seats 5 → 10, packages a month 500 → unlimited)',
+    );
+    expect(
+      logSummary(
+        entry({
+          before: { planType: 'trial', subscriptionStatus: 'trial' },
+          after: { planType: 'starter', subscriptionStatus: 'active' },
+        }),
+      ),
+    ).toBe('changed the plan of Harbor View from Trial to Starter and its status from Trial to Active');
+    expect(logSummary(entry({ before: { maxUsers: 5 }, after: { maxUsers: -1 } }))).toBe(
+      'changed Harbor View: seats 5 → unlimited',
     );
     expect(changeText({ before: { subscriptionStatus: 'trial' }, after: { subscriptionStatus: 'cancelled' } })).toBe(
       'status Trial → Cancelled',
@@ -46,6 +57,13 @@ describe('System Logs wording', () => {
     });
     expect(logActor(signIn)).toBe('Sign-in guard');
     expect(logSummary(signIn)).toBe('refused sign-ins to "kim" after 10 failed attempts');
+    expect(
+      logSummary({
+        ...signIn,
+        targetLabel: '203.0.113.9',
+        details: { scope: 'address', attempts: 30, windowMinutes: 15 },
+      }),
+    ).toBe('refused sign-ins from 203.0.113.9 after 30 failed attempts within 15 minutes');
     const hook = entry({
       kind: 'webhook',
       action: 'webhook.stripe_failed',

@@ -32,14 +32,37 @@ function valueText(field: string, value: unknown): string {
 }
 
 /** "plan Trial → Professional, seats 5 → 10" for the fields that changed. */
-export function changeText(entry: Pick<PlatformLogEntry, 'before' | 'after'>): string {
+export function changeText(entry: Pick<PlatformLogEntry, 'before' | 'after'>, fields?: string[]): string {
   const after = entry.after ?? {};
-  return Object.keys(after)
+  return (fields ?? Object.keys(after))
     .map((field) => {
       const name = fieldNames[field] ?? field;
       return `${name} ${valueText(field, entry.before?.[field])} → ${valueText(field, after[field])}`;
     })
     .join(', ');
+}
+
+/** The fields an operator picks; the rest (seats, packages) follow from a plan. */
+const chosenFields = ['planType', 'subscriptionStatus'];
+
+/**
+ * "changed the plan of Acme from Trial to Professional (packages a month 500 → unlimited)": the
+ * chosen values in words, what followed from them in brackets.
+ */
+function organizationChange(target: string, entry: Pick<PlatformLogEntry, 'before' | 'after'>): string {
+  const changed = Object.keys(entry.after ?? {});
+  const chosen = chosenFields.filter((f) => changed.includes(f));
+  const followed = changed.filter((f) => !chosenFields.includes(f));
+  if (chosen.length === 0) return `changed ${target}: ${changeText(entry)}`;
+  const clauses = chosen.map(
+    (f, i) =>
+      `${i === 0 ? 'the ' : 'its '}${fieldNames[f]}${i === 0 ? ` of ${target}` : ''} from ${valueText(
+        f,
+        entry.before?.[f],
+      )} to ${valueText(f, entry.after?.[f])}`,
+  );
+  const rest = followed.length ? ` (${changeText(entry, followed)})` : '';
+  return `changed ${clauses.join(' and ')}${rest}`;
 }
 
 /** Who acted: the super admin's email, the shell, or the system for sign-in and webhook entries. */
@@ -55,15 +78,17 @@ export function logSummary(entry: PlatformLogEntry): string {
   const details = entry.details ?? {};
   switch (entry.action) {
     case 'organization.updated':
-      return `changed ${target}: ${changeText(entry)}`;
+      return organizationChange(target, entry);
     case 'user.super_admin_granted':
       return `granted super admin access to ${target}`;
     case 'user.super_admin_revoked':
       return `revoked super admin access from ${target}`;
-    case 'sign_in.repeated_failures':
+    case 'sign_in.repeated_failures': {
+      const window = typeof details.windowMinutes === 'number' ? ` within ${details.windowMinutes} minutes` : '';
       return details.scope === 'address'
-        ? `refused sign-ins from ${target} after ${String(details.attempts)} failed attempts`
-        : `refused sign-ins to "${target}" after ${String(details.attempts)} failed attempts`;
+        ? `refused sign-ins from ${target} after ${String(details.attempts)} failed attempts${window}`
+        : `refused sign-ins to "${target}" after ${String(details.attempts)} failed attempts${window}`;
+    }
     case 'webhook.stripe_failed':
       return `Stripe webhook refused: ${String(details.message ?? details.code ?? 'unknown reason')}${
         details.eventType ? ` (${String(details.eventType)})` : ''

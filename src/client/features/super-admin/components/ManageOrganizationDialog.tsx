@@ -105,8 +105,8 @@ export function ManageOrganizationDialog({
           ))}
         </dl>
         <p className="mt-4 text-xs text-slate-500">
-          A plan brings its limits: seats kept within the plan’s range and its monthly package allowance. The
-          organization’s admins see the change in their activity log.
+          Each choice is saved as soon as you make it. A plan brings its limits: seats kept within the plan’s range and
+          its monthly package allowance. The organization’s admins see the change in their activity log.
         </p>
       </DialogContent>
     </Dialog>

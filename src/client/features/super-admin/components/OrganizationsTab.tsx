@@ -8,7 +8,10 @@ import { formatDate } from '@/lib/format';
 import { usePlatformOrganizations } from '../api/platform';
 import { ManageOrganizationDialog } from './ManageOrganizationDialog';
 import { PLAN_LABELS, STATUS_LABELS, STATUS_TONES } from './planLabels';
-import { PlatformListState, PlatformPager, usePageFor } from './PlatformListState';
+import { useLastPageWhenPastEnd } from '../hooks/useConsoleParams';
+import { PlatformListState, PlatformPager, type ListPaging } from './PlatformListState';
+
+const plural = (n: number, word: string) => `${n.toLocaleString()} ${word}${n === 1 ? '' : 's'}`;
 
 function StatusBadge({ organization }: { organization: SuperAdminOrganization }) {
   return (
@@ -17,10 +20,11 @@ function StatusBadge({ organization }: { organization: SuperAdminOrganization })
 }
 
 /** Every organization, newest first, searched and paged on the server. */
-export function OrganizationsTab({ search }: { search: string }) {
-  const [page, setPage] = usePageFor(search);
+export function OrganizationsTab({ search, page, onPage }: { search: string } & ListPaging) {
   const [managing, setManaging] = useState<SuperAdminOrganization | null>(null);
-  const { data, isPending, isError, isPlaceholderData, refetch } = usePlatformOrganizations(search, page);
+  const list = usePlatformOrganizations(search, page);
+  const { data, isPending, isError, isPlaceholderData, refetch } = list;
+  useLastPageWhenPastEnd(list, page, onPage);
   const items = data?.items ?? [];
   const manage = (organization: SuperAdminOrganization) => (
     <Button
@@ -83,12 +87,13 @@ export function OrganizationsTab({ search }: { search: string }) {
           {items.map((o) => (
             <li key={o.id} className="flex items-start justify-between gap-3 px-4 py-3.5">
               <div className="min-w-0 space-y-1">
-                <p className="truncate font-medium text-slate-900">{o.name}</p>
+                <p className="font-medium break-words text-slate-900">{o.name}</p>
                 <p className="text-xs text-slate-500">
-                  {o.domain ?? 'N/A'} · {o.memberCount} members · {o.packageCount.toLocaleString()} packages
+                  {o.domain ?? 'N/A'} · {plural(o.memberCount, 'member')} · {plural(o.packageCount, 'package')} this
+                  month
                 </p>
                 <div className="flex flex-wrap items-center gap-1.5">
-                  <Badge>{PLAN_LABELS[o.planType]}</Badge>
+                  <span className="text-sm text-slate-700">{PLAN_LABELS[o.planType]} plan</span>
                   <StatusBadge organization={o} />
                   <span className="text-xs text-slate-500">{formatDate(o.createdAt)}</span>
                 </div>
@@ -103,7 +108,7 @@ export function OrganizationsTab({ search }: { search: string }) {
         page={page}
         total={data?.total ?? 0}
         busy={isPlaceholderData}
-        onPage={setPage}
+        onPage={onPage}
       />
       {managing && <ManageOrganizationDialog organization={managing} onClose={() => setManaging(null)} />}
     </>

@@ -1,9 +1,15 @@
 import { AlertCircle, ChevronLeft, ChevronRight, RefreshCw, type LucideIcon } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { EmptyState } from '@/components/EmptyState';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { PLATFORM_PAGE_SIZE } from '../api/platform';
+
+/** A console list's page, kept in the URL by the view. */
+export interface ListPaging {
+  page: number;
+  onPage: (page: number, options?: { replace?: boolean }) => void;
+}
 
 /**
  * What every console list shows around its rows: 5 skeleton rows while loading, an error with
@@ -61,7 +67,7 @@ export function PlatformListState({
   }
   if (count === 0) {
     return (
-      <EmptyState icon={emptyIcon} title={search ? `No ${label} match “${search}”` : emptyTitle}>
+      <EmptyState icon={emptyIcon} title={search ? `No ${label} match "${search}"` : emptyTitle}>
         {search ? 'Try part of a name, an email or a domain.' : emptyHint}
       </EmptyState>
     );
@@ -104,15 +110,4 @@ export function PlatformPager({
       </div>
     </nav>
   );
-}
-
-/** The page of a list, back to the first whenever `filter` (the search, a kind) changes. */
-export function usePageFor(filter: string): [number, (page: number) => void] {
-  const [page, setPage] = useState(0);
-  const [pageFilter, setPageFilter] = useState(filter);
-  if (pageFilter !== filter) {
-    setPageFilter(filter);
-    setPage(0);
-  }
-  return [pageFilter === filter ? page : 0, setPage];
 }

@@ -42,26 +42,30 @@ export function PlatformStatCards() {
     },
   ];
   return (
-    <ul aria-label="Platform figures" className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-6">
-      {cards.map(({ label, value, icon: Icon, tone }) => (
-        <li key={label}>
-          <Card className="flex h-full items-start justify-between gap-2 p-4">
-            <div className="min-w-0">
-              <p className="text-xs font-medium text-slate-500">{label}</p>
-              {value !== undefined ? (
-                <p className="mt-1 truncate text-2xl font-semibold tabular-nums text-slate-900">{value}</p>
-              ) : isError ? (
-                <p className="mt-1 text-sm text-red-600">Unavailable</p>
-              ) : (
-                <Skeleton className="mt-2 h-7 w-16" />
-              )}
-            </div>
-            <span className={`flex size-8 shrink-0 items-center justify-center rounded-lg ${tone}`}>
-              <Icon aria-hidden className="size-4" />
-            </span>
-          </Card>
-        </li>
-      ))}
-    </ul>
+    // Sized by the room the page gives them (a sidebar takes some), not by the window: six in a
+    // row only when each card has room for its label and icon, which is dropped on narrow cards.
+    <div className="@container">
+      <ul aria-label="Platform figures" className="grid grid-cols-2 gap-3 @lg:grid-cols-3 @5xl:grid-cols-6">
+        {cards.map(({ label, value, icon: Icon, tone }) => (
+          <li key={label} className="@container">
+            <Card className="flex h-full items-start justify-between gap-2 p-4">
+              <div className="min-w-0">
+                <p className="text-xs font-medium break-words text-slate-500">{label}</p>
+                {value !== undefined ? (
+                  <p className="mt-1 truncate text-2xl font-semibold tabular-nums text-slate-900">{value}</p>
+                ) : isError ? (
+                  <p className="mt-1 text-sm text-red-600">Unavailable</p>
+                ) : (
+                  <Skeleton className="mt-2 h-7 w-16" />
+                )}
+              </div>
+              <span className={`hidden size-8 shrink-0 items-center justify-center rounded-lg @[10.5rem]:flex ${tone}`}>
+                <Icon aria-hidden className="size-4" />
+              </span>
+            </Card>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -1,31 +1,33 @@
-import type { User } from '@contract';
-import { Building2, ScrollText, Search, ShieldCheck, Users } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import type { PlatformLogKind, User } from '@contract';
+import { Building2, ScrollText, ShieldCheck, Users } from 'lucide-react';
+import { useCallback } from 'react';
 import { PageHeader } from '@/components/PageHeader';
 import { Badge } from '@/components/ui/badge';
 import { Card } from '@/components/ui/card';
-import { Input } from '@/components/ui/input';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { CONSOLE_TABS, useConsoleParams, type ConsoleTab } from '../hooks/useConsoleParams';
+import { ConsoleSearch } from './ConsoleSearch';
 import { OrganizationsTab } from './OrganizationsTab';
 import { PlatformStatCards } from './PlatformStatCards';
 import { SystemLogsTab } from './SystemLogsTab';
 import { UsersTab } from './UsersTab';
 
-/** The search box's text once typing pauses, so each keystroke does not ask the server. */
-function useDebounced(value: string, ms: number) {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value.trim()), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
+const isTab = (value: string): value is ConsoleTab => (CONSOLE_TABS as readonly string[]).includes(value);
 
-/** The Super Admin Dashboard (spec §2): platform figures, organizations, users, System Logs. */
+/** Phones: the three tabs share the width by their length, without icons, so none is cut off. */
+const triggerClass = 'max-sm:flex-auto max-sm:px-2 max-sm:[&_svg]:hidden';
+
+/**
+ * The Super Admin Dashboard (spec §2): platform figures, organizations, users, System Logs. The
+ * tab, the search, the log kind and the page are in the URL (?tab=&q=&kind=&page=).
+ */
 export function SuperAdminView({ user }: { user: User }) {
-  const [text, setText] = useState('');
-  const search = useDebounced(text, 300);
-  const [tab, setTab] = useState('organizations');
+  const { tab, search, kind, page, update } = useConsoleParams();
+  const onPage = useCallback(
+    (next: number, options?: { replace?: boolean }) => update({ page: next }, options),
+    [update],
+  );
+  const onKind = useCallback((next: PlatformLogKind | 'all') => update({ kind: next }), [update]);
 
   return (
     <div className="space-y-6">
@@ -39,42 +41,33 @@ export function SuperAdminView({ user }: { user: User }) {
         }
       />
       <PlatformStatCards />
-      <div className="relative max-w-md">
-        <Search
-          aria-hidden
-          className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-slate-400"
-        />
-        <Input
-          type="search"
-          aria-label="Search"
-          placeholder="Search organizations, users, or domains..."
-          className="pl-9"
-          value={text}
-          maxLength={200}
-          onChange={(e) => setText(e.target.value)}
-        />
-      </div>
-      <Tabs value={tab} onValueChange={setTab}>
-        <TabsList className="max-w-full overflow-x-auto">
-          <TabsTrigger value="organizations">
+      <ConsoleSearch
+        value={search}
+        onCommit={(next) => {
+          if (next !== search) update({ search: next }, { replace: true });
+        }}
+      />
+      <Tabs value={tab} onValueChange={(value) => isTab(value) && update({ tab: value })}>
+        <TabsList className="flex w-full overflow-x-auto sm:inline-flex sm:w-auto">
+          <TabsTrigger value="organizations" className={triggerClass}>
             <Building2 aria-hidden /> Organizations
           </TabsTrigger>
-          <TabsTrigger value="users">
+          <TabsTrigger value="users" className={triggerClass}>
             <Users aria-hidden /> Users
           </TabsTrigger>
-          <TabsTrigger value="logs">
+          <TabsTrigger value="logs" className={triggerClass}>
             <ScrollText aria-hidden /> System Logs
           </TabsTrigger>
         </TabsList>
         <Card className="mt-4 overflow-hidden">
           <TabsContent value="organizations">
-            <OrganizationsTab search={search} />
+            <OrganizationsTab search={search} page={page} onPage={onPage} />
           </TabsContent>
           <TabsContent value="users">
-            <UsersTab search={search} currentUserId={user.id} />
+            <UsersTab search={search} page={page} onPage={onPage} currentUserId={user.id} />
           </TabsContent>
           <TabsContent value="logs">
-            <SystemLogsTab search={search} />
+            <SystemLogsTab search={search} kind={kind} page={page} onPage={onPage} onKind={onKind} />
           </TabsContent>
         </Card>
       </Tabs>

@@ -1,11 +1,11 @@
 import type { PlatformLogEntry, PlatformLogKind } from '@contract';
 import { ScrollText, ShieldAlert, ShieldCheck, Webhook, type LucideIcon } from 'lucide-react';
-import { useState } from 'react';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { formatDateTime, relativeTime } from '@/lib/format';
 import { usePlatformLogs } from '../api/platform';
 import { logActor, logSummary } from '../logText';
-import { PlatformListState, PlatformPager, usePageFor } from './PlatformListState';
+import { useLastPageWhenPastEnd } from '../hooks/useConsoleParams';
+import { PlatformListState, PlatformPager, type ListPaging } from './PlatformListState';
 
 const KINDS: Array<{ value: PlatformLogKind | 'all'; label: string }> = [
   { value: 'all', label: 'All entries' },
@@ -20,6 +20,18 @@ const icons: Record<PlatformLogKind, { icon: LucideIcon; tone: string }> = {
   webhook: { icon: Webhook, tone: 'bg-red-50 text-red-600' },
 };
 
+/** "5 minutes ago · Nov 24, 2026, 9:16 PM": how long ago, and the moment itself. */
+function WhenText({ iso }: { iso: string }) {
+  const relative = relativeTime(iso);
+  const exact = formatDateTime(iso);
+  return (
+    <time dateTime={iso}>
+      {relative}
+      {relative !== exact && <span className="max-sm:hidden"> · {exact}</span>}
+    </time>
+  );
+}
+
 function LogRow({ entry }: { entry: PlatformLogEntry }) {
   const { icon: Icon, tone } = icons[entry.kind];
   return (
@@ -32,9 +44,7 @@ function LogRow({ entry }: { entry: PlatformLogEntry }) {
           <span className="font-medium text-slate-900">{logActor(entry)}</span> {logSummary(entry)}
         </p>
         <p className="text-xs text-slate-500">
-          <time dateTime={entry.createdAt} title={formatDateTime(entry.createdAt)}>
-            {relativeTime(entry.createdAt)}
-          </time>
+          <WhenText iso={entry.createdAt} />
           {typeof entry.details?.ip === 'string' && <> · from {entry.details.ip}</>}
         </p>
       </div>
@@ -43,21 +53,27 @@ function LogRow({ entry }: { entry: PlatformLogEntry }) {
 }
 
 /** The platform log: every operator change, repeated failed sign-ins and refused payment webhooks. */
-export function SystemLogsTab({ search }: { search: string }) {
-  const [kind, setKind] = useState<PlatformLogKind | 'all'>('all');
-  const [page, setPage] = usePageFor(`${kind}|${search}`);
-  const { data, isPending, isError, isPlaceholderData, refetch } = usePlatformLogs(
-    kind === 'all' ? undefined : kind,
-    search,
-    page,
-  );
+export function SystemLogsTab({
+  search,
+  kind,
+  page,
+  onPage,
+  onKind,
+}: {
+  search: string;
+  kind: PlatformLogKind | undefined;
+  onKind: (kind: PlatformLogKind | 'all') => void;
+} & ListPaging) {
+  const list = usePlatformLogs(kind, search, page);
+  const { data, isPending, isError, isPlaceholderData, refetch } = list;
+  useLastPageWhenPastEnd(list, page, onPage);
   const items = data?.items ?? [];
 
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-100 px-5 py-3">
         <p className="text-sm text-slate-500">Newest first. The search box above searches who, what and whom.</p>
-        <Select value={kind} onValueChange={(v) => setKind(v as PlatformLogKind | 'all')}>
+        <Select value={kind ?? 'all'} onValueChange={(v) => onKind(v as PlatformLogKind | 'all')}>
           <SelectTrigger aria-label="Kind of entry" className="w-52">
             <SelectValue />
           </SelectTrigger>
@@ -78,7 +94,9 @@ export function SystemLogsTab({ search }: { search: string }) {
         count={items.length}
         search={search}
         emptyIcon={ScrollText}
-        emptyTitle="Nothing logged yet"
+        emptyTitle={
+          kind ? `No ${KINDS.find((k) => k.value === kind)!.label.toLowerCase()} logged` : 'Nothing logged yet'
+        }
         emptyHint="Plan changes, granted access, repeated failed sign-ins and refused payment webhooks are listed here."
         onRetry={() => void refetch()}
       >
@@ -88,7 +106,7 @@ export function SystemLogsTab({ search }: { search: string }) {
           ))}
         </ol>
       </PlatformListState>
-      <PlatformPager label="Log" page={page} total={data?.total ?? 0} busy={isPlaceholderData} onPage={setPage} />
+      <PlatformPager label="Log" page={page} total={data?.total ?? 0} busy={isPlaceholderData} onPage={onPage} />
     </>
   );
 }

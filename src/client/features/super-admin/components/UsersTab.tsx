@@ -7,7 +7,8 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { displayName, formatDate } from '@/lib/format';
 import { usePlatformUsers } from '../api/platform';
 import { ManageUserDialog } from './ManageUserDialog';
-import { PlatformListState, PlatformPager, usePageFor } from './PlatformListState';
+import { useLastPageWhenPastEnd } from '../hooks/useConsoleParams';
+import { PlatformListState, PlatformPager, type ListPaging } from './PlatformListState';
 
 const personOf = (u: SuperAdminUser) => ({ ...u, username: u.username ?? u.email });
 
@@ -33,10 +34,16 @@ function OrganizationBadges({ user }: { user: SuperAdminUser }) {
 }
 
 /** Every user, newest first, searched by email, username or full name on the server. */
-export function UsersTab({ search, currentUserId }: { search: string; currentUserId: string }) {
-  const [page, setPage] = usePageFor(search);
+export function UsersTab({
+  search,
+  page,
+  onPage,
+  currentUserId,
+}: { search: string; currentUserId: string } & ListPaging) {
   const [managing, setManaging] = useState<SuperAdminUser | null>(null);
-  const { data, isPending, isError, isPlaceholderData, refetch } = usePlatformUsers(search, page);
+  const list = usePlatformUsers(search, page);
+  const { data, isPending, isError, isPlaceholderData, refetch } = list;
+  useLastPageWhenPastEnd(list, page, onPage);
   const items = data?.items ?? [];
   const manage = (user: SuperAdminUser) => (
     <Button variant="outline" size="sm" onClick={() => setManaging(user)} aria-label={`Manage ${user.email}`}>
@@ -92,8 +99,8 @@ export function UsersTab({ search, currentUserId }: { search: string; currentUse
           {items.map((u) => (
             <li key={u.id} className="flex items-start justify-between gap-3 px-4 py-3.5">
               <div className="min-w-0 space-y-1">
-                <p className="truncate font-medium text-slate-900">{displayName(personOf(u))}</p>
-                <p className="truncate text-xs text-slate-500">{u.email}</p>
+                <p className="font-medium break-words text-slate-900">{displayName(personOf(u))}</p>
+                <p className="text-xs break-all text-slate-500">{u.email}</p>
                 <OrganizationBadges user={u} />
                 <div className="flex items-center gap-2">
                   <RoleBadge user={u} />
@@ -105,7 +112,7 @@ export function UsersTab({ search, currentUserId }: { search: string; currentUse
           ))}
         </ul>
       </PlatformListState>
-      <PlatformPager label="Users" page={page} total={data?.total ?? 0} busy={isPlaceholderData} onPage={setPage} />
+      <PlatformPager label="Users" page={page} total={data?.total ?? 0} busy={isPlaceholderData} onPage={onPage} />
       {managing && (
         <ManageUserDialog user={managing} isSelf={managing.id === currentUserId} onClose={() => setManaging(null)} />
       )}
