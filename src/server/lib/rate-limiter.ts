@@ -29,3 +29,8 @@ export async function hit(db: DbOrTx, key: string, limit: number, windowSeconds:
 export async function reset(db: DbOrTx, key: string): Promise<void> {
   await db.execute(sql`delete from rate_limits where key = ${key}`);
 }
+
+/** Takes back one hit of the current window (an attempt that was refused before it counted). */
+export async function undo(db: DbOrTx, key: string): Promise<void> {
+  await db.execute(sql`update rate_limits set count = greatest(count - 1, 0) where key = ${key}`);
+}

@@ -29,6 +29,9 @@ const RESET_TOKEN_TTL_MS = 3600_000;
 const VERIFY_TOKEN_TTL_MS = 48 * 3600_000;
 /** Verification emails one account may ask for in an hour (beside the one sent at registration). */
 const VERIFY_RESENDS_PER_HOUR = 5;
+/** Past the per-account limit, the longest wait between two sign-in attempts for that account. */
+const MAX_LOGIN_SPACING_SECONDS = 60;
+const LOGIN_SLOWED = 'Too many login attempts. Please try again later.';
 export const FORGOT_PASSWORD_REPLY = 'If an account exists for that email, a password reset link has been sent.';
 
 export type ClientInfo = { ip: string; userAgent?: string };
@@ -207,31 +210,43 @@ export function createAuthService(deps: Deps) {
      */
     async login(login: string, password: string, client: ClientInfo, invitationToken?: string | null) {
       const { perAccount, perIp, windowSeconds } = config.loginRateLimit;
-      const accountKey = `login:account:${login.toLowerCase()}`;
-      const [byIp, byAccount] = await Promise.all([
-        rateLimiter.hit(db, `login:ip:${client.ip}`, perIp, windowSeconds),
-        rateLimiter.hit(db, accountKey, perAccount, windowSeconds),
-      ]);
-      if (!byIp.allowed || !byAccount.allowed) {
-        // The first refusal of a window goes to the platform log: an account or an address under attack.
-        const failures = { login: login.toLowerCase(), ip: client.ip, windowSeconds };
-        if (byAccount.count === perAccount + 1) {
-          await logRepeatedSignInFailures(db, { ...failures, scope: 'account', attempts: perAccount });
-        }
+      const typed = login.toLowerCase();
+      const failures = { login: typed, ip: client.ip, windowSeconds };
+      // The address first: a guesser working from one address is stopped outright (it locks only itself).
+      const byIp = await rateLimiter.hit(db, `login:ip:${client.ip}`, perIp, windowSeconds);
+      if (!byIp.allowed) {
+        // The first refusal of a window goes to the platform log: an address under attack.
         if (byIp.count === perIp + 1) {
           await logRepeatedSignInFailures(db, { ...failures, scope: 'address', attempts: perIp });
         }
-        const wait = Math.max(
-          byIp.allowed ? 0 : byIp.retryAfterSeconds,
-          byAccount.allowed ? 0 : byAccount.retryAfterSeconds,
-        );
-        throw tooManyRequests('Too many login attempts. Please try again later.', wait);
+        throw tooManyRequests(LOGIN_SLOWED, byIp.retryAfterSeconds);
       }
+      // Then the account, whichever name was typed (email and username share one count), so a
+      // spread-out guesser gets no more tries by switching names. An unknown name is counted the
+      // same way, so the replies do not tell which accounts exist.
       const found = await usersRepository.findByLogin(db, login);
+      const accountKey = found ? `login:account:${found.id}` : `login:name:${typed}`;
+      const byAccount = await rateLimiter.hit(db, accountKey, perAccount, windowSeconds);
+      if (!byAccount.allowed) {
+        if (byAccount.count === perAccount + 1) {
+          await logRepeatedSignInFailures(db, { ...failures, scope: 'account', attempts: perAccount });
+        }
+        // Slowed, never locked: past the limit one attempt is let through per interval, doubling
+        // from 1 s to a minute, so a stranger cannot keep the owner out for longer than that.
+        // The n-th attempt past the limit waits 2^(n-2) s after the one before it (the first at once).
+        const over = byAccount.count - perAccount;
+        const spacing = Math.min(2 ** Math.max(over - 2, 0), MAX_LOGIN_SPACING_SECONDS);
+        const turn = await rateLimiter.hit(db, `${accountKey}:spacing`, 1, spacing);
+        if (!turn.allowed) {
+          // Only attempts let through count, so the interval Retry-After names is the one that holds.
+          await rateLimiter.undo(db, accountKey);
+          throw tooManyRequests(LOGIN_SLOWED, turn.retryAfterSeconds);
+        }
+      }
       if (!(await verifyPassword(found?.password, password)) || !found) {
         throw unauthorized('Invalid username or password');
       }
-      await rateLimiter.reset(db, accountKey);
+      await Promise.all([rateLimiter.reset(db, accountKey), rateLimiter.reset(db, `${accountKey}:spacing`)]);
       const user = await applySuperAdminEmails(found);
       const session = await openSession(user.id, client);
       const token = tokenOf(invitationToken);

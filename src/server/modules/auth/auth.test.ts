@@ -216,17 +216,57 @@ describe('POST /api/login and /api/logout', () => {
     ]);
   });
 
-  it('rate-limits attempts per account with 429 and Retry-After, even with the right password', async () => {
+  it('counts email and username as one account, and slows the guessing down rather than locking the owner out', async () => {
     const account = newAccount();
     await new Client(t).post('/api/register', account);
-    for (let i = 0; i < 3; i += 1) {
-      const res = await new Client(t).post('/api/login', { username: account.email, password: 'wrong-password' });
-      expect(res.statusCode).toBe(401);
-    }
-    const limited = await new Client(t).post('/api/login', { username: account.email, password: account.password });
-    expect(limited.statusCode).toBe(429);
-    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    expect(limited.json().message).toMatch(/Too many login attempts/);
+    const attempt = (username: string, password = 'wrong-password') =>
+      new Client(t).post('/api/login', { username, password });
+    for (let i = 0; i < 3; i += 1) expect((await attempt(account.email)).statusCode).toBe(401);
+    // Past the limit one attempt goes through per interval (1 s first), whichever name is typed.
+    expect((await attempt(account.username)).statusCode).toBe(401);
+    const slowed = await attempt(account.username, account.password);
+    expect(slowed.statusCode).toBe(429);
+    expect(Number(slowed.headers['retry-after'])).toBe(1);
+    expect(slowed.json().message).toBe('Too many login attempts. Please try again later.');
+    // Slowed, not locked: once the interval has passed the owner's right password gets in.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await attempt(account.email, account.password)).statusCode).toBe(200);
+    // A successful sign-in starts the count afresh.
+    for (let i = 0; i < 3; i += 1) expect((await attempt(account.email)).statusCode).toBe(401);
+  });
+
+  it('answers an unknown name exactly as a real account under the same guessing', async () => {
+    const account = newAccount();
+    await new Client(t).post('/api/register', account);
+    const statuses = async (username: string) => {
+      const seen: number[] = [];
+      for (let i = 0; i < 6; i += 1) {
+        seen.push((await new Client(t).post('/api/login', { username, password: 'wrong-password' })).statusCode);
+      }
+      return seen;
+    };
+    const known = await statuses(account.email);
+    expect(known).toEqual([401, 401, 401, 401, 429, 429]);
+    expect(await statuses(`ghost-${account.username}@example.com`)).toEqual(known);
+  });
+
+  describe('per address', () => {
+    let limited: TestApp;
+    beforeAll(async () => {
+      limited = await createTestApp({ LOGIN_RATE_LIMIT_IP: '4', LOGIN_RATE_LIMIT_ACCOUNT: '100' });
+    });
+
+    it('stops one address guessing across many names, with Retry-After for the window', async () => {
+      const account = newAccount();
+      await new Client(limited).post('/api/register', account);
+      for (let i = 0; i < 4; i += 1) {
+        const res = await new Client(limited).post('/api/login', { username: `name${i}`, password: 'wrong-password' });
+        expect(res.statusCode).toBe(401);
+      }
+      const refused = await new Client(limited).post('/api/login', account);
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(800);
+    });
   });
 
   it('logout without a session still answers 204', async () => {
