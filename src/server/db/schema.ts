@@ -123,7 +123,14 @@ export const rateLimits = pgTable('rate_limits', {
 });
 
 /** The text the super admin's organization search matches: name and email domain. */
-export const ORGANIZATION_SEARCH_SQL = sql.raw(`lower(name || ' ' || coalesce(email_domain, ''))`);
+/**
+ * `case when … is null` rather than coalesce in the search expressions: under row-level security
+ * PostgreSQL uses an index for a condition only if every part of it is known not to leak (see
+ * db/row-level-security.ts), and coalesce is not among those parts; CASE is.
+ */
+const blankIfNull = (column: string) => `case when ${column} is null then '' else ${column} end`;
+
+export const ORGANIZATION_SEARCH_SQL = sql.raw(`lower(name || ' ' || ${blankIfNull('email_domain')})`);
 
 export const organizations = pgTable(
   'organizations',
@@ -324,7 +331,7 @@ export const userInvitations = pgTable(
 
 /** The text recipient search matches against; an index of the same expression serves it. */
 export const RECIPIENT_SEARCH_SQL = sql.raw(
-  `lower(first_name || ' ' || last_name || ' ' || coalesce(email, '') || ' ' || coalesce(unit, '') || ' ' || coalesce(department, ''))`,
+  `lower(first_name || ' ' || last_name || ' ' || ${blankIfNull('email')} || ' ' || ${blankIfNull('unit')} || ' ' || ${blankIfNull('department')})`,
 );
 
 export const recipients = pgTable(

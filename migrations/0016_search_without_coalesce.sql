@@ -1,0 +1,4 @@
+DROP INDEX "organizations_search_trgm_idx";--> statement-breakpoint
+DROP INDEX "recipients_search_trgm_idx";--> statement-breakpoint
+CREATE INDEX "organizations_search_trgm_idx" ON "organizations" USING gin ((lower(name || ' ' || case when email_domain is null then '' else email_domain end)) gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "recipients_search_trgm_idx" ON "recipients" USING gin ((lower(first_name || ' ' || last_name || ' ' || case when email is null then '' else email end || ' ' || case when unit is null then '' else unit end || ' ' || case when department is null then '' else department end)) gin_trgm_ops);
