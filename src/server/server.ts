@@ -4,6 +4,7 @@ import type { Config } from './config';
 import { connectDatabase } from './db/client';
 import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded';
 import { runMigrations } from './db/migrate';
+import { appRoleFor } from './db/row-level-security';
 import type { Mailer } from './lib/mailer';
 import { seedDemoIfEmpty } from './modules/demo/demo-seed';
 import { startHousekeeping } from './modules/auth/housekeeping';
@@ -32,9 +33,18 @@ export async function startServer(config: Config, options: { mailer?: Mailer } =
     databaseUrl = embedded.url;
     log.info({ dataDir: config.dataDir, ms: Date.now() - started }, 'embedded PostgreSQL started');
   }
-  const database = connectDatabase(databaseUrl, config.databasePoolSize);
+  // Migrations run as the connecting user; the application then acts as a role held by
+  // row-level security (db/row-level-security.ts).
+  const migrator = connectDatabase(databaseUrl, 1);
   try {
-    await runMigrations(database.db, config.rootDir);
+    await runMigrations(migrator.db, config.rootDir);
+  } finally {
+    await migrator.close();
+  }
+  const database = connectDatabase(databaseUrl, config.databasePoolSize, { role: await appRoleFor(databaseUrl) });
+  try {
+    // Fails the start, not the first request, if the application's role cannot be taken.
+    await database.pool.query('select 1');
     const demoLogin = config.seedDemo ? await seedDemoIfEmpty(database.db) : undefined;
     const app = await buildApp({ config, db: database.db, mailer: options.mailer });
     if (config.secretsKeyPrevious.length > 0) {

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import * as schema from './schema';
+import { beginScoped, scopedOrganizations } from './tenant-scope';
 
 export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 /** A database handle or a transaction on it: repositories accept either. */
@@ -8,8 +9,96 @@ export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export type Database = { db: Db; pool: pg.Pool; close: () => Promise<void> };
 
-export function connectDatabase(connectionString: string, poolSize: number): Database {
-  const pool = new pg.Pool({ connectionString, max: poolSize, idleTimeoutMillis: 30_000 });
+/** Set when the connecting user bypasses row-level security (a superuser): the role to act as. */
+export type DatabaseOptions = { role?: string | null };
+
+type QueryArgs = [config: unknown, values?: unknown, callback?: unknown];
+type AnyQuery = (...args: QueryArgs) => unknown;
+
+/**
+ * A pool whose statements carry the tenant scope of the code sending them (tenant-scope.ts) as a
+ * transaction-local setting, so row-level security holds with a connection pooler in
+ * transaction mode too. A lone statement in scope runs in a transaction of its own that sets it;
+ * a transaction opened in scope sets it with its `begin`, in the same round trip.
+ */
+class TenantPool extends pg.Pool {
+  override query(...args: QueryArgs): never {
+    const ids = scopedOrganizations();
+    // Callback-style calls (none of ours) keep pg's own path, unscoped.
+    if (!ids || args.some((a) => typeof a === 'function')) {
+      return (super.query as unknown as AnyQuery).apply(this, args) as never;
+    }
+    return this.inScope(ids, args[0], args[1]) as never;
+  }
+
+  private async inScope(ids: readonly string[], config: unknown, values: unknown) {
+    const client = await super.connect();
+    let broken = false;
+    try {
+      await client.query(beginScoped(ids));
+      const result = await (client.query as unknown as AnyQuery)(config, values);
+      await client.query('commit');
+      return result;
+    } catch (err) {
+      await client.query('rollback').catch(() => (broken = true));
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  override connect(...args: unknown[]): never {
+    const ids = scopedOrganizations();
+    const connect = super.connect as unknown as (...a: unknown[]) => unknown;
+    if (!ids) return connect.apply(this, args) as never;
+    const callback = args[0];
+    if (typeof callback === 'function') {
+      return connect.call(this, (err: Error | undefined, client: pg.PoolClient | undefined, done: unknown) =>
+        (callback as (...a: unknown[]) => void)(err, client && scopeTransactions(client, ids), done),
+      ) as never;
+    }
+    return (connect.call(this) as Promise<pg.PoolClient>).then((client) => scopeTransactions(client, ids)) as never;
+  }
+}
+
+/** For this checkout only: every `begin` the client sends also sets the tenant scope. */
+function scopeTransactions(client: pg.PoolClient, ids: readonly string[]): pg.PoolClient {
+  const query = client.query as unknown as AnyQuery;
+  const release = client.release;
+  const scoped: AnyQuery = function (this: pg.PoolClient, config, values, callback) {
+    const text = typeof config === 'string' ? config : (config as { text?: unknown } | null)?.text;
+    const params = (config as { values?: unknown[] } | null)?.values ?? values;
+    if (typeof text === 'string' && /^\s*begin\b/i.test(text) && !(Array.isArray(params) && params.length > 0)) {
+      const withScope = beginScoped(ids, text.trim().replace(/;$/, ''));
+      return query.call(
+        this,
+        typeof config === 'string' ? withScope : { ...(config as object), text: withScope },
+        values,
+        callback,
+      );
+    }
+    return query.call(this, config, values, callback);
+  };
+  client.query = scoped as typeof client.query;
+  client.release = (err?: Error | boolean) => {
+    client.query = query as typeof client.query;
+    client.release = release;
+    return release.call(client, err);
+  };
+  return client;
+}
+
+export function connectDatabase(connectionString: string, poolSize: number, options: DatabaseOptions = {}): Database {
+  const role = options.role;
+  const pool = new TenantPool({
+    connectionString,
+    max: poolSize,
+    idleTimeoutMillis: 30_000,
+    // A superuser bypasses row-level security: each new connection takes the application's role
+    // before its first use. A connection that cannot is closed and the checkout fails (pg-pool's
+    // onConnect), never used as superuser.
+    ...(role ? { onConnect: (client: pg.PoolClient) => client.query(`set role ${pg.escapeIdentifier(role)}`) } : {}),
+  } as pg.PoolConfig);
   // An idle client losing its connection (e.g. the server restarting) must not crash the process.
   pool.on('error', () => undefined);
   const db = drizzle(pool, { schema });

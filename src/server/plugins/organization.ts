@@ -8,6 +8,7 @@ import type { OrgCaller } from '../context';
 import { badRequest, forbidden } from '../lib/errors';
 import { membersRepository } from '../modules/organizations/members.repository';
 import { authOf } from './session';
+import { withTenants } from '../db/tenant-scope';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -54,6 +55,14 @@ export const organizationPlugin = fp(async (app, opts: { db: Db; caches: Caches 
     );
     if (!role) throw forbidden(NOT_A_MEMBER, 'not_a_member');
     request.membership = { organizationId: value, role };
+  });
+
+  // From here on (route preHandlers and the handler) the request's statements are scoped to its
+  // organization: row-level security shows them no other organization's rows.
+  app.addHook('preHandler', (request, _reply, done) => {
+    const organizationId = request.membership?.organizationId;
+    if (organizationId) withTenants([organizationId], done);
+    else done();
   });
 
   app.decorate('requireAdmin', async (request: FastifyRequest) => {

@@ -3,6 +3,7 @@ import { afterAll, inject } from 'vitest';
 import { buildApp } from '../app';
 import { loadConfig, type Config } from '../config';
 import { connectDatabase } from '../db/client';
+import { appRoleFor } from '../db/row-level-security';
 import { organizationMembers } from '../db/schema';
 import { adminQuery, withDatabase } from './global-setup';
 
@@ -20,7 +21,9 @@ export async function createTestApp(env: Overrides = {}) {
   const dbName = `t_${crypto.randomBytes(6).toString('hex')}`;
   const adminUrl = inject('adminUrl');
   await adminQuery(adminUrl, `create database ${dbName} template ${inject('templateDb')}`);
-  const database = connectDatabase(withDatabase(adminUrl, dbName), 5);
+  const url = withDatabase(adminUrl, dbName);
+  // As in production: the application's role, held by row-level security.
+  const database = connectDatabase(url, 5, { role: await appRoleFor(url) });
   // Caching is off by default so tests may change rows directly; caches.test.ts turns it on.
   const config: Config = loadConfig(
     {
@@ -47,7 +50,9 @@ export async function createTestApp(env: Overrides = {}) {
     await database.close();
     await adminQuery(adminUrl, `drop database if exists ${dbName} with (force)`);
   });
-  return { app, db: database.db, pool: database.pool, config };
+  /** A statement as the database's owner, for what the application's role may not do (ANALYZE). */
+  const asOwner = (text: string) => adminQuery(url, text);
+  return { app, db: database.db, pool: database.pool, config, asOwner };
 }
 
 let seq = 0;

@@ -17,6 +17,7 @@ import { listPage, type ListPage } from '../../http';
 import { forgetOrganizationData } from '../../caches';
 import { withPgTransaction } from '../../db/client';
 import { createBatcher } from '../../lib/batcher';
+import { withTenants } from '../../db/tenant-scope';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { violatedForeignKey } from '../../lib/pg-errors';
 import { iso, isoOrNull } from '../../lib/time';
@@ -160,14 +161,20 @@ function dateBound(value: string | undefined, end: boolean): Date | undefined {
   return new Date(value);
 }
 
+const orgsOf = (inputs: { organizationId: string }[]) => inputs.map((i) => i.organizationId);
+
 export function createMailItemsService({ db, caches }: Deps) {
   const pool = db.$client;
   // Concurrent requests share one statement (and one commit) per turn of the event loop; a few
   // batches run at once so reads keep connections of the pool to themselves.
   const batching = { maxSize: 64, maxInFlight: 4 };
-  const intake = createBatcher((batch: IntakeValues[]) => runIntakes(pool, batch), batching);
-  const read = createBatcher((keys: ItemKey[]) => readForEdit(pool, keys), batching);
-  const write = createBatcher((edits: Edit[]) => applyEdits(pool, edits), {
+  // A batch serves several requests, perhaps of several organizations: it runs scoped to those.
+  const intake = createBatcher(
+    (batch: IntakeValues[]) => withTenants(orgsOf(batch), () => runIntakes(pool, batch)),
+    batching,
+  );
+  const read = createBatcher((keys: ItemKey[]) => withTenants(orgsOf(keys), () => readForEdit(pool, keys)), batching);
+  const write = createBatcher((edits: Edit[]) => withTenants(orgsOf(edits), () => applyEdits(pool, edits)), {
     ...batching,
     keyOf: (e: Edit) => e.id, // two edits of one item go in turn
   });

@@ -24,13 +24,14 @@ const ORG_TIMEZONE = '"organizations"."timezone"';
  * The packages an organization (of the enclosing query on organizations) logged this month, in
  * its timezone: its 'created' history rows since its month began (partial index
  * mail_item_history_org_created_idx: the month start is one value per organization, so it is an
- * index bound). History outlives deleted items, so deleting an item does not give its package
+ * index bound; written as a subquery, a value of its own, so that row-level security lets the
+ * index use it: its time zone functions are not leakproof). History outlives deleted items, so deleting an item does not give its package
  * back, and no counter row is shared by every intake.
  */
 export const packagesThisMonth = (): SQL<number> =>
   sql<number>`(select count(*)::int from mail_item_history h
                where h.organization_id = "organizations"."id" and h.action = 'created'
-                 and h.created_at >= ${sql.raw(monthStartIn(ORG_TIMEZONE))})`;
+                 and h.created_at >= (select ${sql.raw(monthStartIn(ORG_TIMEZONE))}))`;
 
 /** When this month's usage starts again: the start of the organization's next month, in its timezone. */
 export const usageResetDate = (): SQL<Date> =>
@@ -56,7 +57,7 @@ export async function checkPackageAllowance(client: pg.PoolClient, organizationI
                   when o.max_packages_per_month <> -1
                        and (select count(*) from (select 1 from mail_item_history h
                              where h.organization_id = o.id and h.action = 'created'
-                               and h.created_at >= ${monthStartIn('o.timezone')}
+                               and h.created_at >= (select ${monthStartIn('o.timezone')})
                              limit o.max_packages_per_month) used) >= o.max_packages_per_month then 'package_limit'
                   else 'counted' end as outcome
            from organizations o where o.id = $1`,

@@ -139,7 +139,7 @@ describe('the count stays an index read', () => {
       select ${busy.id}::uuid, gen_random_uuid(), case when g % 3 = 0 then 'notified' else 'created' end, 'pending',
              now() - make_interval(hours => g % 2000)
       from generate_series(1, 30000) g`);
-    await t.db.execute(sql`analyze mail_item_history`);
+    await t.asOwner('analyze mail_item_history');
     const query = t.db
       .select({ packages: packagesThisMonth() })
       .from(organizations)
@@ -148,7 +148,7 @@ describe('the count stays an index read', () => {
     const plan = await t.pool.query(`explain ${query.sql}`, query.params);
     // The organization's month start is a bound of the index scan, not a filter on every row.
     expect(plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n')).toMatch(
-      /on mail_item_history_org_created_idx.*\n\s*Index Cond: \(\(organization_id = organizations\.id\) AND \(created_at >= /,
+      /(on|using) mail_item_history_org_created_idx.*\n\s*Index Cond: \(\(organization_id = organizations\.id\) AND \(created_at >= /,
     );
   });
 });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { IMPORT_MAX_ROWS, type RecipientImportPreview } from '../../../contract';
 import { recipients } from '../../db/schema';
 import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
@@ -286,13 +286,14 @@ describe('POST /api/recipients/import', () => {
   it('writes all rows or none', async () => {
     const { admin, org } = await orgWithMember();
     // A failure in the second insert batch (past the first 1,000 rows) must undo the first.
-    await t.db.execute(sql`
+    // As the owner: the application's role may not create triggers.
+    await t.asOwner(`
       create or replace function fail_on_explode() returns trigger language plpgsql as $$
       begin
         if new.first_name = 'Explode' then raise exception 'boom'; end if;
         return new;
       end $$`);
-    await t.db.execute(sql`
+    await t.asOwner(`
       create trigger recipients_explode before insert on recipients
       for each row execute function fail_on_explode()`);
     try {
@@ -302,7 +303,7 @@ describe('POST /api/recipients/import', () => {
       expect(res.statusCode).toBe(500);
       expect(await recipientsOf(org.id)).toHaveLength(0);
     } finally {
-      await t.db.execute(sql`drop trigger recipients_explode on recipients`);
+      await t.asOwner('drop trigger recipients_explode on recipients');
     }
     const lines = ['first name,last name'];
     for (let i = 0; i < 1500; i++) lines.push(`P${i},Q${i}`);
