@@ -79,8 +79,13 @@ describe('Reports', () => {
     await chooseRange(page, '7 days');
     expect(await chartTable(page, 'Packages per day')).toHaveLength(7);
     await chooseRange(page, 'Today');
-    const today = await chartTable(page, 'Packages per day');
-    expect(today).toHaveLength(1);
+    // The demo's newest item arrived an hour before it was seeded: in the first hour of a UTC day
+    // (the demo's time zone) nothing is logged today yet, and the range says so.
+    if (new Date(Date.now() - 3600_000).getUTCDate() === new Date().getUTCDate()) {
+      expect(await chartTable(page, 'Packages per day')).toHaveLength(1);
+    } else {
+      await expect.poll(() => page.getByText('No mail items in this range').isVisible()).toBe(true);
+    }
     await chooseRange(page, 'All time');
     expect((await chartTable(page, 'Packages per day')).reduce((s, [, n]) => s + n, 0)).toBe(6);
     await context.close();
