@@ -1,5 +1,6 @@
 export * from './common';
 export * from './auth';
+export * from './two-factor';
 export * from './organizations';
 export * from './dashboard';
 export * from './health';

@@ -30,6 +30,8 @@ import { organizationPlugin } from './plugins/organization';
 import { securityHeaders } from './plugins/security-headers';
 import { createAuthService } from './modules/auth/auth.service';
 import { authRoutes } from './modules/auth/auth.routes';
+import { createTwoFactorService } from './modules/auth/two-factor.service';
+import { twoFactorRoutes } from './modules/auth/two-factor.routes';
 import { createOrganizationsService } from './modules/organizations/organizations.service';
 import { organizationsRoutes } from './modules/organizations/organizations.routes';
 import { createDashboardService } from './modules/dashboard/dashboard.service';
@@ -157,7 +159,9 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
   await app.register(organizationPlugin, { db, caches: deps.caches });
 
   healthRoutes(app, db);
-  authRoutes(app, createAuthService(deps));
+  const twoFactor = createTwoFactorService(deps);
+  authRoutes(app, createAuthService(deps, twoFactor));
+  twoFactorRoutes(app, twoFactor);
   organizationsRoutes(app, createOrganizationsService(deps));
   dashboardRoutes(app, createDashboardService(deps));
   recipientsRoutes(app, createRecipientsService(deps));

@@ -55,6 +55,14 @@ export const users = pgTable(
     isSuperAdmin: boolean('is_super_admin').notNull().default(false),
     /** When the owner followed the emailed verification link (or joined through an emailed invitation). */
     emailVerifiedAt: ts('email_verified_at'),
+    /**
+     * The TOTP secret (base32), encrypted with SECRETS_KEY. Set by setup; in force once
+     * twoFactorEnabledAt is set (a code from the app proved the owner holds it).
+     */
+    twoFactorSecret: text('two_factor_secret'),
+    twoFactorEnabledAt: ts('two_factor_enabled_at'),
+    /** The last 30-second step whose code was accepted: a code works once (no replay). */
+    twoFactorLastStep: bigint('two_factor_last_step', { mode: 'number' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -113,6 +121,42 @@ export const emailVerificationTokens = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('email_verification_tokens_user_idx').on(t.userId)],
+);
+
+/**
+ * The second step of a sign-in with two-factor authentication: the password was right, a code is
+ * still owed. Short-lived and single-use; no session exists until the code is given.
+ */
+export const twoFactorChallenges = pgTable(
+  'two_factor_challenges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the challenge token handed to the browser. */
+    token: varchar('token', { length: 64 }).notNull().unique(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('two_factor_challenges_user_idx').on(t.userId)],
+);
+
+/** Single-use recovery codes of an account with two-factor authentication (stored hashed). */
+export const twoFactorRecoveryCodes = pgTable(
+  'two_factor_recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the code (normalised: lower case, no dash). */
+    codeHash: varchar('code_hash', { length: 64 }).notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('two_factor_recovery_codes_user_code_unique').on(t.userId, t.codeHash)],
 );
 
 /** Fixed-window counters for rate limits shared by every app instance. */

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import * as prettier from 'prettier';
+import * as OTPAuth from 'otpauth';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -19,6 +20,7 @@ import {
   userInvitations,
   users,
 } from '../db/schema';
+import { createSecretBox } from '../lib/secrets';
 import { hashToken, newToken } from '../lib/tokens';
 import { grantSuperAdmin } from '../modules/admin/super-admin';
 import { billingRepository } from '../modules/billing/billing.repository';
@@ -27,7 +29,7 @@ import { passwordResetRepository } from '../modules/auth/password-reset.reposito
 import { usersRepository } from '../modules/auth/users.repository';
 import { unsubscribeToken } from '../modules/notifications/messages';
 import { NOT_A_MEMBER } from '../plugins/organization';
-import { Client, createTestApp, joinAs, newAccount, type TestApp } from './harness';
+import { Client, createTestApp, joinAs, newAccount, TEST_SECRETS_KEY, type TestApp } from './harness';
 import { signStripePayload, startStripeServer, stripeEvent } from './stripe-server';
 import {
   CLIENT_FILES_DIR,
@@ -280,6 +282,28 @@ async function demoCheckoutOf(s: Side) {
 }
 
 let spare: Account;
+const secretBox = createSecretBox(Buffer.from(TEST_SECRETS_KEY, 'base64'));
+
+/** A fixed TOTP secret for the two-factor rows, stored as the app stores it (encrypted). */
+const TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+const totpCode = () => new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(TOTP_SECRET) }).generate();
+async function setTwoFactor(userId: string, on: boolean) {
+  await t.db
+    .update(users)
+    .set(
+      on
+        ? { twoFactorSecret: secretBox.encrypt(TOTP_SECRET), twoFactorEnabledAt: new Date(), twoFactorLastStep: null }
+        : { twoFactorSecret: null, twoFactorEnabledAt: null, twoFactorLastStep: null },
+    )
+    .where(eq(users.id, userId));
+}
+/** Two-factor on for the caller's own account for one call, and off again after it. */
+async function withOwnTwoFactor(caller: Caller, call: Omit<Call, 'cleanup'>): Promise<Call> {
+  const userId = caller.account?.userId;
+  if (!userId) return call;
+  await setTwoFactor(userId, true);
+  return { ...call, cleanup: () => setTwoFactor(userId, false) };
+}
 
 /** Integrations of each side made by its admin: an API one (with a key) and a webhook, made once. */
 const sideIntegrations = new Map<string, { api: string; webhook: string; apiKey: string }>();
@@ -330,6 +354,18 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
     const account = caller.account ?? spare;
     return { url: '/api/login', body: { username: account.username, password: account.password }, ok: 200 };
   },
+  'POST /api/login/two-factor': async () => {
+    // The spare account with two-factor on (afresh each time: a step's code works once).
+    await setTwoFactor(spare.userId, true);
+    const start = await new Client(t).post('/api/login', { username: spare.username, password: spare.password });
+    const challenge = start.json<{ challenge: string }>().challenge;
+    return {
+      url: '/api/login/two-factor',
+      body: { challenge, code: totpCode() },
+      ok: 200,
+      cleanup: () => setTwoFactor(spare.userId, false),
+    };
+  },
   'POST /api/logout': async (_s, _who, caller) => ({ url: '/api/logout', ok: 204, as: await newSession(caller) }),
   'GET /api/auth/user': async () => ({ url: '/api/auth/user', ok: 200 }),
   'PATCH /api/auth/user': async () => ({
@@ -361,6 +397,36 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
     }
     return { url: '/api/verify-email/resend', ok: 200 };
   },
+  'GET /api/auth/two-factor': async () => ({ url: '/api/auth/two-factor', ok: 200 }),
+  'POST /api/auth/two-factor/setup': async (_s, _who, caller) => ({
+    url: '/api/auth/two-factor/setup',
+    body: { password: caller.account?.password ?? 'correct-horse-9' },
+    ok: 200,
+  }),
+  'POST /api/auth/two-factor/enable': async (_s, _who, caller) => {
+    // Set up (not yet on) with the known secret; enabling keeps the caller's session, and is undone.
+    const userId = caller.account?.userId;
+    if (userId) await setTwoFactor(userId, false);
+    if (userId)
+      await t.db
+        .update(users)
+        .set({ twoFactorSecret: secretBox.encrypt(TOTP_SECRET) })
+        .where(eq(users.id, userId));
+    return {
+      url: '/api/auth/two-factor/enable',
+      body: { code: totpCode() },
+      ok: 200,
+      ...(userId ? { cleanup: () => setTwoFactor(userId, false) } : {}),
+    };
+  },
+  'POST /api/auth/two-factor/disable': async (_s, _who, caller) =>
+    withOwnTwoFactor(caller, {
+      url: '/api/auth/two-factor/disable',
+      body: { password: caller.account?.password ?? 'correct-horse-9', code: totpCode() },
+      ok: 200,
+    }),
+  'POST /api/auth/two-factor/recovery-codes': async (_s, _who, caller) =>
+    withOwnTwoFactor(caller, { url: '/api/auth/two-factor/recovery-codes', body: { code: totpCode() }, ok: 200 }),
   'GET /api/invitations/verify/:token': async (s) => {
     const { token } = await invitation(s, `invitee-${uid()}@example.com`);
     return { url: `/api/invitations/verify/${token}`, ok: 200 };

@@ -1,9 +1,11 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   ChangePasswordBody,
   ForgotPasswordBody,
   LoginBody,
+  LoginReply,
+  LoginTwoFactorBody,
   MessageReply,
   RegisterBody,
   ResetPasswordBody,
@@ -16,12 +18,18 @@ import {
 import type { App } from '../../http';
 import { errorReplies } from '../../http';
 import { authOf } from '../../plugins/session';
-import { FORGOT_PASSWORD_REPLY, toUserDto, type AuthService, type ClientInfo } from './auth.service';
+import { FORGOT_PASSWORD_REPLY, toUserDto, type AuthService, type ClientInfo, type SignedIn } from './auth.service';
 
 const clientOf = (request: FastifyRequest): ClientInfo => ({
   ip: request.ip,
   userAgent: request.headers['user-agent']?.slice(0, 300),
 });
+
+/** Sets the new session's cookie and answers the user (with the invitation's outcome, if any). */
+function signedIn(reply: FastifyReply, { user, session, invitation }: SignedIn) {
+  reply.setSessionCookie(session.token, session.expire);
+  return invitation ? { ...user, invitation } : user;
+}
 
 export function authRoutes(app: App, auth: AuthService) {
   const tags = ['Accounts'];
@@ -44,16 +52,28 @@ export function authRoutes(app: App, auth: AuthService) {
     schema: {
       tags,
       summary:
-        'Sign in with email or username; with invitationToken also join its organization (the outcome is in `invitation`)',
+        'Sign in with email or username; with invitationToken also join its organization (the outcome is in ' +
+        '`invitation`). An account with two-factor on gets `{twoFactorRequired, challenge}` and no session: ' +
+        'the code goes to POST /api/login/two-factor',
       body: LoginBody,
-      response: { 200: SignInReply, ...errorReplies(400, 401, 429) },
+      response: { 200: LoginReply, ...errorReplies(400, 401, 429) },
     },
     handler: async (request, reply) => {
       const { username, password, invitationToken } = request.body;
-      const { user, session, invitation } = await auth.login(username, password, clientOf(request), invitationToken);
-      reply.setSessionCookie(session.token, session.expire);
-      return invitation ? { ...user, invitation } : user;
+      const result = await auth.login(username, password, clientOf(request), invitationToken);
+      if ('twoFactor' in result) return result.twoFactor;
+      return signedIn(reply, result);
     },
+  });
+
+  app.post('/api/login/two-factor', {
+    schema: {
+      tags,
+      summary: "The second step of a sign-in with two-factor on: the first step's challenge and a code",
+      body: LoginTwoFactorBody,
+      response: { 200: SignInReply, ...errorReplies(400, 429) },
+    },
+    handler: async (request, reply) => signedIn(reply, await auth.loginWithCode(request.body, clientOf(request))),
   });
 
   app.post('/api/logout', {

@@ -4,6 +4,7 @@ import {
   INVITATION_MESSAGES,
   type ChangePasswordBody,
   type InvitationJoinOutcome,
+  type LoginTwoFactorBody,
   type RegisterBody,
   type ResetPasswordBody,
   type UpdateUserBody,
@@ -24,6 +25,7 @@ import { emailVerificationRepository } from './email-verification.repository';
 import { passwordResetRepository } from './password-reset.repository';
 import { sessionsRepository } from './sessions.repository';
 import { usersRepository, type UserRow } from './users.repository';
+import { requiresTwoFactor, type TwoFactorService } from './two-factor.service';
 
 const RESET_TOKEN_TTL_MS = 3600_000;
 const VERIFY_TOKEN_TTL_MS = 48 * 3600_000;
@@ -64,7 +66,7 @@ export function toUserDto(u: UserRow): User {
   };
 }
 
-export function createAuthService(deps: Deps) {
+export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
   const { db, config, mailer, log, caches, publicUrl } = deps;
 
   async function openSession(userId: string, client: ClientInfo): Promise<NewSession> {
@@ -141,6 +143,15 @@ export function createAuthService(deps: Deps) {
           `<p>If it was not you, ignore this email; your password stays as it is.</p>`,
       })
       .catch((err: unknown) => log.error({ err }, 'password reset email failed'));
+  }
+
+  /** The session of a sign-in that passed every step, and the join of its invitation link if any. */
+  async function signIn(found: UserRow, client: ClientInfo, invitationToken?: string | null) {
+    const user = await applySuperAdminEmails(found);
+    const session = await openSession(user.id, client);
+    const token = tokenOf(invitationToken);
+    const invitation = token ? await joinOnSignIn(user, token) : undefined;
+    return { user: toUserDto(user), session, invitation };
   }
 
   return {
@@ -247,11 +258,15 @@ export function createAuthService(deps: Deps) {
         throw unauthorized('Invalid username or password');
       }
       await Promise.all([rateLimiter.reset(db, accountKey), rateLimiter.reset(db, `${accountKey}:spacing`)]);
-      const user = await applySuperAdminEmails(found);
-      const session = await openSession(user.id, client);
-      const token = tokenOf(invitationToken);
-      const invitation = token ? await joinOnSignIn(user, token) : undefined;
-      return { user: toUserDto(user), session, invitation };
+      // The password was right; with two-factor on, no session until the code is given too.
+      if (requiresTwoFactor(found)) return { twoFactor: await twoFactor.openChallenge(found.id) };
+      return signIn(found, client, invitationToken);
+    },
+
+    /** The second step of a sign-in with two-factor on: the challenge of the first and a code. */
+    async loginWithCode(input: LoginTwoFactorBody, client: ClientInfo) {
+      const user = await twoFactor.passChallenge(input.challenge, input.code);
+      return signIn(user, client, input.invitationToken);
     },
 
     async logout(sessionId: string) {
@@ -336,6 +351,7 @@ export function createAuthService(deps: Deps) {
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
+export type SignedIn = { user: User; session: NewSession; invitation?: InvitationJoinOutcome };
 
 function escapeHtml(s: string) {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

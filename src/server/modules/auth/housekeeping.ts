@@ -3,13 +3,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import { passwordResetTokens, rateLimits } from '../../db/schema';
 import { sessionsRepository } from './sessions.repository';
+import { twoFactorRepository } from './two-factor.repository';
 
 const HOUR_MS = 3600_000;
 
-/** Removes expired sessions, reset tokens past their day, and rate-limit windows long gone. */
+/** Removes expired sessions, reset tokens and sign-in challenges past their day, and rate-limit windows long gone. */
 export async function sweepExpired(db: Db): Promise<void> {
   await sessionsRepository.deleteExpired(db);
   await db.delete(passwordResetTokens).where(lt(passwordResetTokens.expiresAt, new Date(Date.now() - 24 * HOUR_MS)));
+  await twoFactorRepository.deleteExpiredChallenges(db);
   await db.delete(rateLimits).where(lt(rateLimits.windowStart, sql`now() - interval '1 day'`));
 }
 
