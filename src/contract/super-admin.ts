@@ -114,6 +114,7 @@ export const PLATFORM_LOG_ACTIONS = [
   'user.super_admin_granted',
   'user.super_admin_revoked',
   'sign_in.repeated_failures',
+  'user.two_factor_reset',
   'webhook.stripe_failed',
 ] as const;
 export const PlatformLogAction = z.enum(PLATFORM_LOG_ACTIONS);

@@ -9,6 +9,7 @@ import { MailroomsPane } from '@/features/mailrooms/components/MailroomsPane';
 import { EmailVerificationNotice } from '@/features/auth/components/EmailVerificationNotice';
 import { AccountForm } from '@/features/settings/components/AccountForm';
 import { ChangePasswordForm } from '@/features/settings/components/ChangePasswordForm';
+import { TwoFactorCard } from '@/features/settings/components/two-factor/TwoFactorCard';
 import { CustomizationPane } from '@/features/settings/components/CustomizationPane';
 import { NotificationsPane } from '@/features/settings/components/NotificationsPane';
 import { OrganizationSettingsForm } from '@/features/settings/components/OrganizationSettingsForm';
@@ -33,6 +34,7 @@ function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrg
           <EmailVerificationNotice user={user} />
           <AccountForm user={user} />
           <ChangePasswordForm />
+          <TwoFactorCard />
         </div>
       );
     case 'users':

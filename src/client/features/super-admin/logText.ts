@@ -89,6 +89,8 @@ export function logSummary(entry: PlatformLogEntry): string {
         ? `refused sign-ins from ${target} after ${String(details.attempts)} failed attempts${window}`
         : `refused sign-ins to "${target}" after ${String(details.attempts)} failed attempts${window}`;
     }
+    case 'user.two_factor_reset':
+      return `turned two-factor sign-in off for ${target} and ended its sessions`;
     case 'webhook.stripe_failed':
       return `Stripe webhook refused: ${String(details.message ?? details.code ?? 'unknown reason')}${
         details.eventType ? ` (${String(details.eventType)})` : ''

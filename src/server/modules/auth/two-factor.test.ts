@@ -4,6 +4,7 @@ import * as OTPAuth from 'otpauth';
 import { TWO_FACTOR_MESSAGES } from '../../../contract';
 import { twoFactorRecoveryCodes, users } from '../../db/schema';
 import { Client, createTestApp, type TestApp } from '../../test/harness';
+import { resetTwoFactor } from '../admin/two-factor-reset';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -270,5 +271,16 @@ describe('turning two-factor off and new recovery codes', () => {
     expect(old.statusCode).toBe(400);
     const ok = await other.post('/api/login/two-factor', { challenge: login.json().challenge, code: fresh[0] });
     expect(ok.statusCode).toBe(200);
+  });
+});
+
+describe('npm run admin -- reset-two-factor', () => {
+  it('turns two-factor off for an account that lost its phone and codes, and ends its sessions', async () => {
+    const { c, account } = await withTwoFactor();
+    expect(await resetTwoFactor(t.db, 'nobody@example.com')).toBe('no_such_user');
+    expect(await resetTwoFactor(t.db, account.email.toUpperCase())).toBe('reset');
+    expect((await c.get('/api/auth/user')).statusCode).toBe(401);
+    expect((await startLogin(account)).res.json()).toHaveProperty('id', account.user.id);
+    expect(await resetTwoFactor(t.db, account.email)).toBe('not_enabled');
   });
 });

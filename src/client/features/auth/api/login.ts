@@ -1,9 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
-import type { LoginBody, SignInReply } from '@contract';
+import type { LoginBody, LoginReply } from '@contract';
 import { apiRequest } from '@/lib/api';
 
 export function login(body: LoginBody) {
-  return apiRequest<SignInReply>('POST', '/api/login', body);
+  return apiRequest<LoginReply>('POST', '/api/login', body);
 }
 
 export function useLogin() {

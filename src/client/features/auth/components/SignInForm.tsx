@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { LoginBody, LoginForm } from '@contract';
+import { LoginBody, LoginForm, isTwoFactorChallenge, type SignInReply } from '@contract';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
@@ -7,6 +8,7 @@ import { Input } from '@/components/ui/input';
 import { toastAfterReload } from '@/components/ui/use-toast';
 import { TextLink } from '@/components/TextLink';
 import { useLogin } from '../api/login';
+import { TwoFactorStep } from './TwoFactorStep';
 import { applyInvitationOutcome } from '../invitationOutcome';
 import { toastFailure } from '@/lib/useErrorToast';
 
@@ -17,6 +19,17 @@ interface SignInFormProps {
   invitation?: { token: string; organizationName?: string };
 }
 
+/** Signed in: the welcome (or the invitation's outcome) is toasted after the app loads. */
+function enterApp(reply: SignInReply, organizationName: string | undefined) {
+  toastAfterReload(
+    applyInvitationOutcome(reply.invitation, organizationName, {
+      title: 'Welcome back!',
+      description: 'You have signed in successfully.',
+    }),
+  );
+  window.location.href = '/';
+}
+
 export function SignInForm({ requireEmail = false, invitation }: SignInFormProps) {
   const login = useLogin();
   const { register, handleSubmit, formState } = useForm({
@@ -24,21 +37,31 @@ export function SignInForm({ requireEmail = false, invitation }: SignInFormProps
     defaultValues: { username: '', password: '' },
   });
   const { errors } = formState;
+  // Set when the password was right on an account with two-factor on: the code is asked next.
+  const [challenge, setChallenge] = useState<string | null>(null);
+
+  const signedIn = (reply: SignInReply) => enterApp(reply, invitation?.organizationName);
 
   const onSubmit = handleSubmit((values) =>
     login.mutate(invitation ? { ...values, invitationToken: invitation.token } : values, {
-      onSuccess: (reply) => {
-        toastAfterReload(
-          applyInvitationOutcome(reply.invitation, invitation?.organizationName, {
-            title: 'Welcome back!',
-            description: 'You have signed in successfully.',
-          }),
-        );
-        window.location.href = '/';
-      },
+      onSuccess: (reply) => (isTwoFactorChallenge(reply) ? setChallenge(reply.challenge) : signedIn(reply)),
       onError: (err) => toastFailure('Login failed', err, 'Invalid username or password'),
     }),
   );
+
+  if (challenge) {
+    return (
+      <TwoFactorStep
+        challenge={challenge}
+        invitationToken={invitation?.token}
+        onSignedIn={signedIn}
+        onRestart={() => {
+          setChallenge(null);
+          login.reset();
+        }}
+      />
+    );
+  }
 
   const busy = login.isPending || login.isSuccess;
   return (

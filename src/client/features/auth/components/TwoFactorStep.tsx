@@ -1,0 +1,110 @@
+import { TWO_FACTOR_MESSAGES, type SignInReply } from '@contract';
+import { ShieldCheck } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button';
+import { FormField, fieldA11y } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { ApiError, serverMessage } from '@/lib/api';
+import { useLoginWithCode } from '../api/twoFactor';
+
+interface TwoFactorStepProps {
+  /** The challenge of the first step (the right password). */
+  challenge: string;
+  invitationToken?: string;
+  onSignedIn: (reply: SignInReply) => void;
+  /** Back to the password (a new challenge), e.g. after this one expired. */
+  onRestart: () => void;
+}
+
+/** The second step of a sign-in with two-factor on: a code from the app, or a recovery code. */
+export function TwoFactorStep({ challenge, invitationToken, onSignedIn, onRestart }: TwoFactorStepProps) {
+  const verify = useLoginWithCode();
+  const [recovery, setRecovery] = useState(false);
+  const [code, setCode] = useState('');
+  const [problem, setProblem] = useState<string | undefined>();
+  const expired = verify.error instanceof ApiError && verify.error.reply?.code === 'challenge_expired';
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const typed = code.replace(/\s+/g, '');
+    if (!typed) {
+      setProblem(recovery ? TWO_FACTOR_MESSAGES.codeOrRecoveryRequired : TWO_FACTOR_MESSAGES.codeRequired);
+      return;
+    }
+    setProblem(undefined);
+    verify.mutate(
+      { challenge, code: typed, ...(invitationToken ? { invitationToken } : {}) },
+      {
+        onSuccess: onSignedIn,
+        onError: (err) => {
+          setProblem(serverMessage(err, 'Something went wrong. Please try again.'));
+          setCode('');
+        },
+      },
+    );
+  };
+
+  const busy = verify.isPending || verify.isSuccess;
+  const fieldId = 'two-factor-code';
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-labelledby="two-factor-title">
+      <div className="flex items-start gap-3 rounded-lg bg-indigo-50 p-3 text-sm text-indigo-900">
+        <ShieldCheck aria-hidden className="mt-0.5 size-5 shrink-0" />
+        <div>
+          <h2 id="two-factor-title" className="font-semibold">
+            Two-factor authentication
+          </h2>
+          <p>
+            {recovery
+              ? 'Enter one of the recovery codes you saved when you turned two-factor on. Each code works once.'
+              : 'Open your authenticator app and enter the 6-digit code it shows for Pigeonhole.'}
+          </p>
+        </div>
+      </div>
+      <FormField id={fieldId} label={recovery ? 'Recovery code' : 'Authentication code'} error={problem}>
+        <Input
+          {...fieldA11y(fieldId, problem)}
+          key={recovery ? 'recovery' : 'app'}
+          autoFocus
+          autoComplete="one-time-code"
+          inputMode={recovery ? 'text' : 'numeric'}
+          placeholder={recovery ? 'xxxx-xxxx-xxxx' : '123 456'}
+          maxLength={recovery ? 20 : 7}
+          className="font-mono tracking-widest"
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          disabled={expired}
+        />
+      </FormField>
+      {expired ? (
+        <Button type="button" className="w-full" onClick={onRestart}>
+          Sign in again
+        </Button>
+      ) : (
+        <Button type="submit" className="w-full" disabled={busy}>
+          {busy ? 'Verifying…' : 'Verify'}
+        </Button>
+      )}
+      <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
+        <button
+          type="button"
+          className="rounded font-medium text-indigo-600 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+          onClick={() => {
+            setRecovery((r) => !r);
+            setCode('');
+            setProblem(undefined);
+          }}
+        >
+          {recovery ? 'Use the authenticator app instead' : 'Use a recovery code instead'}
+        </button>
+        <button
+          type="button"
+          className="rounded text-slate-600 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+          onClick={onRestart}
+        >
+          Back to sign in
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,142 @@
+import { TWO_FACTOR_MESSAGES, type TwoFactorSetupReply } from '@contract';
+import { useState, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { FormField, fieldA11y } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { toast } from '@/components/ui/use-toast';
+import { useTwoFactorEnable, useTwoFactorSetup } from '@/features/auth/api/twoFactor';
+import { serverMessage } from '@/lib/api';
+import { RecoveryCodes } from './RecoveryCodes';
+
+type Step = { name: 'password' } | { name: 'scan'; setup: TwoFactorSetupReply } | { name: 'codes'; codes: string[] };
+
+const FALLBACK = 'Something went wrong. Please try again.';
+
+/** Password, then scan and prove with a code, then the recovery codes. */
+export function SetUpTwoFactorDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const [step, setStep] = useState<Step>({ name: 'password' });
+  const close = (next: boolean) => {
+    onOpenChange(next);
+    if (!next) setStep({ name: 'password' });
+  };
+  const titles: Record<Step['name'], string> = {
+    password: 'Set up two-factor authentication',
+    scan: 'Scan the QR code',
+    codes: 'Two-factor authentication is on',
+  };
+  return (
+    <Dialog open={open} onOpenChange={close}>
+      <DialogContent title={titles[step.name]}>
+        {step.name === 'password' && <PasswordStep onDone={(setup) => setStep({ name: 'scan', setup })} />}
+        {step.name === 'scan' && <ScanStep setup={step.setup} onDone={(codes) => setStep({ name: 'codes', codes })} />}
+        {step.name === 'codes' && (
+          <div className="space-y-5">
+            <RecoveryCodes codes={step.codes} />
+            <div className="flex justify-end">
+              <Button onClick={() => close(false)}>I have saved my codes</Button>
+            </div>
+          </div>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function PasswordStep({ onDone }: { onDone: (setup: TwoFactorSetupReply) => void }) {
+  const setup = useTwoFactorSetup();
+  const [password, setPassword] = useState('');
+  const [problem, setProblem] = useState<string | undefined>();
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!password) return setProblem(TWO_FACTOR_MESSAGES.passwordRequired);
+    setup.mutate({ password }, { onSuccess: onDone, onError: (err) => setProblem(serverMessage(err, FALLBACK)) });
+  };
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <p className="text-sm text-slate-600">
+        You will need an authenticator app on your phone, such as Google Authenticator, Microsoft Authenticator,
+        1Password or Authy. First, confirm it is you.
+      </p>
+      <FormField id="two-factor-password" label="Current Password" error={problem}>
+        <Input
+          {...fieldA11y('two-factor-password', problem)}
+          type="password"
+          autoComplete="current-password"
+          autoFocus
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+      </FormField>
+      <div className="flex justify-end">
+        <Button type="submit" disabled={setup.isPending}>
+          {setup.isPending ? 'Checking…' : 'Continue'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function ScanStep({ setup, onDone }: { setup: TwoFactorSetupReply; onDone: (codes: string[]) => void }) {
+  const enable = useTwoFactorEnable();
+  const [code, setCode] = useState('');
+  const [problem, setProblem] = useState<string | undefined>();
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const typed = code.replace(/\s+/g, '');
+    if (!/^\d{6}$/.test(typed)) return setProblem(TWO_FACTOR_MESSAGES.codeRequired);
+    enable.mutate(
+      { code: typed },
+      {
+        onSuccess: (reply) => {
+          toast({ title: 'Two-factor authentication is on', description: 'Your other sessions were signed out.' });
+          onDone(reply.recoveryCodes);
+        },
+        onError: (err) => setProblem(serverMessage(err, FALLBACK)),
+      },
+    );
+  };
+  const qr = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qrCodeSvg)}`;
+  const groupedSecret = setup.secret.match(/.{1,4}/g)?.join(' ') ?? setup.secret;
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <div className="flex flex-col items-center gap-4 sm:flex-row sm:items-start">
+        <img
+          src={qr}
+          alt="QR code to add Pigeonhole to your authenticator app"
+          width={176}
+          height={176}
+          className="size-44 shrink-0 rounded-lg border border-slate-200"
+        />
+        <div className="space-y-2 text-sm text-slate-600">
+          <p>Scan this code with your authenticator app, then enter the 6-digit code it shows.</p>
+          <p>Cannot scan it? Enter this key in the app instead:</p>
+          <p
+            className="break-all rounded bg-slate-100 px-2 py-1 font-mono text-slate-900"
+            data-testid="two-factor-secret"
+          >
+            {groupedSecret}
+          </p>
+        </div>
+      </div>
+      <FormField id="two-factor-enable-code" label="Authentication code" error={problem}>
+        <Input
+          {...fieldA11y('two-factor-enable-code', problem)}
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          placeholder="123 456"
+          maxLength={7}
+          autoFocus
+          className="font-mono tracking-widest"
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+        />
+      </FormField>
+      <div className="flex justify-end">
+        <Button type="submit" disabled={enable.isPending}>
+          {enable.isPending ? 'Turning on…' : 'Turn on'}
+        </Button>
+      </div>
+    </form>
+  );
+}
