@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startStack, type Stack } from './support/stack';
@@ -197,6 +198,64 @@ describe('an admin setting up the front desk', () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await stack.screenshot(page, 'recipients-phone');
+    await context.close();
+  });
+});
+
+describe('an admin answering a recipient who asks for their personal data', () => {
+  it('downloads it, then erases it behind a typed confirmation: the name is gone, the waiting letter stays', async () => {
+    const { context, page } = await stack.newPage();
+    await login(page);
+    await page.getByRole('link', { name: 'Recipients' }).click();
+    await page.getByLabel('Search recipients').fill('rossi');
+    const row = page.getByRole('row', { name: /Sofia Rossi/ });
+    await expect.poll(() => row.isVisible()).toBe(true);
+
+    // A copy first: everything held about her as a JSON file.
+    await row.getByRole('button', { name: 'More actions for Sofia Rossi' }).click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('menuitem', { name: 'Download personal data' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^recipient-[0-9a-f-]{36}-personal-data\.json$/);
+    const data = JSON.parse(await fs.readFile((await download.path())!, 'utf8'));
+    expect(data.recipient).toMatchObject({ firstName: 'Sofia', lastName: 'Rossi', email: 'sofia.rossi@example.com' });
+    expect(data.mailItems).toHaveLength(1);
+    expect(data.mailItems[0]).toMatchObject({ sender: 'City of Portland', status: 'pending' });
+    await expect.poll(visible(page, 'Personal data downloaded')).toBe(true);
+
+    // Then the erasure: the dialog says what happens, and the button waits for her name.
+    await row.getByRole('button', { name: 'More actions for Sofia Rossi' }).click();
+    await page.getByRole('menuitem', { name: 'Erase personal data…' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Erase personal data' });
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    expect(await dialog.innerText()).toContain('Photos of their mail items are deleted.');
+    expect(await dialog.innerText()).toContain('Delivery history is kept.');
+    const confirm = dialog.getByRole('button', { name: 'Erase personal data' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel('Type Sofia Rossi to confirm').fill('Sofia');
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel('Type Sofia Rossi to confirm').fill('sofia  rossi');
+    await expect.poll(() => confirm.isEnabled()).toBe(true);
+    await stack.screenshot(page, 'recipients-erase-dialog');
+    await confirm.click();
+    await expect.poll(visible(page, 'Personal data erased')).toBe(true);
+    await expect.poll(() => dialog.count()).toBe(0);
+
+    // Her name finds nothing any more; the record stays, anonymised and inactive.
+    await expect.poll(visible(page, 'No recipients match "rossi"')).toBe(true);
+    await page.getByLabel('Search recipients').fill('erased');
+    const erased = page.getByRole('row', { name: /Erased recipient/ });
+    await expect.poll(() => erased.isVisible()).toBe(true);
+    expect(await erased.innerText()).toContain('Inactive');
+    expect(await erased.innerText()).toContain('No contact details');
+
+    // Her letter is still waiting on its shelf, under the stand-in name.
+    await page.getByRole('link', { name: 'Pending Pickups' }).click();
+    const letter = page.getByRole('row').filter({ hasText: 'City of Portland' });
+    await expect.poll(() => letter.isVisible()).toBe(true);
+    expect(await letter.innerText()).toContain('Erased recipient');
+    expect(await page.getByRole('table').getByText('Sofia Rossi').count()).toBe(0);
     await context.close();
   });
 });

@@ -27,6 +27,8 @@ export const AUDIT_ACTIONS = [
   'billing.plan_changed',
   'billing.payment_failed',
   'billing.refused',
+  'recipient.personal_data_exported',
+  'recipient.erased',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;

@@ -57,10 +57,18 @@ export function withDatabase(url: string, database: string) {
 }
 
 export async function adminQuery(adminUrl: string, text: string) {
+  await adminRows(adminUrl, text);
+}
+
+/** One statement on a connection of its own, answering its rows. */
+export async function adminRows<R extends pg.QueryResultRow = Record<string, unknown>>(
+  adminUrl: string,
+  text: string,
+): Promise<R[]> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    await client.query(text);
+    return (await client.query<R>(text)).rows;
   } finally {
     await client.end();
   }

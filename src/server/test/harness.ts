@@ -5,7 +5,7 @@ import { loadConfig, type Config } from '../config';
 import { connectDatabase } from '../db/client';
 import { appRoleFor } from '../db/row-level-security';
 import { organizationMembers } from '../db/schema';
-import { adminQuery, withDatabase } from './global-setup';
+import { adminQuery, adminRows, withDatabase } from './global-setup';
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 type Overrides = Record<string, string>;
@@ -50,8 +50,12 @@ export async function createTestApp(env: Overrides = {}) {
     await database.close();
     await adminQuery(adminUrl, `drop database if exists ${dbName} with (force)`);
   });
-  /** A statement as the database's owner, for what the application's role may not do (ANALYZE). */
-  const asOwner = (text: string) => adminQuery(url, text);
+  /**
+   * A statement as the database's owner, for what the application's role may not do (ANALYZE),
+   * or to read every row whatever row-level security says; answers the rows.
+   */
+  const asOwner = <R extends Record<string, unknown> = Record<string, unknown>>(text: string) =>
+    adminRows<R>(url, text);
   return { app, db: database.db, pool: database.pool, config, asOwner };
 }
 

@@ -694,6 +694,19 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
     body: { csv: `firstName,lastName\nGrace,${uid()}\n` },
     ok: 200,
   }),
+  'GET /api/recipients/:id/personal-data': async (s) => ({
+    url: `/api/recipients/${s.recipientId}/personal-data`,
+    ok: 200,
+  }),
+  'POST /api/recipients/:id/erase': async (s) => {
+    const id = await throwaway.recipient(s);
+    return {
+      url: `/api/recipients/${id}/erase`,
+      body: { confirm: true },
+      ok: 200,
+      intact: await unchanged(s, `/api/recipients/${id}`),
+    };
+  },
 
   // Mailrooms and locations
   'GET /api/mailrooms': async () => ({ url: '/api/mailrooms', ok: 200 }),

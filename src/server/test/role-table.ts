@@ -686,6 +686,24 @@ export const ROLE_TABLE = [
     organization: 'header',
     what: 'Import a CSV of recipients',
   },
+  {
+    group: 'Recipients',
+    method: 'GET',
+    path: '/api/recipients/:id/personal-data',
+    access: 'admin',
+    organization: 'header',
+    rowParam: 'id',
+    what: 'Download everything held about a recipient (JSON; audited)',
+  },
+  {
+    group: 'Recipients',
+    method: 'POST',
+    path: '/api/recipients/:id/erase',
+    access: 'admin',
+    organization: 'header',
+    rowParam: 'id',
+    what: "Erase a recipient's personal data everywhere (the row stays, anonymised; idempotent)",
+  },
 
   // Mailrooms and storage locations
   {

@@ -216,4 +216,14 @@ describe('auditSentence', () => {
       ),
     ).toBe('Ana Admin was refused a billing action: Only organization admins can do this');
   });
+
+  it('words personal data requests without naming the recipient (the entry holds their id only)', () => {
+    const recipient = { targetType: 'recipient', targetId: '00000000-0000-4000-8000-000000000042' };
+    expect(
+      auditSentence(entry({ ...recipient, action: 'recipient.personal_data_exported', after: { mailItems: 2 } })),
+    ).toBe('Ana Admin exported the personal data of a recipient');
+    expect(auditSentence(entry({ ...recipient, action: 'recipient.erased', after: { recipient: 1 } }))).toBe(
+      'Ana Admin erased the personal data of a recipient',
+    );
+  });
 });

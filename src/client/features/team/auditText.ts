@@ -209,6 +209,11 @@ export function auditAction(entry: AuditEntry, nameOf?: (userId: string) => stri
       const reason = textOf(entry, 'reason');
       return reason ? `was refused a billing action: ${reason}` : 'was refused a billing action';
     }
+    // The entries name the recipient by id only: no personal data in the log (decision 015).
+    case 'recipient.personal_data_exported':
+      return 'exported the personal data of a recipient';
+    case 'recipient.erased':
+      return 'erased the personal data of a recipient';
     default:
       return 'made a change';
   }

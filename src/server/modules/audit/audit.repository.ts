@@ -12,7 +12,8 @@ export type AuditTargetType =
   | 'api_key'
   | 'mailroom'
   | 'location'
-  | 'billing';
+  | 'billing'
+  | 'recipient';
 
 /** Stands for a secret that changed in an entry's before and after: the secret itself never goes in. */
 export const SECRET_CHANGED = '(changed)';

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type {
+  EraseRecipientResult,
   ErrorReply,
   Recipient,
   RecipientBody,
@@ -7,13 +8,15 @@ import type {
   RecipientImportPreview,
   RecipientImportResult,
   RecipientListQuery,
+  RecipientPersonalData,
   RecipientSummary as RecipientSummarySchema,
 } from '../../../contract';
 import { forgetOrganizationData } from '../../caches';
 import type { Deps, OrgCaller } from '../../context';
 import type { DbOrTx } from '../../db/client';
-import { AppError, notFound } from '../../lib/errors';
-import { iso } from '../../lib/time';
+import { AppError, forbidden, notFound } from '../../lib/errors';
+import { iso, isoOrNull } from '../../lib/time';
+import { auditRepository } from '../audit/audit.repository';
 import {
   checkRow,
   findDuplicates,
@@ -22,6 +25,7 @@ import {
   toPreview,
   type CheckedRow,
 } from './recipients.import';
+import { erasurePattern, isErased, personalDataRepository, type ErasureCounts } from './recipients.personal-data';
 import { recipientsRepository, type RecipientChanges, type RecipientRow } from './recipients.repository';
 
 export const RECIPIENT_NOT_FOUND = 'Recipient not found';
@@ -81,6 +85,11 @@ function changesOf(input: RecipientUpdateInput): RecipientChanges {
   if (input.recipientType !== undefined) changes.recipientType = input.recipientType;
   if (input.isActive !== undefined) changes.isActive = input.isActive;
   return changes;
+}
+
+/** Routes already refuse members; this keeps the rule if the service is called from elsewhere. */
+function assertAdmin(caller: OrgCaller) {
+  if (caller.role !== 'admin') throw forbidden('Only organization admins can do this', 'admin_required');
 }
 
 export function createRecipientsService({ db, caches }: Deps) {
@@ -145,6 +154,79 @@ export function createRecipientsService({ db, caches }: Deps) {
     async remove(caller: OrgCaller, id: string): Promise<void> {
       if (!(await recipientsRepository.delete(db, caller.organizationId, id))) throw notFound(RECIPIENT_NOT_FOUND);
       changed(caller.organizationId);
+    },
+
+    /**
+     * Admins (the route checks, and so does this): everything the organization holds about the
+     * recipient, as one document (decision 015). The audit entry names the recipient by id only.
+     */
+    async exportPersonalData(caller: OrgCaller, id: string): Promise<RecipientPersonalData> {
+      assertAdmin(caller);
+      const { organizationId } = caller;
+      return db.transaction(async (tx) => {
+        const row = await recipientsRepository.findById(tx, organizationId, id);
+        if (!row) throw notFound(RECIPIENT_NOT_FOUND);
+        const data = await personalDataRepository.collect(tx, organizationId, id);
+        await auditRepository.record(tx, {
+          organizationId,
+          actorId: caller.userId,
+          action: 'recipient.personal_data_exported',
+          targetType: 'recipient',
+          targetId: id,
+          after: {
+            mailItems: data.mailItems.length,
+            historyEntries: data.history.length,
+            notifications: data.notifications.length,
+          },
+        });
+        return {
+          format: 'pigeonhole.recipient-personal-data/1' as const,
+          exportedAt: new Date().toISOString(),
+          ...data,
+          recipient: { ...toRecipientDto(row), notificationsOptOutAt: isoOrNull(row.notificationsOptOutAt) },
+        };
+      });
+    },
+
+    /**
+     * Admins: anonymises the recipient everywhere in one transaction (decision 015) and answers
+     * what changed. Idempotent: a second call finds nothing left to change, answers zeros and
+     * writes no audit entry (like any change that changes nothing).
+     */
+    async erasePersonalData(caller: OrgCaller, id: string): Promise<EraseRecipientResult> {
+      assertAdmin(caller);
+      const { organizationId } = caller;
+      const result = await db.transaction(async (tx) => {
+        const row = await personalDataRepository.lockRecipient(tx, organizationId, id);
+        if (!row) throw notFound(RECIPIENT_NOT_FOUND);
+        // Once erased, the stand-in name is nothing to look for in other rows' text.
+        const pattern = isErased(row) ? null : erasurePattern(row);
+        const items = await personalDataRepository.eraseFromItems(tx, organizationId, id, pattern);
+        const historyEntries = await personalDataRepository.eraseFromHistory(tx, organizationId, id, pattern);
+        const messages = await personalDataRepository.eraseFromNotifications(tx, organizationId, id, pattern);
+        const erased = await personalDataRepository.eraseRecipient(tx, organizationId, id);
+        const counts: ErasureCounts = {
+          recipient: erased ? 1 : 0,
+          mailItems: items.items,
+          historyEntries,
+          notifications: messages.changed,
+          notificationsCancelled: messages.cancelled,
+          photosDeleted: items.photos,
+        };
+        if (Object.values(counts).some((n) => n > 0)) {
+          await auditRepository.record(tx, {
+            organizationId,
+            actorId: caller.userId,
+            action: 'recipient.erased',
+            targetType: 'recipient',
+            targetId: id,
+            after: counts,
+          });
+        }
+        return { recipient: toRecipientDto(erased ?? row), counts };
+      });
+      changed(organizationId);
+      return result;
     },
 
     /** What an import would do, row by row; writes nothing. */

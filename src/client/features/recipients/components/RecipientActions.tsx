@@ -1,6 +1,14 @@
 import type { Recipient } from '@contract';
-import { Pencil, Power, PowerOff, Trash2 } from 'lucide-react';
+import { Download, MoreHorizontal, Pencil, Power, PowerOff, Trash2, UserX } from 'lucide-react';
 import { Button } from '@/components/ui/button';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
 import { Tooltip } from '@/components/ui/tooltip';
 import { cn } from '@/lib/cn';
 import { recipientName } from '../recipientFormat';
@@ -13,6 +21,13 @@ export interface RecipientActionHandlers {
   canDelete: boolean;
   /** The recipient whose active state is being saved. */
   togglingId: string | null;
+  /** Admins: the recipient's personal data, downloaded or erased on request (decision 015). */
+  personalData?: {
+    onDownload: (recipient: Recipient) => void;
+    onErase: (recipient: Recipient) => void;
+    /** The recipient whose file is being fetched. */
+    downloadingId: string | null;
+  };
 }
 
 interface RecipientActionsProps extends RecipientActionHandlers {
@@ -21,7 +36,60 @@ interface RecipientActionsProps extends RecipientActionHandlers {
   layout: 'icons' | 'labels';
 }
 
-/** Edit, Activate/Deactivate and (admins) Delete, each named after the recipient for screen readers. */
+/** The admins' personal data actions, behind a "More" menu so the row stays short. */
+function PersonalDataMenu({
+  recipient,
+  name,
+  layout,
+  personalData,
+}: {
+  recipient: Recipient;
+  name: string;
+  layout: RecipientActionsProps['layout'];
+  personalData: NonNullable<RecipientActionHandlers['personalData']>;
+}) {
+  const downloading = personalData.downloadingId === recipient.id;
+  // An icon on phone cards too: the labelled buttons beside it keep their width.
+  const trigger = (
+    <Button
+      variant={layout === 'labels' ? 'outline' : 'ghost'}
+      size="sm"
+      aria-label={`More actions for ${name}`}
+      className={layout === 'labels' ? 'w-9 px-0' : 'size-8 px-0 text-slate-500'}
+    >
+      <MoreHorizontal aria-hidden />
+    </Button>
+  );
+  return (
+    <DropdownMenu modal={false}>
+      {layout === 'labels' ? (
+        <DropdownMenuTrigger asChild>{trigger}</DropdownMenuTrigger>
+      ) : (
+        <Tooltip content="More" side="top">
+          <DropdownMenuTrigger asChild>{trigger}</DropdownMenuTrigger>
+        </Tooltip>
+      )}
+      <DropdownMenuContent align="end" className="min-w-60">
+        <DropdownMenuLabel>Personal data</DropdownMenuLabel>
+        <DropdownMenuItem disabled={downloading} onSelect={() => personalData.onDownload(recipient)}>
+          <Download aria-hidden /> {downloading ? 'Preparing download…' : 'Download personal data'}
+        </DropdownMenuItem>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem
+          className="text-red-600 data-[highlighted]:bg-red-50 data-[highlighted]:text-red-700"
+          onSelect={() => personalData.onErase(recipient)}
+        >
+          <UserX aria-hidden /> Erase personal data…
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
+
+/**
+ * Edit, Activate/Deactivate and (admins) Delete, each named after the recipient for screen
+ * readers; admins also get a More menu with the personal data actions.
+ */
 export function RecipientActions({
   recipient,
   layout,
@@ -30,6 +98,7 @@ export function RecipientActions({
   onDelete,
   canDelete,
   togglingId,
+  personalData,
 }: RecipientActionsProps) {
   const name = recipientName(recipient);
   const toggleLabel = recipient.isActive ? 'Deactivate' : 'Activate';
@@ -57,9 +126,22 @@ export function RecipientActions({
       : []),
   ];
 
+  const more = personalData ? (
+    <PersonalDataMenu recipient={recipient} name={name} layout={layout} personalData={personalData} />
+  ) : null;
+  // The labelled buttons share the row; the More menu, an icon, takes only its own width.
+  const columns =
+    actions.length === 3
+      ? more
+        ? 'grid-cols-[repeat(3,minmax(0,1fr))_auto]'
+        : 'grid-cols-3'
+      : more
+        ? 'grid-cols-[repeat(2,minmax(0,1fr))_auto]'
+        : 'grid-cols-2';
+
   if (layout === 'labels') {
     return (
-      <div className={cn('grid gap-2', actions.length === 3 ? 'grid-cols-3' : 'grid-cols-2')}>
+      <div className={cn('grid gap-2', columns)}>
         {actions.map(({ key, label, onClick, danger, busy }) => (
           <Button
             key={key}
@@ -73,6 +155,7 @@ export function RecipientActions({
             {label}
           </Button>
         ))}
+        {more}
       </div>
     );
   }
@@ -93,6 +176,7 @@ export function RecipientActions({
           </Button>
         </Tooltip>
       ))}
+      {more}
     </div>
   );
 }

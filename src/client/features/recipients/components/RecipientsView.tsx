@@ -11,11 +11,13 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { toastFailure, useErrorToast } from '@/lib/useErrorToast';
 import { useDeleteRecipient } from '../api/deleteRecipient';
+import { useDownloadPersonalData, useEraseRecipientPersonalData } from '../api/personalData';
 import { useRecipients } from '../api/recipients';
 import { useRecipientSummary } from '../api/recipientSummary';
 import { useUpdateRecipient } from '../api/updateRecipient';
 import { useDebouncedValue } from '../hooks/useDebouncedValue';
 import { recipientName } from '../recipientFormat';
+import { ErasePersonalDataDialog } from './ErasePersonalDataDialog';
 import { ImportRecipientsDialog } from './ImportRecipientsDialog';
 import { RecipientFormDialog } from './RecipientFormDialog';
 import { RecipientList } from './RecipientList';
@@ -134,8 +136,11 @@ export function RecipientsView({ organization }: { organization: MyOrganization 
   const [editing, setEditing] = useState<Recipient | undefined>();
   const [importOpen, setImportOpen] = useState(false);
   const [deleting, setDeleting] = useState<Recipient | null>(null);
+  const [erasing, setErasing] = useState<Recipient | null>(null);
   const update = useUpdateRecipient(organization.id);
   const remove = useDeleteRecipient(organization.id);
+  const download = useDownloadPersonalData(organization.id);
+  const erase = useEraseRecipientPersonalData(organization.id);
 
   const total = list.data?.total ?? 0;
   const items = list.data?.items;
@@ -173,6 +178,30 @@ export function RecipientsView({ organization }: { organization: MyOrganization 
         setDeleting(null);
       },
       onError: (err) => toastFailure('Failed to delete recipient', err),
+    });
+  };
+
+  const downloadPersonalData = (recipient: Recipient) => {
+    download.mutate(recipient.id, {
+      onSuccess: () =>
+        toast({
+          title: 'Personal data downloaded',
+          description: `Everything held about ${recipientName(recipient)} was saved as a JSON file.`,
+        }),
+      onError: (err) => toastFailure('Failed to download personal data', err),
+    });
+  };
+
+  const confirmErase = (recipient: Recipient) => {
+    erase.mutate(recipient.id, {
+      onSuccess: () => {
+        toast({
+          title: 'Personal data erased',
+          description: `${recipientName(recipient)} now shows as “Erased recipient”; their delivery history is kept.`,
+        });
+        setErasing(null);
+      },
+      onError: (err) => toastFailure('Failed to erase personal data', err),
     });
   };
 
@@ -235,6 +264,15 @@ export function RecipientsView({ organization }: { organization: MyOrganization 
           }}
           onToggleActive={toggleActive}
           onDelete={setDeleting}
+          personalData={
+            isAdmin
+              ? {
+                  onDownload: downloadPersonalData,
+                  onErase: setErasing,
+                  downloadingId: download.isPending ? (download.variables ?? null) : null,
+                }
+              : undefined
+          }
         />
         {items && (
           <Pagination
@@ -306,6 +344,14 @@ export function RecipientsView({ organization }: { organization: MyOrganization 
       <RecipientFormDialog open={formOpen} onOpenChange={setFormOpen} recipient={editing} />
       {isAdmin && (
         <ImportRecipientsDialog organizationId={organization.id} open={importOpen} onOpenChange={setImportOpen} />
+      )}
+      {isAdmin && (
+        <ErasePersonalDataDialog
+          recipient={erasing}
+          onOpenChange={(open) => !open && setErasing(null)}
+          pending={erase.isPending}
+          onConfirm={confirmErase}
+        />
       )}
       <ConfirmDialog
         open={Boolean(deleting)}

@@ -2,6 +2,7 @@ import type { AuditAction } from '@contract';
 import {
   Ban,
   Building2,
+  Download,
   ChevronLeft,
   ChevronRight,
   CreditCard,
@@ -21,6 +22,7 @@ import {
   Unplug,
   UserCheck,
   UserMinus,
+  UserX,
   Warehouse,
   XCircle,
   type LucideIcon,
@@ -58,6 +60,8 @@ const icons: Record<AuditAction, LucideIcon> = {
   'billing.plan_changed': CreditCard,
   'billing.payment_failed': XCircle,
   'billing.refused': Ban,
+  'recipient.personal_data_exported': Download,
+  'recipient.erased': UserX,
 };
 
 /** Who invited, removed, changed a role or a setting, and when; newest first, a page at a time. */

@@ -1,0 +1,724 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import sharp from 'sharp';
+import { ERASE_CONFIRM_MESSAGE } from '../../../contract';
+import {
+  auditLog,
+  integrations,
+  mailItemHistory,
+  mailItems,
+  notificationJobs,
+  photos,
+  recipients,
+} from '../../db/schema';
+import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
+import { startTestSmtp } from '../../test/smtp';
+import type { NotificationWorker } from '../notifications/worker';
+import { ERASED_TEXT, ERASURE_SKIP_REASON } from './recipients.personal-data';
+
+let smtp: Awaited<ReturnType<typeof startTestSmtp>>;
+let t: TestApp;
+beforeAll(async () => {
+  smtp = await startTestSmtp();
+  // A platform SMTP server: the arrival email of an intake really goes out (and is recorded).
+  t = await createTestApp({ SMTP_URL: smtp.url, APP_URL: 'http://pigeonhole.test' });
+});
+const workers: NotificationWorker[] = [];
+afterAll(async () => {
+  await Promise.all(workers.map((w) => w.stop()));
+  await smtp?.close();
+});
+
+/** Sends every message that is due, as the worker does in production, then stops. */
+async function drain() {
+  const worker = t.app.notifications.createWorker({ pollMs: 20, reminderEveryMs: 0, recoverEveryMs: 0 });
+  workers.push(worker);
+  worker.start();
+  await worker.idle();
+  await worker.stop();
+}
+
+let seq = 0;
+/**
+ * The person whose data is asked for: every field distinctive, so a search of the whole database
+ * for any of them finds exactly their copies.
+ */
+function person() {
+  seq += 1;
+  const tag = `${seq}${Math.random().toString(36).slice(2, 7)}`;
+  return {
+    firstName: `Zephyrine${tag}`,
+    lastName: `Quillfeather${tag}`,
+    email: `zephyrine.q${tag}@example.com`,
+    phone: `+1 503 555 ${String(1000 + seq).slice(-4)} x${tag}`,
+    unit: `Penthouse-${tag}`,
+    department: `Astronomy-${tag}`,
+  };
+}
+type Person = ReturnType<typeof person>;
+
+const pngDataUrl = async (background = '#3366ff') =>
+  'data:image/png;base64,' +
+  (
+    await sharp({ create: { width: 64, height: 48, channels: 3, background } })
+      .png()
+      .toBuffer()
+  ).toString('base64');
+
+const photoIdOf = (item: { photoUrl: string | null }) =>
+  /\/api\/photos\/([0-9a-f-]{36})$/.exec(item.photoUrl ?? '')?.[1];
+
+type ItemJson = { id: string; organizationId: string; recipientId: string | null; photoUrl: string | null };
+
+async function orgWithMember(name = 'Harbor View') {
+  const admin = new Client(t);
+  const { user } = await admin.register();
+  const org = await admin.createOrganization(name);
+  const { client: member } = await joinAs(t, org.id);
+  return { admin, adminId: user.id, member, org };
+}
+
+async function addRecipient(c: Client, body: Record<string, unknown>) {
+  const res = await c.post('/api/recipients', body);
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<{ id: string }>();
+}
+
+async function logItem(c: Client, body: Record<string, unknown>) {
+  const res = await c.post('/api/mail-items', { type: 'package', ...body });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<ItemJson>();
+}
+
+/**
+ * A recipient with a life in the mailroom, all made the way the product makes it: a package with
+ * a photo whose arrival email went out and that they collected themselves, a letter with a photo
+ * still waiting (its arrival message not sent yet), an item logged and then deleted, and the
+ * messages a worker leaves behind (a reminder text waiting, a failed email, a webhook delivery
+ * waiting). Beside them a bystander of the same organization with the same kinds of rows.
+ */
+async function mailroomLife() {
+  const { admin, adminId, member, org } = await orgWithMember();
+  const p = person();
+  const recipient = await addRecipient(admin, { ...p, recipientType: 'resident' });
+  const bystanderPerson = person();
+  const bystander = await addRecipient(admin, { ...bystanderPerson, firstName: 'Bystander', lastName: 'Person' });
+  const [hook] = await t.db
+    .insert(integrations)
+    .values({
+      organizationId: org.id,
+      name: 'Building system',
+      type: 'webhook',
+      config: { webhookUrl: 'https://hooks.example.com/mailroom' },
+      isActive: false,
+    })
+    .returning();
+
+  const fullName = `${p.firstName} ${p.lastName}`;
+  const parcel = await logItem(admin, {
+    recipientId: recipient.id,
+    sender: 'Amazon',
+    trackingNumber: '1Z999AA10123456784',
+    courierCompany: 'UPS',
+    description: `Blue box for ${fullName}`,
+    notes: `Call ${p.phone} or write to ${p.email} if it does not fit`,
+    senderAddress: `Returns desk, attn ${p.lastName}`,
+    photoData: await pngDataUrl(),
+  });
+  const bystanderItem = await logItem(admin, {
+    recipientId: bystander.id,
+    sender: 'Zappos',
+    notes: 'Leave at the door of Bystander Person',
+    photoData: await pngDataUrl('#22aa44'),
+  });
+  // The arrival emails go out; the items become notified.
+  await drain();
+  const received = smtp.received.find((m) => m.to.includes(p.email));
+  expect(received?.text).toContain(p.firstName);
+
+  // They collect the parcel themselves.
+  const delivered = await admin.put(`/api/mail-items/${parcel.id}`, { status: 'delivered', collectorName: fullName });
+  expect(delivered.statusCode, delivered.body).toBe(200);
+
+  // A letter with a photo, its arrival message not sent yet (no worker runs).
+  const letter = await logItem(member, {
+    type: 'letter',
+    recipientId: recipient.id,
+    sender: 'City of Portland',
+    photoData: await pngDataUrl('#aa2244'),
+  });
+  // An item logged by mistake and deleted: its history and the event (with its snapshot) stay.
+  const mistake = await logItem(admin, { recipientId: recipient.id, sender: 'IKEA', notes: `For ${p.firstName}` });
+  expect((await admin.delete(`/api/mail-items/${mistake.id}`)).statusCode).toBe(204);
+
+  // Messages as the worker leaves them: a reminder text waiting, an email that failed for good,
+  // a webhook delivery (its body carries the item and its recipient) waiting.
+  await t.db.insert(notificationJobs).values([
+    {
+      organizationId: org.id,
+      channel: 'sms',
+      event: 'mail_item.reminder',
+      mailItemId: letter.id,
+      recipientId: recipient.id,
+      destination: p.phone,
+      payload: { kind: 'reminder', body: `Harbor View: ${p.firstName}, your letter is waiting.` },
+      status: 'queued',
+    },
+    {
+      organizationId: org.id,
+      channel: 'email',
+      event: 'mail_item.reminder',
+      mailItemId: letter.id,
+      recipientId: recipient.id,
+      destination: p.email,
+      payload: { kind: 'reminder', subject: `Reminder for ${fullName}`, text: `Hello ${p.firstName},` },
+      status: 'failed',
+      attempts: 13,
+      lastError: `550 5.1.1 <${p.email}>: Recipient address rejected`,
+    },
+    {
+      organizationId: org.id,
+      channel: 'webhook',
+      event: 'mail_item.created',
+      mailItemId: letter.id,
+      recipientId: recipient.id,
+      integrationId: hook!.id,
+      destination: 'https://hooks.example.com/mailroom',
+      payload: { body: JSON.stringify({ type: 'mail_item.created', data: { mailItem: { recipient: p } } }) },
+      status: 'queued',
+    },
+  ]);
+  return {
+    admin,
+    adminId,
+    member,
+    org,
+    p,
+    recipient,
+    bystander,
+    bystanderItem,
+    parcel,
+    letter,
+    mistake,
+    photoIds: [photoIdOf(parcel)!, photoIdOf(letter)!],
+  };
+}
+
+/** Every row of one organization's tables that an erasure of someone else must leave alone. */
+async function rowsAbout(recipientId: string, itemIds: string[]) {
+  const strip = <R extends { updatedAt?: unknown }>(rows: R[]) => rows.map(({ updatedAt: _u, ...rest }) => rest);
+  return {
+    recipient: strip(await t.db.select().from(recipients).where(eq(recipients.id, recipientId))),
+    items: strip(await t.db.select().from(mailItems).where(inArray(mailItems.id, itemIds)).orderBy(asc(mailItems.id))),
+    history: await t.db
+      .select()
+      .from(mailItemHistory)
+      .where(inArray(mailItemHistory.mailItemId, itemIds))
+      .orderBy(asc(mailItemHistory.seq)),
+    messages: strip(
+      await t.db
+        .select()
+        .from(notificationJobs)
+        .where(eq(notificationJobs.recipientId, recipientId))
+        .orderBy(asc(notificationJobs.id)),
+    ),
+    photos: (
+      await t.db
+        .select({ id: photos.id })
+        .from(photos)
+        .innerJoin(mailItems, eq(mailItems.photoId, photos.id))
+        .where(inArray(mailItems.id, itemIds))
+    ).map((r) => r.id),
+  };
+}
+
+/**
+ * Every place in the whole database (every table, every text, varchar, json and array column)
+ * that still holds one of the values, as "table.column". Read as the database's owner, so
+ * row-level security hides nothing.
+ */
+async function copiesOf(values: string[]): Promise<string[]> {
+  const columns = await t.asOwner<{ table_name: string; column_name: string }>(`
+    select c.table_name, c.column_name
+    from information_schema.columns c
+    join information_schema.tables tb on tb.table_schema = c.table_schema and tb.table_name = c.table_name
+    where c.table_schema = 'public' and tb.table_type = 'BASE TABLE'
+      and c.data_type in ('text', 'character varying', 'character', 'json', 'jsonb', 'ARRAY', 'USER-DEFINED')
+    order by c.table_name, c.column_name`);
+  expect(columns.length).toBeGreaterThan(20);
+  const found: string[] = [];
+  const literal = (v: string) =>
+    `'%${v
+      .toLowerCase()
+      .replace(/'/g, "''")
+      .replace(/[\\%_]/g, (c) => `\\${c}`)}%'`;
+  for (const { table_name: table, column_name: column } of columns) {
+    const conditions = values.map((v) => `lower("${column}"::text) like ${literal(v)}`).join(' or ');
+    const [row] = await t.asOwner<{ n: number }>(`select count(*)::int as n from "${table}" where ${conditions}`);
+    if (row!.n > 0) found.push(`${table}.${column}`);
+  }
+  return found;
+}
+
+const piiOf = (p: Person) => [p.firstName, p.lastName, p.email, p.phone, p.unit, p.department];
+
+async function auditOf(organizationId: string, action?: string) {
+  return t.db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.organizationId, organizationId), action ? eq(auditLog.action, action) : undefined))
+    .orderBy(asc(auditLog.seq));
+}
+
+const searchNames = async (c: Client, url: string) => {
+  const res = await c.get(url);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<Array<{ id: string }>>().map((r) => r.id);
+};
+
+describe('GET /api/recipients/:id/personal-data', () => {
+  it('downloads the record, their items (photos by id, no bytes), the items’ history and their messages; audited without personal data', async () => {
+    const life = await mailroomLife();
+    const { admin, org, p, recipient, parcel, letter, mistake } = life;
+
+    const res = await admin.get(`/api/recipients/${recipient.id}/personal-data`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['content-disposition']).toBe(
+      `attachment; filename="recipient-${recipient.id}-personal-data.json"`,
+    );
+    expect(res.headers['cache-control']).toBe('no-store');
+    const data = res.json<{
+      format: string;
+      exportedAt: string;
+      organization: { id: string; name: string };
+      recipient: Record<string, unknown>;
+      mailItems: Array<Record<string, unknown> & { id: string; photo: Record<string, unknown> | null }>;
+      history: Array<{ mailItemId: string; action: string; notes: string | null }>;
+      notifications: Array<Record<string, unknown>>;
+    }>();
+    expect(data.format).toBe('pigeonhole.recipient-personal-data/1');
+    expect(new Date(data.exportedAt).toISOString()).toBe(data.exportedAt);
+    expect(data.organization).toEqual({ id: org.id, name: 'Harbor View' });
+    expect(data.recipient).toMatchObject({
+      id: recipient.id,
+      organizationId: org.id,
+      ...p,
+      email: p.email.toLowerCase(),
+      recipientType: 'resident',
+      isActive: true,
+      notificationsOptOutAt: null,
+    });
+
+    // Their two items (the deleted one has no row any more), oldest first, every field.
+    expect(data.mailItems.map((i) => i.id)).toEqual([parcel.id, letter.id]);
+    expect(data.mailItems[0]).toMatchObject({
+      type: 'package',
+      status: 'delivered',
+      sender: 'Amazon',
+      trackingNumber: '1Z999AA10123456784',
+      courierCompany: 'UPS',
+      description: `Blue box for ${p.firstName} ${p.lastName}`,
+      notes: `Call ${p.phone} or write to ${p.email.toLowerCase()} if it does not fit`,
+      senderAddress: `Returns desk, attn ${p.lastName}`,
+      collectorName: `${p.firstName} ${p.lastName}`,
+      deliveredAt: expect.any(String),
+    });
+    // Photos by id and size only: the bytes stay out of the file.
+    expect(data.mailItems[0]!.photo).toEqual({
+      id: life.photoIds[0],
+      contentType: expect.stringMatching(/^image\//),
+      width: 64,
+      height: 48,
+      createdAt: expect.any(String),
+    });
+    expect(data.mailItems[1]).toMatchObject({ type: 'letter', status: 'pending', photo: { id: life.photoIds[1] } });
+    expect(res.body.length).toBeLessThan(20_000);
+
+    // The history of all three items, the deleted one's included; the collection names the collector.
+    const actions = (id: string) => data.history.filter((h) => h.mailItemId === id).map((h) => h.action);
+    expect(actions(parcel.id)).toEqual(['created', 'notified', 'delivered']);
+    expect(actions(letter.id)).toEqual(['created']);
+    expect(actions(mistake.id)).toEqual(['created', 'deleted']);
+    expect(data.history.find((h) => h.action === 'delivered')?.notes).toBe(`Collected by ${p.firstName} ${p.lastName}`);
+    expect(data.history.every((h) => !('performedBy' in h))).toBe(true);
+
+    // Messages to them (emails and texts): where they went, what became of them, when.
+    expect(data.notifications).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          channel: 'email',
+          event: 'mail_item.created',
+          kind: 'arrival',
+          address: p.email.toLowerCase(),
+          status: 'sent',
+          mailItemId: parcel.id,
+          sentAt: expect.any(String),
+        }),
+        expect.objectContaining({ channel: 'sms', kind: 'reminder', address: p.phone, status: 'queued' }),
+        expect.objectContaining({ channel: 'email', kind: 'reminder', status: 'failed', attempts: 13 }),
+      ]),
+    );
+    expect(data.notifications.some((n) => n.channel === 'webhook')).toBe(false);
+
+    // Only theirs: nothing of the bystander.
+    expect(res.body).not.toContain('Bystander');
+    expect(res.body).not.toContain(life.bystanderItem.id);
+
+    // Audited, by id and counts only.
+    const entries = await auditOf(org.id, 'recipient.personal_data_exported');
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      actorId: life.adminId,
+      targetType: 'recipient',
+      targetId: recipient.id,
+      targetLabel: null,
+      before: null,
+      after: { mailItems: 2, historyEntries: 6, notifications: data.notifications.length },
+    });
+    const text = JSON.stringify(entries[0]).toLowerCase();
+    for (const value of piiOf(p)) expect(text).not.toContain(value.toLowerCase());
+    // The activity log shows it to admins.
+    const log = await admin.get('/api/audit-log');
+    expect(log.json<Array<{ action: string }>>()[0]).toMatchObject({ action: 'recipient.personal_data_exported' });
+  });
+
+  it('is admin-only: a member gets 403 and no audit entry', async () => {
+    const { admin, member, org } = await orgWithMember();
+    const r = await addRecipient(admin, person());
+    const res = await member.get(`/api/recipients/${r.id}/personal-data`);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ message: 'Only organization admins can do this', code: 'admin_required' });
+    expect(await auditOf(org.id, 'recipient.personal_data_exported')).toHaveLength(0);
+  });
+
+  it("answers 404 for another organization's recipient, 400 for a malformed id, and audits neither", async () => {
+    const { admin, org } = await orgWithMember();
+    const theirs = await orgWithMember('Elsewhere');
+    const r = await addRecipient(theirs.admin, person());
+    const res = await admin.get(`/api/recipients/${r.id}/personal-data`);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: 'Recipient not found', code: 'not_found' });
+    expect(res.headers['content-disposition']).toBeUndefined();
+    const bad = await admin.get('/api/recipients/not-a-uuid/personal-data');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe('Invalid id');
+    expect(await auditOf(org.id)).toHaveLength(0);
+    expect(await auditOf(theirs.org.id)).toHaveLength(0);
+  });
+});
+
+describe('POST /api/recipients/:id/erase', () => {
+  it('anonymises the recipient in every table in one go, keeps items, history and counts, cancels waiting messages, deletes photos', async () => {
+    const life = await mailroomLife();
+    const { admin, member, org, p, recipient, parcel, letter, mistake } = life;
+    const pii = piiOf(p);
+    const itemIds = [parcel.id, letter.id, mistake.id];
+
+    // Before: every copy is there, and every search finds them.
+    expect((await copiesOf(pii)).sort()).toEqual(
+      expect.arrayContaining([
+        'recipients.first_name',
+        'recipients.email',
+        'mail_items.collector_name',
+        'mail_items.notes',
+        'mail_items.description',
+        'mail_item_history.notes',
+        'notification_jobs.destination',
+        'notification_jobs.payload',
+        'notification_jobs.last_error',
+      ]),
+    );
+    expect(await searchNames(member, `/api/recipients?search=${p.lastName}`)).toEqual([recipient.id]);
+    expect(await searchNames(member, `/api/recipients?search=${encodeURIComponent(p.email)}`)).toEqual([recipient.id]);
+    expect((await searchNames(member, `/api/mail-items?search=${p.lastName}`)).sort()).toEqual(
+      [parcel.id, letter.id].sort(),
+    );
+    expect((await searchNames(member, `/api/history?range=0&search=${p.firstName}`)).sort()).toEqual(
+      [parcel.id, letter.id].sort(),
+    );
+    const historyBefore = await t.db
+      .select({ id: mailItemHistory.id, action: mailItemHistory.action, createdAt: mailItemHistory.createdAt })
+      .from(mailItemHistory)
+      .where(inArray(mailItemHistory.mailItemId, itemIds))
+      .orderBy(asc(mailItemHistory.seq));
+    const [itemsBefore, bystanderBefore, statsBefore] = await Promise.all([
+      t.db.select().from(mailItems).where(inArray(mailItems.id, itemIds)).orderBy(asc(mailItems.arrivedAt)),
+      rowsAbout(life.bystander.id, [life.bystanderItem.id]),
+      member.get('/api/history/stats?range=0').then((r) => r.json()),
+    ]);
+    expect(bystanderBefore.photos).toHaveLength(1);
+
+    const res = await admin.post(`/api/recipients/${recipient.id}/erase`, { confirm: true });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json<{ recipient: Record<string, unknown>; counts: Record<string, number> }>();
+    expect(body.recipient).toMatchObject({
+      id: recipient.id,
+      firstName: 'Erased',
+      lastName: 'recipient',
+      email: null,
+      phone: null,
+      unit: null,
+      department: null,
+      recipientType: 'resident',
+      isActive: false,
+    });
+    expect(body.counts).toEqual({
+      recipient: 1,
+      mailItems: 2,
+      // Of the parcel's created, notified and delivered entries only the last names anyone ("Collected by …").
+      historyEntries: 1,
+      // The arrival email that went out, the failed email, and the six still waiting: the events of
+      // the parcel's delivery, the letter's intake and the deleted item (created, deleted), the
+      // reminder text and the webhook delivery. The parcel's fanned-out events held nothing.
+      notifications: 8,
+      notificationsCancelled: 6,
+      photosDeleted: 2,
+    });
+
+    // Not one copy left anywhere in the database.
+    expect(await copiesOf(pii)).toEqual([]);
+
+    // The row stays, anonymised and inactive.
+    expect((await member.get(`/api/recipients/${recipient.id}`)).json()).toMatchObject(body.recipient);
+
+    // The items stay with their type, status, sender, tracking and dates; copies and photos go.
+    const itemsAfter = await t.db
+      .select()
+      .from(mailItems)
+      .where(inArray(mailItems.id, itemIds))
+      .orderBy(asc(mailItems.arrivedAt));
+    expect(itemsAfter).toHaveLength(2);
+    for (const [n, after] of itemsAfter.entries()) {
+      const before = itemsBefore[n]!;
+      expect(after).toMatchObject({
+        id: before.id,
+        recipientId: recipient.id,
+        type: before.type,
+        status: before.status,
+        sender: before.sender,
+        trackingNumber: before.trackingNumber,
+        courierCompany: before.courierCompany,
+        arrivedAt: before.arrivedAt,
+        notifiedAt: before.notifiedAt,
+        deliveredAt: before.deliveredAt,
+        createdBy: before.createdBy,
+        collectorName: null,
+        photoId: null,
+      });
+    }
+    expect(itemsAfter[0]).toMatchObject({
+      description: `Blue box for ${ERASED_TEXT}`,
+      notes: `Call ${ERASED_TEXT} or write to ${ERASED_TEXT} if it does not fit`,
+      senderAddress: `Returns desk, attn ${ERASED_TEXT}`,
+    });
+    const parcelNow = (await member.get(`/api/mail-items/${parcel.id}`)).json();
+    expect(parcelNow).toMatchObject({
+      photoUrl: null,
+      recipient: { id: recipient.id, firstName: 'Erased', lastName: 'recipient', email: null, phone: null },
+    });
+
+    // Photos: rows and bytes gone, their URLs 404.
+    expect(await t.db.select({ id: photos.id }).from(photos).where(inArray(photos.id, life.photoIds))).toEqual([]);
+    for (const id of life.photoIds) expect((await member.get(`/api/photos/${id}`)).statusCode).toBe(404);
+
+    // History: every row stays with its action and time; the collection no longer names anyone.
+    const historyAfter = await t.db
+      .select({
+        id: mailItemHistory.id,
+        action: mailItemHistory.action,
+        createdAt: mailItemHistory.createdAt,
+        notes: mailItemHistory.notes,
+      })
+      .from(mailItemHistory)
+      .where(inArray(mailItemHistory.mailItemId, itemIds))
+      .orderBy(asc(mailItemHistory.seq));
+    expect(historyAfter.map(({ notes: _n, ...rest }) => rest)).toEqual(historyBefore);
+    expect(historyAfter.find((h) => h.action === 'delivered')?.notes).toBe(`Collected by ${ERASED_TEXT}`);
+    expect((await member.get(`/api/mail-items/${parcel.id}/history`)).json()).toHaveLength(3);
+
+    // Messages: nothing waiting any more; addresses and message bodies gone; what was sent stays sent.
+    const messages = await t.db
+      .select()
+      .from(notificationJobs)
+      .where(eq(notificationJobs.recipientId, recipient.id))
+      .orderBy(asc(notificationJobs.createdAt));
+    expect(messages.filter((m) => m.status === 'queued' || m.status === 'sending')).toEqual([]);
+    const cancelled = messages.filter((m) => m.skipReason === ERASURE_SKIP_REASON);
+    expect(cancelled.map((m) => m.channel).sort()).toEqual(['event', 'event', 'event', 'event', 'sms', 'webhook']);
+    expect(body.counts.notificationsCancelled).toBe(cancelled.length);
+    const sent = messages.find((m) => m.channel === 'email' && m.status === 'sent');
+    expect(sent).toMatchObject({ destination: null, payload: { kind: 'arrival', erased: true } });
+    expect(messages.find((m) => m.status === 'failed')).toMatchObject({
+      destination: null,
+      lastError: `550 5.1.1 <${ERASED_TEXT}>: Recipient address rejected`,
+    });
+    expect(messages.find((m) => m.event === 'mail_item.deleted')?.payload).toEqual({});
+    const timeline = (await member.get(`/api/mail-items/${letter.id}/notifications`)).json<
+      Array<{ status: string; skipReason: string | null; destination: string | null }>
+    >();
+    expect(timeline.map((m) => m.status).sort()).toEqual(['failed', 'skipped', 'skipped']);
+    for (const m of timeline.filter((m) => m.status !== 'failed')) expect(m.skipReason).toBe(ERASURE_SKIP_REASON);
+
+    // Not findable by their old name or email; the reports count the same.
+    expect(await searchNames(member, `/api/recipients?search=${p.lastName}`)).toEqual([]);
+    expect(await searchNames(member, `/api/recipients?search=${encodeURIComponent(p.email)}`)).toEqual([]);
+    expect(await searchNames(member, `/api/recipients?search=${p.unit}`)).toEqual([]);
+    expect(await searchNames(member, `/api/mail-items?search=${p.lastName}`)).toEqual([]);
+    expect(await searchNames(member, `/api/mail-items?search=${p.firstName}`)).toEqual([]);
+    expect(await searchNames(member, `/api/history?range=0&search=${p.firstName}`)).toEqual([]);
+    expect(await searchNames(member, `/api/history?range=0&search=${p.lastName}`)).toEqual([]);
+    expect((await member.get('/api/history/stats?range=0')).json()).toEqual(statsBefore);
+    const csv = await member.get('/api/history/export?range=0');
+    expect(csv.body).toContain('Erased recipient');
+    expect(csv.body.toLowerCase()).not.toContain(p.lastName.toLowerCase());
+
+    // The bystander is untouched: row, item, photo, history and messages.
+    expect(await rowsAbout(life.bystander.id, [life.bystanderItem.id])).toEqual(bystanderBefore);
+
+    // One audit entry, with the recipient's id and the counts only.
+    const entries = await auditOf(org.id, 'recipient.erased');
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      actorId: life.adminId,
+      targetType: 'recipient',
+      targetId: recipient.id,
+      targetLabel: null,
+      before: null,
+      after: body.counts,
+    });
+  });
+
+  it('is idempotent: erasing again answers 200 with nothing changed and writes no second audit entry', async () => {
+    const { admin, org, recipient, p } = await mailroomLife();
+    const first = await admin.post(`/api/recipients/${recipient.id}/erase`, { confirm: true });
+    expect(first.statusCode).toBe(200);
+    const rows = await rowsAbout(recipient.id, []);
+    const again = await admin.post(`/api/recipients/${recipient.id}/erase`, { confirm: true });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toEqual({
+      recipient: first.json().recipient,
+      counts: {
+        recipient: 0,
+        mailItems: 0,
+        historyEntries: 0,
+        notifications: 0,
+        notificationsCancelled: 0,
+        photosDeleted: 0,
+      },
+    });
+    expect(await rowsAbout(recipient.id, [])).toEqual(rows);
+    expect(await auditOf(org.id, 'recipient.erased')).toHaveLength(1);
+    // The stand-in name is not scrubbed from other text the second time.
+    const export_ = (await admin.get(`/api/recipients/${recipient.id}/personal-data`)).json();
+    expect(export_.recipient).toMatchObject({ firstName: 'Erased', lastName: 'recipient', email: null });
+    expect(export_.notifications.every((n: { address: string | null }) => n.address === null)).toBe(true);
+    expect(JSON.stringify(export_).toLowerCase()).not.toContain(p.lastName.toLowerCase());
+  });
+
+  it('leaves words that merely contain a short name alone', async () => {
+    const { admin } = await orgWithMember();
+    const r = await addRecipient(admin, { firstName: 'Li', lastName: 'Wei', email: 'li.wei@example.com' });
+    const item = await logItem(admin, {
+      recipientId: r.id,
+      notes: 'Li asked to leave it at the Lighthouse desk; Wei or LI may collect',
+    });
+    expect((await admin.post(`/api/recipients/${r.id}/erase`, { confirm: true })).statusCode).toBe(200);
+    const [row] = await t.db.select().from(mailItems).where(eq(mailItems.id, item.id));
+    expect(row!.notes).toBe(
+      `${ERASED_TEXT} asked to leave it at the Lighthouse desk; ${ERASED_TEXT} or ${ERASED_TEXT} may collect`,
+    );
+  });
+
+  it.each([
+    [undefined, ERASE_CONFIRM_MESSAGE],
+    [{}, ERASE_CONFIRM_MESSAGE],
+    [{ confirm: false }, ERASE_CONFIRM_MESSAGE],
+    [{ confirm: 'yes' }, ERASE_CONFIRM_MESSAGE],
+  ])('refuses the body %o with 400 and changes nothing', async (payload, message) => {
+    const { admin, org } = await orgWithMember();
+    const p = person();
+    const r = await addRecipient(admin, p);
+    const before = await rowsAbout(r.id, []);
+    const res = await admin.post(`/api/recipients/${r.id}/erase`, payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ message, code: 'validation_error' });
+    expect(await rowsAbout(r.id, [])).toEqual(before);
+    expect(await auditOf(org.id)).toHaveLength(0);
+    const bad = await admin.post('/api/recipients/not-a-uuid/erase', { confirm: true });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe('Invalid id');
+  });
+
+  it('is admin-only: a member gets 403 and nothing changes', async () => {
+    const { member, org, recipient, parcel, letter } = await mailroomLife();
+    const before = await rowsAbout(recipient.id, [parcel.id, letter.id]);
+    const res = await member.post(`/api/recipients/${recipient.id}/erase`, { confirm: true });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ message: 'Only organization admins can do this', code: 'admin_required' });
+    expect(await rowsAbout(recipient.id, [parcel.id, letter.id])).toEqual(before);
+    expect(await auditOf(org.id, 'recipient.erased')).toHaveLength(0);
+  });
+
+  it("answers 404 for another organization's recipient and changes nothing there", async () => {
+    const { admin, org } = await orgWithMember();
+    const theirs = await mailroomLife();
+    const before = await rowsAbout(theirs.recipient.id, [theirs.parcel.id, theirs.letter.id]);
+    const res = await admin.post(`/api/recipients/${theirs.recipient.id}/erase`, { confirm: true });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: 'Recipient not found', code: 'not_found' });
+    expect(await rowsAbout(theirs.recipient.id, [theirs.parcel.id, theirs.letter.id])).toEqual(before);
+    expect(await auditOf(org.id)).toHaveLength(0);
+    expect(await auditOf(theirs.org.id, 'recipient.erased')).toHaveLength(0);
+  });
+
+  it('rolls everything back when the last step fails: nothing is left half-erased', async () => {
+    const { admin, org, p, recipient, parcel, letter, mistake } = await mailroomLife();
+    const itemIds = [parcel.id, letter.id, mistake.id];
+    const before = await rowsAbout(recipient.id, itemIds);
+    const copies = await copiesOf(piiOf(p));
+    // The audit entry is written last, after every other change: make it fail (as the owner:
+    // the application's role may not create triggers).
+    await t.asOwner(`
+      create or replace function fail_erasure_audit() returns trigger language plpgsql as $$
+      begin
+        if new.action = 'recipient.erased' and new.organization_id = '${org.id}' then
+          raise exception 'audit log unavailable';
+        end if;
+        return new;
+      end $$`);
+    await t.asOwner(`
+      create trigger fail_erasure_audit before insert on audit_log
+      for each row execute function fail_erasure_audit()`);
+    try {
+      const res = await admin.post(`/api/recipients/${recipient.id}/erase`, { confirm: true });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toMatchObject({ code: 'internal_error' });
+    } finally {
+      await t.asOwner('drop trigger fail_erasure_audit on audit_log');
+    }
+    expect(await rowsAbout(recipient.id, itemIds)).toEqual(before);
+    expect(before.photos).toHaveLength(2);
+    expect(await copiesOf(piiOf(p))).toEqual(copies);
+    expect(await auditOf(org.id, 'recipient.erased')).toHaveLength(0);
+    // Once the failure is gone the same call goes through.
+    expect((await admin.post(`/api/recipients/${recipient.id}/erase`, { confirm: true })).statusCode).toBe(200);
+    expect(await copiesOf(piiOf(p))).toEqual([]);
+  });
+});
+
+describe('sql', () => {
+  it('keeps a regular expression special character in a name literal', async () => {
+    const { admin } = await orgWithMember();
+    const r = await addRecipient(admin, { firstName: 'A.J. (Jr)', lastName: "O'Brien+Co", phone: '+1 (503) 555-0101' });
+    const item = await logItem(admin, {
+      recipientId: r.id,
+      notes: "A.J. (Jr) O'Brien+Co, tel +1 (503) 555-0101; not AxJx or OxBrien",
+    });
+    expect((await admin.post(`/api/recipients/${r.id}/erase`, { confirm: true })).statusCode).toBe(200);
+    const [row] = await t.db
+      .execute<{ notes: string }>(sql`select notes from mail_items where id = ${item.id}`)
+      .then((q) => q.rows);
+    expect(row!.notes).toBe(`${ERASED_TEXT}, tel ${ERASED_TEXT}; not AxJx or OxBrien`);
+  });
+});
