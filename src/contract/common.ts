@@ -38,5 +38,18 @@ export function optionalEmail(invalid: string) {
 
 /** A date (YYYY-MM-DD) or an ISO 8601 date-time with an offset, as query parameters carry them. */
 const ISO_DATE_OR_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
-export const isoDateParam = (message: string) =>
-  z.string().refine((v) => ISO_DATE_OR_DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)), message);
+/**
+ * The instants PostgreSQL takes as Date#toISOString writes them (no year 0, no 5-digit years),
+ * a day inside either end so an organization's timezone cannot push a day's bounds out.
+ */
+const EARLIEST_DATE = Date.parse('0001-01-02T00:00:00Z');
+const LATEST_DATE = Date.parse('9999-12-30T23:59:59.999Z');
+
+/** A day of the calendar (Date.parse rolls 2024-02-30 over to March 1) in the years above. */
+function isIsoDateOrDateTime(v: string) {
+  if (!ISO_DATE_OR_DATE_TIME.test(v)) return false;
+  const time = Date.parse(v);
+  const day = v.slice(0, 10);
+  return time >= EARLIEST_DATE && time <= LATEST_DATE && new Date(`${day}T00:00:00Z`).toISOString().startsWith(day);
+}
+export const isoDateParam = (message: string) => z.string().refine(isIsoDateOrDateTime, message);
