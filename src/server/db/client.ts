@@ -18,8 +18,8 @@ type AnyQuery = (...args: QueryArgs) => unknown;
 /**
  * A pool whose statements carry the tenant scope of the code sending them (tenant-scope.ts) as a
  * transaction-local setting, so row-level security holds with a connection pooler in
- * transaction mode too. A lone statement in scope runs in a transaction of its own that sets it;
- * a transaction opened in scope sets it with its `begin`, in the same round trip.
+ * transaction mode too. A lone statement in scope runs in a transaction of its own that sets it,
+ * in one round trip; a transaction opened in scope sets it with its `begin`, in the same round trip.
  */
 class TenantPool extends pg.Pool {
   override query(...args: QueryArgs): never {
@@ -31,20 +31,26 @@ class TenantPool extends pg.Pool {
     return this.inScope(ids, args[0], args[1]) as never;
   }
 
+  /**
+   * `begin` with the scope, the statement and `commit`, pipelined (pg's pipeline mode): the three
+   * go out together and cost one round trip, not three. A failed statement makes the commit a
+   * rollback (PostgreSQL ends an aborted transaction that way); every reply is awaited before the
+   * connection goes back to the pool.
+   */
   private async inScope(ids: readonly string[], config: unknown, values: unknown) {
     const client = await super.connect();
-    let broken = false;
-    try {
-      await client.query(beginScoped(ids));
-      const result = await (client.query as unknown as AnyQuery)(config, values);
-      await client.query('commit');
-      return result;
-    } catch (err) {
-      await client.query('rollback').catch(() => (broken = true));
-      throw err;
-    } finally {
-      client.release(broken);
-    }
+    const sent = [
+      client.query(beginScoped(ids)),
+      (client.query as unknown as AnyQuery)(config, values) as Promise<unknown>,
+      client.query('commit'),
+    ];
+    const [begin, statement, commit] = await Promise.allSettled(sent);
+    const failure = [begin, statement, commit].find((r) => r!.status === 'rejected') as
+      PromiseRejectedResult | undefined;
+    // A reply from the server leaves the connection usable; anything else (a lost connection) ends it.
+    client.release(failure && !(failure.reason instanceof pg.DatabaseError) ? (failure.reason as Error) : undefined);
+    if (failure) throw failure.reason;
+    return (statement as PromiseFulfilledResult<unknown>).value;
   }
 
   override connect(...args: unknown[]): never {
@@ -93,6 +99,8 @@ export function connectDatabase(connectionString: string, poolSize: number, opti
   const pool = new TenantPool({
     connectionString,
     max: poolSize,
+    // Statements sent without waiting go out together (a scoped statement's begin and commit).
+    pipeline: true,
     idleTimeoutMillis: 30_000,
     // A superuser bypasses row-level security: each new connection takes the application's role
     // before its first use. A connection that cannot is closed and the checkout fails (pg-pool's

@@ -2,7 +2,8 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { mailrooms, recipients } from './schema';
 import { asPlatform, withTenants } from './tenant-scope';
-import { withPgTransaction } from './client';
+import { connectDatabase, withPgTransaction } from './client';
+import { appRoleFor } from './row-level-security';
 import { mailroomsRepository } from '../modules/mailrooms/mailrooms.repository';
 import { Client, createTestApp, type TestApp } from '../test/harness';
 
@@ -43,6 +44,45 @@ describe('row-level security', () => {
           where k.table_schema = 'public' and k.table_name = c.relname and k.column_name = 'organization_id'))`);
     expect(rows.length).toBeGreaterThanOrEqual(18);
     expect(rows.filter((r) => !r.secured || r.policies !== 1).map((r) => r.table_name)).toEqual([]);
+  });
+
+  it('sends a scoped statement with its begin and commit in one round trip, and a failure leaks nothing', async () => {
+    // One connection, so the next statement surely reuses the one that failed.
+    const single = connectDatabase(t.url, 1, { role: await appRoleFor(t.url) });
+    try {
+      // What goes on the wire and when the replies come, on the pool's only connection.
+      const events: string[] = [];
+      const client = await single.pool.connect();
+      const wire = client.connection as unknown as {
+        query: (text: string) => void;
+        sync: () => void;
+        on: (event: string, listener: () => void) => void;
+      };
+      const [sendQuery, sendSync] = [wire.query.bind(wire), wire.sync.bind(wire)];
+      wire.query = (text) => (events.push(text.split(/[;\s]/)[0]!), sendQuery(text));
+      wire.sync = () => (events.push('statement'), sendSync());
+      wire.on('readyForQuery', () => events.push('reply'));
+      client.release();
+      await withTenants([a.organizationId!], async () => {
+        const rows = await single.db.select({ name: mailrooms.name }).from(mailrooms);
+        expect(namesOf(rows)).toEqual(['A mailroom']);
+        // All three written before the first reply: one round trip (pg's pipeline mode).
+        expect(events).toEqual(['begin', 'select', 'commit', 'reply', 'reply', 'reply']);
+        await expect(single.db.execute(sql`select 1/0`)).rejects.toThrow(/select 1\/0/);
+      });
+      // Same connection: usable, outside any transaction, and the scope did not stay on it.
+      const { rows } = await single.db.execute<{ scope: string; in_transaction: boolean }>(
+        sql`select coalesce(current_setting('pigeonhole.organization_ids', true), '') as scope,
+                   now() = statement_timestamp() as in_transaction`,
+      );
+      expect(rows[0]).toEqual({ scope: '', in_transaction: true });
+      expect(namesOf(await single.db.select({ name: mailrooms.name }).from(mailrooms))).toEqual([
+        'A mailroom',
+        'B mailroom',
+      ]);
+    } finally {
+      await single.close();
+    }
   });
 
   it('runs the application as a role that does not bypass it', async () => {

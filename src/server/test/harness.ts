@@ -56,7 +56,7 @@ export async function createTestApp(env: Overrides = {}) {
    */
   const asOwner = <R extends Record<string, unknown> = Record<string, unknown>>(text: string) =>
     adminRows<R>(url, text);
-  return { app, db: database.db, pool: database.pool, config, asOwner };
+  return { app, db: database.db, pool: database.pool, config, asOwner, url };
 }
 
 let seq = 0;
