@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import {
-  HANDED_OVER_STATUSES,
   OVERDUE_HOURS,
   PACKAGE_LIMIT_MESSAGE,
   PHOTO_REQUIRED_MESSAGE,
@@ -15,31 +14,33 @@ import {
 import type { Deps, OrgCaller } from '../../context';
 import { listPage, type ListPage } from '../../http';
 import { forgetOrganizationData } from '../../caches';
-import { withPgTransaction } from '../../db/client';
+import { withPgTransaction, type DbOrTx } from '../../db/client';
 import { createBatcher } from '../../lib/batcher';
 import { withTenants } from '../../db/tenant-scope';
-import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
+import { AppError, badRequest, notFound } from '../../lib/errors';
 import { violatedForeignKey } from '../../lib/pg-errors';
-import { iso, isoOrNull } from '../../lib/time';
+import { iso } from '../../lib/time';
 import { decodePhotoData, processPhoto, type ProcessedPhoto } from '../photos/photo-processing';
-import { photosRepository } from '../photos/photos.repository';
 import { settingsRepository } from '../settings/settings.repository';
 import { valueFromList } from '../settings/list-values';
-import { mailItemsRepository, type MailItemRow, type MailItemWithRelations } from './mail-items.repository';
+import { mailItemsRepository, type MailItemWithRelations } from './mail-items.repository';
+import { EDITED_KEYS, FIELD_KEYS, replyOf, type EditedRow, type ItemFields } from './mail-items.columns';
 import {
   applyEdits,
   checkStorage,
+  queryableOf,
   readForEdit,
+  readWithRelationsForUpdate,
+  removeItems,
   runIntakes,
   type Edit,
-  type EditedRow,
-  type HistoryEntry,
   type IntakeOutcome,
   type IntakeValues,
   type ItemKey,
   type Queryable,
   type VersionedItem,
 } from './mail-items.writes';
+import * as transitions from './transitions';
 import { writeBlockError } from '../billing/access';
 import { checkPackageAllowance } from './usage.repository';
 
@@ -51,37 +52,11 @@ export const MAIL_ITEM_NOT_FOUND = 'Mail item not found';
 /** An edit that finds its item changed meanwhile is worked out again this many times, then locks. */
 const OPTIMISTIC_EDIT_ATTEMPTS = 3;
 const OVERDUE_MS = OVERDUE_HOURS * 3600_000;
-/** The fields an edit can change besides the status; with allowEditAfterDelivery off they freeze on delivery. */
-const EDITABLE_FIELDS = [
-  'type',
-  'recipientId',
-  'locationId',
-  'mailroomId',
-  'trackingNumber',
-  'sender',
-  'senderAddress',
-  'description',
-  'courierCompany',
-  'collectedByStaff',
-  'collectorName',
-  'size',
-  'weight',
-  'notes',
-] as const;
-
-/** The columns an edit writes, taken from the version read unless the edit changes them. */
-const EDITED_COLUMNS = [
-  ...EDITABLE_FIELDS,
-  'status',
-  'notifiedAt',
-  'deliveredAt',
-  'handedOverBy',
-] as const satisfies ReadonlyArray<keyof EditedRow>;
-
 const pick = <T, K extends keyof T>(row: T, keys: readonly K[]) =>
   Object.fromEntries(keys.map((k) => [k, row[k]])) as Pick<T, K>;
 
-const isHandedOver = (status: string) => (HANDED_OVER_STATUSES as readonly string[]).includes(status);
+/** A rule's refusal as the reply it is. */
+const refusalError = (r: transitions.Refusal) => new AppError(r.status, r.message, r.code);
 
 const STORAGE_ERRORS = {
   recipient_not_found: () => notFound('Recipient not found'),
@@ -113,37 +88,17 @@ async function writing<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The reply for an item: its columns as the schema has them (times in ISO text), in the
+ * contract's order, and what is not a column: photo URLs, whether it is overdue, its relations.
+ */
 export function toMailItemDto(
   { item, recipient, location, mailroom }: MailItemWithRelations,
   now = Date.now(),
 ): MailItem {
-  return {
-    id: item.id,
-    organizationId: item.organizationId,
-    recipientId: item.recipientId,
-    locationId: item.locationId,
-    mailroomId: item.mailroomId,
-    trackingNumber: item.trackingNumber,
-    type: item.type,
-    sender: item.sender,
-    senderAddress: item.senderAddress,
-    courierCompany: item.courierCompany,
-    collectedByStaff: item.collectedByStaff,
-    collectorName: item.collectorName,
-    description: item.description,
-    size: item.size,
-    weight: item.weight,
-    status: item.status,
-    arrivedAt: iso(item.arrivedAt),
-    notifiedAt: isoOrNull(item.notifiedAt),
-    deliveredAt: isoOrNull(item.deliveredAt),
-    notes: item.notes,
+  return replyOf(item, {
     photoUrl: item.photoId ? `/api/photos/${item.photoId}` : null,
     thumbnailUrl: item.photoId ? `/api/photos/${item.photoId}/thumbnail` : null,
-    createdBy: item.createdBy,
-    handedOverBy: item.handedOverBy,
-    createdAt: iso(item.createdAt),
-    updatedAt: iso(item.updatedAt),
     isOverdue: (item.status === 'pending' || item.status === 'notified') && now - item.arrivedAt.getTime() > OVERDUE_MS,
     recipient: recipient?.id ? recipient : null,
     location:
@@ -151,7 +106,7 @@ export function toMailItemDto(
         ? { id: location.id, name: location.name, mailroomName: location.mailroomName ?? '' }
         : null,
     mailroom: mailroom?.id ? mailroom : null,
-  };
+  });
 }
 
 /** 'YYYY-MM-DD' bounds cover whole days (UTC); date-times are taken as given. */
@@ -259,23 +214,15 @@ export function createMailItemsService({ db, caches }: Deps) {
       const settings = await settingsOf(organizationId);
       const type = valueFromList(settings.packageTypes, input.type, 'Unknown package type');
       if (settings.requirePhotoUpload && !input.photoData) throw badRequest(PHOTO_REQUIRED_MESSAGE, 'photo_required');
+      const fields = Object.fromEntries(FIELD_KEYS.map((k) => [k, input[k] ?? null])) as ItemFields;
+      const { set: state, history, events } = transitions.intake(userId);
       const values: IntakeValues = {
         organizationId,
         userId,
-        type,
-        recipientId: input.recipientId ?? null,
-        locationId: input.locationId ?? null,
-        mailroomId: input.mailroomId ?? null,
-        trackingNumber: input.trackingNumber ?? null,
-        sender: input.sender ?? null,
-        senderAddress: input.senderAddress ?? null,
-        description: input.description ?? null,
-        courierCompany: input.courierCompany ?? null,
-        collectedByStaff: input.collectedByStaff ?? null,
-        collectorName: input.collectorName ?? null,
-        size: input.size ?? null,
-        weight: input.weight ?? null,
-        notes: input.notes ?? null,
+        fields: { ...fields, type },
+        state,
+        history,
+        events,
         photo: await photoFrom(input.photoData),
         refuseCapped: true,
       };
@@ -326,23 +273,12 @@ export function createMailItemsService({ db, caches }: Deps) {
     /** Deletes the item (any status), which frees its shelf; its history rows stay, with a 'deleted' row. */
     async delete(caller: OrgCaller, id: string): Promise<void> {
       const { organizationId, userId } = caller;
-      await db.transaction(async (tx) => {
-        const item = await mailItemsRepository.findForUpdate(tx, organizationId, id);
-        if (!item) throw notFound(MAIL_ITEM_NOT_FOUND);
+      await withPgTransaction(pool, async (client) => {
+        const before = await readWithRelationsForUpdate(client, organizationId, id);
+        if (!before) throw notFound(MAIL_ITEM_NOT_FOUND);
         // The webhook of a deleted item carries the item as it was: the row is gone by then.
-        const snapshot = toMailItemDto((await mailItemsRepository.findWithRelations(tx, organizationId, id))!);
-        await mailItemsRepository.delete(tx, organizationId, id);
-        if (item.photoId) await photosRepository.delete(tx, organizationId, item.photoId);
-        await mailItemsRepository.insertHistory(tx, [
-          { organizationId, mailItemId: id, action: 'deleted', previousStatus: item.status, performedBy: userId },
-        ]);
-        await mailItemsRepository.insertEvent(tx, {
-          organizationId,
-          event: 'mail_item.deleted',
-          mailItemId: id,
-          recipientId: item.recipientId,
-          payload: { item: snapshot },
-        });
+        const { history, events } = transitions.remove(before.item, { actor: userId, snapshot: toMailItemDto(before) });
+        await removeItems(client, [{ organizationId, id, history, events }]);
       });
       changed(organizationId);
     },
@@ -371,9 +307,9 @@ export function createMailItemsService({ db, caches }: Deps) {
     photo: ProcessedPhoto | undefined,
     db: Queryable,
   ): Promise<Edit> {
-    const values: Partial<EditedRow> = {};
-    for (const field of EDITABLE_FIELDS) {
-      if (input[field] !== undefined) (values as Record<string, unknown>)[field] = input[field];
+    const fields: Partial<ItemFields> = {};
+    for (const field of FIELD_KEYS) {
+      if (input[field] !== undefined) (fields as Record<string, unknown>)[field] = input[field];
     }
     const storageChanged = input.locationId !== undefined || input.mailroomId !== undefined;
     if (input.recipientId || storageChanged) {
@@ -390,62 +326,57 @@ export function createMailItemsService({ db, caches }: Deps) {
       );
       if (check.outcome !== 'ok') throw storageError(check.outcome);
       if (storageChanged)
-        Object.assign(values, { locationId, mailroomId: locationId ? check.locationMailroomId : mailroomId });
+        Object.assign(fields, { locationId, mailroomId: locationId ? check.locationMailroomId : mailroomId });
     }
-
-    const status = input.status ?? before.status;
-    // The collector's name given with the hand-over is part of it, not an edit.
-    const edits = EDITABLE_FIELDS.filter(
-      (f) =>
-        f in values &&
-        values[f] !== before[f] &&
-        !(f === 'collectorName' && status === 'delivered' && before.status !== 'delivered'),
+    const change = transitions.edit(
+      before,
+      { fields, status: input.status, newPhoto: Boolean(photo), removePhoto: Boolean(input.removePhoto) },
+      { actor: userId, at: new Date(), allowEditAfterDelivery: settings.allowEditAfterDelivery },
     );
-    const photoChanged = Boolean(photo) || Boolean(input.removePhoto && before.photoId);
-    if (before.status === 'delivered' && !settings.allowEditAfterDelivery && (edits.length > 0 || photoChanged)) {
-      throw conflict(
-        'Delivered items cannot be edited. An admin can allow it in Settings > Customization.',
-        'edit_after_delivery',
-      );
-    }
-    if (status !== before.status)
-      Object.assign(values, { status }, statusSideEffects(before, status, userId, new Date()));
-
-    const history: HistoryEntry[] = [];
-    if (edits.length > 0 || photo || input.removePhoto) {
-      const fields = [...edits, ...(photo ? ['photo'] : []), ...(input.removePhoto ? ['photo removed'] : [])];
-      history.push({ action: 'updated', notes: `Changed: ${fields.join(', ')}` });
-    }
-    if (status !== before.status) {
-      history.push({
-        action: isHandedOver(status) || status === 'notified' ? status : 'status_changed',
-        previousStatus: before.status,
-        newStatus: status,
-        notes: status === 'delivered' && values.collectorName ? `Collected by ${values.collectorName}` : null,
-      });
-    }
-    return {
-      organizationId,
-      userId,
-      id: before.id,
-      version: before.version,
-      row: { ...pick(before, EDITED_COLUMNS), ...values },
-      photo,
-      removePhoto: Boolean(input.removePhoto),
-      previousPhotoId: before.photoId,
-      history,
-    };
+    if (!change.ok) throw refusalError(change);
+    return editOf(before, change, { organizationId, userId, photo, removePhoto: Boolean(input.removePhoto) });
   }
 }
 
-/** notifiedAt and deliveredAt are the server's; leaving a handed-over status clears the hand-over. */
-function statusSideEffects(before: MailItemRow, status: string, userId: string, now: Date): Partial<EditedRow> {
-  if (status === 'notified') return before.notifiedAt ? {} : { notifiedAt: now };
-  if (status === 'delivered') return { deliveredAt: now, handedOverBy: userId };
-  if (status === 'pending' || !isHandedOver(status)) {
-    return isHandedOver(before.status) ? { deliveredAt: null, handedOverBy: null } : {};
-  }
-  return {};
+/** The edit statement's input: the version read with the change applied, and what goes with it. */
+function editOf(
+  before: VersionedItem,
+  { set, history, events }: transitions.Change<Partial<EditedRow>>,
+  { organizationId, userId, photo, removePhoto }: Pick<Edit, 'organizationId' | 'userId' | 'photo' | 'removePhoto'>,
+): Edit {
+  return {
+    organizationId,
+    userId,
+    id: before.id,
+    version: before.version,
+    row: { ...pick(before, EDITED_KEYS), ...set },
+    photo,
+    removePhoto,
+    previousPhotoId: before.photoId,
+    history,
+    events,
+  };
+}
+
+/**
+ * The arrival message of an item's intake was accepted (the notification worker, in the
+ * transaction that records the message as sent): a still pending item becomes notified, with its
+ * history row and its `mail_item.notified` event (transitions.autoNotify). Answers whether it did.
+ */
+export async function markNotified(
+  tx: DbOrTx,
+  organizationId: string,
+  itemId: string,
+  { at, via }: { at: Date; via: 'email' | 'sms' },
+): Promise<boolean> {
+  const db = queryableOf(tx);
+  const [before] = await readForEdit(db, [{ organizationId, id: itemId }], true);
+  const change = transitions.autoNotify(before, { via, at });
+  if (!change.ok || !before) return false;
+  const [written] = await applyEdits(db, [
+    editOf(before, change, { organizationId, userId: null, photo: undefined, removePhoto: false }),
+  ]);
+  return written !== undefined;
 }
 
 export type MailItemsService = ReturnType<typeof createMailItemsService>;

@@ -1,13 +1,45 @@
 import crypto from 'node:crypto';
+import { sql, type SQLChunk } from 'drizzle-orm';
 import type pg from 'pg';
+import type { DbOrTx } from '../../db/client';
 import type { ProcessedPhoto } from '../photos/photo-processing';
-import type { MailItemRow, MailItemWithRelations } from './mail-items.repository';
+import type { MailItemWithRelations } from './mail-items.repository';
+import {
+  EDITED_KEYS,
+  INSERTED_KEYS,
+  ITEM_COLUMNS,
+  ITEM_JOINS,
+  ITEM_SELECT,
+  ITEM_WITH_RELATIONS_SELECT,
+  PHOTO_COLUMNS,
+  PHOTO_CONTENT_KEYS,
+  col,
+  columnInput,
+  historyAndEvents,
+  ident,
+  input,
+  itemFromRow,
+  itemWithRelationsFromRow,
+  parameters,
+  roleOf,
+  type EditedRow,
+  type HistoryEntry,
+  type ItemFields,
+  type MailItemRow,
+  type OutboxEvent,
+  type PhotoContent,
+  type StateColumns,
+} from './mail-items.columns';
+
+export type { EditedRow, HistoryEntry, OutboxEvent } from './mail-items.columns';
 
 /**
- * The front desk's two hot writes, intake and edit, each as ONE prepared statement that checks,
- * writes the items, their photos, their history rows and their notification events (the outbox:
- * the worker turns them into emails, SMS and webhooks), and returns the items with their
- * relations, for a whole batch of requests at once (see lib/batcher.ts).
+ * The front desk's writes, each as ONE prepared statement that checks, writes the items, their
+ * photos, their history rows and their notification events (the outbox: the worker turns them
+ * into emails, SMS and webhooks), and returns the items with their relations, for a whole batch
+ * of requests at once (see lib/batcher.ts). What to write is worked out by the rules of
+ * transitions.ts; these statements write exactly that. Their column lists, parameters and row
+ * mappings come from the Drizzle schema (mail-items.columns.ts).
  *
  * Why not the query builder and a transaction per request: at a busy desk these run hundreds of
  * times a second. A single autocommitted statement holds its row locks only inside the server (no
@@ -18,29 +50,48 @@ import type { MailItemRow, MailItemWithRelations } from './mail-items.repository
  */
 
 /** A pool (autocommit statements) or a client inside a transaction the caller opened. */
-export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
+export type Queryable = {
+  query: <R extends pg.QueryResultRow>(config: {
+    name?: string;
+    text: string;
+    values: unknown[];
+  }) => Promise<{ rows: R[] }>;
+};
+
+/**
+ * A Drizzle transaction as a Queryable, for callers that hold one (the notification worker):
+ * the statement's `$n` become Drizzle parameters. Unnamed, so planned per call.
+ */
+export function queryableOf(tx: DbOrTx): Queryable {
+  return {
+    query: async <R extends pg.QueryResultRow>({ text, values }: { text: string; values: unknown[] }) => {
+      const chunks: SQLChunk[] = [];
+      let last = 0;
+      for (const m of text.matchAll(/\$(\d+)/g)) {
+        chunks.push(sql.raw(text.slice(last, m.index)), sql.param(values[Number(m[1]) - 1]));
+        last = m.index + m[0].length;
+      }
+      chunks.push(sql.raw(text.slice(last)));
+      const result = await tx.execute(sql.join(chunks));
+      return { rows: result.rows as R[] };
+    },
+  };
+}
 
 /** Why an intake or edit wrote nothing: the caller turns these into 404/400/402 replies. */
 export type StorageOutcome = 'recipient_not_found' | 'location_not_found' | 'mailroom_not_found' | 'storage_mismatch';
 export type IntakeOutcome = 'ok' | 'capped' | StorageOutcome;
 
-export type IntakeValues = {
+/** What a change writes besides the item's columns (transitions.ts decides both). */
+export type Recorded = { history: HistoryEntry[]; events: OutboxEvent[] };
+
+export type IntakeValues = Recorded & {
   organizationId: string;
   userId: string;
-  type: string;
-  recipientId: string | null;
-  locationId: string | null;
-  mailroomId: string | null;
-  trackingNumber: string | null;
-  sender: string | null;
-  senderAddress: string | null;
-  description: string | null;
-  courierCompany: string | null;
-  collectedByStaff: string | null;
-  collectorName: string | null;
-  size: string | null;
-  weight: string | null;
-  notes: string | null;
+  /** Every field, null when not given. */
+  fields: ItemFields;
+  /** The state a new item starts in (transitions.intake). */
+  state: StateColumns;
   photo: ProcessedPhoto | undefined;
   /**
    * True on the unlocked fast path: an organization with a monthly cap or on trial is answered
@@ -49,22 +100,28 @@ export type IntakeValues = {
   refuseCapped: boolean;
 };
 
-/** The item as its reply needs it: every column plus its recipient, location and mailroom. */
-const ITEM_REPLY = `
-  i.id, i.organization_id, i.recipient_id, i.location_id, i.mailroom_id, i.tracking_number, i.type,
-  i.sender, i.courier_company, i.collected_by_staff, i.collector_name, i.sender_address, i.description,
-  i.size, i.weight, i.status, i.arrived_at, i.notified_at, i.delivered_at, i.notes, i.photo_id,
-  i.created_by, i.handed_over_by, i.created_at, i.updated_at,
-  r.id as r_id, r.first_name as r_first_name, r.last_name as r_last_name, r.email as r_email,
-  r.phone as r_phone, r.unit as r_unit, r.department as r_department,
-  l.id as l_id, l.name as l_name, lm.name as l_mailroom_name, m.id as m_id, m.name as m_name`;
-
-/** Every join also matches organization_id, so a foreign row can never be attached. */
-const ITEM_RELATIONS = `
-  left join recipients r on r.organization_id = i.organization_id and r.id = i.recipient_id
-  left join mailroom_locations l on l.organization_id = i.organization_id and l.id = i.location_id
-  left join mailrooms lm on lm.id = l.mailroom_id
-  left join mailrooms m on m.organization_id = i.organization_id and m.id = i.mailroom_id`;
+/** A photo's content columns as parameters named `photo_<column>`. */
+const photoInputs = <R>(photo: (row: R) => ProcessedPhoto | undefined) =>
+  PHOTO_CONTENT_KEYS.map((k) =>
+    columnInput<R>(
+      PHOTO_COLUMNS[k],
+      (r) => photo(r)?.[k as keyof PhotoContent] ?? null,
+      `photo_${PHOTO_COLUMNS[k].name}`,
+    ),
+  );
+/** `insert into photos` from rows holding its id, organization, creator and `photo_<column>` content. */
+const insertPhoto = (source: string, id: string, createdBy: string) => {
+  const content = PHOTO_CONTENT_KEYS.map((k) => PHOTO_COLUMNS[k].name);
+  return `insert into photos (${[
+    PHOTO_COLUMNS.id.name,
+    PHOTO_COLUMNS.organizationId.name,
+    PHOTO_COLUMNS.createdBy.name,
+    ...content,
+  ]
+    .map(ident)
+    .join(', ')})
+    select ${id}, ${source}.${col.organizationId}, ${createdBy}, ${content.map((n) => `${source}.${ident(`photo_${n}`)}`).join(', ')}`;
+};
 
 /**
  * The rows of `input` (organization_id, recipient_id, location_id, mailroom_id, refuse_capped and
@@ -92,87 +149,78 @@ const CHECKED = `
   from input t
   left join mailroom_locations l on l.organization_id = t.organization_id and l.id = t.location_id`;
 
+/** An intake with the ids chosen for it, so each answer finds its row and the item can name its photo. */
+type PreparedIntake = { id: string; photoId: string | null; v: IntakeValues };
+
+/** The value of each inserted column, by who gives it. */
+function intakeValue(key: (typeof INSERTED_KEYS)[number]): (p: PreparedIntake) => unknown {
+  switch (roleOf(key)) {
+    case 'key':
+      return key === 'id' ? (p) => p.id : (p) => p.v.organizationId;
+    case 'creator':
+      return (p) => p.v.userId;
+    case 'photo':
+      return (p) => p.photoId;
+    case 'state':
+      return (p) => p.v.state[key as keyof StateColumns];
+    case 'field':
+      return (p) => p.v.fields[key as keyof ItemFields];
+    default:
+      throw new Error(`mail_items.${ITEM_COLUMNS[key].name}: no intake value`);
+  }
+}
+
+const intakeParams = parameters<PreparedIntake[]>();
+const insertedNames = INSERTED_KEYS.map((k) => col[k]);
 const INTAKE = `
   with input as (
-    select * from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::uuid[], $6::uuid[], $7::text[],
-      $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
-      $16::text[], $17::text[], $18::boolean[], $19::uuid[], $20::text[], $21::bytea[], $22::bytea[],
-      $23::int[], $24::int[])
-      as t(id, organization_id, user_id, recipient_id, location_id, mailroom_id, type, tracking_number, sender,
-        sender_address, description, courier_company, collected_by_staff, collector_name, size, weight, notes,
-        refuse_capped, photo_id, content_type, data, thumbnail, width, height)
+    select * from ${intakeParams.unnest(
+      (batch) => batch,
+      [
+        ...INSERTED_KEYS.map((k) => columnInput<PreparedIntake>(ITEM_COLUMNS[k], intakeValue(k))),
+        input<PreparedIntake>('refuse_capped', 'boolean[]', (p) => p.v.refuseCapped),
+        ...photoInputs<PreparedIntake>((p) => p.v.photo),
+      ],
+      't',
+    )}
   ),
   checked as (${CHECKED}),
   item as (
-    insert into mail_items (id, organization_id, created_by, recipient_id, location_id, mailroom_id, type,
-      tracking_number, sender, sender_address, description, courier_company, collected_by_staff,
-      collector_name, size, weight, notes, photo_id, status)
-    select id, organization_id, user_id, recipient_id, location_id, coalesce(location_mailroom_id, mailroom_id),
-      type, tracking_number, sender, sender_address, description, courier_company, collected_by_staff,
-      collector_name, size, weight, notes, photo_id, 'pending'
+    insert into mail_items (${insertedNames.join(', ')})
+    select ${insertedNames
+      .map((n) => (n === col.mailroomId ? `coalesce(location_mailroom_id, ${n}) as ${n}` : n))
+      .join(', ')}
     from checked where outcome = 'ok'
     returning *
   ),
   photo as (
-    insert into photos (id, organization_id, created_by, content_type, data, thumbnail, width, height)
-    select c.photo_id, c.organization_id, c.user_id, c.content_type, c.data, c.thumbnail, c.width, c.height
-    from checked c join item on item.id = c.id where c.photo_id is not null
+    ${insertPhoto('c', `c.${col.photoId}`, `c.${col.createdBy}`)}
+    from checked c join item on item.${col.id} = c.${col.id} where c.${col.photoId} is not null
   ),
-  history as (
-    insert into mail_item_history (organization_id, mail_item_id, action, new_status, performed_by)
-    select organization_id, id, 'created', 'pending', created_by from item
-  ),
-  events as (
-    insert into notification_jobs (organization_id, channel, event, mail_item_id, recipient_id)
-    select organization_id, 'event', 'mail_item.created', id, recipient_id from item
-  )
-  select c.id as input_id, c.outcome, ${ITEM_REPLY}
-  from checked c left join item i on i.id = c.id ${ITEM_RELATIONS}`;
+  ${historyAndEvents(intakeParams, (batch) => batch.map((p) => ({ itemId: p.id, ...p.v })))}
+  select c.${col.id} as input_id, c.outcome, ${ITEM_WITH_RELATIONS_SELECT}
+  from checked c left join item i on i.${col.id} = c.${col.id} ${ITEM_JOINS}`;
 
 export type IntakeResult = { outcome: IntakeOutcome; item?: MailItemWithRelations };
 
 /**
- * Logs items (pending), their photos and their 'created' history rows, in one statement for the
- * whole batch. Ids are chosen here, so each answer finds its row and an item can name its photo
- * in the same statement (foreign keys are checked at its end).
+ * Logs items, their photos, their history rows and events, in one statement for the whole
+ * batch. Ids are chosen here, so each answer finds its row and an item can name its photo in the
+ * same statement (foreign keys are checked at its end).
  */
 export async function runIntakes(db: Queryable, batch: IntakeValues[]): Promise<IntakeResult[]> {
-  const ids = batch.map(() => crypto.randomUUID());
-  const column = <T>(get: (v: IntakeValues) => T) => batch.map(get);
-  const { rows } = await db.query<ReplyRow & { input_id: string; outcome: IntakeOutcome }>({
+  const prepared = batch.map((v) => ({ id: crypto.randomUUID(), photoId: v.photo ? crypto.randomUUID() : null, v }));
+  const { rows } = await db.query<Record<string, unknown> & { input_id: string; outcome: IntakeOutcome }>({
     name: 'mail_item_intake',
     text: INTAKE,
-    values: [
-      ids,
-      column((v) => v.organizationId),
-      column((v) => v.userId),
-      column((v) => v.recipientId),
-      column((v) => v.locationId),
-      column((v) => v.mailroomId),
-      column((v) => v.type),
-      column((v) => v.trackingNumber),
-      column((v) => v.sender),
-      column((v) => v.senderAddress),
-      column((v) => v.description),
-      column((v) => v.courierCompany),
-      column((v) => v.collectedByStaff),
-      column((v) => v.collectorName),
-      column((v) => v.size),
-      column((v) => v.weight),
-      column((v) => v.notes),
-      column((v) => v.refuseCapped),
-      column((v) => (v.photo ? crypto.randomUUID() : null)),
-      column((v) => v.photo?.contentType ?? null),
-      column((v) => v.photo?.data ?? null),
-      column((v) => v.photo?.thumbnail ?? null),
-      column((v) => v.photo?.width ?? null),
-      column((v) => v.photo?.height ?? null),
-    ],
+    values: intakeParams.values(prepared),
   });
   const byId = new Map(rows.map((r) => [r.input_id, r]));
-  return ids.map((id) => {
+  return prepared.map(({ id }) => {
     const row = byId.get(id)!;
-    return row.outcome === 'ok' ? { outcome: 'ok', item: toRelations(row) } : { outcome: row.outcome };
+    return row.outcome === 'ok'
+      ? { outcome: 'ok', item: itemWithRelationsFromRow(row) as MailItemWithRelations }
+      : { outcome: row.outcome };
   });
 }
 
@@ -180,11 +228,20 @@ export async function runIntakes(db: Queryable, batch: IntakeValues[]): Promise<
 export type VersionedItem = MailItemRow & { version: string };
 export type ItemKey = { organizationId: string; id: string };
 
+const readParams = parameters<ItemKey[]>();
 /** The rows alone: the edit statement returns the reply with its relations. */
 const READ_FOR_EDIT = `
-  select k.n, i.xmin::text as version, i.*
-  from unnest($1::uuid[], $2::uuid[]) with ordinality as k(organization_id, id, n)
-  join mail_items i on i.organization_id = k.organization_id and i.id = k.id`;
+  select k.n, i.xmin::text as version, ${ITEM_SELECT}
+  from ${readParams.unnest(
+    (keys) => keys,
+    [
+      columnInput<ItemKey>(ITEM_COLUMNS.organizationId, (k) => k.organizationId),
+      columnInput<ItemKey>(ITEM_COLUMNS.id, (k) => k.id),
+    ],
+    'k',
+    true,
+  )}
+  join mail_items i on i.${col.organizationId} = k.${col.organizationId} and i.${col.id} = k.${col.id}`;
 
 /**
  * The items and their versions, one answer per key (undefined: not the organization's). `lock`
@@ -196,15 +253,15 @@ export async function readForEdit(
   keys: ItemKey[],
   lock = false,
 ): Promise<Array<VersionedItem | undefined>> {
-  const { rows } = await db.query<ReplyRow & { n: string; version: string }>({
+  const { rows } = await db.query<Record<string, unknown> & { n: string; version: string }>({
     name: lock ? 'mail_item_read_for_edit_locked' : 'mail_item_read_for_edit',
     text: lock ? `${READ_FOR_EDIT} for update of i` : READ_FOR_EDIT,
-    values: [keys.map((k) => k.organizationId), keys.map((k) => k.id)],
+    values: readParams.values(keys),
   });
   const byPosition = new Map(rows.map((r) => [Number(r.n), r]));
   return keys.map((_, i) => {
     const row = byPosition.get(i + 1);
-    return row ? { ...toRelations(row).item, version: row.version } : undefined;
+    return row ? { ...itemFromRow(row), version: row.version } : undefined;
   });
 }
 
@@ -231,103 +288,61 @@ export async function checkStorage(
   return { outcome: rows[0]!.outcome, locationMailroomId: rows[0]!.location_mailroom_id };
 }
 
-/** The columns an edit writes: the whole editable row as it should be afterwards. */
-export type EditedRow = Pick<
-  MailItemRow,
-  | 'type'
-  | 'recipientId'
-  | 'locationId'
-  | 'mailroomId'
-  | 'trackingNumber'
-  | 'sender'
-  | 'senderAddress'
-  | 'description'
-  | 'courierCompany'
-  | 'collectedByStaff'
-  | 'collectorName'
-  | 'size'
-  | 'weight'
-  | 'notes'
-  | 'status'
-  | 'notifiedAt'
-  | 'deliveredAt'
-  | 'handedOverBy'
->;
-
-export type HistoryEntry = {
-  action: string;
-  previousStatus?: string | null;
-  newStatus?: string | null;
-  notes?: string | null;
-};
-
-export type Edit = {
+export type Edit = Recorded & {
   organizationId: string;
-  userId: string;
+  /** Who edits (a photo's creator); null for the system. */
+  userId: string | null;
   id: string;
   /** The version read: if the row changed since, nothing is written and the caller reads again. */
   version: string;
+  /** The fields and state as the edit leaves them (the version read, with the change applied). */
   row: EditedRow;
   /** A new photo replaces the old one (deleted with it); removePhoto clears it. */
   photo: ProcessedPhoto | undefined;
   removePhoto: boolean;
   previousPhotoId: string | null;
-  history: HistoryEntry[];
 };
+type PreparedEdit = Edit & { newPhotoId: string | null };
 
+const editParams = parameters<PreparedEdit[]>();
 const EDIT = `
   with input as (
-    select * from unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::uuid[], $7::uuid[],
-      $8::uuid[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
-      $16::text[], $17::text[], $18::text[], $19::text[], $20::timestamptz[], $21::timestamptz[], $22::uuid[],
-      $23::uuid[], $24::text[], $25::bytea[], $26::bytea[], $27::int[], $28::int[], $29::boolean[], $30::uuid[])
-      as t(organization_id, id, version, user_id, type, recipient_id, location_id, mailroom_id, tracking_number,
-        sender, sender_address, description, courier_company, collected_by_staff, collector_name, size, weight,
-        notes, status, notified_at, delivered_at, handed_over_by, new_photo_id, content_type, data, thumbnail,
-        width, height, remove_photo, previous_photo_id)
+    select * from ${editParams.unnest(
+      (batch) => batch,
+      [
+        columnInput<PreparedEdit>(ITEM_COLUMNS.organizationId, (e) => e.organizationId),
+        columnInput<PreparedEdit>(ITEM_COLUMNS.id, (e) => e.id),
+        input<PreparedEdit>('version', 'text[]', (e) => e.version),
+        input<PreparedEdit>('user_id', 'uuid[]', (e) => e.userId),
+        ...EDITED_KEYS.map((k) => columnInput<PreparedEdit>(ITEM_COLUMNS[k], (e) => e.row[k])),
+        input<PreparedEdit>('new_photo_id', 'uuid[]', (e) => e.newPhotoId),
+        ...photoInputs<PreparedEdit>((e) => e.photo),
+        input<PreparedEdit>('remove_photo', 'boolean[]', (e) => e.removePhoto),
+        input<PreparedEdit>('previous_photo_id', 'uuid[]', (e) => e.previousPhotoId),
+      ],
+      't',
+    )}
   ),
   item as (
-    update mail_items i set type = t.type, recipient_id = t.recipient_id, location_id = t.location_id,
-      mailroom_id = t.mailroom_id, tracking_number = t.tracking_number, sender = t.sender,
-      sender_address = t.sender_address, description = t.description, courier_company = t.courier_company,
-      collected_by_staff = t.collected_by_staff, collector_name = t.collector_name, size = t.size,
-      weight = t.weight, notes = t.notes, status = t.status, notified_at = t.notified_at,
-      delivered_at = t.delivered_at, handed_over_by = t.handed_over_by,
-      photo_id = case when t.new_photo_id is not null then t.new_photo_id when t.remove_photo then null
-                      else i.photo_id end,
-      updated_at = now()
+    update mail_items i set ${EDITED_KEYS.map((k) => `${col[k]} = t.${col[k]}`).join(', ')},
+      ${col.photoId} = case when t.new_photo_id is not null then t.new_photo_id when t.remove_photo then null
+                      else i.${col.photoId} end,
+      ${col.updatedAt} = now()
     from input t
-    where i.organization_id = t.organization_id and i.id = t.id and i.xmin::text = t.version
+    where i.${col.organizationId} = t.${col.organizationId} and i.${col.id} = t.${col.id} and i.xmin::text = t.version
     returning i.*
   ),
   photo as (
-    insert into photos (id, organization_id, created_by, content_type, data, thumbnail, width, height)
-    select t.new_photo_id, t.organization_id, t.user_id, t.content_type, t.data, t.thumbnail, t.width, t.height
-    from input t join item on item.id = t.id where t.new_photo_id is not null
+    ${insertPhoto('t', 't.new_photo_id', 't.user_id')}
+    from input t join item on item.${col.id} = t.${col.id} where t.new_photo_id is not null
   ),
   old_photo as (
     delete from photos p using input t
-    where p.organization_id = t.organization_id and p.id = t.previous_photo_id
-      and (t.new_photo_id is not null or t.remove_photo) and exists (select 1 from item where item.id = t.id)
+    where p.organization_id = t.${col.organizationId} and p.id = t.previous_photo_id
+      and (t.new_photo_id is not null or t.remove_photo) and exists (select 1 from item where item.${col.id} = t.${col.id})
   ),
-  changes as (
-    select h.*, t.organization_id, t.user_id
-    from unnest($31::uuid[], $32::text[], $33::text[], $34::text[], $35::text[]) with ordinality
-      as h(item_id, action, previous_status, new_status, notes, n)
-    join input t on t.id = h.item_id
-    where exists (select 1 from item where item.id = h.item_id)
-  ),
-  history as (
-    insert into mail_item_history (organization_id, mail_item_id, action, previous_status, new_status, notes, performed_by)
-    select organization_id, item_id, action, previous_status, new_status, notes, user_id from changes order by n
-  ),
-  events as (
-    insert into notification_jobs (organization_id, channel, event, mail_item_id, recipient_id)
-    select c.organization_id, 'event', 'mail_item.' || c.action, c.item_id, item.recipient_id
-    from changes c join item on item.id = c.item_id
-    where c.action in ('notified', 'delivered', 'returned')
-  )
-  select ${ITEM_REPLY} from item i ${ITEM_RELATIONS}`;
+  ${historyAndEvents(editParams, (batch) => batch.map((e) => ({ itemId: e.id, ...e })))}
+  select ${ITEM_WITH_RELATIONS_SELECT} from item i ${ITEM_JOINS}`;
 
 /**
  * Applies edits, each to the version it was worked out from, in one statement; one answer per
@@ -335,135 +350,63 @@ const EDIT = `
  * share a batch.
  */
 export async function applyEdits(db: Queryable, batch: Edit[]): Promise<Array<MailItemWithRelations | undefined>> {
-  const column = <T>(get: (e: Edit) => T) => batch.map(get);
-  const history = batch.flatMap((e) => e.history.map((h) => ({ id: e.id, ...h })));
-  const { rows } = await db.query<ReplyRow>({
+  const prepared = batch.map((e) => ({ ...e, newPhotoId: e.photo ? crypto.randomUUID() : null }));
+  const { rows } = await db.query<Record<string, unknown>>({
     name: 'mail_item_edit',
     text: EDIT,
-    values: [
-      column((e) => e.organizationId),
-      column((e) => e.id),
-      column((e) => e.version),
-      column((e) => e.userId),
-      column((e) => e.row.type),
-      column((e) => e.row.recipientId),
-      column((e) => e.row.locationId),
-      column((e) => e.row.mailroomId),
-      column((e) => e.row.trackingNumber),
-      column((e) => e.row.sender),
-      column((e) => e.row.senderAddress),
-      column((e) => e.row.description),
-      column((e) => e.row.courierCompany),
-      column((e) => e.row.collectedByStaff),
-      column((e) => e.row.collectorName),
-      column((e) => e.row.size),
-      column((e) => e.row.weight),
-      column((e) => e.row.notes),
-      column((e) => e.row.status),
-      column((e) => e.row.notifiedAt),
-      column((e) => e.row.deliveredAt),
-      column((e) => e.row.handedOverBy),
-      column((e) => (e.photo ? crypto.randomUUID() : null)),
-      column((e) => e.photo?.contentType ?? null),
-      column((e) => e.photo?.data ?? null),
-      column((e) => e.photo?.thumbnail ?? null),
-      column((e) => e.photo?.width ?? null),
-      column((e) => e.photo?.height ?? null),
-      column((e) => e.removePhoto),
-      column((e) => e.previousPhotoId),
-      history.map((h) => h.id),
-      history.map((h) => h.action),
-      history.map((h) => h.previousStatus ?? null),
-      history.map((h) => h.newStatus ?? null),
-      history.map((h) => h.notes ?? null),
-    ],
+    values: editParams.values(prepared),
   });
-  const byId = new Map(rows.map((r) => [r.id, toRelations(r)]));
+  const byId = new Map(rows.map((r) => [r.id as string, itemWithRelationsFromRow(r) as MailItemWithRelations]));
   return batch.map((e) => byId.get(e.id));
 }
 
-type ReplyRow = {
-  id: string;
-  organization_id: string;
-  recipient_id: string | null;
-  location_id: string | null;
-  mailroom_id: string | null;
-  tracking_number: string | null;
-  type: string;
-  sender: string | null;
-  courier_company: string | null;
-  collected_by_staff: string | null;
-  collector_name: string | null;
-  sender_address: string | null;
-  description: string | null;
-  size: string | null;
-  weight: string | null;
-  status: string;
-  arrived_at: Date;
-  notified_at: Date | null;
-  delivered_at: Date | null;
-  notes: string | null;
-  photo_id: string | null;
-  created_by: string | null;
-  handed_over_by: string | null;
-  created_at: Date;
-  updated_at: Date;
-  r_id: string | null;
-  r_first_name: string | null;
-  r_last_name: string | null;
-  r_email: string | null;
-  r_phone: string | null;
-  r_unit: string | null;
-  r_department: string | null;
-  l_id: string | null;
-  l_name: string | null;
-  l_mailroom_name: string | null;
-  m_id: string | null;
-  m_name: string | null;
-};
+/** The item and its relations, locked until the transaction ends (a delete reads what it deletes). */
+export async function readWithRelationsForUpdate(
+  db: Queryable,
+  organizationId: string,
+  id: string,
+): Promise<MailItemWithRelations | undefined> {
+  const { rows } = await db.query<Record<string, unknown>>({
+    name: 'mail_item_read_locked_with_relations',
+    text: `select ${ITEM_WITH_RELATIONS_SELECT} from mail_items i ${ITEM_JOINS}
+           where i.${col.organizationId} = $1 and i.${col.id} = $2 for update of i`,
+    values: [organizationId, id],
+  });
+  return rows[0] ? (itemWithRelationsFromRow(rows[0]) as MailItemWithRelations) : undefined;
+}
 
-/** The statement's flat row in the shape the list query (and toMailItemDto) uses. */
-function toRelations(r: ReplyRow): MailItemWithRelations {
-  return {
-    item: {
-      id: r.id,
-      organizationId: r.organization_id,
-      recipientId: r.recipient_id,
-      locationId: r.location_id,
-      mailroomId: r.mailroom_id,
-      trackingNumber: r.tracking_number,
-      type: r.type,
-      sender: r.sender,
-      courierCompany: r.courier_company,
-      collectedByStaff: r.collected_by_staff,
-      collectorName: r.collector_name,
-      senderAddress: r.sender_address,
-      description: r.description,
-      size: r.size,
-      weight: r.weight,
-      status: r.status,
-      arrivedAt: r.arrived_at,
-      notifiedAt: r.notified_at,
-      deliveredAt: r.delivered_at,
-      notes: r.notes,
-      photoId: r.photo_id,
-      createdBy: r.created_by,
-      handedOverBy: r.handed_over_by,
-      createdAt: r.created_at,
-      updatedAt: r.updated_at,
-    },
-    recipient: r.r_id
-      ? {
-          id: r.r_id,
-          firstName: r.r_first_name!,
-          lastName: r.r_last_name!,
-          email: r.r_email,
-          phone: r.r_phone,
-          unit: r.r_unit,
-          department: r.r_department,
-        }
-      : null,
-    location: { id: r.l_id, name: r.l_name, mailroomName: r.l_mailroom_name },
-    mailroom: r.m_id ? { id: r.m_id, name: r.m_name! } : null,
-  } as MailItemWithRelations;
+export type Removal = Recorded & ItemKey;
+
+const removeParams = parameters<Removal[]>();
+const REMOVE = `
+  with input as (
+    select * from ${removeParams.unnest(
+      (batch) => batch,
+      [
+        columnInput<Removal>(ITEM_COLUMNS.organizationId, (r) => r.organizationId),
+        columnInput<Removal>(ITEM_COLUMNS.id, (r) => r.id),
+      ],
+      't',
+    )}
+  ),
+  item as (
+    delete from mail_items i using input t
+    where i.${col.organizationId} = t.${col.organizationId} and i.${col.id} = t.${col.id}
+    returning i.*
+  ),
+  photo as (
+    delete from photos p using item
+    where p.organization_id = item.${col.organizationId} and p.id = item.${col.photoId}
+  ),
+  ${historyAndEvents(removeParams, (batch) => batch.map((r) => ({ itemId: r.id, ...r })))}
+  select ${col.id} as id from item`;
+
+/** Deletes items with their photos, writing their history rows and events; answers the ids deleted. */
+export async function removeItems(db: Queryable, batch: Removal[]): Promise<Set<string>> {
+  const { rows } = await db.query<{ id: string }>({
+    name: 'mail_item_delete',
+    text: REMOVE,
+    values: removeParams.values(batch),
+  });
+  return new Set(rows.map((r) => r.id));
 }

@@ -1,9 +1,10 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { integrations, photos } from '../../db/schema';
 import { forgetOrganizationData, type Caches } from '../../caches';
+import { markNotified } from '../mail-items/mail-items.service';
 import { createBatcher } from '../../lib/batcher';
 import { isPublicUrl } from '../../lib/public-address';
 import type { SecretBox, SecretKeys } from '../../lib/secrets';
@@ -61,21 +62,6 @@ const BUSY_REQUESTS = 8;
 /** Jobs a worker claims per BUSY_POLL_MS while the event loop is busy: messages still flow, slowly. */
 const BUSY_TRICKLE = 2;
 const BUSY_POLL_MS = 1000;
-
-/** The arrival message of an item's intake: once accepted, the item becomes notified (if still pending). */
-const autoNotify = (organizationId: string, mailItemId: string, notes: string) => sql`
-  with item as (
-    update mail_items set status = 'notified', notified_at = coalesce(notified_at, now()), updated_at = now()
-    where organization_id = ${organizationId} and id = ${mailItemId} and status = 'pending'
-    returning id, organization_id, recipient_id
-  ),
-  history as (
-    insert into mail_item_history (organization_id, mail_item_id, action, previous_status, new_status, notes)
-    select organization_id, id, 'notified', 'pending', 'notified', ${notes} from item
-  )
-  insert into notification_jobs (organization_id, channel, event, mail_item_id, recipient_id, payload)
-  select organization_id, 'event', 'mail_item.notified', id, recipient_id, '{"source":"auto"}'::jsonb from item
-  returning mail_item_id`;
 
 export function createNotifications(deps: NotificationsDeps) {
   const { db, config, secrets, log } = deps;
@@ -268,11 +254,14 @@ export function createNotifications(deps: NotificationsDeps) {
           await markSent({ id: job.id, attempts: job.attempts, ...result });
           return;
         }
+        // The arrival message is out: the item becomes notified if still pending (the mail-items
+        // module's rule and writer), in the transaction that records the message as sent.
         const notified = await db.transaction(async (tx) => {
           if (!(await queueRepository.markSent(tx, job, result))) return false;
-          const notes = job.channel === 'email' ? 'Notified by email' : 'Notified by SMS';
-          const { rows } = await tx.execute(autoNotify(job.organizationId, job.mailItemId!, notes));
-          return rows.length > 0;
+          return markNotified(tx, job.organizationId, job.mailItemId!, {
+            at: new Date(),
+            via: job.channel === 'email' ? 'email' : 'sms',
+          });
         });
         if (notified && deps.caches) forgetOrganizationData(deps.caches, job.organizationId);
         return;

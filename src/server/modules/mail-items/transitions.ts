@@ -1,0 +1,202 @@
+import { HANDED_OVER_STATUSES } from '../../../contract';
+import {
+  FIELD_KEYS,
+  type EditedRow,
+  type HistoryEntry,
+  type ItemFields,
+  type MailItemRow,
+  type OutboxEvent,
+  type StateColumns,
+} from './mail-items.columns';
+
+/**
+ * The rules of a mail item's life, and nothing else: no database, no clock, no request. Given the
+ * item as it is, the change asked for, who asks and when, each rule answers the columns to write,
+ * the history rows and the outbox events that go with them, or a refusal. Every write of an item
+ * (intake, edit, status change, the worker's auto-notify, delete) is worked out here and written
+ * by mail-items.writes.ts, which writes exactly what it is given.
+ *
+ * The rules (decision 006): an item starts pending; any status of the organization's list may
+ * follow any other; the server sets notifiedAt the first time an item is notified, deliveredAt
+ * and handedOverBy on delivery, and clears both when a handed-over item goes back to pending or
+ * to a status that is not a hand-over; delivered items are frozen unless the organization allows
+ * edits after delivery (their status can still change); notified, delivered and returned are
+ * events the outbox carries; delete is allowed in any status and keeps the history.
+ */
+
+export const PENDING = 'pending';
+export const NOTIFIED = 'notified';
+export const DELIVERED = 'delivered';
+
+/** The staff member who asks (a user id), or null for the system (the worker's auto-notify). */
+export type Actor = string | null;
+
+/** What a rule decided: the columns to set, and the history rows and events written with them. */
+export type Change<Columns> = { ok: true; set: Columns; history: HistoryEntry[]; events: OutboxEvent[] };
+export type Refusal = { ok: false; status: 409; code: string; message: string };
+
+export const EDIT_AFTER_DELIVERY: Refusal = {
+  ok: false,
+  status: 409,
+  code: 'edit_after_delivery',
+  message: 'Delivered items cannot be edited. An admin can allow it in Settings > Customization.',
+};
+export const NOT_PENDING: Refusal = {
+  ok: false,
+  status: 409,
+  code: 'not_pending',
+  message: 'Only a pending item is marked notified by its arrival message',
+};
+
+const isHandedOver = (status: string) => (HANDED_OVER_STATUSES as readonly string[]).includes(status);
+
+const entry = (
+  action: string,
+  performedBy: Actor,
+  previousStatus: string | null = null,
+  newStatus: string | null = null,
+  notes: string | null = null,
+): HistoryEntry => ({ action, previousStatus, newStatus, notes, performedBy });
+
+/** Logging an item: it starts pending, with its `created` row (which counts it for the month) and event. */
+export function intake(actor: string): Change<StateColumns> {
+  return {
+    ok: true,
+    set: { status: PENDING, notifiedAt: null, deliveredAt: null, handedOverBy: null },
+    history: [entry('created', actor, null, PENDING)],
+    events: [{ event: 'mail_item.created', payload: {} }],
+  };
+}
+
+/**
+ * What a new status brings: notifiedAt the first time (kept afterwards), the hand-over on
+ * delivery, and the hand-over cleared when a handed-over item goes back to a status that is not a
+ * hand-over (pending, notified or a custom one), as decision 006 says. `returned` keeps a
+ * delivery's hand-over (the item left the desk either way).
+ */
+export function statusEffects(
+  before: Pick<StateColumns, 'status' | 'notifiedAt'>,
+  status: string,
+  actor: Actor,
+  at: Date,
+): Partial<StateColumns> {
+  if (status === DELIVERED) return { deliveredAt: at, handedOverBy: actor };
+  const notified = status === NOTIFIED && !before.notifiedAt ? { notifiedAt: at } : {};
+  const handedBack =
+    isHandedOver(before.status) && !isHandedOver(status) ? { deliveredAt: null, handedOverBy: null } : {};
+  return { ...notified, ...handedBack };
+}
+
+/** The history action of a status change: the lifecycle's own names, else `status_changed`. */
+export const statusAction = (status: string) =>
+  isHandedOver(status) || status === NOTIFIED ? status : 'status_changed';
+
+/** Statuses whose change someone outside may hear of (webhooks, the recipient). */
+const EVENT_ACTIONS = new Set(['notified', 'delivered', 'returned']);
+
+/**
+ * A status change by a staff member (Mark Notified, Delivered, Returned, the edit dialog's
+ * status). `collectorName` is the collector given with the hand-over, noted on its history row.
+ * The same status again changes nothing.
+ */
+export function changeStatus(
+  before: Pick<StateColumns, 'status' | 'notifiedAt'>,
+  status: string,
+  { actor, at, collectorName = null }: { actor: Actor; at: Date; collectorName?: string | null },
+): Change<Partial<StateColumns>> {
+  if (status === before.status) return { ok: true, set: {}, history: [], events: [] };
+  const action = statusAction(status);
+  return {
+    ok: true,
+    set: { status, ...statusEffects(before, status, actor, at) },
+    history: [
+      entry(
+        action,
+        actor,
+        before.status,
+        status,
+        status === DELIVERED && collectorName ? `Collected by ${collectorName}` : null,
+      ),
+    ],
+    events: EVENT_ACTIONS.has(action) ? [{ event: `mail_item.${action}`, payload: {} }] : [],
+  };
+}
+
+/**
+ * The arrival message of an item's intake was accepted (email or SMS): a still pending item
+ * becomes notified, by nobody, and its `notified` event says so (`source: 'auto'`: it goes to
+ * webhooks only, the recipient already has their message). Anything but pending is left alone.
+ */
+export function autoNotify(
+  before: Pick<StateColumns, 'status' | 'notifiedAt'> | undefined,
+  { via, at }: { via: 'email' | 'sms'; at: Date },
+): Change<Partial<StateColumns>> | Refusal {
+  if (!before || before.status !== PENDING) return NOT_PENDING;
+  const change = changeStatus(before, NOTIFIED, { actor: null, at });
+  return {
+    ...change,
+    history: change.history.map((h) => ({ ...h, notes: via === 'email' ? 'Notified by email' : 'Notified by SMS' })),
+    events: change.events.map((e) => ({ ...e, payload: { source: 'auto' } })),
+  };
+}
+
+/** An edit as the service hands it over: values checked and resolved (storage, list spellings). */
+export type EditRequest = {
+  /** The fields sent; a key that is absent (or undefined) was not sent. */
+  fields: Partial<ItemFields>;
+  /** The status asked for, in the list's spelling; undefined keeps it. */
+  status?: string;
+  /** A new photo replaces the current one. */
+  newPhoto?: boolean;
+  /** The photo is to be removed. */
+  removePhoto?: boolean;
+};
+
+/**
+ * Edits fields and/or changes the status. The collector's name given with the hand-over is part
+ * of it, not an edit. A delivered item refuses edits (fields or photo) unless the organization
+ * allows them; its status can still change. History: one `updated` row naming the changed fields
+ * (the photo too), then the status row.
+ */
+export function edit(
+  before: MailItemRow,
+  request: EditRequest,
+  { actor, at, allowEditAfterDelivery }: { actor: string; at: Date; allowEditAfterDelivery: boolean },
+): Change<Partial<EditedRow>> | Refusal {
+  const status = request.status ?? before.status;
+  const handOver = status === DELIVERED && before.status !== DELIVERED;
+  const sent: Partial<ItemFields> = {};
+  for (const field of FIELD_KEYS) {
+    if (request.fields[field] !== undefined) (sent as Record<string, unknown>)[field] = request.fields[field];
+  }
+  const edits = FIELD_KEYS.filter((f) => f in sent && sent[f] !== before[f] && !(f === 'collectorName' && handOver));
+  const photoChanged = Boolean(request.newPhoto) || Boolean(request.removePhoto && before.photoId);
+  if (before.status === DELIVERED && !allowEditAfterDelivery && (edits.length > 0 || photoChanged)) {
+    return EDIT_AFTER_DELIVERY;
+  }
+  const history: HistoryEntry[] = [];
+  if (edits.length > 0 || request.newPhoto || request.removePhoto) {
+    const named = [...edits, ...(request.newPhoto ? ['photo'] : []), ...(request.removePhoto ? ['photo removed'] : [])];
+    history.push(entry('updated', actor, null, null, `Changed: ${named.join(', ')}`));
+  }
+  const statusChange = changeStatus(before, status, { actor, at, collectorName: sent.collectorName });
+  return {
+    ok: true,
+    set: { ...sent, ...statusChange.set },
+    history: [...history, ...statusChange.history],
+    events: statusChange.events,
+  };
+}
+
+/** Deleting, in any status: a `deleted` row and an event carrying the item as it was (the row is gone by then). */
+export function remove(
+  before: Pick<StateColumns, 'status'>,
+  { actor, snapshot }: { actor: string; snapshot: object },
+): Change<Record<string, never>> {
+  return {
+    ok: true,
+    set: {},
+    history: [entry('deleted', actor, before.status)],
+    events: [{ event: 'mail_item.deleted', payload: { item: snapshot } }],
+  };
+}
