@@ -3,16 +3,17 @@
  * own notification worker (started by server.ts, as in production) against a local in-process
  * SMTP server. Reports messages per second and proves that none was lost and none sent twice:
  * every job row is 'sent', and the SMTP server received exactly one message per row, counted by
- * Message-ID (`<jobId@pigeonhole>`).
+ * Message-ID (`<jobId@pigeonhole>`). Also reports the WAL the queue writes per message, and the
+ * latency of single messages queued one at a time on an idle queue (queued → received by SMTP),
+ * the figures scripts/bench/pg-boss-probe.ts measures for pg-boss (decision 019).
  *
  *   npx tsx scripts/bench/notifications.ts [count]
  *
  * Loopback only, in a fresh temporary data folder (or, with DATABASE_URL, a fresh
  * `bench_<timestamp>` database) that is removed at the end, whatever happens.
  */
-import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { SMTPServer } from 'smtp-server';
+import { latencyCells, startCountingSmtp, waitForArrivals } from './counting-smtp';
 import {
   log,
   makeDataDir,
@@ -25,45 +26,13 @@ import {
 } from './harness';
 
 const COUNT = Number(process.argv[2] ?? 10_000);
+/** Single messages queued one at a time, 50–300 ms apart, after the backlog is drained. */
+const LATENCY_SAMPLES = 100;
 const TIMEOUT_MS = 300_000;
 
-/** An SMTP server that keeps only each message's Message-ID (and how often it came). */
-async function startCountingSmtp() {
-  const seen = new Map<string, number>();
-  let received = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    // Many messages per pooled connection.
-    maxClients: 100,
-    onData(stream, _session, callback) {
-      let head = '';
-      let done = false;
-      stream.on('data', (c: Buffer) => {
-        if (done) return;
-        head += c.toString('utf8');
-        if (head.includes('\r\n\r\n')) done = true;
-      });
-      stream.on('end', () => {
-        const id = /^Message-ID:\s*(<[^>]+>)/im.exec(head)?.[1] ?? '(none)';
-        seen.set(id, (seen.get(id) ?? 0) + 1);
-        received += 1;
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onCleanup(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return {
-    url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
-    seen,
-    received: () => received,
-  };
-}
-
 async function main(): Promise<number> {
-  const smtp = await startCountingSmtp();
+  // The sign-up's own verification email is not one of the queue's messages.
+  const smtp = await startCountingSmtp(['bench@bench.test']);
   const dataDir = await makeDataDir();
   const database = await provisionDatabase(dataDir);
   // The server's own worker (NOTIFICATIONS_WORKER defaults to true) sends through SMTP_URL.
@@ -83,8 +52,17 @@ async function main(): Promise<number> {
 
   const html = `<p>${'Your package has arrived. '.repeat(20)}</p>`;
   const text = 'Your package has arrived. '.repeat(20);
+  const walLsn = async () =>
+    (await pool.query<{ lsn: string }>(`select pg_current_wal_lsn()::text as lsn`)).rows[0]!.lsn;
+  const walBytes = async (from: string) =>
+    Number(
+      (await pool.query<{ n: string }>(`select pg_wal_lsn_diff(pg_current_wal_lsn(), $1)::bigint as n`, [from]))
+        .rows[0]!.n,
+    );
   log(`queueing ${COUNT} email notifications in one statement ...`);
+  const walStart = await walLsn();
   const started = performance.now();
+  const cpuStart = process.cpuUsage();
   await pool.query(
     `insert into notification_jobs (organization_id, channel, event, destination, payload, dedupe_key)
      select $1, 'email', 'mail_item.created', 'r' || g || '@bench.test',
@@ -94,6 +72,7 @@ async function main(): Promise<number> {
     [account.organizationId, text, html, COUNT],
   );
   const queuedMs = performance.now() - started;
+  const walQueued = await walBytes(walStart);
 
   let last = -1;
   let counts = await count();
@@ -109,8 +88,27 @@ async function main(): Promise<number> {
     }
   }
   const drainedMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuStart);
+  const walDrained = await walBytes(walStart);
+
+  log(`queueing ${LATENCY_SAMPLES} single messages one at a time on the idle queue ...`);
+  const queuedAt = new Map<string, number>();
+  for (let i = 0; i < LATENCY_SAMPLES; i++) {
+    await new Promise((r) => setTimeout(r, 50 + Math.random() * 250));
+    const t0 = performance.now();
+    const { rows } = await pool.query<{ id: string }>(
+      `insert into notification_jobs (organization_id, channel, event, destination, payload, dedupe_key)
+       values ($1, 'email', 'mail_item.created', $2, jsonb_build_object('kind', 'bench', 'subject', 'Single', 'text', $3::text, 'html', $4::text), $5)
+       returning id`,
+      [account.organizationId, `single${i}@bench.test`, text, html, `bench:single:${i}`],
+    );
+    queuedAt.set(rows[0]!.id, t0);
+  }
+  await waitForArrivals(smtp, [...queuedAt.keys()], 30_000);
   // Let the last SMTP transactions land at the receiver (the row is marked after the server's 250).
   await new Promise((r) => setTimeout(r, 200));
+  const latencies = [...queuedAt].map(([id, t0]) => smtp.arrivedAt.get(`<${id}@pigeonhole>`)! - t0);
+  const latency = latencyCells(latencies);
 
   const ids = (await pool.query<{ id: string }>(`select id from notification_jobs where channel = 'email'`)).rows;
   const missing = ids.filter((r) => !smtp.seen.has(`<${r.id}@pigeonhole>`)).length;
@@ -131,10 +129,16 @@ async function main(): Promise<number> {
       ['queue insert (one statement)', `${queuedMs.toFixed(0)} ms`],
       ['drained in', `${(drainedMs / 1000).toFixed(2)} s`],
       ['messages / second', rate.toFixed(0)],
-      ['rows sent', String(counts.sent ?? 0)],
-      ['rows failed', String(counts.failed ?? 0)],
+      ['Node CPU (this process, SMTP server included)', `${((cpu.user + cpu.system) / COUNT).toFixed(0)} µs / message`],
+      ['WAL written: queueing', `${(walQueued / COUNT).toFixed(0)} B / message`],
+      ['WAL written: queueing and sending', `${(walDrained / COUNT).toFixed(0)} B / message`],
+      [`single message queued → received, p50 (${LATENCY_SAMPLES} on an idle queue)`, latency.p50],
+      ['single message queued → received, p95', latency.p95],
+      ['single message queued → received, max', latency.max],
+      ['backlog rows sent', String(counts.sent ?? 0)],
+      ['backlog rows failed', String(counts.failed ?? 0)],
       ['rows retried (attempts > 1)', String(attempts.retried)],
-      ['received by SMTP', String(smtp.received())],
+      ['received by SMTP (backlog and single messages)', String(smtp.received())],
       ['distinct Message-IDs received', String(smtp.seen.size)],
       ['rows never received (lost)', String(missing)],
       ['Message-IDs received twice or more', String(duplicates)],
@@ -142,7 +146,11 @@ async function main(): Promise<number> {
     ],
   );
   const ok =
-    (counts.sent ?? 0) === COUNT && missing === 0 && duplicates === 0 && unknown === 0 && smtp.received() === COUNT;
+    (counts.sent ?? 0) === COUNT &&
+    missing === 0 &&
+    duplicates === 0 &&
+    unknown === 0 &&
+    smtp.received() === COUNT + LATENCY_SAMPLES;
   console.log(`\n  ${ok ? 'PASS' : 'FAIL'}: ${ok ? 'none lost, none sent twice' : 'see the table'}`);
   return ok ? 0 : 1;
 }

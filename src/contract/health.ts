@@ -5,3 +5,4 @@ export const HealthReply = z.object({
   database: z.enum(['ok', 'unreachable']),
   uptimeSeconds: z.number(),
 });
+export type HealthReply = z.infer<typeof HealthReply>;

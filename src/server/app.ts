@@ -17,7 +17,8 @@ import {
 import { listeningUrl, type Config } from './config';
 import type { Db } from './db/client';
 import type { Deps } from './context';
-import { createCaches } from './caches';
+import { connectCaches, createCaches, type Caches } from './caches';
+import { createChangeFeed, type ChangeFeed } from './lib/change-feed';
 import { trackInFlight } from './lib/in-flight';
 import type { App } from './http';
 import { createMailer, type Mailer } from './lib/mailer';
@@ -38,6 +39,7 @@ import { createOrganizationsService } from './modules/organizations/organization
 import { organizationsRoutes } from './modules/organizations/organizations.routes';
 import { createDashboardService } from './modules/dashboard/dashboard.service';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
+import { createHealthService } from './modules/health/health.service';
 import { healthRoutes } from './modules/health/health.routes';
 import { createRecipientsService } from './modules/recipients/recipients.service';
 import { recipientsRoutes } from './modules/recipients/recipients.routes';
@@ -58,6 +60,7 @@ import { invitationsRoutes } from './modules/invitations/invitations.routes';
 import { createAuditService } from './modules/audit/audit.service';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { createNotifications } from './modules/notifications/worker';
+import { createNotificationsService } from './modules/notifications/notifications.service';
 import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { createApiKeyAuth } from './modules/integrations/api-keys';
 import { createIntegrationsService } from './modules/integrations/integrations.service';
@@ -89,6 +92,8 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // First, so that every reply carries the headers, the refusals of the hooks below included.
+  await app.register(securityHeaders, { production: config.env === 'production' });
   registerErrorHandlers(app);
   rejectNulCharacters(app);
   refuseCrossSiteWrites(app, config.appUrl);
@@ -101,12 +106,24 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
   app.decorate('inFlight', trackInFlight(app));
 
   const secretKeys = loadSecretKeys(config.secretsKey, config.secretsKeyPrevious, config.dataDir);
+  const caches = createCaches(config.cacheTtlMs);
+  // What this instance tells the others on the same database and hears from them (decision 018):
+  // with caching on, every invalidation. The caches serve nothing until it listens (started last).
+  const changeFeed = createChangeFeed({
+    db,
+    log: app.log,
+    connection: config.databaseListenUrl ? { connectionString: config.databaseListenUrl } : undefined,
+  });
+  app.decorate('changeFeed', changeFeed);
+  app.decorate('caches', caches);
+  app.addHook('onClose', () => changeFeed.close());
+  if (config.cacheTtlMs > 0) connectCaches(caches, changeFeed, app.log);
   const deps: Deps = {
     db,
     config,
     mailer: mailer ?? createMailer(config.smtpUrl, config.mailFrom, app.log),
     log: app.log,
-    caches: createCaches(config.cacheTtlMs),
+    caches,
     secrets: createSecretBox(secretKeys),
     publicUrl: () => {
       if (config.appUrl) return config.appUrl.replace(/\/+$/, '');
@@ -125,7 +142,6 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
     zlibOptions: { level: 4 },
   });
-  await app.register(securityHeaders, { production: config.env === 'production' });
   await app.register(swagger, {
     openapi: {
       info: {
@@ -169,7 +185,7 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
   await app.register(sessionPlugin, { db, config, caches: deps.caches, apiKeys });
   await app.register(organizationPlugin, { db, caches: deps.caches });
 
-  healthRoutes(app, db);
+  healthRoutes(app, createHealthService(deps));
   const twoFactor = createTwoFactorService(deps);
   authRoutes(app, createAuthService(deps, twoFactor));
   twoFactorRoutes(app, twoFactor);
@@ -191,18 +207,19 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
     requestsInFlight: () => app.inFlight.count,
   });
   app.decorate('notifications', notifications);
-  notificationsRoutes(app, db, notifications.unsubscribeKeys);
-  integrationsRoutes(app, createIntegrationsService(deps, apiKeys));
+  notificationsRoutes(app, createNotificationsService(deps, notifications.unsubscribeKeys));
+  integrationsRoutes(app, createIntegrationsService(deps));
   // Without provider keys, checkout runs against the local demo provider (README: Billing).
   const gateways = {
     stripe: config.stripe ? createStripeGateway(config.stripe) : null,
     paypal: config.paypal ? createPaypalGateway(config.paypal) : null,
   };
-  billingRoutes(app, createBillingService(deps, gateways), createStripeWebhooks(deps, gateways.stripe), db);
+  billingRoutes(app, createBillingService(deps, gateways), createStripeWebhooks(deps, gateways.stripe));
   superAdminRoutes(app, createSuperAdminService(deps));
   app.decorate('reencryptSecrets', () => reencryptIntegrationSecrets(db, deps.secrets));
 
   await serveClient(app, path.join(config.rootDir, 'dist', 'client'));
+  if (config.cacheTtlMs > 0) await changeFeed.start();
   return app;
 }
 
@@ -256,5 +273,9 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** SECRETS_KEY rotation: rewrites stored integration secrets with the current key. */
     reencryptSecrets: () => Promise<RotationResult>;
+    /** LISTEN/NOTIFY between the instances on one database (lib/change-feed.ts). */
+    changeFeed: ChangeFeed;
+    /** This instance's caches (caches.ts); services reach them through their deps. */
+    caches: Caches;
   }
 }

@@ -1,8 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { mailItems } from './db/schema';
 import { TtlCache } from './lib/ttl-cache';
 import { Client, createTestApp, joinAs, type TestApp } from './test/harness';
 
-/** With caching on, this instance's own writes must take effect on the very next request. */
+/**
+ * With caching on (a long TTL, so an expiry cannot pass these), this instance's own writes must
+ * take effect on the very next request. Other instances: caches-across-instances.test.ts.
+ */
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({ CACHE_TTL_MS: '60000' });
@@ -71,6 +75,26 @@ describe('cached mail-item lists and settings', () => {
   });
 });
 
+describe("an organization's own changes", () => {
+  it("a timezone change moves the dashboard's 'today' at once", async () => {
+    const admin = new Client(t);
+    await admin.register();
+    const org = await admin.createOrganization();
+    expect((await admin.put(`/api/organizations/${org.id}`, { timezone: 'UTC' })).statusCode).toBe(200);
+    // 12 hours old: "today" in exactly one of UTC and UTC+12 (Tarawa), whatever the time of day.
+    await t.db.insert(mailItems).values({
+      organizationId: org.id,
+      type: 'package',
+      status: 'pending',
+      arrivedAt: new Date(Date.now() - 12 * 3600_000),
+    });
+    const inUtc = (await admin.get('/api/dashboard/stats')).json().todaysMail;
+    await admin.put(`/api/organizations/${org.id}`, { timezone: 'Pacific/Tarawa' });
+    const inTarawa = (await admin.get('/api/dashboard/stats')).json().todaysMail;
+    expect(inUtc + inTarawa).toBe(1);
+  });
+});
+
 describe('TtlCache', () => {
   it('shares one load between concurrent misses and expires entries', async () => {
     const cache = new TtlCache<string, number>(30);
@@ -99,5 +123,40 @@ describe('TtlCache', () => {
     let n = 0;
     await off.getOrLoad('k', async () => ++n);
     expect(await off.getOrLoad('k', async () => ++n)).toBe(2);
+  });
+
+  it('hands a value loaded before an invalidation to its callers but never stores it', async () => {
+    const cache = new TtlCache<string, string | undefined>(60_000);
+    const slow = (value: string | undefined) => () =>
+      new Promise<string | undefined>((r) => setTimeout(() => r(value), 10));
+    for (const invalidate of [() => cache.delete('k'), () => cache.deleteWhere(() => false), () => cache.clear()]) {
+      const before = cache.getOrLoad('k', slow('old'));
+      invalidate();
+      expect(await before).toBe('old');
+      expect(await cache.getOrLoad('k', async () => 'new')).toBe('new');
+      cache.clear();
+    }
+    // A miss loaded meanwhile is still a miss, not an error.
+    const miss = cache.getOrLoad('gone', slow(undefined));
+    cache.delete('gone');
+    expect(await miss).toBeUndefined();
+  });
+
+  it('forgets by value, drops the least recently used beyond its size, and serves nothing while inactive', async () => {
+    let active = true;
+    const cache = new TtlCache<string, { user: string }>(60_000, 2, () => active);
+    await cache.getOrLoad('a', async () => ({ user: 'ann' }));
+    await cache.getOrLoad('b', async () => ({ user: 'bob' }));
+    cache.deleteWhere((_key, value) => value.user === 'ann');
+    expect(await cache.getOrLoad('a', async () => ({ user: 'ann again' }))).toEqual({ user: 'ann again' });
+    await cache.getOrLoad('b', async () => ({ user: 'not loaded' })); // b used last…
+    await cache.getOrLoad('c', async () => ({ user: 'cid' })); // …so a goes
+    expect(cache.size).toBe(2);
+    expect(await cache.getOrLoad('a', async () => ({ user: 'reloaded' }))).toEqual({ user: 'reloaded' });
+    active = false;
+    expect(await cache.getOrLoad('a', async () => ({ user: 'fresh' }))).toEqual({ user: 'fresh' });
+    cache.set('z', { user: 'zed' });
+    active = true;
+    expect(await cache.getOrLoad('z', async () => ({ user: 'loaded' }))).toEqual({ user: 'loaded' });
   });
 });

@@ -18,6 +18,12 @@ const EnvSchema = z.object({
   APP_URL: z.url().optional(),
   /** PostgreSQL connection string. Unset: an embedded PostgreSQL runs in DATA_DIR. */
   DATABASE_URL: z.string().optional(),
+  /**
+   * Where each instance LISTENs for the other instances' changes (one connection of its own).
+   * Unset: DATABASE_URL. Set it to the database itself when DATABASE_URL goes through a pooler in
+   * transaction mode (PgBouncer), which cannot carry LISTEN.
+   */
+  DATABASE_LISTEN_URL: z.string().optional(),
   /** Where the embedded PostgreSQL keeps its cluster (DATA_DIR/pg). */
   DATA_DIR: z.string().default('./data'),
   /** Connection pool size per app instance. */
@@ -103,6 +109,7 @@ export type Config = {
   port: number;
   appUrl: string | undefined;
   databaseUrl: string | undefined;
+  databaseListenUrl: string | undefined;
   dataDir: string;
   databasePoolSize: number;
   smtpUrl: string | undefined;
@@ -157,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
     port: e.PORT,
     appUrl: e.APP_URL,
     databaseUrl: e.DATABASE_URL || undefined,
+    databaseListenUrl: e.DATABASE_LISTEN_URL || undefined,
     dataDir: path.resolve(rootDir, e.DATA_DIR),
     databasePoolSize: e.DATABASE_POOL_SIZE,
     smtpUrl: e.SMTP_URL || undefined,

@@ -5,8 +5,9 @@ import { ORGANIZATION_HEADER, type Role } from '../../contract';
 import type { Db } from '../db/client';
 import { membershipKey, type Caches } from '../caches';
 import type { OrgCaller } from '../context';
-import { badRequest, forbidden } from '../lib/errors';
+import { AppError, badRequest, forbidden, notFound } from '../lib/errors';
 import { membersRepository } from '../modules/organizations/members.repository';
+import { ORGANIZATION_NOT_FOUND } from '../modules/organizations/organizations.service';
 import { authOf } from './session';
 import { withTenants } from '../db/tenant-scope';
 
@@ -17,13 +18,21 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** preValidation hook (after authenticate): the x-organization-id header names one of the caller's organizations. */
     requireOrganization: (request: FastifyRequest) => Promise<void>;
-    /** preValidation hook (after requireOrganization): the caller is an admin of it. */
+    /**
+     * preValidation hook (after authenticate) of the calls naming the organization in the path
+     * (`:orgId`, else `:id`): it is one of the caller's; any other answers 404, so organization
+     * ids cannot be probed (a malformed id answers 400, as the path's schema would).
+     */
+    requirePathOrganization: (request: FastifyRequest) => Promise<void>;
+    /** preValidation hook (after requireOrganization or requirePathOrganization): the caller is an admin of it. */
     requireAdmin: (request: FastifyRequest) => Promise<void>;
   }
 }
 
 export const NOT_A_MEMBER = 'You are not a member of this organization';
+const ADMIN_REQUIRED = 'Only organization admins can do this';
 export const API_KEY_OTHER_ORGANIZATION = 'This API key belongs to another organization';
+/** An organization id as the header and the path carry it. */
 const HeaderValue = z.uuid();
 
 /** The caller of an organization-scoped call; only valid behind `requireOrganization`. */
@@ -65,7 +74,27 @@ export const organizationPlugin = fp(async (app, opts: { db: Db; caches: Caches 
     else done();
   });
 
+  // Like requireOrganization, it runs before validation (who before what, decision 003) and its
+  // handler runs scoped to the organization (the preHandler above).
+  app.decorate('requirePathOrganization', async (request: FastifyRequest) => {
+    const params = request.params as { id?: string; orgId?: string };
+    const param = params.orgId !== undefined ? 'orgId' : 'id';
+    const organizationId = params[param];
+    if (organizationId === undefined) throw new Error(`${request.routeOptions.url} names no organization in its path`);
+    if (!HeaderValue.safeParse(organizationId).success) {
+      throw new AppError(400, ORGANIZATION_NOT_FOUND, 'validation_error', [
+        { path: param, message: ORGANIZATION_NOT_FOUND },
+      ]);
+    }
+    const userId = authOf(request).user.id;
+    const role = await opts.caches.memberships.getOrLoad(membershipKey(organizationId, userId), () =>
+      membersRepository.findRole(opts.db, organizationId, userId),
+    );
+    if (!role) throw notFound(ORGANIZATION_NOT_FOUND);
+    request.membership = { organizationId, role };
+  });
+
   app.decorate('requireAdmin', async (request: FastifyRequest) => {
-    if (request.membership?.role !== 'admin') throw forbidden('Only organization admins can do this', 'admin_required');
+    if (request.membership?.role !== 'admin') throw forbidden(ADMIN_REQUIRED, 'admin_required');
   });
 });

@@ -1,27 +1,53 @@
+import helmet from '@fastify/helmet';
 import fp from 'fastify-plugin';
 
 /**
- * Conservative headers for every reply. The CSP allows only our own origin, plus inline styles
- * (Radix positions popovers with style attributes) and blob:/data: images for photo previews.
+ * The Content-Security-Policy of every reply, the web client's and the API docs' (Swagger UI
+ * loads only its own scripts and styles and fetches /api/docs/json). Our own origin, plus inline
+ * styles (Radix positions popovers with style attributes), blob:/data: images for photo previews
+ * and WebAssembly for the barcode reader; no framing by anyone.
+ */
+const CSP_DIRECTIVES = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'", "'wasm-unsafe-eval'"],
+  'style-src': ["'self'", "'unsafe-inline'"],
+  'img-src': ["'self'", 'data:', 'blob:'],
+  'connect-src': ["'self'"],
+  'frame-ancestors': ["'none'"],
+  'base-uri': ["'self'"],
+  'form-action': ["'self'"],
+};
+
+/** HSTS in production only: a laptop or test server on plain http must not pin its host to https. */
+const HSTS = { maxAge: 15_552_000, includeSubDomains: true };
+
+/**
+ * Security headers by `@fastify/helmet` (decision 019), configured to our policy: the CSP above,
+ * `X-Frame-Options: DENY`, `nosniff`, `strict-origin-when-cross-origin`, HSTS in production.
+ * Helmet's other defaults are off so that the policy stays the one we had: Cross-Origin-Opener-
+ * Policy `same-origin` would cut PayPal's checkout pop-up from its opener, and the legacy ones
+ * (X-XSS-Protection, X-Download-Options, X-Permitted-Cross-Domain-Policies) address browsers and
+ * plug-ins we do not support. Turning one on is a policy change of its own (decision 019).
+ *
+ * Ours on top: API replies default to `cache-control: no-store` (personal data must not sit in
+ * a shared or browser cache); a route that sets its own cache-control keeps it.
  */
 export const securityHeaders = fp(async (app, opts: { production: boolean }) => {
-  const csp = [
-    "default-src 'self'",
-    "script-src 'self' 'wasm-unsafe-eval'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "connect-src 'self'",
-    "frame-ancestors 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-  ].join('; ');
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+    crossOriginEmbedderPolicy: false,
+    crossOriginOpenerPolicy: false,
+    crossOriginResourcePolicy: false,
+    originAgentCluster: false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    strictTransportSecurity: opts.production ? HSTS : false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xFrameOptions: { action: 'deny' },
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+  });
   app.addHook('onSend', async (request, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('x-frame-options', 'DENY');
-    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
-    // Swagger UI ships inline scripts; the docs page gets the library's own defaults.
-    if (!request.url.startsWith('/api/docs')) reply.header('content-security-policy', csp);
-    if (opts.production) reply.header('strict-transport-security', 'max-age=15552000; includeSubDomains');
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 });

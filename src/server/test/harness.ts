@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, inject } from 'vitest';
 import { buildApp } from '../app';
+import { applyChange, clearCaches, type CacheChange } from '../caches';
 import { loadConfig, type Config } from '../config';
 import { connectDatabase } from '../db/client';
 import { appRoleFor } from '../db/row-level-security';
@@ -22,15 +23,46 @@ export async function createTestApp(env: Overrides = {}) {
   const adminUrl = inject('adminUrl');
   await adminQuery(adminUrl, `create database ${dbName} template ${inject('templateDb')}`);
   const url = withDatabase(adminUrl, dbName);
+  const instance = await startInstance(url, env);
+
+  afterAll(async () => {
+    await instance.close();
+    await adminQuery(adminUrl, `drop database if exists ${dbName} with (force)`);
+  });
+  /**
+   * A statement as the database's owner, for what the application's role may not do (ANALYZE),
+   * or to read every row whatever row-level security says; answers the rows.
+   */
+  const asOwner = <R extends Record<string, unknown> = Record<string, unknown>>(text: string) =>
+    adminRows<R>(url, text);
+  return { ...instance, asOwner, url };
+}
+
+/**
+ * Another app instance on the same database as `t` (as behind a load balancer): its own pool,
+ * caches and change feed, configured like `t`'s unless `env` says otherwise; closed after the file.
+ */
+export async function createSecondInstance(t: TestApp, env: Overrides = {}): Promise<TestApp> {
+  const instance = await startInstance(t.url, { ...t.env, ...env });
+  afterAll(() => instance.close());
+  return { ...t, ...instance };
+}
+
+/**
+ * One app on the database at `url`. Caching is on with the production TTL (CACHE_TTL_MS's
+ * default), as the app runs: a test that changes rows behind the app's back says what it made
+ * stale with `forget`, or passes CACHE_TTL_MS: '0' when uncached behaviour is its subject.
+ */
+async function startInstance(url: string, env: Overrides) {
   // As in production: the application's role, held by row-level security.
   const database = connectDatabase(url, 5, { role: await appRoleFor(url) });
-  // Caching is off by default so tests may change rows directly; caches.test.ts turns it on.
   const config: Config = loadConfig(
     {
       NODE_ENV: 'test',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       SEED_DEMO: 'false',
-      CACHE_TTL_MS: '0',
+      // TEST_CACHE_TTL_MS=60000 makes any read of a stale cache entry show (none may expire mid-test).
+      ...(process.env.TEST_CACHE_TTL_MS ? { CACHE_TTL_MS: process.env.TEST_CACHE_TTL_MS } : {}),
       SECRETS_KEY: TEST_SECRETS_KEY,
       // Tests drive the notification worker themselves (notifications tests start one).
       NOTIFICATIONS_WORKER: 'false',
@@ -44,19 +76,27 @@ export async function createTestApp(env: Overrides = {}) {
   );
   const app = await buildApp({ config, db: database.db });
   await app.ready();
-
-  afterAll(async () => {
-    await app.close();
-    await database.close();
-    await adminQuery(adminUrl, `drop database if exists ${dbName} with (force)`);
-  });
-  /**
-   * A statement as the database's owner, for what the application's role may not do (ANALYZE),
-   * or to read every row whatever row-level security says; answers the rows.
-   */
-  const asOwner = <R extends Record<string, unknown> = Record<string, unknown>>(text: string) =>
-    adminRows<R>(url, text);
-  return { app, db: database.db, pool: database.pool, config, asOwner, url };
+  return {
+    app,
+    db: database.db,
+    pool: database.pool,
+    config,
+    /** The overrides it was started with. */
+    env,
+    /**
+     * For a test that wrote rows directly (not through the app): drops what the write made stale
+     * from this instance's caches, as the service owning such a write does.
+     */
+    forget: (...changes: CacheChange[]) => {
+      for (const change of changes) applyChange(app.caches, change);
+    },
+    /** Empties this instance's caches. */
+    forgetEverything: () => clearCaches(app.caches),
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
 }
 
 let seq = 0;

@@ -102,8 +102,3 @@ export function messageTitle(message: Pick<NotificationMessage, 'channel' | 'eve
   const word = channelWords[message.channel];
   return `${purpose[0]!.toUpperCase()}${purpose.slice(1)} ${word}`;
 }
-
-/** Messages still on their way: the lists showing them poll until they settle. */
-export function isInFlight(message: Pick<NotificationMessage, 'status'>): boolean {
-  return message.status === 'queued' || message.status === 'sending';
-}

@@ -1,4 +1,5 @@
 import { and, count, eq, ne } from 'drizzle-orm';
+import { tellInstances } from '../../caches';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { usersRepository } from '../auth/users.repository';
@@ -38,6 +39,8 @@ export async function revokeSuperAdmin(
 async function setFlag(db: Db, user: { id: string; email: string }, isSuperAdmin: boolean) {
   await db.transaction(async (tx) => {
     await usersRepository.update(tx, user.id, { isSuperAdmin });
+    // Running instances' cached sessions carry the old flag.
+    await tellInstances(tx, [{ kind: 'user', userId: user.id }]);
     await platformLogRepository.record(tx, {
       kind: 'super_admin',
       action: isSuperAdmin ? 'user.super_admin_granted' : 'user.super_admin_revoked',

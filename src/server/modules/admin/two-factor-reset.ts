@@ -1,3 +1,4 @@
+import { tellInstances } from '../../caches';
 import type { Db } from '../../db/client';
 import { sessionsRepository } from '../auth/sessions.repository';
 import { twoFactorRepository } from '../auth/two-factor.repository';
@@ -7,7 +8,8 @@ import { platformLogRepository } from '../super-admin/platform-log.repository';
 /**
  * The shell's way back in for someone who lost both the phone and the recovery codes
  * (`npm run admin -- reset-two-factor EMAIL`, run by an operator who has checked who is asking):
- * two-factor off, recovery codes gone, every session ended. Written to the platform log.
+ * two-factor off, recovery codes gone, every session ended (running instances drop the cached
+ * ones when it commits). Written to the platform log.
  */
 export async function resetTwoFactor(db: Db, email: string): Promise<'reset' | 'not_enabled' | 'no_such_user'> {
   const user = await usersRepository.findByEmail(db, email.trim());
@@ -21,6 +23,7 @@ export async function resetTwoFactor(db: Db, email: string): Promise<'reset' | '
     });
     await twoFactorRepository.replaceRecoveryCodes(tx, user.id, []);
     await sessionsRepository.deleteForUser(tx, user.id);
+    await tellInstances(tx, [{ kind: 'user', userId: user.id }]);
     await platformLogRepository.record(tx, {
       kind: 'sign_in',
       action: 'user.two_factor_reset',

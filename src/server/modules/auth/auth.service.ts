@@ -12,7 +12,7 @@ import {
   type VerifyEmailBody,
 } from '../../../contract';
 import type { Deps } from '../../context';
-import { forgetMembership, forgetUser } from '../../caches';
+import { forget, forgetMembership, forgetUser, transactionForgetting } from '../../caches';
 import { AppError, badRequest, conflict, tooManyRequests, unauthorized } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { violatedUniqueConstraint } from '../../lib/pg-errors';
@@ -82,8 +82,9 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
    */
   async function applySuperAdminEmails(user: UserRow): Promise<UserRow> {
     if (user.isSuperAdmin || !user.emailVerifiedAt || !config.superAdminEmails.includes(user.email)) return user;
+    const updated = await usersRepository.update(db, user.id, { isSuperAdmin: true });
     forgetUser(caches, user.id);
-    return (await usersRepository.update(db, user.id, { isSuperAdmin: true })) ?? user;
+    return updated ?? user;
   }
 
   async function joinOnSignIn(user: UserRow, token: string): Promise<InvitationJoinOutcome> {
@@ -271,7 +272,7 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
 
     async logout(sessionId: string) {
       await sessionsRepository.delete(db, sessionId);
-      caches.sessions.delete(sessionId);
+      forget(caches, { kind: 'session', sessionId });
     },
 
     async updateName(userId: string, input: z.infer<typeof UpdateUserBody>) {
@@ -287,14 +288,14 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
         throw badRequest('Current password is incorrect', 'wrong_password');
       }
       const password = await hashPassword(input.newPassword);
-      await db.transaction(async (tx) => {
+      await transactionForgetting(db, caches, async (tx, forget) => {
         await usersRepository.update(tx, userId, { password });
         // Other devices signed in with the old password are signed out; this one stays. Reset
         // links asked for before would otherwise still set a password of someone else's choosing.
         await sessionsRepository.deleteForUser(tx, userId, sessionId);
         await passwordResetRepository.consumeAllFor(tx, userId);
+        forget({ kind: 'user', userId });
       });
-      forgetUser(caches, userId);
     },
 
     /**
@@ -335,7 +336,7 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
 
     async resetPassword(input: z.infer<typeof ResetPasswordBody>) {
       const password = await hashPassword(input.password);
-      const userId = await db.transaction(async (tx) => {
+      await transactionForgetting(db, caches, async (tx, forget) => {
         const token = await passwordResetRepository.consume(tx, hashToken(input.token));
         if (!token)
           throw badRequest('This reset link is invalid or has expired. Please request a new one.', 'invalid_token');
@@ -343,9 +344,8 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
         await sessionsRepository.deleteForUser(tx, token.userId);
         // The other links sent before this one end with it.
         await passwordResetRepository.consumeAllFor(tx, token.userId);
-        return token.userId;
+        forget({ kind: 'user', userId: token.userId });
       });
-      forgetUser(caches, userId);
     },
   };
 }

@@ -4,7 +4,7 @@ import { renderSVG } from 'uqr';
 import { RECOVERY_CODE_COUNT, TWO_FACTOR_MESSAGES, type TwoFactorStatus } from '../../../contract';
 import type { Deps } from '../../context';
 import type { DbOrTx } from '../../db/client';
-import { forgetUser } from '../../caches';
+import { transactionForgetting } from '../../caches';
 import { badRequest, conflict, tooManyRequests, unauthorized } from '../../lib/errors';
 import { verifyPassword } from '../../lib/passwords';
 import * as rateLimiter from '../../lib/rate-limiter';
@@ -148,12 +148,12 @@ export function createTwoFactorService(deps: Deps) {
       if (user.twoFactorEnabledAt) throw conflict(TWO_FACTOR_MESSAGES.alreadyEnabled, 'already_enabled');
       if (!user.twoFactorSecret) throw badRequest(TWO_FACTOR_MESSAGES.setUpFirst, 'not_set_up');
       await checkCode(user, code, { recovery: false });
-      const codes = await db.transaction(async (tx) => {
+      const codes = await transactionForgetting(db, caches, async (tx, forget) => {
         await usersRepository.update(tx, userId, { twoFactorEnabledAt: new Date() });
         await sessionsRepository.deleteForUser(tx, userId, sessionId);
+        forget({ kind: 'user', userId });
         return issueRecoveryCodes(userId, tx);
       });
-      forgetUser(caches, userId);
       tellOwner(user, 'turned on');
       return codes;
     },
@@ -163,15 +163,15 @@ export function createTwoFactorService(deps: Deps) {
       if (!user.twoFactorEnabledAt) throw conflict(TWO_FACTOR_MESSAGES.notEnabled, 'not_enabled');
       await checkPassword(user, password);
       await checkCode(user, code, { recovery: true });
-      await db.transaction(async (tx) => {
+      await transactionForgetting(db, caches, async (tx, forget) => {
         await usersRepository.update(tx, userId, {
           twoFactorSecret: null,
           twoFactorEnabledAt: null,
           twoFactorLastStep: null,
         });
         await twoFactorRepository.replaceRecoveryCodes(tx, userId, []);
+        forget({ kind: 'user', userId });
       });
-      forgetUser(caches, userId);
       tellOwner(user, 'turned off');
     },
 

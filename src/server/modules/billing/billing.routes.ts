@@ -20,34 +20,33 @@ import {
   UpgradeBody,
   UrlReply,
 } from '../../../contract';
-import type { Db } from '../../db/client';
 import type { App } from '../../http';
 import { errorReplies } from '../../http';
-import { forbidden, notFound } from '../../lib/errors';
+import { AppError } from '../../lib/errors';
 import { callerOf } from '../../plugins/organization';
-import { authOf } from '../../plugins/session';
-import { membersRepository } from '../organizations/members.repository';
 import type { BillingService } from './billing.service';
-import { auditRefusal } from './plan-changes';
 import type { StripeWebhooks } from './stripe-webhooks';
-
-const ADMIN_ONLY = 'Only organization admins can do this';
 
 /**
  * Billing calls: HTTP only. Every call but the plan table and the webhook is for admins of the
  * organization; a member's attempt is refused (403) and written to the organization's audit log.
  */
-export function billingRoutes(app: App, billing: BillingService, webhooks: StripeWebhooks, db: Db) {
+export function billingRoutes(app: App, billing: BillingService, webhooks: StripeWebhooks) {
   const tags = ['Billing'];
 
   /** requireAdmin, with the refusal audited: a member trying to buy or open billing is worth knowing. */
   async function requireBillingAdmin(request: FastifyRequest) {
-    const membership = request.membership;
-    if (membership && membership.role !== 'admin') {
-      await auditRefusal(db, membership.organizationId, { userId: authOf(request).user.id }, ADMIN_ONLY, {
-        call: `${request.method} ${request.routeOptions.url}`,
-      });
-      throw forbidden(ADMIN_ONLY, 'admin_required');
+    try {
+      await app.requireAdmin(request);
+    } catch (err) {
+      if (err instanceof AppError && request.membership) {
+        await billing.recordAdminRefusal(
+          callerOf(request),
+          err.message,
+          `${request.method} ${request.routeOptions.url}`,
+        );
+      }
+      throw err;
     }
   }
   const admin = [app.authenticate, app.requireOrganization, requireBillingAdmin];
@@ -181,19 +180,9 @@ export function billingRoutes(app: App, billing: BillingService, webhooks: Strip
       body: UpgradeBody,
       response: { 200: Organization, ...errorReplies(400, 401, 402, 403, 404) },
     },
-    preValidation: app.authenticate,
-    handler: async (request) => {
-      const userId = authOf(request).user.id;
-      const organizationId = request.params.id;
-      const role = await membersRepository.findRole(db, organizationId, userId);
-      // Another organization's id answers like a missing one, so ids cannot be probed.
-      if (!role) throw notFound('Organization not found');
-      if (role !== 'admin') {
-        await auditRefusal(db, organizationId, { userId }, ADMIN_ONLY, { call: 'POST /api/organizations/:id/upgrade' });
-        throw forbidden(ADMIN_ONLY, 'admin_required');
-      }
-      return billing.upgrade({ userId, organizationId, role }, request.body);
-    },
+    // The organization is the path's (another's id answers 404, so ids cannot be probed).
+    preValidation: [app.authenticate, app.requirePathOrganization, requireBillingAdmin],
+    handler: async (request) => billing.upgrade(callerOf(request), request.body),
   });
 
   // Stripe signs the exact bytes it sent: this route alone keeps the raw body.

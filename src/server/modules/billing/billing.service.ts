@@ -152,6 +152,14 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
   }
 
   return {
+    /**
+     * A member's attempt at an admin-only billing call (refused 403 by the route's requireAdmin):
+     * worth knowing, so it goes to the organization's audit log.
+     */
+    async recordAdminRefusal(caller: OrgCaller, reason: string, call: string): Promise<void> {
+      await auditRefusal(db, caller.organizationId, actorOf(caller), reason, { call });
+    },
+
     plans(): PlansReply {
       return {
         plans: PLAN_LIST,

@@ -1,9 +1,8 @@
-import { sql } from 'drizzle-orm';
 import { HealthReply } from '../../../contract';
-import type { Db } from '../../db/client';
 import type { App } from '../../http';
+import type { HealthService } from './health.service';
 
-export function healthRoutes(app: App, db: Db) {
+export function healthRoutes(app: App, health: HealthService) {
   app.get('/api/health', {
     schema: {
       tags: ['Operations'],
@@ -11,13 +10,8 @@ export function healthRoutes(app: App, db: Db) {
       response: { 200: HealthReply, 503: HealthReply },
     },
     handler: async (_request, reply) => {
-      const uptimeSeconds = Math.round(process.uptime());
-      try {
-        await db.execute(sql`select 1`);
-        return { status: 'ok' as const, database: 'ok' as const, uptimeSeconds };
-      } catch {
-        return reply.status(503).send({ status: 'unavailable', database: 'unreachable', uptimeSeconds });
-      }
+      const result = await health.check();
+      return reply.status(result.status === 'ok' ? 200 : 503).send(result);
     },
   });
 }

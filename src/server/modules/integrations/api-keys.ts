@@ -123,8 +123,7 @@ export type ApiKeyPrincipal = {
 /**
  * Authenticates API keys, with a per-instance cache of the lookup like sessions' (decision 005):
  * revoking a key, deleting or switching off its integration, and removing its creator from the
- * organization (forgetMembership) clear it here at once; other instances see the change within
- * CACHE_TTL_MS.
+ * organization clear it on every instance at once (caches.ts, decision 018).
  */
 export function createApiKeyAuth(db: Db, caches: Caches) {
   const cache = caches.apiKeys;
@@ -154,12 +153,6 @@ export function createApiKeyAuth(db: Db, caches: Caches) {
         await apiKeysRepository.touch(db, found.apiKeyId, new Date(now));
       }
       return found;
-    },
-    forgetKey(apiKeyId: string) {
-      cache.deleteWhere((_hash, p) => p?.apiKeyId === apiKeyId);
-    },
-    forgetIntegration(integrationId: string) {
-      cache.deleteWhere((_hash, p) => p?.integrationId === integrationId);
     },
   };
 }

@@ -14,13 +14,14 @@ import {
   type UpdateIntegrationBody,
 } from '../../../contract';
 import type { Deps, OrgCaller } from '../../context';
+import { transactionForgetting } from '../../caches';
 import type { DbOrTx } from '../../db/client';
 import { organizations, users } from '../../db/schema';
-import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
+import { AppError, badRequest, notFound } from '../../lib/errors';
 import { iso, isoOrNull } from '../../lib/time';
 import { auditRepository } from '../audit/audit.repository';
 import { writeBlockError, writeBlockFor } from '../billing/access';
-import { apiKeysRepository, newApiKey, type ApiKeyAuth, type ApiKeyRow } from './api-keys';
+import { apiKeysRepository, newApiKey, type ApiKeyRow } from './api-keys';
 import { auditView, integrationChanges, recordKeyCreated } from './integration-audit';
 import { maskConfig, mergeConfig, newWebhookSecret, validateConfig } from './integration-config';
 import {
@@ -93,12 +94,7 @@ function toMessageDto(row: NotificationJobRow): NotificationMessage {
   };
 }
 
-/** Routes already refuse members; this keeps the rule if the service is called from elsewhere. */
-function assertAdmin(caller: OrgCaller) {
-  if (caller.role !== 'admin') throw forbidden('Only organization admins can do this', 'admin_required');
-}
-
-export function createIntegrationsService({ db, config, secrets, mailer }: Deps, apiKeyAuth: ApiKeyAuth) {
+export function createIntegrationsService({ db, config, secrets, mailer, caches }: Deps) {
   const validation = { allowPrivateTargets: config.allowPrivateTargets, platformSmtp: Boolean(config.smtpUrl) };
 
   async function find(caller: OrgCaller, id: string, tx: DbOrTx = db, lock = false) {
@@ -134,7 +130,6 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps,
      * signing secret, an API integration its first key.
      */
     async create(caller: OrgCaller, input: CreateIntegrationInput): Promise<z.input<typeof CreatedIntegration>> {
-      assertAdmin(caller);
       const block = await writeBlockFor(db, caller.organizationId);
       if (block) throw writeBlockError(block);
       const stored = mergeConfig(input.type, input.config, {}, secrets);
@@ -178,8 +173,7 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps,
 
     /** The full payload or only some fields (e.g. {isActive}); secrets left out, blank or masked are kept. */
     async update(caller: OrgCaller, id: string, input: UpdateIntegrationInput): Promise<Integration> {
-      assertAdmin(caller);
-      const row = await db.transaction(async (tx) => {
+      const row = await transactionForgetting(db, caches, async (tx, forget) => {
         const current = await integrationsRepository.find(tx, caller.organizationId, id, true);
         if (!current) throw notFound(INTEGRATION_MESSAGES.notFound);
         if (input.type !== undefined && input.type !== current.type) {
@@ -198,6 +192,8 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps,
           ...(nextConfig ? { config: nextConfig } : {}),
         });
         const changes = updated && integrationChanges(current, updated, secrets);
+        // Its API keys stop working at once, on every instance.
+        if (updated && input.isActive === false) forget({ kind: 'integration', integrationId: id });
         if (changes) {
           await auditRepository.record(tx, {
             organizationId: caller.organizationId,
@@ -212,18 +208,17 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps,
         return updated;
       });
       if (!row) throw notFound(INTEGRATION_MESSAGES.notFound);
-      if (input.isActive === false) apiKeyAuth.forgetIntegration(id);
       return withStats(caller.organizationId, row);
     },
 
     /** Its API keys go with it (the foreign key); the entry keeps what it was. */
     async remove(caller: OrgCaller, id: string): Promise<void> {
-      assertAdmin(caller);
-      await db.transaction(async (tx) => {
+      await transactionForgetting(db, caches, async (tx, forget) => {
         const current = await find(caller, id, tx, true);
         if (!(await integrationsRepository.delete(tx, caller.organizationId, id))) {
           throw notFound(INTEGRATION_MESSAGES.notFound);
         }
+        forget({ kind: 'integration', integrationId: id });
         await auditRepository.record(tx, {
           organizationId: caller.organizationId,
           actorId: caller.userId,
@@ -234,12 +229,10 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps,
           before: auditView(current),
         });
       });
-      apiKeyAuth.forgetIntegration(id);
     },
 
     /** A new webhook signing secret, answered once; the old one stops signing at once. */
     async rotateSecret(caller: OrgCaller, id: string): Promise<z.input<typeof CreatedIntegration>> {
-      assertAdmin(caller);
       const webhookSecret = newWebhookSecret();
       const row = await db.transaction(async (tx) => {
         const current = await find(caller, id, tx, true);
@@ -264,7 +257,6 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps,
 
     /** Sends a test message now and records it in the delivery log. */
     async test(caller: OrgCaller, id: string, body: z.output<typeof TestIntegrationBody>): Promise<TestReply> {
-      assertAdmin(caller);
       const row = await find(caller, id);
       if (row.type === 'api') {
         return {
@@ -323,21 +315,18 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps,
       id: string,
       page: z.output<typeof DeliveriesQuery>,
     ): Promise<{ items: NotificationMessage[]; total: number }> {
-      assertAdmin(caller);
       await find(caller, id);
       const { rows, total } = await integrationsRepository.deliveries(db, caller.organizationId, id, page);
       return { items: rows.map(toMessageDto), total };
     },
 
     async listApiKeys(caller: OrgCaller, id: string): Promise<ApiKeyDto[]> {
-      assertAdmin(caller);
       await requireApiIntegration(caller, id);
       return (await apiKeysRepository.list(db, caller.organizationId, id)).map(toApiKeyDto);
     },
 
     /** The key in clear once; only its SHA-256 and a display prefix are kept. */
     async createApiKey(caller: OrgCaller, id: string, name: string): Promise<CreatedApiKeyDto> {
-      assertAdmin(caller);
       const made = newApiKey();
       const row = await db.transaction(async (tx) => {
         await requireApiIntegration(caller, id, tx);
@@ -356,11 +345,11 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps,
     },
 
     async revokeApiKey(caller: OrgCaller, id: string, keyId: string): Promise<void> {
-      assertAdmin(caller);
-      await db.transaction(async (tx) => {
+      await transactionForgetting(db, caches, async (tx, forget) => {
         await find(caller, id, tx);
         const result = await apiKeysRepository.revoke(tx, caller.organizationId, id, keyId);
         if (!result) throw notFound(INTEGRATION_ERRORS.apiKeyNotFound);
+        forget({ kind: 'apiKey', apiKeyId: keyId });
         // Revoking a revoked key changes nothing and records nothing.
         if (result.revokedNow) {
           await auditRepository.record(tx, {
@@ -374,7 +363,6 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps,
           });
         }
       });
-      apiKeyAuth.forgetKey(keyId);
     },
   };
 }

@@ -13,7 +13,6 @@ import {
 } from '../../db/schema';
 
 export type MailItemRow = typeof mailItems.$inferSelect;
-export type MailItemInsert = typeof mailItems.$inferInsert;
 export type HistoryInsert = typeof mailItemHistory.$inferInsert;
 
 export type MailItemFilters = {
@@ -139,18 +138,6 @@ export const mailItemsRepository = {
       .where(and(eq(mailItems.organizationId, organizationId), eq(mailItems.id, id)))
       .for('update');
     return row;
-  },
-
-  async insert(db: DbOrTx, values: MailItemInsert): Promise<MailItemRow> {
-    const [row] = await db.insert(mailItems).values(values).returning();
-    return row!;
-  },
-
-  async update(db: DbOrTx, organizationId: string, id: string, values: Partial<MailItemInsert>) {
-    await db
-      .update(mailItems)
-      .set({ ...values, updatedAt: new Date() })
-      .where(and(eq(mailItems.organizationId, organizationId), eq(mailItems.id, id)));
   },
 
   async delete(db: DbOrTx, organizationId: string, id: string) {

@@ -1,15 +1,10 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IdParams, NotificationMessage } from '../../../contract';
-import type { Db } from '../../db/client';
-import { mailItems, recipients } from '../../db/schema';
 import type { App } from '../../http';
 import { errorReplies } from '../../http';
-import { notFound } from '../../lib/errors';
 import { callerOf } from '../../plugins/organization';
-import { verifyUnsubscribeToken } from './messages';
-import { queueRepository, toNotificationMessage } from './queue.repository';
+import { MAIL_ITEM_NOT_FOUND, type NotificationsService } from './notifications.service';
 
 const page = (title: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -17,8 +12,9 @@ const page = (title: string, body: string) => `<!doctype html>
 <body style="font-family:Arial,Helvetica,sans-serif;max-width:480px;margin:64px auto;padding:0 16px;color:#1f2937">
 <h1 style="font-size:22px">${title}</h1><p>${body}</p></body></html>`;
 
-export function notificationsRoutes(app: App, db: Db, unsubscribeKeys: readonly Buffer[]) {
-  const ItemParams = IdParams.extend({ id: z.uuid({ message: 'Mail item not found' }) });
+/** The notification calls: HTTP only (the service reads and writes). */
+export function notificationsRoutes(app: App, notifications: NotificationsService) {
+  const ItemParams = IdParams.extend({ id: z.uuid({ message: MAIL_ITEM_NOT_FOUND }) });
 
   app.get('/api/mail-items/:id/notifications', {
     schema: {
@@ -29,18 +25,7 @@ export function notificationsRoutes(app: App, db: Db, unsubscribeKeys: readonly 
       response: { 200: z.array(NotificationMessage), ...errorReplies(400, 401, 403, 404) },
     },
     preValidation: [app.authenticate, app.requireOrganization],
-    handler: async (request) => {
-      const { organizationId } = callerOf(request);
-      const id = request.params.id;
-      const [item] = await db
-        .select({ id: mailItems.id })
-        .from(mailItems)
-        .where(and(eq(mailItems.organizationId, organizationId), eq(mailItems.id, id)));
-      // A deleted item's messages stay readable, like its history.
-      if (!item && !(await queueRepository.hasAnyForItem(db, organizationId, id)))
-        throw notFound('Mail item not found');
-      return (await queueRepository.messagesOfItem(db, organizationId, id)).map(toNotificationMessage);
-    },
+    handler: async (request) => notifications.messagesOfItem(callerOf(request), request.params.id),
   });
 
   // Opening the link only asks (mail scanners open every link); the button, or a mail client's
@@ -57,7 +42,7 @@ export function notificationsRoutes(app: App, db: Db, unsubscribeKeys: readonly 
     },
     handler: async (request, reply) => {
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
-      if (!verifyUnsubscribeToken(unsubscribeKeys, request.params.token)) return reply.status(404).send(invalid());
+      if (!notifications.isUnsubscribeToken(request.params.token)) return reply.status(404).send(invalid());
       return reply.send(
         page(
           'Unsubscribe from mail notifications?',
@@ -82,12 +67,7 @@ export function notificationsRoutes(app: App, db: Db, unsubscribeKeys: readonly 
       },
       handler: async (request, reply) => {
         reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
-        const recipientId = verifyUnsubscribeToken(unsubscribeKeys, request.params.token);
-        if (!recipientId) return reply.status(404).send(invalid());
-        await db
-          .update(recipients)
-          .set({ notificationsOptOutAt: new Date(), updatedAt: new Date() })
-          .where(and(eq(recipients.id, recipientId), isNull(recipients.notificationsOptOutAt)));
+        if (!(await notifications.unsubscribe(request.params.token))) return reply.status(404).send(invalid());
         return reply.send(
           page(
             'You are unsubscribed',

@@ -477,7 +477,8 @@ describe('webhooks', () => {
   it('retries after the receiver fails twice, with the same webhook-id, then records it sent', async () => {
     const receiver = await startReceiver((n) => ({ status: n <= 2 ? 500 : 204 }));
     const { admin, org } = await desk();
-    await addIntegration(org.id, 'webhook', { webhookUrl: receiver.url, webhookSecret: secrets.encrypt(whsec()) });
+    const secret = whsec();
+    await addIntegration(org.id, 'webhook', { webhookUrl: receiver.url, webhookSecret: secrets.encrypt(secret) });
     const item = await logItem(admin, {});
     for (let attempt = 1; attempt <= 3; attempt++) {
       await drain();
@@ -500,6 +501,13 @@ describe('webhooks', () => {
     }
     expect(receiver.received).toHaveLength(3);
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    // Every attempt is signed afresh (its own timestamp) and verifies with the receiver's library.
+    for (const req of receiver.received) {
+      expect(new Webhook(secret).verify(req.body, req.headers as Record<string, string>)).toMatchObject({
+        type: 'mail_item.created',
+        data: { mailItem: { id: item.id } },
+      });
+    }
   });
 
   it('marks the message failed after its last attempt', async () => {

@@ -11,12 +11,16 @@ import {
 } from '../../../contract';
 import type { App } from '../../http';
 import { errorReplies } from '../../http';
+import { callerOf } from '../../plugins/organization';
 import { authOf } from '../../plugins/session';
 import type { OrganizationsService } from './organizations.service';
 
 export function organizationsRoutes(app: App, organizations: OrganizationsService) {
   const tags = ['Organizations'];
   const guards = app.authenticate;
+  // The calls naming the organization in the path.
+  const member = [app.authenticate, app.requirePathOrganization];
+  const admin = [app.authenticate, app.requirePathOrganization, app.requireAdmin];
 
   app.get('/api/organizations', {
     schema: {
@@ -47,8 +51,8 @@ export function organizationsRoutes(app: App, organizations: OrganizationsServic
       params: OrganizationParams,
       response: { 200: Organization, ...errorReplies(400, 401, 404) },
     },
-    preValidation: guards,
-    handler: async (request) => organizations.get(authOf(request).user.id, request.params.id),
+    preValidation: member,
+    handler: async (request) => organizations.get(callerOf(request)),
   });
 
   app.put('/api/organizations/:id', {
@@ -59,8 +63,8 @@ export function organizationsRoutes(app: App, organizations: OrganizationsServic
       body: UpdateOrganizationBody,
       response: { 200: Organization, ...errorReplies(400, 401, 403, 404) },
     },
-    preValidation: guards,
-    handler: async (request) => organizations.update(authOf(request).user.id, request.params.id, request.body),
+    preValidation: admin,
+    handler: async (request) => organizations.update(callerOf(request), request.body),
   });
 
   app.get('/api/organizations/:id/members', {
@@ -70,8 +74,8 @@ export function organizationsRoutes(app: App, organizations: OrganizationsServic
       params: OrganizationParams,
       response: { 200: z.array(Member), ...errorReplies(401, 403, 404) },
     },
-    preValidation: guards,
-    handler: async (request) => organizations.listMembers(authOf(request).user.id, request.params.id),
+    preValidation: admin,
+    handler: async (request) => organizations.listMembers(callerOf(request)),
   });
 
   app.put('/api/organizations/:id/members/:userId', {
@@ -82,14 +86,9 @@ export function organizationsRoutes(app: App, organizations: OrganizationsServic
       body: UpdateMemberBody,
       response: { 200: Member, ...errorReplies(400, 401, 403, 404, 409) },
     },
-    preValidation: guards,
+    preValidation: admin,
     handler: async (request) =>
-      organizations.updateMemberRole(
-        authOf(request).user.id,
-        request.params.id,
-        request.params.userId,
-        request.body.role,
-      ),
+      organizations.updateMemberRole(callerOf(request), request.params.userId, request.body.role),
   });
 
   app.delete('/api/organizations/:id/members/:userId', {
@@ -99,9 +98,9 @@ export function organizationsRoutes(app: App, organizations: OrganizationsServic
       params: MemberParams,
       response: { 204: z.null(), ...errorReplies(400, 401, 403, 404, 409) },
     },
-    preValidation: guards,
+    preValidation: admin,
     handler: async (request, reply) => {
-      await organizations.removeMember(authOf(request).user.id, request.params.id, request.params.userId);
+      await organizations.removeMember(callerOf(request), request.params.userId);
       return reply.status(204).send(null);
     },
   });

@@ -5,8 +5,8 @@ import {
   type CreateOrganizationBody,
   type UpdateOrganizationBody,
 } from '../../../contract';
-import type { Deps } from '../../context';
-import { forgetMembership, membershipKey } from '../../caches';
+import type { Deps, OrgCaller } from '../../context';
+import { transactionForgetting } from '../../caches';
 import type { DbOrTx } from '../../db/client';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { DAY_MS, addMs, iso, isoOrNull } from '../../lib/time';
@@ -83,25 +83,12 @@ export async function createOrganizationFor(
   return withRole(org, 'admin');
 }
 
+/**
+ * The calls naming an organization in the path take the caller their route has checked
+ * (`requirePathOrganization`: 404 to non-members, so organization ids cannot be probed; then
+ * `requireAdmin` for the admin calls).
+ */
 export function createOrganizationsService({ db, caches }: Deps) {
-  /**
-   * Calls naming an organization in the path answer 404 to non-members, like any row of
-   * another organization, so organization ids cannot be probed.
-   */
-  async function roleIn(userId: string, organizationId: string): Promise<Role> {
-    const role = await caches.memberships.getOrLoad(membershipKey(organizationId, userId), () =>
-      membersRepository.findRole(db, organizationId, userId),
-    );
-    if (!role) throw notFound(ORGANIZATION_NOT_FOUND);
-    return role;
-  }
-
-  async function requireAdminOf(userId: string, organizationId: string) {
-    if ((await roleIn(userId, organizationId)) !== 'admin') {
-      throw forbidden('Only organization admins can do this', 'admin_required');
-    }
-  }
-
   /**
    * Inside a membership change: locks the organization (member changes run one at a time) and
    * checks again, under the lock, that the caller is still its admin.
@@ -123,17 +110,15 @@ export function createOrganizationsService({ db, caches }: Deps) {
       return db.transaction((tx) => createOrganizationFor(tx, userId, input));
     },
 
-    async get(userId: string, organizationId: string): Promise<Organization> {
-      await roleIn(userId, organizationId);
+    async get({ organizationId }: OrgCaller): Promise<Organization> {
       const org = await organizationsRepository.findById(db, organizationId);
       if (!org) throw notFound(ORGANIZATION_NOT_FOUND);
       return toOrganizationDto(org);
     },
 
     /** Admins; the changed fields (before and after) are audited in the same transaction. */
-    async update(userId: string, organizationId: string, input: UpdateOrganizationBody): Promise<Organization> {
-      await requireAdminOf(userId, organizationId);
-      return db.transaction(async (tx) => {
+    async update({ userId, organizationId }: OrgCaller, input: UpdateOrganizationBody): Promise<Organization> {
+      return transactionForgetting(db, caches, async (tx, forget) => {
         // Locked so that the audited "before" is the value this update replaces.
         if (!(await membersRepository.lockOrganization(tx, organizationId))) throw notFound(ORGANIZATION_NOT_FOUND);
         const current = await organizationsRepository.findById(tx, organizationId);
@@ -143,6 +128,8 @@ export function createOrganizationsService({ db, caches }: Deps) {
         const org = await organizationsRepository.update(tx, organizationId, input);
         if (!org) throw notFound(ORGANIZATION_NOT_FOUND);
         if (changes) {
+          // Its timezone decides "today" on the dashboard and the history's days.
+          forget({ kind: 'organization', organizationId });
           await auditRepository.record(tx, {
             organizationId,
             actorId: userId,
@@ -157,8 +144,7 @@ export function createOrganizationsService({ db, caches }: Deps) {
       });
     },
 
-    async listMembers(userId: string, organizationId: string): Promise<Member[]> {
-      await requireAdminOf(userId, organizationId);
+    async listMembers({ organizationId }: OrgCaller): Promise<Member[]> {
       const rows = await membersRepository.list(db, organizationId);
       return rows.map(toMemberDto);
     },
@@ -168,9 +154,8 @@ export function createOrganizationsService({ db, caches }: Deps) {
      * last_admin; the organization and its admin rows are locked while checking, as for removal. The next request of
      * that member sees the new role (its cached membership is dropped).
      */
-    async updateMemberRole(userId: string, organizationId: string, memberUserId: string, role: Role): Promise<Member> {
-      await requireAdminOf(userId, organizationId);
-      const member = await db.transaction(async (tx) => {
+    async updateMemberRole({ userId, organizationId }: OrgCaller, memberUserId: string, role: Role): Promise<Member> {
+      const member = await transactionForgetting(db, caches, async (tx, forget) => {
         await lockAsAdmin(tx, userId, organizationId);
         const current = await membersRepository.find(tx, organizationId, memberUserId);
         if (!current) throw notFound(MEMBER_NOT_FOUND);
@@ -179,6 +164,7 @@ export function createOrganizationsService({ db, caches }: Deps) {
           throw conflict(MEMBER_MESSAGES.lastAdminDemote, 'last_admin');
         }
         await membersRepository.updateRole(tx, organizationId, memberUserId, role);
+        forget({ kind: 'membership', organizationId, userId: memberUserId });
         await auditRepository.record(tx, {
           organizationId,
           actorId: userId,
@@ -191,14 +177,12 @@ export function createOrganizationsService({ db, caches }: Deps) {
         });
         return { ...current, role };
       });
-      forgetMembership(caches, organizationId, memberUserId);
       return toMemberDto(member);
     },
 
-    async removeMember(userId: string, organizationId: string, memberUserId: string) {
-      await requireAdminOf(userId, organizationId);
+    async removeMember({ userId, organizationId }: OrgCaller, memberUserId: string) {
       if (memberUserId === userId) throw badRequest(MEMBER_MESSAGES.cannotRemoveSelf, 'cannot_remove_self');
-      await db.transaction(async (tx) => {
+      await transactionForgetting(db, caches, async (tx, forget) => {
         await lockAsAdmin(tx, userId, organizationId);
         const member = await membersRepository.find(tx, organizationId, memberUserId);
         if (!member) throw notFound(MEMBER_NOT_FOUND);
@@ -206,6 +190,7 @@ export function createOrganizationsService({ db, caches }: Deps) {
           throw conflict(MEMBER_MESSAGES.lastAdminRemove, 'last_admin');
         }
         await membersRepository.delete(tx, organizationId, memberUserId);
+        forget({ kind: 'membership', organizationId, userId: memberUserId });
         await auditRepository.record(tx, {
           organizationId,
           actorId: userId,
@@ -216,7 +201,6 @@ export function createOrganizationsService({ db, caches }: Deps) {
           before: { role: member.role },
         });
       });
-      forgetMembership(caches, organizationId, memberUserId);
     },
   };
 }

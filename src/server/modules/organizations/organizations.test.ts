@@ -193,7 +193,8 @@ describe('members', () => {
     expect(self.json().message).toBe('Cannot remove yourself from the organization');
     expect((await member.delete(`/api/organizations/${org.id}/members/${adminId}`)).statusCode).toBe(403);
     // A second admin may not remove the only other admin either once that would leave none.
-    await t.db.update(organizationMembers).set({ role: 'admin' }).where(eq(organizationMembers.userId, memberId));
+    const promoted = await admin.put(`/api/organizations/${org.id}/members/${memberId}`, { role: 'admin' });
+    expect(promoted.statusCode).toBe(200);
     expect((await member.delete(`/api/organizations/${org.id}/members/${adminId}`)).statusCode).toBe(204);
     const members = (await member.get(`/api/organizations/${org.id}/members`)).json();
     expect(members).toHaveLength(1);

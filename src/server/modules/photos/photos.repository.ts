@@ -1,17 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { photos } from '../../db/schema';
-import type { ProcessedPhoto } from './photo-processing';
 
 export const photosRepository = {
-  async insert(db: DbOrTx, organizationId: string, createdBy: string, photo: ProcessedPhoto): Promise<string> {
-    const [row] = await db
-      .insert(photos)
-      .values({ organizationId, createdBy, ...photo })
-      .returning({ id: photos.id });
-    return row!.id;
-  },
-
   async delete(db: DbOrTx, organizationId: string, id: string) {
     await db.delete(photos).where(and(eq(photos.organizationId, organizationId), eq(photos.id, id)));
   },

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { RECIPIENT_SEARCH_SQL, recipients } from '../../db/schema';
 import { escapeLike } from '../../lib/like';
@@ -140,5 +140,17 @@ export const recipientsRepository = {
   /** Serializes imports into one organization for the rest of the transaction (a double-click imports once). */
   async lockImports(tx: DbOrTx, organizationId: string) {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('recipients-import'), hashtext(${organizationId}))`);
+  },
+
+  /**
+   * No more notifications to this recipient (the unsubscribe link). By id alone, the one
+   * exception to "organization first": the link's signed token names only the recipient, and
+   * links already sent must keep working. A recipient already opted out keeps the first date.
+   */
+  async optOutOfNotifications(db: DbOrTx, recipientId: string): Promise<void> {
+    await db
+      .update(recipients)
+      .set({ notificationsOptOutAt: new Date(), updatedAt: new Date() })
+      .where(and(eq(recipients.id, recipientId), isNull(recipients.notificationsOptOutAt)));
   },
 };

@@ -14,7 +14,7 @@ import type {
 import { forgetOrganizationData } from '../../caches';
 import type { Deps, OrgCaller } from '../../context';
 import type { DbOrTx } from '../../db/client';
-import { AppError, forbidden, notFound } from '../../lib/errors';
+import { AppError, notFound } from '../../lib/errors';
 import { iso, isoOrNull } from '../../lib/time';
 import { auditRepository } from '../audit/audit.repository';
 import {
@@ -87,11 +87,6 @@ function changesOf(input: RecipientUpdateInput): RecipientChanges {
   return changes;
 }
 
-/** Routes already refuse members; this keeps the rule if the service is called from elsewhere. */
-function assertAdmin(caller: OrgCaller) {
-  if (caller.role !== 'admin') throw forbidden('Only organization admins can do this', 'admin_required');
-}
-
 export function createRecipientsService({ db, caches }: Deps) {
   /** The dashboard's Active Recipients card counts them. */
   const changed = (organizationId: string) => forgetOrganizationData(caches, organizationId);
@@ -161,7 +156,6 @@ export function createRecipientsService({ db, caches }: Deps) {
      * recipient, as one document (decision 015). The audit entry names the recipient by id only.
      */
     async exportPersonalData(caller: OrgCaller, id: string): Promise<RecipientPersonalData> {
-      assertAdmin(caller);
       const { organizationId } = caller;
       return db.transaction(async (tx) => {
         const row = await recipientsRepository.findById(tx, organizationId, id);
@@ -194,7 +188,6 @@ export function createRecipientsService({ db, caches }: Deps) {
      * writes no audit entry (like any change that changes nothing).
      */
     async erasePersonalData(caller: OrgCaller, id: string): Promise<EraseRecipientResult> {
-      assertAdmin(caller);
       const { organizationId } = caller;
       const result = await db.transaction(async (tx) => {
         const row = await personalDataRepository.lockRecipient(tx, organizationId, id);

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { ErrorReply, OrganizationSettings, UpdateOrganizationSettingsBody } from '../../../contract';
 import type { App } from '../../http';
 import { errorReplies } from '../../http';
-import { authOf } from '../../plugins/session';
+import { AppError } from '../../lib/errors';
+import { callerOf } from '../../plugins/organization';
 import type { OrganizationSettingsService } from './settings.service';
 
 const SettingsParams = z.object({ orgId: z.uuid({ message: 'Organization not found' }) });
@@ -38,9 +39,15 @@ export function duplicateValueReply(validation: FastifySchemaValidationError[]):
   };
 }
 
+/** The route's validation error: a duplicate list value worded as above, any other left to the error plugin. */
+function settingsValidationError(validation: FastifySchemaValidationError[]): Error {
+  const duplicate = duplicateValueReply(validation);
+  if (duplicate) return new AppError(400, duplicate.message, duplicate.code, duplicate.errors);
+  return new Error(validation[0]?.message ?? 'Invalid request');
+}
+
 export function organizationSettingsRoutes(app: App, settings: OrganizationSettingsService) {
   const tags = ['Organization settings'];
-  const guards = app.authenticate;
 
   app.get('/api/organization-settings/:orgId', {
     schema: {
@@ -49,8 +56,8 @@ export function organizationSettingsRoutes(app: App, settings: OrganizationSetti
       params: SettingsParams,
       response: { 200: OrganizationSettings, ...errorReplies(400, 401, 404) },
     },
-    preValidation: guards,
-    handler: async (request) => settings.get(authOf(request).user.id, request.params.orgId),
+    preValidation: [app.authenticate, app.requirePathOrganization],
+    handler: async (request) => settings.get(callerOf(request)),
   });
 
   app.put('/api/organization-settings/:orgId', {
@@ -61,16 +68,8 @@ export function organizationSettingsRoutes(app: App, settings: OrganizationSetti
       body: UpdateOrganizationSettingsBody,
       response: { 200: OrganizationSettings, 400: ErrorReply, ...errorReplies(401, 403, 404) },
     },
-    // Validation failures reach the handler, which words a duplicate value itself.
-    attachValidation: true,
-    preValidation: guards,
-    handler: async (request, reply) => {
-      if (request.validationError) {
-        const duplicate = duplicateValueReply(request.validationError.validation);
-        if (duplicate) return reply.status(400).send(duplicate);
-        throw request.validationError;
-      }
-      return settings.update(authOf(request).user.id, request.params.orgId, request.body);
-    },
+    schemaErrorFormatter: settingsValidationError,
+    preValidation: [app.authenticate, app.requirePathOrganization, app.requireAdmin],
+    handler: async (request) => settings.update(callerOf(request), request.body),
   });
 }

@@ -1,13 +1,8 @@
 import type { z } from 'zod';
-import {
-  CORE_STATUSES,
-  type OrganizationSettings,
-  type Role,
-  type UpdateOrganizationSettingsBody,
-} from '../../../contract';
-import type { Deps } from '../../context';
-import { membershipKey } from '../../caches';
-import { badRequest, forbidden, notFound } from '../../lib/errors';
+import { CORE_STATUSES, type OrganizationSettings, type UpdateOrganizationSettingsBody } from '../../../contract';
+import type { Deps, OrgCaller } from '../../context';
+import { transactionForgetting } from '../../caches';
+import { badRequest, notFound } from '../../lib/errors';
 import { auditRepository, changedFields } from '../audit/audit.repository';
 import { membersRepository } from '../organizations/members.repository';
 import { ORGANIZATION_NOT_FOUND } from '../organizations/organizations.service';
@@ -38,21 +33,13 @@ function checkChanges(input: SettingsUpdateInput): SettingsChanges {
 
 /**
  * /api/organization-settings/{orgId} names the organization in the path: like
- * /api/organizations/{id}, a non-member gets 404 and a member calling an admin action 403.
+ * /api/organizations/{id}, its routes answer 404 to a non-member and 403 to a member calling an
+ * admin action (`requirePathOrganization`, `requireAdmin`) before the caller gets here.
  */
 export function createOrganizationSettingsService({ db, caches }: Deps) {
-  async function roleIn(userId: string, organizationId: string): Promise<Role> {
-    const role = await caches.memberships.getOrLoad(membershipKey(organizationId, userId), () =>
-      membersRepository.findRole(db, organizationId, userId),
-    );
-    if (!role) throw notFound(ORGANIZATION_NOT_FOUND);
-    return role;
-  }
-
   return {
     /** Members and admins. */
-    async get(userId: string, organizationId: string): Promise<OrganizationSettings> {
-      await roleIn(userId, organizationId);
+    async get({ organizationId }: OrgCaller): Promise<OrganizationSettings> {
       return settingsRepository.get(db, organizationId);
     },
 
@@ -60,17 +47,17 @@ export function createOrganizationSettingsService({ db, caches }: Deps) {
      * Admins; answers the full settings after the change. The keys that changed (before and
      * after) are audited in the same transaction.
      */
-    async update(userId: string, organizationId: string, input: SettingsUpdateInput): Promise<OrganizationSettings> {
-      if ((await roleIn(userId, organizationId)) !== 'admin') {
-        throw forbidden('Only organization admins can do this', 'admin_required');
-      }
+    async update({ userId, organizationId }: OrgCaller, input: SettingsUpdateInput): Promise<OrganizationSettings> {
       const changes = checkChanges(input);
-      const updated = await db.transaction(async (tx) => {
+      return transactionForgetting(db, caches, async (tx, forget) => {
         // The organization row serialises concurrent edits, so "before" is what this one replaces.
         if (!(await membersRepository.lockOrganization(tx, organizationId))) throw notFound(ORGANIZATION_NOT_FOUND);
         const current = await settingsRepository.get(tx, organizationId);
         const diff = changedFields(current, changes);
         const result = await settingsRepository.update(tx, organizationId, changes);
+        forget({ kind: 'settings', organizationId });
+        // Cached history pages and cards were checked against the old lists of types and statuses.
+        forget({ kind: 'organizationData', organizationId });
         if (diff) {
           await auditRepository.record(tx, {
             organizationId,
@@ -83,8 +70,6 @@ export function createOrganizationSettingsService({ db, caches }: Deps) {
         }
         return result;
       });
-      caches.settings.delete(organizationId);
-      return updated;
     },
   };
 }

@@ -14,10 +14,9 @@ import {
   type UpdatePlatformUserBody,
 } from '../../../contract';
 import type { Deps } from '../../context';
-import { forgetUser } from '../../caches';
+import { transactionForgetting } from '../../caches';
 import { badRequest, notFound } from '../../lib/errors';
 import { iso } from '../../lib/time';
-import { TtlCache } from '../../lib/ttl-cache';
 import { applyOperatorChange } from '../billing/plan-changes';
 import { platformLogRepository, type PlatformLogRow } from './platform-log.repository';
 import { superAdminRepository, type PlatformOrganizationRow, type PlatformUserRow } from './super-admin.repository';
@@ -47,18 +46,11 @@ const toLogEntryDto = (r: PlatformLogRow): PlatformLogEntry => ({
   createdAt: iso(r.createdAt),
 });
 
-/**
- * How long the platform figures are reused. They sum every organization's month (about 150 ms of
- * SQL on 20,000 organizations and a million history rows: scripts/bench/super-admin.ts), and an
- * operator's console does not need them to the second; the lists stay live. Off with the caches.
- */
-export const STATS_TTL_MS = 30_000;
-
-export function createSuperAdminService({ db, caches, config }: Deps) {
-  const statsCache = new TtlCache<'stats', PlatformStats>(config.cacheTtlMs > 0 ? STATS_TTL_MS : 0, 1);
+export function createSuperAdminService({ db, caches }: Deps) {
   return {
+    /** Reused for PLATFORM_STATS_TTL_MS (caches.ts); the lists stay live. Off with the caches. */
     stats(): Promise<PlatformStats> {
-      return statsCache.getOrLoad('stats', async () => {
+      return caches.platformStats.getOrLoad('stats', async () => {
         const { revenueCents, ...figures } = await superAdminRepository.stats(db);
         return { ...figures, revenue: revenueCents / 100 };
       });
@@ -99,10 +91,11 @@ export function createSuperAdminService({ db, caches, config }: Deps) {
       id: string,
       body: UpdatePlatformOrganizationBody,
     ): Promise<SuperAdminOrganization> {
-      await db.transaction(async (tx) => {
+      await transactionForgetting(db, caches, async (tx, forget) => {
         const change = await applyOperatorChange(tx, id, body, { userId: caller.userId });
         if (!change) throw notFound(SUPER_ADMIN_MESSAGES.organizationNotFound);
         if (Object.keys(change.after).length === 0) return;
+        forget({ kind: 'organization', organizationId: id });
         await platformLogRepository.record(tx, {
           kind: 'super_admin',
           action: 'organization.updated',
@@ -114,18 +107,18 @@ export function createSuperAdminService({ db, caches, config }: Deps) {
           after: change.after,
         });
       });
-      caches.dashboardStats.delete(id);
-      statsCache.delete('stats');
       return toOrganizationDto((await superAdminRepository.findOrganization(db, id))!);
     },
 
     /** Grants or revokes the flag. Nobody revokes their own, so the platform always keeps one. */
     async updateUser(caller: PlatformCaller, id: string, body: UpdatePlatformUserBody): Promise<SuperAdminUser> {
       if (id === caller.userId && !body.isSuperAdmin) throw badRequest(SUPER_ADMIN_MESSAGES.selfRevoke, 'self_revoke');
-      await db.transaction(async (tx) => {
+      await transactionForgetting(db, caches, async (tx, forget) => {
         const before = await superAdminRepository.setSuperAdmin(tx, id, body.isSuperAdmin);
         if (!before) throw notFound(SUPER_ADMIN_MESSAGES.userNotFound);
         if (before.isSuperAdmin === body.isSuperAdmin) return;
+        // Their cached sessions carry the old flag.
+        forget({ kind: 'user', userId: id });
         await platformLogRepository.record(tx, {
           kind: 'super_admin',
           action: body.isSuperAdmin ? 'user.super_admin_granted' : 'user.super_admin_revoked',
@@ -137,8 +130,6 @@ export function createSuperAdminService({ db, caches, config }: Deps) {
           after: { isSuperAdmin: body.isSuperAdmin },
         });
       });
-      // Their cached sessions carry the old flag.
-      forgetUser(caches, id);
       return toUserDto((await superAdminRepository.findUser(db, id))!);
     },
 

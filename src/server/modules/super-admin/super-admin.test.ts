@@ -93,8 +93,9 @@ describe('who may call /api/super-admin/*', () => {
 
 describe('GET /api/super-admin/stats', () => {
   it('counts organizations, users, live trials, paid plans, this month’s packages and revenue in SQL', async () => {
-    // Caches off here, so each read is the SQL's answer (the figures are otherwise reused 30 s).
-    const fresh = await createTestApp();
+    // Caches off here, so each read is the SQL's answer: the figures are otherwise reused 30 s
+    // (PLATFORM_STATS_TTL_MS), and this test's direct writes to plans and payments tell no cache.
+    const fresh = await createTestApp({ CACHE_TTL_MS: '0' });
     const operator = new Client(fresh);
     const operatorAccount = await operator.register();
     await grantSuperAdmin(fresh.db, operatorAccount.email);

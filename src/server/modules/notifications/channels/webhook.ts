@@ -1,4 +1,4 @@
-import crypto from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { outboundFetch } from '../../../lib/outbound';
 import { isPublicUrl } from '../../../lib/public-address';
 import { errorText, failure, type SendResult } from './types';
@@ -6,12 +6,12 @@ import { errorText, failure, type SendResult } from './types';
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /**
- * Standard Webhooks signature: base64 HMAC-SHA256 of `${id}.${timestamp}.${body}` keyed with the
- * base64 part of the 'whsec_' secret, sent as 'v1,<signature>'.
+ * The Standard Webhooks signature, by the convention's own library (`standardwebhooks`, the one
+ * receivers verify with): 'v1,' + base64 HMAC-SHA256 of `${id}.${timestamp}.${body}` keyed with
+ * the base64 part of the 'whsec_' secret.
  */
 export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
-  const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
-  return `v1,${crypto.createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+  return new Webhook(secret).sign(id, new Date(timestamp * 1000), body);
 }
 
 /**
@@ -40,7 +40,14 @@ export async function sendWebhook(opts: {
     'webhook-id': opts.id,
     'webhook-timestamp': String(timestamp),
   };
-  if (opts.secret) headers['webhook-signature'] = signWebhook(opts.secret, opts.id, timestamp, opts.body);
+  if (opts.secret) {
+    try {
+      headers['webhook-signature'] = signWebhook(opts.secret, opts.id, timestamp, opts.body);
+    } catch {
+      // Only a secret that is not base64 gets here (the server generates them, so a damaged row).
+      return failure('The webhook signing secret is not valid: rotate it on the integration', { permanent: true });
+    }
+  }
   const started = performance.now();
   try {
     const res = await outboundFetch(opts.allowPrivateTargets)(opts.url, {
