@@ -93,7 +93,7 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // First, so that every reply carries the headers, the refusals of the hooks below included.
-  await app.register(securityHeaders, { production: config.env === 'production' });
+  await app.register(securityHeaders, { production: config.env === 'production', paypal: config.paypal !== null });
   registerErrorHandlers(app);
   rejectNulCharacters(app);
   refuseCrossSiteWrites(app, config.appUrl);

@@ -91,6 +91,22 @@ describe('the security headers plugin', () => {
     await Promise.all([prod.close(), dev.close()]);
   });
 
+  it('lets PayPal’s SDK load, frame and call PayPal only when PayPal is configured', async () => {
+    const withPaypal = Fastify();
+    await withPaypal.register(securityHeaders, { production: true, paypal: true });
+    withPaypal.get('/page', async (_req, reply) => reply.type('text/html').send('<p>hi</p>'));
+    const csp = String((await withPaypal.inject({ url: '/page' })).headers['content-security-policy']);
+    for (const directive of ['script-src', 'connect-src', 'frame-src', 'img-src']) {
+      expect(csp).toMatch(new RegExp(`${directive} [^;]*https://\\*\\.paypal\\.com`));
+    }
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+    await withPaypal.close();
+    const without = await appWith(true);
+    expect(String((await without.inject({ url: '/page' })).headers['content-security-policy'])).not.toContain('paypal');
+    await without.close();
+  });
+
   it('defaults cache-control to no-store on /api/ only, and keeps a route’s own', async () => {
     const app = await appWith(false);
     expect((await app.inject({ url: '/api/plain' })).headers['cache-control']).toBe('no-store');

@@ -18,6 +18,22 @@ const CSP_DIRECTIVES = {
   'form-action': ["'self'"],
 };
 
+/**
+ * With PayPal configured the client loads PayPal's JavaScript SDK, which renders its buttons in
+ * frames of PayPal's and talks to PayPal: the sources PayPal documents for it
+ * (developer.paypal.com/sdk/js/best-practices), without its 'unsafe-inline' for scripts (the
+ * buttons' own scripts run in PayPal's frames, outside this policy).
+ */
+const PAYPAL_SOURCES = ['https://*.paypal.com', 'https://*.paypalobjects.com', 'https://*.venmo.com'];
+const PAYPAL_DIRECTIVES = ['script-src', 'connect-src', 'img-src', 'style-src', 'frame-src', 'child-src'] as const;
+
+function cspDirectives(paypal: boolean): Record<string, string[]> {
+  if (!paypal) return CSP_DIRECTIVES;
+  const directives: Record<string, string[]> = { ...CSP_DIRECTIVES };
+  for (const name of PAYPAL_DIRECTIVES) directives[name] = [...(directives[name] ?? []), ...PAYPAL_SOURCES];
+  return directives;
+}
+
 /** HSTS in production only: a laptop or test server on plain http must not pin its host to https. */
 const HSTS = { maxAge: 15_552_000, includeSubDomains: true };
 
@@ -32,9 +48,9 @@ const HSTS = { maxAge: 15_552_000, includeSubDomains: true };
  * Ours on top: API replies default to `cache-control: no-store` (personal data must not sit in
  * a shared or browser cache); a route that sets its own cache-control keeps it.
  */
-export const securityHeaders = fp(async (app, opts: { production: boolean }) => {
+export const securityHeaders = fp(async (app, opts: { production: boolean; paypal?: boolean }) => {
   await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(opts.paypal ?? false) },
     crossOriginEmbedderPolicy: false,
     crossOriginOpenerPolicy: false,
     crossOriginResourcePolicy: false,
