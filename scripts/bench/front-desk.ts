@@ -2,7 +2,9 @@
  * Front-desk benchmark (issue 3): the mail item list, intake and status change under load, on
  * 100,000 items across 100 organizations of which the signed-in user's holds 20,000. Reports
  * req/s, p50, p99 and non-2xx at 50 connections, the bytes per listed item, and the SQL time of
- * the list and count statements alone (EXPLAIN ANALYZE), each beside its budget. Timing never
+ * the list and count statements alone (EXPLAIN ANALYZE), each beside its budget. The reads are
+ * measured with caches off (the cold path), then on a second instance with the production cache
+ * setting, alone and with an intake every second in the same organization (issue 13). Timing never
  * fails the run; a non-2xx answer or a connection error does (exit 1).
  *
  *   npx tsx scripts/bench/front-desk.ts [--plans]     (--plans prints the EXPLAIN output too)
@@ -59,7 +61,8 @@ async function main(): Promise<number> {
   // CPUs on the 100,000 seeded items' reminders and on the events of every write measured here.
   // Its own throughput is `npm run bench:notifications`.
   process.env.NOTIFICATIONS_WORKER = process.env.NOTIFICATIONS_WORKER ?? 'false';
-  const server = await startBenchServer(dataDir, database);
+  // Caches off: the cold path every read takes after a write (issue 13 measures both in one run).
+  const server = await startBenchServer(dataDir, database, { CACHE_TTL_MS: '0' });
   const account = await signUp(server.url);
 
   const seedStarted = performance.now();
@@ -76,15 +79,16 @@ async function main(): Promise<number> {
 
   const observer = createObserver(database.url);
   onCleanup(observer.close);
-  const measure = async (target: LoadTarget, kind: Kind): Promise<Measured> => {
+  const measureOn = async (baseUrl: string, target: LoadTarget, kind: Kind): Promise<Measured> => {
     log(`load: ${target.name} ...`);
     let observed: Observation | undefined;
-    const result = await measureEndpoint(server.url, target, {
+    const result = await measureEndpoint(baseUrl, target, {
       beforeMeasured: observer.start,
       afterMeasured: async () => void (observed = await observer.stop()),
     });
     return { kind, observed: observed!, ...result };
   };
+  const measure = (target: LoadTarget, kind: Kind) => measureOn(server.url, target, kind);
 
   const headers = accountHeaders(account);
   const results: Measured[] = [];
@@ -94,12 +98,57 @@ async function main(): Promise<number> {
   }
   results.push(await measureCreate(measure, dataDir, database.url, account, seed));
   results.push(await measureStatusChange(measure, dataDir, database.url, account, pendingPool));
+
+  // The same reads on a second instance with the production cache setting, on the same database:
+  // first with no writes (every read after the first a hit), then with an intake every second in
+  // the same organization (a busy desk: each write empties the organization's cached lists).
+  const cached = await startBenchServer(dataDir, database, { CACHE_TTL_MS: undefined });
+  for (const list of LISTS) {
+    const route = `/api/mail-items?${list.query}`;
+    results.push(await measureOn(cached.url, { name: `GET ${route} (caches on)`, path: route, headers }, 'read'));
+  }
+  const intakes = intakeEverySecond(cached.url, account, seed);
+  for (const list of LISTS) {
+    const route = `/api/mail-items?${list.query}`;
+    const name = `GET ${route} (caches on, an intake a second)`;
+    results.push(await measureOn(cached.url, { name, path: route, headers }, 'read'));
+  }
+  const written = await intakes.stop();
+  results.at(-1)!.note = `${written} intakes during the mixed runs, one a second`;
   const loadAfter = os.loadavg()[0]!;
 
   printSummary(seed, loadBefore, loadAfter);
   printPlans(plans);
   printSizes(sizes);
   return printLoad(results) ? 1 : 0;
+}
+
+/** Logs a package every second in the organization until stopped; answers how many were logged. */
+function intakeEverySecond(baseUrl: string, account: Account, seed: FrontDeskSeed) {
+  let logged = 0;
+  let failure: Error | undefined;
+  const timer = setInterval(() => {
+    const i = logged;
+    fetch(`${baseUrl}/api/mail-items`, {
+      method: 'POST',
+      headers: { ...accountHeaders(account), 'content-type': 'application/json' },
+      body: JSON.stringify({
+        type: 'package',
+        recipientId: seed.recipientIds[i % seed.recipientIds.length],
+        locationId: seed.locationIds[i % seed.locationIds.length],
+        trackingNumber: `1ZMIXED${String(i).padStart(8, '0')}`,
+      }),
+    })
+      .then((res) => (res.status === 201 ? (logged += 1) : (failure ??= new Error(`intake answered ${res.status}`))))
+      .catch((err: Error) => (failure ??= err));
+  }, 1000);
+  return {
+    async stop() {
+      clearInterval(timer);
+      if (failure) throw failure;
+      return logged;
+    },
+  };
 }
 
 /** The big organization's pending items as seeded: the PUT requests cycle through them. */
@@ -346,7 +395,10 @@ function printSizes(sizes: ReplySize[]) {
 
 /** Prints the load table; answers true when any request failed. */
 function printLoad(results: Measured[]): boolean {
-  console.log('\nHTTP load (50 connections, 10 s after a 2 s warm-up; reads first, then the writes)');
+  console.log(
+    '\nHTTP load (50 connections, 10 s after a 2 s warm-up): caches off (reads, then the writes), then the ' +
+      'reads on an instance with the production cache setting, alone and with an intake a second',
+  );
   printTable(
     ['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'budget'],
     results.map((r) => {

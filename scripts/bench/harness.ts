@@ -121,12 +121,21 @@ async function adminQuery(connectionString: string, statement: string): Promise<
   }
 }
 
-/** The server, in this process, on an ephemeral loopback port; its stop is registered as a clean-up. */
-export async function startBenchServer(dataDir: string, database: Database): Promise<BenchServer> {
+/**
+ * The server, in this process, on an ephemeral loopback port; its stop is registered as a clean-up.
+ * `env` overrides the process's variables for this server (undefined removes one).
+ */
+export async function startBenchServer(
+  dataDir: string,
+  database: Database,
+  env: Record<string, string | undefined> = {},
+): Promise<BenchServer> {
+  const variables = { ...process.env, ...env };
+  for (const [key, value] of Object.entries(variables)) if (value === undefined) delete variables[key];
   const server = await startServer(
     loadConfig(
       {
-        ...process.env,
+        ...variables,
         // development, not production: production cookies are Secure and would not travel over plain http.
         NODE_ENV: 'development',
         // Local receivers on loopback stand in for customers' servers.
