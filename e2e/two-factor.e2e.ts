@@ -46,6 +46,10 @@ describe('two-factor sign-in', () => {
     await dialog.getByRole('button', { name: 'I have saved my codes' }).click();
     await expect.poll(() => page.getByText(/On since/).isVisible()).toBe(true);
     expect(await page.getByText('10 recovery codes left').isVisible()).toBe(true);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('heading', { name: 'Two-factor authentication' }).scrollIntoViewIfNeeded();
+    await stack.screenshot(page, 'two-factor-settings-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // Signing in now asks for the code after the password.
     await page.getByRole('button', { name: 'Logout' }).click();

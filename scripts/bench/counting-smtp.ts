@@ -5,7 +5,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { onCleanup } from './harness';
+import { log, onCleanup } from './harness';
 
 export type CountingSmtp = {
   url: string;
@@ -73,5 +73,26 @@ export async function waitForArrivals(smtp: CountingSmtp, ids: string[], timeout
   while (ids.some((id) => !smtp.arrivedAt.has(`<${id}@pigeonhole>`))) {
     if (Date.now() > deadline) throw new Error('messages did not arrive in time');
     await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/**
+ * Polls `done()` every 250 ms until it reaches `total`, logging each tenth; throws past the
+ * deadline with `state()` for the message.
+ */
+export async function waitUntilDrained(
+  done: () => Promise<number>,
+  total: number,
+  deadline: number,
+  state: () => string = () => '',
+) {
+  let last = -1;
+  for (let n = await done(); n < total; n = await done()) {
+    if (Date.now() > deadline) throw new Error(`not drained in time: ${n} of ${total} ${state()}`);
+    if (n - last >= total / 10) {
+      log(`${n} / ${total} done`);
+      last = n;
+    }
+    await new Promise((r) => setTimeout(r, 250));
   }
 }

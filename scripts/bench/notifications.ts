@@ -13,7 +13,7 @@
  * `bench_<timestamp>` database) that is removed at the end, whatever happens.
  */
 import pg from 'pg';
-import { latencyCells, startCountingSmtp, waitForArrivals } from './counting-smtp';
+import { latencyCells, startCountingSmtp, waitForArrivals, waitUntilDrained } from './counting-smtp';
 import {
   log,
   makeDataDir,
@@ -74,19 +74,16 @@ async function main(): Promise<number> {
   const queuedMs = performance.now() - started;
   const walQueued = await walBytes(walStart);
 
-  let last = -1;
   let counts = await count();
-  const deadline = Date.now() + TIMEOUT_MS - 30_000;
-  while ((counts.sent ?? 0) + (counts.failed ?? 0) < COUNT) {
-    if (Date.now() > deadline) throw new Error(`not drained in time: ${JSON.stringify(counts)}`);
-    await new Promise((r) => setTimeout(r, 250));
-    counts = await count();
-    const done = (counts.sent ?? 0) + (counts.failed ?? 0);
-    if (done - last >= COUNT / 10) {
-      log(`${done} / ${COUNT} done`);
-      last = done;
-    }
-  }
+  await waitUntilDrained(
+    async () => {
+      counts = await count();
+      return (counts.sent ?? 0) + (counts.failed ?? 0);
+    },
+    COUNT,
+    Date.now() + TIMEOUT_MS - 30_000,
+    () => JSON.stringify(counts),
+  );
   const drainedMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuStart);
   const walDrained = await walBytes(walStart);

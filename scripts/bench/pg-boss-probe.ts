@@ -19,7 +19,7 @@
 import nodemailer from 'nodemailer';
 import pg from 'pg';
 import { PgBoss } from 'pg-boss';
-import { latencyCells, startCountingSmtp, waitForArrivals } from './counting-smtp';
+import { latencyCells, startCountingSmtp, waitForArrivals, waitUntilDrained } from './counting-smtp';
 import { log, makeDataDir, onCleanup, printTable, provisionDatabase, runBenchmark } from './harness';
 
 const COUNT = Number(process.argv[2] ?? 10_000);
@@ -109,18 +109,7 @@ async function main(): Promise<number> {
   const queuedMs = performance.now() - started;
   const walQueued = await walBytes(walStart);
 
-  let done = 0;
-  let last = 0;
-  const deadline = Date.now() + TIMEOUT_MS - 60_000;
-  while (done < COUNT) {
-    if (Date.now() > deadline) throw new Error(`not drained in time: ${done} of ${COUNT}`);
-    await new Promise((r) => setTimeout(r, 250));
-    done = await completed();
-    if (done - last >= COUNT / 10) {
-      log(`${done} / ${COUNT} done`);
-      last = done;
-    }
-  }
+  await waitUntilDrained(completed, COUNT, Date.now() + TIMEOUT_MS - 60_000);
   const drainedMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuStart);
   const walDrained = await walBytes(walStart);

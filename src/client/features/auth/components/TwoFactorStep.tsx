@@ -3,9 +3,9 @@ import { ShieldCheck } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
-import { Input } from '@/components/ui/input';
 import { ApiError, serverMessage } from '@/lib/api';
 import { useLoginWithCode } from '../api/twoFactor';
+import { CodeInput } from './CodeInput';
 
 interface TwoFactorStepProps {
   /** The challenge of the first step (the right password). */
@@ -62,15 +62,11 @@ export function TwoFactorStep({ challenge, invitationToken, onSignedIn, onRestar
         </div>
       </div>
       <FormField id={fieldId} label={recovery ? 'Recovery code' : 'Authentication code'} error={problem}>
-        <Input
+        <CodeInput
           {...fieldA11y(fieldId, problem)}
           key={recovery ? 'recovery' : 'app'}
+          kind={recovery ? 'recovery' : 'app'}
           autoFocus
-          autoComplete="one-time-code"
-          inputMode={recovery ? 'text' : 'numeric'}
-          placeholder={recovery ? 'xxxx-xxxx-xxxx' : '123 456'}
-          maxLength={recovery ? 20 : 7}
-          className="font-mono tracking-widest"
           value={code}
           onChange={(e) => setCode(e.target.value)}
           disabled={expired}

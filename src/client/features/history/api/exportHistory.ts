@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
-import { ORGANIZATION_HEADER, historyFileName } from '@contract';
-import { ApiError, withQuery } from '@/lib/api';
+import { historyFileName } from '@contract';
+import { withQuery } from '@/lib/api';
+import { fetchFile, saveBlob } from '@/lib/download';
 import { historyQuery, type HistoryFilterParams } from './history';
 
 /** Today's date in the browser's timezone as YYYY-MM-DD. */
@@ -23,29 +24,9 @@ function fileNameOf(disposition: string | null) {
   return disposition?.match(/filename="?([^";]+)"?/i)?.[1] ?? historyFileName(today());
 }
 
-function saveBlob(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // let the browser start the download before the object URL goes
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-/**
- * GET /api/history/export: the whole filtered range as CSV (not just the visible page). A plain
- * link cannot send the organization header, so the file is fetched and then saved.
- */
+/** GET /api/history/export: the whole filtered range as CSV (not just the visible page). */
 export async function exportHistory(organizationId: string, filter: HistoryFilterParams) {
-  const res = await fetch(withQuery('/api/history/export', historyQuery(filter)), {
-    headers: { [ORGANIZATION_HEADER]: organizationId },
-    credentials: 'include',
-  });
-  if (!res.ok) throw new ApiError(res.status, await res.text(), res.statusText);
+  const res = await fetchFile(withQuery('/api/history/export', historyQuery(filter)), organizationId);
   const fileName = fileNameOf(res.headers.get('content-disposition'));
   saveBlob(await res.blob(), fileName);
   return fileName;

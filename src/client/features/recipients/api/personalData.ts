@@ -1,37 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  ORGANIZATION_HEADER,
-  personalDataFileName,
-  type EraseRecipientBody,
-  type EraseRecipientResult,
-} from '@contract';
+import { personalDataFileName, type EraseRecipientBody, type EraseRecipientResult } from '@contract';
 import { historyQueryKey } from '@/features/history/api/history';
-import { ApiError, apiRequest } from '@/lib/api';
+import { apiRequest } from '@/lib/api';
+import { fetchFile, saveBlob } from '@/lib/download';
 import { invalidateRecipients } from './invalidateRecipients';
 
-function saveBlob(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // let the browser start the download before the object URL goes
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-/**
- * GET /api/recipients/:id/personal-data (admins): everything held about the recipient as a JSON
- * file. A plain link cannot send the organization header, so the file is fetched, then saved.
- */
+/** GET /api/recipients/:id/personal-data (admins): everything held about the recipient as a JSON file. */
 export async function downloadPersonalData(organizationId: string, recipientId: string) {
-  const res = await fetch(`/api/recipients/${recipientId}/personal-data`, {
-    headers: { [ORGANIZATION_HEADER]: organizationId },
-    credentials: 'include',
-  });
-  if (!res.ok) throw new ApiError(res.status, await res.text(), res.statusText);
+  const res = await fetchFile(`/api/recipients/${recipientId}/personal-data`, organizationId);
   const fileName = personalDataFileName(recipientId);
   saveBlob(await res.blob(), fileName);
   return fileName;

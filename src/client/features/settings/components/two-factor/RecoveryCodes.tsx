@@ -1,6 +1,7 @@
 import { Copy, Download } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
+import { saveBlob } from '@/lib/download';
 
 /** Recovery codes, shown once: to copy, download or write down. */
 export function RecoveryCodes({ codes }: { codes: readonly string[] }) {
@@ -17,13 +18,7 @@ export function RecoveryCodes({ codes }: { codes: readonly string[] }) {
       });
     }
   };
-  const download = () => {
-    const link = document.createElement('a');
-    link.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
-    link.download = 'pigeonhole-recovery-codes.txt';
-    link.click();
-    URL.revokeObjectURL(link.href);
-  };
+  const download = () => saveBlob(new Blob([text], { type: 'text/plain' }), 'pigeonhole-recovery-codes.txt');
   return (
     <div className="space-y-3">
       <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">

@@ -6,6 +6,7 @@ import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { useTwoFactorEnable, useTwoFactorSetup } from '@/features/auth/api/twoFactor';
+import { CodeInput } from '@/features/auth/components/CodeInput';
 import { serverMessage } from '@/lib/api';
 import { RecoveryCodes } from './RecoveryCodes';
 
@@ -120,14 +121,10 @@ function ScanStep({ setup, onDone }: { setup: TwoFactorSetupReply; onDone: (code
         </div>
       </div>
       <FormField id="two-factor-enable-code" label="Authentication code" error={problem}>
-        <Input
+        <CodeInput
           {...fieldA11y('two-factor-enable-code', problem)}
-          autoComplete="one-time-code"
-          inputMode="numeric"
-          placeholder="123 456"
-          maxLength={7}
+          kind="app"
           autoFocus
-          className="font-mono tracking-widest"
           value={code}
           onChange={(e) => setCode(e.target.value)}
         />

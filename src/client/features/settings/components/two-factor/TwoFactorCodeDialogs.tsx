@@ -6,6 +6,7 @@ import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { useNewRecoveryCodes, useTwoFactorDisable } from '@/features/auth/api/twoFactor';
+import { CodeInput } from '@/features/auth/components/CodeInput';
 import { serverMessage } from '@/lib/api';
 import { RecoveryCodes } from './RecoveryCodes';
 
@@ -29,15 +30,7 @@ function CodeField({
 }) {
   return (
     <FormField id={id} label="Code from your app, or a recovery code" error={error}>
-      <Input
-        {...fieldA11y(id, error)}
-        autoComplete="one-time-code"
-        placeholder="123 456"
-        maxLength={20}
-        className="font-mono tracking-widest"
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-      />
+      <CodeInput {...fieldA11y(id, error)} kind="either" value={value} onChange={(e) => onChange(e.target.value)} />
     </FormField>
   );
 }
