@@ -90,58 +90,38 @@ export const sessions = pgTable(
   (t) => [index('sessions_expire_idx').on(t.expire), index('sessions_user_idx').on(t.userId)],
 );
 
-export const passwordResetTokens = pgTable(
-  'password_reset_tokens',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    /** SHA-256 of the emailed token. */
-    token: varchar('token', { length: 64 }).notNull().unique(),
-    expiresAt: ts('expires_at').notNull(),
-    usedAt: ts('used_at'),
-    createdAt: createdAt(),
-  },
-  (t) => [index('password_reset_tokens_user_idx').on(t.userId)],
-);
+/**
+ * A table of single-use tokens of a user, stored as SHA-256 (password reset links, email
+ * verification links, two-factor sign-in challenges): one shape, one lifecycle (expires, used once).
+ */
+const singleUseTokens = (name: string) =>
+  pgTable(
+    name,
+    {
+      id: uuid('id').primaryKey().defaultRandom(),
+      userId: uuid('user_id')
+        .notNull()
+        .references(() => users.id, { onDelete: 'cascade' }),
+      /** SHA-256 of the token handed out. */
+      token: varchar('token', { length: 64 }).notNull().unique(),
+      expiresAt: ts('expires_at').notNull(),
+      usedAt: ts('used_at'),
+      createdAt: createdAt(),
+    },
+    (t) => [index(`${name}_user_idx`).on(t.userId)],
+  );
+
+/** Emailed password reset links. */
+export const passwordResetTokens = singleUseTokens('password_reset_tokens');
 
 /** Single-use links that prove an account's email address (sent at registration). */
-export const emailVerificationTokens = pgTable(
-  'email_verification_tokens',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    /** SHA-256 of the emailed token. */
-    token: varchar('token', { length: 64 }).notNull().unique(),
-    expiresAt: ts('expires_at').notNull(),
-    usedAt: ts('used_at'),
-    createdAt: createdAt(),
-  },
-  (t) => [index('email_verification_tokens_user_idx').on(t.userId)],
-);
+export const emailVerificationTokens = singleUseTokens('email_verification_tokens');
 
 /**
  * The second step of a sign-in with two-factor authentication: the password was right, a code is
  * still owed. Short-lived and single-use; no session exists until the code is given.
  */
-export const twoFactorChallenges = pgTable(
-  'two_factor_challenges',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    /** SHA-256 of the challenge token handed to the browser. */
-    token: varchar('token', { length: 64 }).notNull().unique(),
-    expiresAt: ts('expires_at').notNull(),
-    usedAt: ts('used_at'),
-    createdAt: createdAt(),
-  },
-  (t) => [index('two_factor_challenges_user_idx').on(t.userId)],
-);
+export const twoFactorChallenges = singleUseTokens('two_factor_challenges');
 
 /** Single-use recovery codes of an account with two-factor authentication (stored hashed). */
 export const twoFactorRecoveryCodes = pgTable(
