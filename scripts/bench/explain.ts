@@ -1,6 +1,6 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import type { Db } from '../../src/server/db/client';
+import { PLANNER_SETTINGS, type Db } from '../../src/server/db/client';
 import * as schema from '../../src/server/db/schema';
 
 export type ExplainTarget = { name: string; run: (db: Db) => Promise<unknown> };
@@ -27,8 +27,22 @@ const SCAN =
  * statement and parameters), each run under EXPLAIN ANALYZE on one connection, no load. Only the
  * first statement of a call is explained.
  */
-export async function explainStatements(databaseUrl: string, targets: ExplainTarget[], runs = 5) {
+export async function explainStatements(
+  databaseUrl: string,
+  targets: ExplainTarget[],
+  runs = 5,
+  { scopedTo }: { scopedTo?: string } = {},
+) {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  // As the server runs them: the application's role, under row-level security, scoped to one
+  // organization (the policy's condition is part of every plan).
+  if (scopedTo) {
+    pool.on('connect', (client) => {
+      void client.query(
+        `set role pigeonhole_app; ${PLANNER_SETTINGS}; select set_config('pigeonhole.organization_ids', '${scopedTo}', false)`,
+      );
+    });
+  }
   let caught: { query: string; params: unknown[] } | undefined;
   const db = drizzle(pool, {
     schema,

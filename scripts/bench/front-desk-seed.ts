@@ -21,6 +21,20 @@ export const FRONT_DESK = {
   days: 180,
 } as const;
 
+/** How many organizations and items, and how many of them the signed-in one holds. */
+export type FrontDeskLayout = {
+  organizations: number;
+  totalItems: number;
+  main: { items: number; recipients: number; locations: number };
+  other: { recipients: number; locations: number };
+};
+
+/**
+ * `analyze: false` leaves the tables as a bulk load or a restored backup leaves them: no
+ * statistics, no visibility map (the plans must hold before ANALYZE).
+ */
+export type SeedOptions = { layout?: FrontDeskLayout; analyze?: boolean };
+
 export type FrontDeskSeed = {
   /** The big organization's recipients and locations, for the request bodies. */
   recipientIds: string[];
@@ -29,22 +43,24 @@ export type FrontDeskSeed = {
   counts: { items: number; history: number; pendingInMain: number; notifiedInMain: number };
 };
 
-export async function seedFrontDesk(databaseUrl: string, mainOrganizationId: string, userId: string) {
+export async function seedFrontDesk(
+  databaseUrl: string,
+  mainOrganizationId: string,
+  userId: string,
+  { layout = FRONT_DESK, analyze = true }: SeedOptions = {},
+) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     // random() below is then the same from run to run.
     await client.query('select setseed(0.42)');
-    const others = await insertOrganizations(client, FRONT_DESK.organizations - 1);
+    const others = await insertOrganizations(client, layout.organizations - 1);
     const orgIds = [mainOrganizationId, ...others];
-    const otherItems = FRONT_DESK.totalItems - FRONT_DESK.main.items;
-    const itemCounts = [FRONT_DESK.main.items, ...unevenSplit(otherItems, others.length)];
+    const otherItems = layout.totalItems - layout.main.items;
+    const itemCounts = [layout.main.items, ...(others.length ? unevenSplit(otherItems, others.length) : [])];
 
-    await insertRecipients(client, orgIds, [
-      FRONT_DESK.main.recipients,
-      ...others.map(() => FRONT_DESK.other.recipients),
-    ]);
-    await insertStorage(client, orgIds, [FRONT_DESK.main.locations, ...others.map(() => FRONT_DESK.other.locations)]);
+    await insertRecipients(client, orgIds, [layout.main.recipients, ...others.map(() => layout.other.recipients)]);
+    await insertStorage(client, orgIds, [layout.main.locations, ...others.map(() => layout.other.locations)]);
     await insertMailItems(client, orgIds, itemCounts, mainOrganizationId, userId);
     const history = await client.query(
       `insert into mail_item_history (organization_id, mail_item_id, action, new_status, performed_by, created_at)
@@ -60,7 +76,7 @@ export async function seedFrontDesk(databaseUrl: string, mainOrganizationId: str
     );
     // Fresh bulk rows have no statistics yet, so the planner would guess. VACUUM as well: it sets the
     // visibility map that index-only scans need, as autovacuum would in steady state.
-    await client.query('vacuum analyze');
+    if (analyze) await client.query('vacuum analyze');
 
     const [main] = (
       await client.query<{ items: number; pending: number; notified: number }>(

@@ -12,10 +12,7 @@
  * Loopback only, in a fresh temporary data folder (or, with DATABASE_URL, a fresh
  * `bench_<timestamp>` database) that is removed at the end, whatever happens.
  */
-import fs from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { MailItemListQuery } from '../../src/contract';
 import { mailItemsRepository, type MailItemFilters } from '../../src/server/modules/mail-items/mail-items.repository';
 import { explainStatements, type ExplainSummary, type ExplainTarget } from './explain';
@@ -33,8 +30,9 @@ import {
   verdict,
   type Account,
 } from './harness';
-import { LOAD_WORKERS, measureEndpoint, workerShareSource, type LoadResult, type LoadTarget, type Run } from './load';
+import { measureEndpoint, type LoadTarget } from './load';
 import { createObserver, type Observation } from './observe';
+import { measureCreate, measureStatusChange, pendingItemIds, type Kind, type Measured } from './front-desk-writes';
 
 const BUDGET = { readP99Ms: 30, writeP99Ms: 50, bytesPerItem: 2048 };
 // Eleven measured runs of about 12 s each, the seeding and the plans.
@@ -48,9 +46,6 @@ const LISTS = [
   { label: 'first page', query: 'limit=25' },
 ] as const;
 
-type Kind = 'read' | 'write';
-type Measured = LoadResult & { kind: Kind; observed: Observation; note?: string };
-type Measure = (target: LoadTarget, kind: Kind) => Promise<Measured>;
 type ReplySize = { label: string; query: string; items: number; total: string; bytes: number };
 
 async function main(): Promise<number> {
@@ -152,18 +147,6 @@ function intakeEverySecond(baseUrl: string, account: Account, seed: FrontDeskSee
   };
 }
 
-/** The big organization's pending items as seeded: the PUT requests cycle through them. */
-async function pendingItemIds(databaseUrl: string, organizationId: string): Promise<string[]> {
-  return withClient(databaseUrl, async (client) =>
-    (
-      await client.query<{ id: string }>(
-        `select id from mail_items where organization_id = $1 and status = 'pending' order by id`,
-        [organizationId],
-      )
-    ).rows.map((r) => r.id),
-  );
-}
-
 /** One reply of each list, before any write: its bytes over its item count. */
 async function measureReplySizes(baseUrl: string, account: Account): Promise<ReplySize[]> {
   const sizes: ReplySize[] = [];
@@ -197,153 +180,11 @@ function explainTargets(organizationId: string): ExplainTarget[] {
     };
     const { order: _order, limit: _limit, offset: _offset, ...countFilters } = filters;
     return [
-      { name: `list  ${list.query}`, run: (db) => mailItemsRepository.list(db, organizationId, filters) },
+      { name: `list  ${list.query}`, run: (db) => mailItemsRepository.listJson(db, organizationId, filters) },
       { name: `count ${list.query}`, run: (db) => mailItemsRepository.count(db, organizationId, countFilters) },
     ];
   });
 }
-
-/**
- * POST /api/mail-items: a package for one of the organization's recipients on one of its shelves,
- * a new UPS-style tracking number and a sender on every request.
- */
-async function measureCreate(
-  measure: Measure,
-  dataDir: string,
-  databaseUrl: string,
-  account: Account,
-  seed: FrontDeskSeed,
-): Promise<Measured> {
-  const countItems = () =>
-    scalar(databaseUrl, `select count(*)::int n from mail_items where organization_id = $1`, [account.organizationId]);
-  let before = 0;
-  const setupRequest = async (run: Run) => {
-    if (run === 'measured') before = await countItems();
-    const tag = run === 'measured' ? 'M' : 'W';
-    return writeModule(
-      dataDir,
-      `post-${run}`,
-      `${workerShareSource}
-const recipients = ${JSON.stringify(seed.recipientIds)};
-const locations = ${JSON.stringify(seed.locationIds)};
-const senders = ['Amazon', 'Apple', 'Zappos', 'Chewy', 'Best Buy', 'Target', 'Etsy'];
-let n = 0;
-module.exports = function setupRequest(request) {
-  const i = n++;
-  request.body = JSON.stringify({
-    type: 'package',
-    recipientId: recipients[(i * 7) % recipients.length],
-    locationId: locations[i % locations.length],
-    trackingNumber: '1ZBENCH${tag}' + workerShare + String(i).padStart(8, '0'),
-    sender: senders[i % senders.length],
-  });
-  return request;
-};`,
-    );
-  };
-  const result = await measure(
-    {
-      name: 'POST /api/mail-items',
-      path: '/api/mail-items',
-      method: 'POST',
-      headers: { ...accountHeaders(account), 'content-type': 'application/json' },
-      setupRequest,
-    },
-    'write',
-  );
-  const created = (await countItems()) - before;
-  return { ...result, note: `${created} items written for ${result.requests} answers` };
-}
-
-/**
- * PUT /api/mail-items/{id}: cycles through the pending items of the big organization, each
- * request moving one to notified or back to pending. Before each run the module is written with
- * every item's status at that moment, so that every request of the run really changes a status
- * (a pass through the pool, over 1,000 items, outlasts the 50 requests in flight).
- */
-async function measureStatusChange(
-  measure: Measure,
-  dataDir: string,
-  databaseUrl: string,
-  account: Account,
-  pool: string[],
-): Promise<Measured> {
-  const countChanges = () =>
-    scalar(
-      databaseUrl,
-      `select count(*)::int n from mail_item_history
-       where organization_id = $1 and action in ('notified', 'status_changed') and mail_item_id = any($2::uuid[])`,
-      [account.organizationId, pool],
-    );
-  let before = 0;
-  const setupRequest = async (run: Run) => {
-    if (run === 'measured') before = await countChanges();
-    const statuses = await withClient(databaseUrl, async (client) => {
-      const rows = (
-        await client.query<{ id: string; status: string }>(
-          `select id, status from mail_items where organization_id = $1 and id = any($2::uuid[])`,
-          [account.organizationId, pool],
-        )
-      ).rows;
-      const byId = new Map(rows.map((r) => [r.id, r.status]));
-      return pool.map((id) => byId.get(id) ?? 'pending');
-    });
-    return writeModule(
-      dataDir,
-      `put-${run}`,
-      `${workerShareSource}
-// Each worker takes every other item of the pool, so no two requests race for one item.
-const ids = ${JSON.stringify(pool)}.filter((_, i) => i % ${LOAD_WORKERS} === workerShare);
-const now = ${JSON.stringify(statuses)}.filter((_, i) => i % ${LOAD_WORKERS} === workerShare);
-const flip = (s) => (s === 'notified' ? 'pending' : 'notified');
-let n = 0;
-module.exports = function setupRequest(request) {
-  const i = n++;
-  const k = i % ids.length;
-  // Odd passes through the pool undo the even ones.
-  const status = Math.floor(i / ids.length) % 2 === 0 ? flip(now[k]) : now[k];
-  request.path = '/api/mail-items/' + ids[k];
-  request.body = JSON.stringify({ status });
-  return request;
-};`,
-    );
-  };
-  const result = await measure(
-    {
-      name: 'PUT /api/mail-items/{id} status',
-      path: '/api/mail-items/',
-      method: 'PUT',
-      headers: { ...accountHeaders(account), 'content-type': 'application/json' },
-      setupRequest,
-    },
-    'write',
-  );
-  const changes = (await countChanges()) - before;
-  return {
-    ...result,
-    note: `${changes} status changes recorded for ${result.requests} answers (pool of ${pool.length} items)`,
-  };
-}
-
-/** autocannon's workers take setupRequest as a CommonJS file to require; one file per run. */
-async function writeModule(dataDir: string, name: string, body: string): Promise<string> {
-  const file = path.join(dataDir, `setup-${name}.cjs`);
-  await fs.writeFile(file, `'use strict';\n${body}\n`);
-  return file;
-}
-
-async function withClient<T>(databaseUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
-const scalar = (databaseUrl: string, statement: string, params: unknown[]) =>
-  withClient(databaseUrl, async (client) => (await client.query<{ n: number }>(statement, params)).rows[0]!.n);
 
 function printSummary(seed: FrontDeskSeed, loadBefore: number, loadAfter: number) {
   console.log(

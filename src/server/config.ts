@@ -32,6 +32,8 @@ const EnvSchema = z.object({
   SMTP_URL: z.string().optional(),
   /** From address of platform emails. */
   MAIL_FROM: z.string().default('Pigeonhole <no-reply@pigeonhole.local>'),
+  /** Where the landing page's Contact Sales button writes to (a mailto: link). */
+  SALES_EMAIL: z.email().default('sales@pigeonhole.local'),
   /** Comma-separated emails that become super admins when they register or log in. */
   SUPER_ADMIN_EMAILS: z.string().default(''),
   /** Session lifetime in hours (sliding). */
@@ -79,6 +81,12 @@ const EnvSchema = z.object({
   SECRETS_KEY_PREVIOUS: z.string().default(''),
   /** Run the notification worker in this instance (sends queued email, SMS and webhooks). */
   NOTIFICATIONS_WORKER: z.enum(['true', 'false']).default('true'),
+  /**
+   * Seconds between two checks for tables whose planner statistics are missing or far behind
+   * (db/statistics.ts; 0: only at start). Autovacuum normally keeps them; this covers restored
+   * backups, bulk loads and databases run with autovacuum off.
+   */
+  STATISTICS_CHECK_SECONDS: z.coerce.number().int().min(0).default(60),
   /** Days a sent, failed or skipped message stays in the item's Messages and delivery logs (0: forever). */
   NOTIFICATION_RETENTION_DAYS: z.coerce.number().int().min(0).default(365),
   /** Twilio-compatible API base URL for SMS (tests point it at a local receiver). */
@@ -114,6 +122,8 @@ export type Config = {
   databasePoolSize: number;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** The landing page's Contact Sales address (served in GET /api/plans). */
+  salesEmail: string;
   superAdminEmails: string[];
   sessionTtlMs: number;
   loginRateLimit: { perAccount: number; perIp: number; windowSeconds: number };
@@ -130,6 +140,7 @@ export type Config = {
   secretsKeyPrevious: string[];
   notificationsWorker: boolean;
   notificationRetentionDays: number;
+  statisticsCheckMs: number;
   smsApiBaseUrl: string;
   /** Card payments; null: the demo provider takes them. */
   stripe: { secretKey: string; webhookSecret: string | undefined; apiUrl: string } | null;
@@ -169,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
     databasePoolSize: e.DATABASE_POOL_SIZE,
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
+    salesEmail: e.SALES_EMAIL,
     superAdminEmails: e.SUPER_ADMIN_EMAILS.split(',')
       .map((s) => s.trim().toLowerCase())
       .filter(Boolean),
@@ -191,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
       .filter(Boolean),
     notificationsWorker: e.NOTIFICATIONS_WORKER === 'true',
     notificationRetentionDays: e.NOTIFICATION_RETENTION_DAYS,
+    statisticsCheckMs: e.STATISTICS_CHECK_SECONDS * 1000,
     smsApiBaseUrl: e.SMS_API_BASE_URL,
     stripe: e.STRIPE_SECRET_KEY
       ? {

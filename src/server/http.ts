@@ -33,6 +33,9 @@ export const listPage = (items: unknown[], total: number): ListPage => ({
   total,
 });
 
+/** A page whose JSON was built already (by PostgreSQL), as its reply. */
+export const jsonListPage = (json: string, total: number): ListPage => ({ body: Buffer.from(json), total });
+
 export function sendListPage(reply: FastifyReply, page: ListPage) {
   return reply
     .header(TOTAL_COUNT_HEADER, String(page.total))

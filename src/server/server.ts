@@ -4,6 +4,7 @@ import type { Config } from './config';
 import { connectDatabase } from './db/client';
 import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded';
 import { runMigrations } from './db/migrate';
+import { keepStatistics } from './db/statistics';
 import { appRoleFor } from './db/row-level-security';
 import type { Mailer } from './lib/mailer';
 import { seedDemoIfEmpty } from './modules/demo/demo-seed';
@@ -41,6 +42,7 @@ export async function startServer(config: Config, options: { mailer?: Mailer } =
   } finally {
     await migrator.close();
   }
+  const stopStatistics = await keepStatistics(databaseUrl, config.statisticsCheckMs, log);
   const database = connectDatabase(databaseUrl, config.databasePoolSize, { role: await appRoleFor(databaseUrl) });
   try {
     // Fails the start, not the first request, if the application's role cannot be taken.
@@ -73,11 +75,13 @@ export async function startServer(config: Config, options: { mailer?: Mailer } =
             await app.inFlight.drained(10_000);
           })(),
         ]);
+        await stopStatistics();
         await database.close();
         await embedded?.stop();
       })());
     return { url: address.replace('[::1]', 'localhost'), stop, demoLogin, databaseUrl };
   } catch (err) {
+    await stopStatistics().catch(() => undefined);
     await database.close().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
     throw err;

@@ -85,6 +85,29 @@ describe('row-level security', () => {
     }
   });
 
+  it('writes a scoped statement with its begin and commit in one system call, not one per message', async () => {
+    const single = connectDatabase(t.url, 1, { role: await appRoleFor(t.url) });
+    try {
+      const client = await single.pool.connect();
+      // What the socket hands the kernel: one _write or _writev call per system call.
+      const socket = (client as unknown as { connection: { stream: Record<string, unknown> } }).connection.stream;
+      let writes = 0;
+      for (const method of ['_write', '_writev'] as const) {
+        const original = socket[method] as ((...args: unknown[]) => unknown) | undefined;
+        if (original) socket[method] = (...args: unknown[]) => (writes++, original.apply(socket, args));
+      }
+      client.release();
+      await withTenants([a.organizationId!], async () => {
+        const rows = await single.db.select({ name: mailrooms.name }).from(mailrooms);
+        expect(namesOf(rows)).toEqual(['A mailroom']);
+      });
+      // begin + set_config, then parse, bind, describe, execute and sync, then commit (three writes uncorked).
+      expect(writes).toBe(1);
+    } finally {
+      await single.close();
+    }
+  });
+
   it('runs the application as a role that does not bypass it', async () => {
     const { rows } = await t.db.execute<{ rolsuper: boolean; rolbypassrls: boolean }>(
       sql`select rolsuper, rolbypassrls from pg_roles where rolname = current_user`,

@@ -500,6 +500,27 @@ export const mailItems = pgTable(
   ],
 );
 
+/**
+ * How many mail items an organization holds in each status, kept by triggers on mail_items
+ * (migration 0018: every insert, status change and delete, whoever writes it), so that list
+ * totals and the dashboard's figures are a few rows' sum instead of a count over every item
+ * (decision 021). Split in shards by the writing connection: concurrent intakes of one
+ * organization add to different rows instead of queueing for one row's lock.
+ */
+export const mailItemCounts = pgTable(
+  'mail_item_counts',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    status: varchar('status', { length: 50 }).notNull(),
+    shard: integer('shard').notNull(),
+    /** May go below zero in one shard (an item logged on one connection, handed over on another). */
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.status, t.shard] })],
+);
+
 /** Append-only: no call updates or deletes these rows; they outlive their item. */
 export const mailItemHistory = pgTable(
   'mail_item_history',

@@ -10,6 +10,7 @@ import { membersRepository } from '../modules/organizations/members.repository';
 import { ORGANIZATION_NOT_FOUND } from '../modules/organizations/organizations.service';
 import { authOf } from './session';
 import { withTenants } from '../db/tenant-scope';
+import { isOrganizationId, organizationHeaderOf } from './organization-header';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -46,8 +47,7 @@ export const organizationPlugin = fp(async (app, opts: { db: Db; caches: Caches 
   app.decorateRequest('membership', null);
 
   app.decorate('requireOrganization', async (request: FastifyRequest) => {
-    const raw = request.headers[ORGANIZATION_HEADER];
-    const value = Array.isArray(raw) ? raw[0] : raw;
+    const value = organizationHeaderOf(request);
     // An API key names its organization; the header is optional and, when sent, must agree.
     const apiKey = authOf(request).apiKey;
     if (apiKey) {
@@ -57,11 +57,14 @@ export const organizationPlugin = fp(async (app, opts: { db: Db; caches: Caches 
     }
     if (!value) throw badRequest(`The ${ORGANIZATION_HEADER} header is required`, 'organization_required');
     // A malformed id cannot be a membership; it answers like any organization the caller is not in.
-    if (!HeaderValue.safeParse(value).success) throw forbidden(NOT_A_MEMBER, 'not_a_member');
-    const userId = authOf(request).user.id;
-    const role = await opts.caches.memberships.getOrLoad(membershipKey(value, userId), () =>
-      membersRepository.findRole(opts.db, value, userId),
-    );
+    if (!isOrganizationId(value)) throw forbidden(NOT_A_MEMBER, 'not_a_member');
+    const { user, roleIn } = authOf(request);
+    const role =
+      roleIn?.organizationId === value
+        ? roleIn.role
+        : await opts.caches.memberships.getOrLoad(membershipKey(value, user.id), () =>
+            membersRepository.findRole(opts.db, value, user.id),
+          );
     if (!role) throw forbidden(NOT_A_MEMBER, 'not_a_member');
     request.membership = { organizationId: value, role };
   });

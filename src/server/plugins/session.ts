@@ -8,6 +8,8 @@ import { hashToken } from '../lib/tokens';
 import { addMs } from '../lib/time';
 import { sessionsRepository } from '../modules/auth/sessions.repository';
 import type { UserRow } from '../modules/auth/users.repository';
+import type { Role } from '../../contract';
+import { isOrganizationId, organizationHeaderOf } from './organization-header';
 import type { ApiKeyAuth } from '../modules/integrations/api-keys';
 
 export const SESSION_COOKIE = 'pigeonhole.sid';
@@ -23,6 +25,11 @@ export type AuthContext = {
   user: UserRow;
   sessionId: string;
   apiKey?: { id: string; organizationId: string };
+  /**
+   * The caller's role in the organization the request names (null: not a member), when it was
+   * read with the session in one statement; requireOrganization then needs no query of its own.
+   */
+  roleIn?: { organizationId: string; role: Role | null };
 };
 
 declare module 'fastify' {
@@ -114,9 +121,19 @@ export const sessionPlugin = fp(async (app, opts: { db: Db; config: Config; cach
     const token = request.cookies[SESSION_COOKIE];
     if (!token) throw unauthorized();
     const sid = hashToken(token);
-    const found = await caches.sessions.getOrLoad(sid, () => sessionsRepository.findLive(db, sid));
+    // A session not in the cache is read with the caller's role in the organization the request
+    // names; the cache keeps the session alone (roles have their own, cleared on role changes).
+    const named = organizationHeaderOf(request);
+    const organizationId = isOrganizationId(named) ? named : undefined;
+    let roleIn: AuthContext['roleIn'];
+    const found = await caches.sessions.getOrLoad(sid, async () => {
+      const row = await sessionsRepository.findLive(db, sid, organizationId);
+      if (!row) return undefined;
+      if (organizationId) roleIn = { organizationId, role: row.role };
+      return { expire: row.expire, user: row.user };
+    });
     if (!found || found.expire.getTime() <= Date.now()) throw unauthorized();
-    request.auth = { user: found.user, sessionId: sid };
+    request.auth = { user: found.user, sessionId: sid, roleIn };
     if (found.expire.getTime() - Date.now() < config.sessionTtlMs / 2) {
       const expire = addMs(new Date(), config.sessionTtlMs);
       await sessionsRepository.extend(db, sid, expire);

@@ -1,6 +1,7 @@
-import { and, eq, gt, lt, ne } from 'drizzle-orm';
+import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
+import type { Role } from '../../../contract';
 import type { DbOrTx } from '../../db/client';
-import { sessions, users } from '../../db/schema';
+import { organizationMembers, sessions, users } from '../../db/schema';
 import type { UserRow } from './users.repository';
 
 export const sessionsRepository = {
@@ -13,10 +14,25 @@ export const sessionsRepository = {
     });
   },
 
-  /** The live session and its user in one round trip: this runs on every signed-in request. */
-  async findLive(db: DbOrTx, sid: string): Promise<{ expire: Date; user: UserRow } | undefined> {
+  /**
+   * The live session and its user in one round trip: this runs on every signed-in request. Given
+   * the organization the request names, the caller's role in it (null: not a member) comes in the
+   * same statement, so a call to an organization's data costs one round trip before its own.
+   */
+  async findLive(
+    db: DbOrTx,
+    sid: string,
+    organizationId?: string,
+  ): Promise<{ expire: Date; user: UserRow; role: Role | null } | undefined> {
+    const m = organizationMembers;
     const [row] = await db
-      .select({ expire: sessions.expire, user: users })
+      .select({
+        expire: sessions.expire,
+        user: users,
+        role: organizationId
+          ? sql<Role | null>`(select ${m.role} from ${m} where ${m.organizationId} = ${organizationId} and ${m.userId} = ${sessions.userId})`
+          : sql<null>`null`,
+      })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(and(eq(sessions.sid, sid), gt(sessions.expire, new Date())));

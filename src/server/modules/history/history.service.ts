@@ -8,7 +8,7 @@ import {
   type HistoryStats,
 } from '../../../contract';
 import type { Deps, OrgCaller } from '../../context';
-import { listPage, type ListPage } from '../../http';
+import { jsonListPage, type ListPage } from '../../http';
 import type { DbOrTx } from '../../db/client';
 import { badRequest, notFound } from '../../lib/errors';
 import {
@@ -18,7 +18,6 @@ import {
   type MailItemKeyset,
   type MailItemSetFilters,
 } from '../mail-items/mail-items.repository';
-import { toMailItemDto } from '../mail-items/mail-items.service';
 import { settingsRepository } from '../settings/settings.repository';
 import { valueFromList } from '../settings/list-values';
 import { csvLine } from './history.csv';
@@ -117,8 +116,8 @@ export function createHistoryService({ db, caches }: Deps) {
     async listPage(caller: OrgCaller, q: ListInput): Promise<ListPage> {
       return caches.mailItemLists.getOrLoad(`${caller.organizationId}|history|${JSON.stringify(q)}`, async () => {
         const { filters } = await resolve(caller, q);
-        const [rows, total] = await Promise.all([
-          mailItemsRepository.list(db, caller.organizationId, {
+        const [json, total] = await Promise.all([
+          mailItemsRepository.listJson(db, caller.organizationId, {
             ...filters,
             order: 'desc',
             limit: q.limit,
@@ -126,11 +125,7 @@ export function createHistoryService({ db, caches }: Deps) {
           }),
           mailItemsRepository.count(db, caller.organizationId, filters),
         ]);
-        const now = Date.now();
-        return listPage(
-          rows.map((r) => toMailItemDto(r, now)),
-          total,
-        );
+        return jsonListPage(json, total);
       });
     },
 

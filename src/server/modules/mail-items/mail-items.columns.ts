@@ -1,7 +1,8 @@
 import { getTableColumns, type Column } from 'drizzle-orm';
 import pg from 'pg';
+import { jsonObject, rowJson } from '../../db/json-reply';
 import type { z } from 'zod';
-import { CreateMailItemBody, MailItem, MailItemRecipient } from '../../../contract';
+import { CreateMailItemBody, MailItem, MailItemRecipient, OVERDUE_HOURS } from '../../../contract';
 import {
   mailItemHistory,
   mailItems,
@@ -304,3 +305,33 @@ export const replyOf = new Function(
     return `${k}: row[${k}] ? row[${k}].toISOString() : null`;
   }).join(', ')} };`,
 ) as (row: MailItemRow, derived: Record<DerivedKey, unknown>) => MailItem;
+
+// ---------------------------------------------------------------------------------------------
+// The reply, built by PostgreSQL (lists)
+
+const relationJson = (group: keyof typeof RELATIONS) =>
+  Object.entries(RELATIONS[group]).map(([key, [alias, column]]): [string, string] => [
+    key,
+    `${alias}.${ident(column.name)}`,
+  ]);
+
+/**
+ * The values of the reply that are not columns, in SQL: what toMailItemDto (mail-items.service.ts)
+ * derives in JavaScript, for the lists; the list test compares the two on every branch.
+ */
+const DERIVED_SQL: Record<DerivedKey, string> = {
+  photoUrl: `case when i.${col.photoId} is null then null else '/api/photos/' || i.${col.photoId} end`,
+  thumbnailUrl: `case when i.${col.photoId} is null then null else '/api/photos/' || i.${col.photoId} || '/thumbnail' end`,
+  isOverdue: `(i.${col.status} in ('pending', 'notified') and i.${col.arrivedAt} < now() - make_interval(hours => ${Number(OVERDUE_HOURS)}))`,
+  recipient: `case when r.id is null then null else ${jsonObject(relationJson('recipient'))} end`,
+  location: `case when l.id is null then null else ${jsonObject(
+    relationJson('location').map(([key, value]): [string, string] => [
+      key,
+      key === 'mailroomName' ? `coalesce(${value}, '')` : value,
+    ]),
+  )} end`,
+  mailroom: `case when m.id is null then null else ${jsonObject(relationJson('mailroom'))} end`,
+};
+
+/** The reply of the item `i` with its relations (joined as in ITEM_JOINS) as one json value, in the contract's key order. */
+export const ITEM_REPLY_JSON = rowJson(mailItems, 'i', REPLY_KEYS, DERIVED_SQL);

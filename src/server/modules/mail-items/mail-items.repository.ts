@@ -2,6 +2,9 @@ import { and, asc, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL } from 
 import { alias } from 'drizzle-orm/pg-core';
 import { OVERDUE_HOURS } from '../../../contract';
 import type { DbOrTx } from '../../db/client';
+import { mailItemCountsRepository } from './mail-item-counts.repository';
+import { ITEM_JOINS, ITEM_REPLY_JSON } from './mail-items.columns';
+import { jsonArray } from '../../db/json-reply';
 import {
   mailItemHistory,
   mailItems,
@@ -102,20 +105,40 @@ function filterConditions(organizationId: string, f: Omit<MailItemFilters, 'orde
 }
 
 export const mailItemsRepository = {
-  async list(db: DbOrTx, organizationId: string, f: MailItemFilters): Promise<MailItemWithRelations[]> {
+  /**
+   * A page of items as its JSON reply, built by PostgreSQL (ITEM_REPLY_JSON: the same values as
+   * toMailItemDto). The page is picked from mail_items alone, then joined to its relations: a
+   * plan without statistics can at worst sort the organization's items, never join all of them.
+   */
+  async listJson(db: DbOrTx, organizationId: string, f: MailItemFilters): Promise<string> {
     const order = f.order === 'asc' ? asc : desc;
-    return withRelations(db)
+    const direction = f.order === 'asc' ? 'asc' : 'desc';
+    const page = db
+      .select()
+      .from(mailItems)
       .where(filterConditions(organizationId, f))
       .orderBy(order(mailItems.arrivedAt), order(mailItems.id))
       .limit(f.limit)
       .offset(f.offset);
+    const result = await db.execute<{ body: string }>(sql`
+      select ${sql.raw(jsonArray(ITEM_REPLY_JSON, `i.arrived_at ${direction}, i.id ${direction}`))} as body
+      from (${page}) i ${sql.raw(ITEM_JOINS)}`);
+    return result.rows[0]!.body;
   },
 
+  /**
+   * How many items match. A filter by status alone (or none: Mail Intake, Pending Pickups) is
+   * answered from the kept counts, not by counting the organization's items (decision 021).
+   */
   async count(
     db: DbOrTx,
     organizationId: string,
     f: Omit<MailItemFilters, 'order' | 'limit' | 'offset'>,
   ): Promise<number> {
+    const { statuses, ...narrowing } = f;
+    if (Object.values(narrowing).every((v) => v === undefined)) {
+      return mailItemCountsRepository.total(db, organizationId, statuses);
+    }
     const [row] = await db
       .select({ n: sql<number>`count(*)::int` })
       .from(mailItems)
@@ -144,16 +167,14 @@ export const mailItemsRepository = {
     await db.delete(mailItems).where(and(eq(mailItems.organizationId, organizationId), eq(mailItems.id, id)));
   },
 
+  /** The Pending Pickups counters: the waiting items from the kept counts, the overdue ones by the waiting index. */
   async pendingSummary(db: DbOrTx, organizationId: string) {
-    const [row] = await db
-      .select({
-        totalPending: sql<number>`count(*)::int`,
-        overdue: sql<number>`(count(*) filter (where ${mailItems.arrivedAt} < now() - make_interval(hours => ${OVERDUE_HOURS})))::int`,
-        notified: sql<number>`(count(*) filter (where ${mailItems.status} = 'notified'))::int`,
-      })
-      .from(mailItems)
-      .where(and(eq(mailItems.organizationId, organizationId), inArray(mailItems.status, ['pending', 'notified'])));
-    return row!;
+    const [counts, overdue] = await Promise.all([
+      mailItemCountsRepository.byStatus(db, organizationId),
+      countOverdue(db, organizationId),
+    ]);
+    const notified = counts.get('notified') ?? 0;
+    return { totalPending: (counts.get('pending') ?? 0) + notified, overdue, notified };
   },
 
   async insertHistory(db: DbOrTx, rows: HistoryInsert[]) {
@@ -187,6 +208,21 @@ export const mailItemsRepository = {
       .orderBy(asc(mailItemHistory.seq));
   },
 };
+
+/** Items waiting (pending or notified) for longer than OVERDUE_HOURS: a range of the waiting index. */
+export async function countOverdue(db: DbOrTx, organizationId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(mailItems)
+    .where(
+      and(
+        eq(mailItems.organizationId, organizationId),
+        inArray(mailItems.status, ['pending', 'notified']),
+        sql`${mailItems.arrivedAt} < now() - make_interval(hours => ${OVERDUE_HOURS})`,
+      ),
+    );
+  return row?.n ?? 0;
+}
 
 /** The filters of a whole result set (no order or page). */
 export type MailItemSetFilters = Omit<MailItemFilters, 'order' | 'limit' | 'offset'>;

@@ -12,7 +12,7 @@ import {
   type UpdateMailItemBody,
 } from '../../../contract';
 import type { Deps, OrgCaller } from '../../context';
-import { listPage, type ListPage } from '../../http';
+import { jsonListPage, type ListPage } from '../../http';
 import { forgetOrganizationData } from '../../caches';
 import { withPgTransaction, type DbOrTx } from '../../db/client';
 import { createBatcher } from '../../lib/batcher';
@@ -170,8 +170,8 @@ export function createMailItemsService({ db, caches }: Deps) {
         search: q.search || undefined,
       };
       return caches.mailItemLists.getOrLoad(`${caller.organizationId}|${JSON.stringify(q)}`, async () => {
-        const [rows, total] = await Promise.all([
-          mailItemsRepository.list(db, caller.organizationId, {
+        const [json, total] = await Promise.all([
+          mailItemsRepository.listJson(db, caller.organizationId, {
             ...filters,
             order: q.order,
             limit: q.limit,
@@ -179,11 +179,7 @@ export function createMailItemsService({ db, caches }: Deps) {
           }),
           mailItemsRepository.count(db, caller.organizationId, filters),
         ]);
-        const now = Date.now();
-        return listPage(
-          rows.map((r) => toMailItemDto(r, now)),
-          total,
-        );
+        return jsonListPage(json, total);
       });
     },
 

@@ -219,4 +219,24 @@ describe('every column of a mail item', () => {
       performedBy: d.userId,
     });
   });
+
+  it('is listed as PostgreSQL builds the reply: no photo, no relations, a mailroom alone, overdue', async () => {
+    const d = await desk();
+    const bare = await d.admin.post('/api/mail-items', { type: 'letter' });
+    const inMailroom = await d.admin.post('/api/mail-items', { type: 'package', mailroomId: d.annex.id });
+    expect([bare.statusCode, inMailroom.statusCode]).toEqual([201, 201]);
+    expect(bare.json()).toMatchObject({ photoUrl: null, recipient: null, location: null, mailroom: null });
+    expect(inMailroom.json()).toMatchObject({ location: null, mailroom: { id: d.annex.id, name: 'Annex' } });
+    await expectListed(d, bare.json());
+    await expectListed(d, inMailroom.json());
+    // 73 hours waiting: overdue in the list as in the single read (toMailItemDto).
+    await t.db
+      .update(mailItems)
+      .set({ arrivedAt: new Date(Date.now() - 73 * 3600_000) })
+      .where(eq(mailItems.id, bare.json().id as string));
+    t.forgetEverything(); // written behind the service's back: its cached lists do not know
+    const overdue = (await d.admin.get(`/api/mail-items/${bare.json().id as string}`)).json();
+    expect(overdue.isOverdue).toBe(true);
+    await expectListed(d, overdue);
+  });
 });

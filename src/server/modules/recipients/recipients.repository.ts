@@ -2,6 +2,11 @@ import { and, asc, count, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm
 import type { DbOrTx } from '../../db/client';
 import { RECIPIENT_SEARCH_SQL, recipients } from '../../db/schema';
 import { escapeLike } from '../../lib/like';
+import { jsonArray, rowJson } from '../../db/json-reply';
+import { Recipient } from '../../../contract';
+
+/** A recipient as the API replies it, in JSON built by PostgreSQL (the contract's keys, in order). */
+const RECIPIENT_REPLY_JSON = rowJson(recipients, 'r', Object.keys(Recipient.shape));
 
 export type RecipientRow = typeof recipients.$inferSelect;
 /** The columns a recipient is written with; the organization comes separately. */
@@ -34,19 +39,26 @@ export function recipientsWhere(organizationId: string, filter: Pick<RecipientLi
 
 export const recipientsRepository = {
   /** A page ordered by last name, first name, id, and the total of the filter before paging. */
-  async list(db: DbOrTx, organizationId: string, filter: RecipientListFilter) {
+  /**
+   * A page of recipients as its JSON reply (built by PostgreSQL: the contract's keys, see
+   * db/json-reply.ts) and the total of the filter.
+   */
+  async listJson(db: DbOrTx, organizationId: string, filter: RecipientListFilter) {
     const where = recipientsWhere(organizationId, filter);
-    const [rows, [totals]] = await Promise.all([
-      db
-        .select()
-        .from(recipients)
-        .where(where)
-        .orderBy(asc(recipients.lastName), asc(recipients.firstName), asc(recipients.id))
-        .limit(filter.limit)
-        .offset(filter.offset),
+    const page = db
+      .select()
+      .from(recipients)
+      .where(where)
+      .orderBy(asc(recipients.lastName), asc(recipients.firstName), asc(recipients.id))
+      .limit(filter.limit)
+      .offset(filter.offset);
+    const [result, [totals]] = await Promise.all([
+      db.execute<{ body: string }>(
+        sql`select ${sql.raw(jsonArray(RECIPIENT_REPLY_JSON, 'r.last_name, r.first_name, r.id'))} as body from (${page}) r`,
+      ),
       db.select({ total: count() }).from(recipients).where(where),
     ]);
-    return { rows, total: totals?.total ?? 0 };
+    return { json: result.rows[0]!.body, total: totals?.total ?? 0 };
   },
 
   async summary(db: DbOrTx, organizationId: string): Promise<{ total: number; active: number }> {

@@ -18,7 +18,7 @@ import {
   personalDataFileName,
 } from '../../../contract';
 import type { App } from '../../http';
-import { errorReplies } from '../../http';
+import { errorReplies, sendListPage } from '../../http';
 import { callerOf } from '../../plugins/organization';
 import type { RecipientsService } from './recipients.service';
 
@@ -39,8 +39,8 @@ export function recipientsRoutes(app: App, recipients: RecipientsService) {
     },
     preValidation: guards,
     handler: async (request, reply) => {
-      const { items, total } = await recipients.list(callerOf(request), request.query);
-      return reply.header(TOTAL_COUNT_HEADER, String(total)).send(items);
+      // Already JSON (built by PostgreSQL): sent as it is.
+      return sendListPage(reply, await recipients.listPage(callerOf(request), request.query));
     },
   });
 

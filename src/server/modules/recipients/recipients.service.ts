@@ -13,6 +13,7 @@ import type {
 } from '../../../contract';
 import { forgetOrganizationData } from '../../caches';
 import type { Deps, OrgCaller } from '../../context';
+import { jsonListPage, type ListPage } from '../../http';
 import type { DbOrTx } from '../../db/client';
 import { AppError, notFound } from '../../lib/errors';
 import { iso, isoOrNull } from '../../lib/time';
@@ -98,14 +99,14 @@ export function createRecipientsService({ db, caches }: Deps) {
   }
 
   return {
-    async list(caller: OrgCaller, query: RecipientListInput): Promise<{ items: Recipient[]; total: number }> {
-      const { rows, total } = await recipientsRepository.list(db, caller.organizationId, {
+    async listPage(caller: OrgCaller, query: RecipientListInput): Promise<ListPage> {
+      const { json, total } = await recipientsRepository.listJson(db, caller.organizationId, {
         search: query.search || undefined,
         active: query.active,
         limit: query.limit,
         offset: query.offset,
       });
-      return { items: rows.map(toRecipientDto), total };
+      return jsonListPage(json, total);
     },
 
     async summary(caller: OrgCaller): Promise<RecipientSummary> {

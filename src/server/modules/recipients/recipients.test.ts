@@ -414,3 +414,28 @@ describe('dashboard figures after recipient writes', () => {
     expect(await active()).toBe(2);
   });
 });
+
+describe('the recipients list, built by PostgreSQL', () => {
+  it('shows each recipient exactly as the single read does (every key, nulls, booleans, times)', async () => {
+    const admin = new Client(t);
+    await admin.register();
+    await admin.createOrganization('Listed Court');
+    const full = await admin.post('/api/recipients', {
+      firstName: 'Zoë',
+      lastName: 'O"Brien \\ Ünal',
+      email: 'zoe@example.com',
+      phone: '+1 555 0100',
+      unit: '4B',
+      department: 'Line\nbreak',
+      recipientType: 'resident',
+    });
+    const bare = await admin.post('/api/recipients', { firstName: 'Al', lastName: 'Bare' });
+    expect([full.statusCode, bare.statusCode]).toEqual([201, 201]);
+    expect((await admin.put(`/api/recipients/${bare.json().id}`, { isActive: false })).statusCode).toBe(200);
+    const list = await admin.get('/api/recipients');
+    expect(list.headers['x-total-count']).toBe('2');
+    const listed = list.json() as Array<{ id: string }>;
+    expect(listed.map((r) => r.id)).toEqual([bare.json().id, full.json().id]); // by last name
+    for (const r of listed) expect(r).toEqual((await admin.get(`/api/recipients/${r.id}`)).json());
+  });
+});

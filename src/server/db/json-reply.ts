@@ -1,0 +1,38 @@
+import { getTableColumns, type Table } from 'drizzle-orm';
+import pg from 'pg';
+
+/**
+ * Replies built by PostgreSQL (json_build_object, json_agg) for the hot lists: the page leaves the
+ * database as one JSON text that Node sends as it is, instead of rows that Node maps and
+ * serialises (issue 13: the CPU per page). The shapes come from the Drizzle schema and the
+ * contract's keys, so they follow both.
+ */
+
+/** A timestamp as JavaScript's toISOString writes it (both cut microseconds to milliseconds). */
+export const isoText = (expression: string) =>
+  `to_char(${expression} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** `json_build_object` of the entries, keys quoted as SQL literals, in the order given. */
+export const jsonObject = (entries: ReadonlyArray<readonly [string, string]>) =>
+  `json_build_object(${entries.map(([key, value]) => `${pg.escapeLiteral(key)}, ${value}`).join(', ')})`;
+
+/**
+ * The JSON of the row `alias` of `table` under the reply's `keys`, in their order: a key that is
+ * a column is its value (timestamps as ISO text); any other key must be in `derived` (SQL).
+ */
+export function rowJson(table: Table, alias: string, keys: readonly string[], derived: Record<string, string> = {}) {
+  const columns = getTableColumns(table);
+  return jsonObject(
+    keys.map((key): [string, string] => {
+      if (key in derived) return [key, derived[key]!];
+      const column = columns[key];
+      if (!column) throw new Error(`rowJson: ${key} is neither a column of the table nor derived`);
+      const value = `${alias}.${pg.escapeIdentifier(column.name)}`;
+      return [key, column.dataType === 'date' ? isoText(value) : value];
+    }),
+  );
+}
+
+/** A page of `json` values as one JSON array text, ordered by `orderBy` ('[]' when empty). */
+export const jsonArray = (json: string, orderBy: string) =>
+  `coalesce(json_agg(${json} order by ${orderBy}), '[]')::text`;
