@@ -1,8 +1,30 @@
-import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Role } from '../../../contract';
 import type { DbOrTx } from '../../db/client';
 import { organizationMembers, sessions, users } from '../../db/schema';
 import type { UserRow } from './users.repository';
+
+const liveSessions = new WeakMap<DbOrTx, ReturnType<typeof prepareLiveSessions>>();
+const preparedLiveSessions = (db: DbOrTx) =>
+  liveSessions.get(db) ?? liveSessions.set(db, prepareLiveSessions(db)).get(db)!;
+
+function prepareLiveSessions(db: DbOrTx) {
+  const m = organizationMembers;
+  const live = (role: SQL<Role | null>, name: string) =>
+    db
+      .select({ expire: sessions.expire, user: users, role })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.sid, sql.placeholder('sid')), gt(sessions.expire, sql`now()`)))
+      .prepare(name);
+  return {
+    alone: live(sql<null>`null`, 'session_live'),
+    withRole: live(
+      sql<Role | null>`(select ${m.role} from ${m} where ${m.organizationId} = ${sql.placeholder('organizationId')}::uuid and ${m.userId} = ${sessions.userId})`,
+      'session_live_with_role',
+    ),
+  };
+}
 
 export const sessionsRepository = {
   async insert(db: DbOrTx, sid: string, userId: string, expire: Date, meta: { ip?: string; userAgent?: string }) {
@@ -18,24 +40,17 @@ export const sessionsRepository = {
    * The live session and its user in one round trip: this runs on every signed-in request. Given
    * the organization the request names, the caller's role in it (null: not a member) comes in the
    * same statement, so a call to an organization's data costs one round trip before its own.
+   * Prepared once per database handle (named statements, parsed once per connection).
    */
   async findLive(
     db: DbOrTx,
     sid: string,
     organizationId?: string,
   ): Promise<{ expire: Date; user: UserRow; role: Role | null } | undefined> {
-    const m = organizationMembers;
-    const [row] = await db
-      .select({
-        expire: sessions.expire,
-        user: users,
-        role: organizationId
-          ? sql<Role | null>`(select ${m.role} from ${m} where ${m.organizationId} = ${organizationId} and ${m.userId} = ${sessions.userId})`
-          : sql<null>`null`,
-      })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.sid, sid), gt(sessions.expire, new Date())));
+    const queries = preparedLiveSessions(db);
+    const [row] = organizationId
+      ? await queries.withRole.execute({ sid, organizationId })
+      : await queries.alone.execute({ sid });
     return row;
   },
 
