@@ -181,6 +181,8 @@ export const PlansReply = z.object({
   /** True when no payment provider keys are set: checkout completes against the local demo provider. */
   demoMode: z.boolean(),
   providers: z.object({ card: z.enum(['stripe', 'demo']), paypal: z.enum(['paypal', 'demo']) }),
+  /** Where the landing page's Contact Sales button writes to (SALES_EMAIL). */
+  salesEmail: z.string(),
 });
 export type PlansReply = z.infer<typeof PlansReply>;
 

@@ -1,3 +1,4 @@
+export * from './http';
 export * from './common';
 export * from './auth';
 export * from './two-factor';
@@ -15,8 +16,3 @@ export * from './audit';
 export * from './integrations';
 export * from './billing';
 export * from './super-admin';
-
-/** The header that names the organization a request acts on. */
-export const ORGANIZATION_HEADER = 'x-organization-id';
-/** Where the client remembers the chosen organization. */
-export const SELECTED_ORGANIZATION_KEY = 'selectedOrganizationId';

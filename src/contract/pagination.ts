@@ -1,8 +1,5 @@
 import { z } from 'zod';
 
-/** The total of a paginated list travels in this header; the body stays an array (spec §7). */
-export const TOTAL_COUNT_HEADER = 'x-total-count';
-
 export const limitParam = (max: number, fallback: number) =>
   z.coerce
     .number({ message: 'limit must be a number' })

@@ -28,6 +28,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'development' }, '/srv/app').appUrl).toBeUndefined();
   });
 
+  it('has a sales address for the landing page, and refuses one that is not an email', () => {
+    expect(loadConfig({}, '/srv/app').salesEmail).toBe('sales@pigeonhole.local');
+    expect(loadConfig({ SALES_EMAIL: 'sales@desk.example.com' }, '/srv/app').salesEmail).toBe('sales@desk.example.com');
+    expect(() => loadConfig({ SALES_EMAIL: 'sales desk' }, '/srv/app')).toThrow(/SALES_EMAIL/);
+  });
+
   it('names every bad variable', () => {
     expect(() => loadConfig({ PORT: 'eighty', NODE_ENV: 'staging' }, '/')).toThrow(
       /PORT[\s\S]*NODE_ENV|NODE_ENV[\s\S]*PORT/,

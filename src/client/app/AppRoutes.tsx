@@ -1,15 +1,45 @@
 import { lazy, Suspense } from 'react';
-import { PageSpinner } from '@/components/ui/spinner';
-import { useCurrentUser } from '@/features/auth/api/currentUser';
+import { Redirect, useLocation } from 'wouter';
+import { PageLoading } from './PageLoading';
+import { RouteErrorBoundary } from './RouteErrorBoundary';
+import { NotFound, resolveRoute } from './routes';
+import { useSessionUser } from './session';
 
-// Two chunks: a visitor on the landing page never downloads the signed-in app, and a clerk's
-// browser never downloads the marketing and sign-up screens once signed in.
-const SignedInRoutes = lazy(() => import('./SignedInRoutes').then((m) => ({ default: m.SignedInRoutes })));
-const SignedOutRoutes = lazy(() => import('./SignedOutRoutes').then((m) => ({ default: m.SignedOutRoutes })));
+// The signed-in app (shell, organization, TanStack Query, tooltips) is one chunk: a visitor on the
+// landing page never downloads it.
+const SignedInApp = lazy(() => import('./SignedInApp').then((m) => ({ default: m.SignedInApp })));
+
+/** Signed-out pages: the route table's screen, a redirect to /login, or the 404 page. */
+function SignedOutApp() {
+  const [location] = useLocation();
+  const resolution = resolveRoute(location, false);
+  if (resolution.kind === 'redirect') return <Redirect to={resolution.to} replace />;
+  if (resolution.kind === 'not-found' || resolution.kind === 'signed-in') {
+    // (resolveRoute never answers 'signed-in' for a signed-out visit)
+    return (
+      <div className="min-h-dvh bg-slate-50">
+        <NotFound />
+      </div>
+    );
+  }
+  const Screen = resolution.route.screen;
+  // a new route (/auth to /auth/login) starts its screen afresh
+  return <Screen key={resolution.route.path} params={resolution.params} />;
+}
 
 /** Spec §4: signed in exactly when the current-user call returns a user. */
 export function AppRoutes() {
-  const { data: user, isPending } = useCurrentUser();
-  if (isPending) return <PageSpinner />;
-  return <Suspense fallback={<PageSpinner />}>{user ? <SignedInRoutes user={user} /> : <SignedOutRoutes />}</Suspense>;
+  const user = useSessionUser();
+  const [location] = useLocation();
+  if (user === undefined) return <PageLoading />;
+  if (user) {
+    // Download the screen beside the shell instead of after it.
+    const shown = resolveRoute(location, true);
+    if (shown.kind === 'signed-in' || shown.kind === 'signed-out') shown.route.screen.preload().catch(() => undefined);
+  }
+  return (
+    <RouteErrorBoundary location={location}>
+      <Suspense fallback={<PageLoading />}>{user ? <SignedInApp user={user} /> : <SignedOutApp />}</Suspense>
+    </RouteErrorBoundary>
+  );
 }

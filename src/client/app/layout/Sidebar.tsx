@@ -2,7 +2,7 @@ import type { User } from '@contract';
 import { Link } from 'wouter';
 import { Logo, LogoMark } from '@/components/Logo';
 import { OrganizationSwitcher } from '@/features/organizations/components/OrganizationSwitcher';
-import { adminNav, mainNav } from './navigation';
+import { navRoutes } from '../routes';
 import { SidebarLink } from './SidebarLink';
 import { UserFooter } from './UserFooter';
 
@@ -28,9 +28,9 @@ export function Sidebar({ user }: { user: User }) {
 
         <nav aria-label="Main" className="flex-1 space-y-6 overflow-y-auto px-2 py-2 md:px-3">
           <ul className="space-y-1">
-            {mainNav.map((item) => (
-              <li key={item.href}>
-                <SidebarLink item={item} />
+            {navRoutes('main').map((route) => (
+              <li key={route.path}>
+                <SidebarLink route={route} />
               </li>
             ))}
           </ul>
@@ -40,9 +40,9 @@ export function Sidebar({ user }: { user: User }) {
             </p>
             <div aria-hidden className="mx-2 mb-2 border-t border-slate-200 md:hidden" />
             <ul className="space-y-1">
-              {adminNav.map((item) => (
-                <li key={item.href}>
-                  <SidebarLink item={item} />
+              {navRoutes('admin').map((route) => (
+                <li key={route.path}>
+                  <SidebarLink route={route} />
                 </li>
               ))}
             </ul>

@@ -1,20 +1,23 @@
 import { Link, useLocation } from 'wouter';
 import { Tooltip } from '@/components/ui/tooltip';
 import { cn } from '@/lib/cn';
-import { isActive, type NavItem } from './navigation';
+import { isCurrentNav, type NavEntry, type SignedInRoute } from '../routes';
 
-/** A sidebar link: icon and label, icon only (with a tooltip) below md. */
-export function SidebarLink({ item }: { item: NavItem }) {
+/** A sidebar link: icon and label, icon only (with a tooltip) below md. Hovering it loads its screen. */
+export function SidebarLink({ route }: { route: SignedInRoute & { nav: NavEntry } }) {
   const [location] = useLocation();
-  const active = isActive(item, location);
-  const Icon = item.icon;
+  const active = isCurrentNav(route, location);
+  const { label, icon: Icon } = route.nav;
+  const preload = () => void route.screen.preload().catch(() => undefined);
 
   return (
-    <Tooltip content={item.label} className="md:hidden">
+    <Tooltip content={label} className="md:hidden">
       <Link
-        href={item.href}
-        aria-label={item.label}
+        href={route.path}
+        aria-label={label}
         aria-current={active ? 'page' : undefined}
+        onPointerEnter={preload}
+        onFocus={preload}
         className={cn(
           'flex h-10 items-center gap-3 rounded-lg px-3 text-sm font-medium transition-colors max-md:justify-center max-md:px-0',
           'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500',
@@ -22,7 +25,7 @@ export function SidebarLink({ item }: { item: NavItem }) {
         )}
       >
         <Icon aria-hidden className={cn('size-5 shrink-0', active ? 'text-indigo-600' : 'text-slate-400')} />
-        <span className="hidden truncate md:inline">{item.label}</span>
+        <span className="hidden truncate md:inline">{label}</span>
       </Link>
     </Tooltip>
   );

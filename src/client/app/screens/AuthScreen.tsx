@@ -6,11 +6,17 @@ import { AuthLayout } from '@/features/auth/components/AuthLayout';
 import { InvitationAwareSignUp } from '@/features/auth/components/InvitationAwareSignUp';
 import { SignInForm } from '@/features/auth/components/SignInForm';
 import { useInvitationToken } from '@/features/auth/hooks/useInvitationToken';
+import type { SignedOutScreenProps } from '../routes';
 
-/** /auth: Login and Register tabs; an invitation token opens Register, and either tab joins with it. */
-export function AuthScreen() {
+/**
+ * /auth: Login and Register tabs; an invitation token opens Register, and either tab joins with it.
+ * /auth/login and /auth/register open that tab (the pricing page's Get Started goes to Login).
+ */
+export function AuthScreen({ params }: SignedOutScreenProps) {
   const token = useInvitationToken();
-  const [tab, setTab] = useState(token ? 'register' : 'login');
+  const [tab, setTab] = useState(() =>
+    params.tab === 'login' || params.tab === 'register' ? params.tab : token ? 'register' : 'login',
+  );
   const { data: invitation } = useVerifyInvitation(token);
   const organizationName = invitation?.organizationName;
 

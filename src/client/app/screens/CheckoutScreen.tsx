@@ -4,7 +4,7 @@ import { EmptyState } from '@/components/EmptyState';
 import { PageHeader } from '@/components/PageHeader';
 import { Card } from '@/components/ui/card';
 import { CheckoutView } from '@/features/billing/components/CheckoutView';
-import { useCurrentOrganization } from '@/features/organizations/hooks/useCurrentOrganization';
+import { useCurrentOrganization } from '@/lib/currentOrganization';
 
 /** /checkout (spec §2 "Checkout"): upgrading the current organization. */
 export function CheckoutScreen() {

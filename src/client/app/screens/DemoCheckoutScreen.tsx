@@ -3,10 +3,12 @@ import { Building2 } from 'lucide-react';
 import { EmptyState } from '@/components/EmptyState';
 import { Card } from '@/components/ui/card';
 import { DemoCheckoutView } from '@/features/billing/components/DemoCheckoutView';
-import { useCurrentOrganization } from '@/features/organizations/hooks/useCurrentOrganization';
+import { useCurrentOrganization } from '@/lib/currentOrganization';
+import type { SignedInScreenProps } from '../routes';
 
 /** /checkout/demo/{id}: the demo payment provider's page, outside the app's shell like a real provider's. */
-export function DemoCheckoutScreen({ checkoutId }: { checkoutId: string }) {
+export function DemoCheckoutScreen({ params }: SignedInScreenProps) {
+  const checkoutId = params.id ?? '';
   const { current } = useCurrentOrganization();
   if (!current) {
     return (

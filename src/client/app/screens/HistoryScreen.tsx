@@ -1,7 +1,7 @@
 import { PageHeader } from '@/components/PageHeader';
-import { HistoryView, historyDescription, historyTitle } from '@/features/history/components/HistoryView';
+import { HistoryView, historyDescription, historyTitle } from '@/features/mail-items/components/HistoryView';
 import { RequireOrganization } from '@/features/organizations/components/RequireOrganization';
-import { useCurrentOrganization } from '@/features/organizations/hooks/useCurrentOrganization';
+import { useCurrentOrganization } from '@/lib/currentOrganization';
 
 export function HistoryScreen() {
   const { current } = useCurrentOrganization();

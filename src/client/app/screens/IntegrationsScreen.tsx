@@ -1,12 +1,12 @@
 import { PageHeader } from '@/components/PageHeader';
-import { useSignedInUser } from '@/features/auth/hooks/useSignedInUser';
+import { useSignedInUser } from '@/lib/resources/currentUser';
 import {
   IntegrationsView,
   integrationsDescription,
   integrationsTitle,
 } from '@/features/integrations/components/IntegrationsView';
 import { RequireOrganization } from '@/features/organizations/components/RequireOrganization';
-import { useCurrentOrganization } from '@/features/organizations/hooks/useCurrentOrganization';
+import { useCurrentOrganization } from '@/lib/currentOrganization';
 
 /** /integrations (spec §2): no sidebar link; reached from Settings > Notifications and the mail item messages. */
 export function IntegrationsScreen() {

@@ -1,7 +1,7 @@
 import type { User } from '@contract';
 import { Redirect } from 'wouter';
 import { useInvitationToken } from '@/features/auth/hooks/useInvitationToken';
-import { JoinInvitation } from '@/features/team/components/JoinInvitation';
+import { JoinInvitation } from '@/features/auth/components/JoinInvitation';
 import { StandaloneShell } from '../layout/StandaloneShell';
 
 /**

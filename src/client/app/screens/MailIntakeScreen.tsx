@@ -3,13 +3,13 @@ import { Lock, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { PageHeader } from '@/components/PageHeader';
 import { Button } from '@/components/ui/button';
-import { WriteBlockNotice } from '@/features/billing/components/WriteBlockNotice';
-import { useWriteBlock } from '@/features/billing/hooks/useWriteBlock';
-import { blockedReason } from '@/features/billing/planState';
+import { WriteBlockNotice } from '@/components/WriteBlockNotice';
+import { useWriteBlock } from '@/lib/writeBlock';
+import { blockedReason } from '@/lib/writeBlockText';
 import { LogMailDialog } from '@/features/mail-items/components/LogMailDialog';
 import { MailItemList } from '@/features/mail-items/components/MailItemList';
 import { RequireOrganization } from '@/features/organizations/components/RequireOrganization';
-import { useCurrentOrganization } from '@/features/organizations/hooks/useCurrentOrganization';
+import { useCurrentOrganization } from '@/lib/currentOrganization';
 
 const BLOCK_NOTICE_ID = 'intake-write-block';
 

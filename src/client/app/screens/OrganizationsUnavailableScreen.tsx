@@ -2,7 +2,7 @@ import { CloudOff } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/EmptyState';
-import { useCurrentOrganization } from '@/features/organizations/hooks/useCurrentOrganization';
+import { useCurrentOrganization } from '@/lib/currentOrganization';
 
 /** The organization list failed to load (it keeps retrying every 10 s). */
 export function OrganizationsUnavailableScreen() {

@@ -1,9 +1,9 @@
 import type { MyOrganization } from '@contract';
 import { PageHeader } from '@/components/PageHeader';
 import { RequireOrganization } from '@/features/organizations/components/RequireOrganization';
-import { usePendingSummary } from '@/features/pending-pickups/api/pendingSummary';
-import { PendingCounters } from '@/features/pending-pickups/components/PendingCounters';
-import { PendingPickupsTable } from '@/features/pending-pickups/components/PendingPickupsTable';
+import { usePendingSummary } from '@/features/mail-items/api/pendingSummary';
+import { PendingCounters } from '@/features/mail-items/components/PendingCounters';
+import { PendingPickupsTable } from '@/features/mail-items/components/PendingPickupsTable';
 import { useErrorToast } from '@/lib/useErrorToast';
 
 function PendingPickups({ organization }: { organization: MyOrganization }) {

@@ -1,6 +1,6 @@
 import { PageHeader } from '@/components/PageHeader';
 import { RequireOrganization } from '@/features/organizations/components/RequireOrganization';
-import { useCurrentOrganization } from '@/features/organizations/hooks/useCurrentOrganization';
+import { useCurrentOrganization } from '@/lib/currentOrganization';
 import {
   RecipientsView,
   recipientsDescription,

@@ -168,6 +168,7 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
         currency: CURRENCY,
         demoMode: !gateways.stripe && !gateways.paypal,
         providers: { card: gateways.stripe ? 'stripe' : 'demo', paypal: gateways.paypal ? 'paypal' : 'demo' },
+        salesEmail: config.salesEmail,
       };
     },
 

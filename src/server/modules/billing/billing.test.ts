@@ -60,6 +60,8 @@ describe('GET /api/plans', () => {
     expect(body.plans.filter((p) => p.mostPopular).map((p) => p.id)).toEqual(['professional']);
     expect(body.demoMode).toBe(true);
     expect(body.providers).toEqual({ card: 'demo', paypal: 'demo' });
+    // the landing page's Contact Sales writes here (SALES_EMAIL)
+    expect(res.json<{ salesEmail: string }>().salesEmail).toBe('sales@pigeonhole.local');
   });
 });
 
