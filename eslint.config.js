@@ -1,7 +1,54 @@
+import fs from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+
+// Repositories and services must never reach for the client, and the client never for the server.
+const NO_SERVER = { group: ['**/server/**'], message: 'The client never imports server code.' };
+
+const FEATURES_DIR = 'src/client/features';
+const features = fs.existsSync(FEATURES_DIR)
+  ? fs
+      .readdirSync(FEATURES_DIR, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+  : [];
+/** Deepest folder inside a feature the rules below reach (features/<name>/a/b/c/file.ts is 3). */
+const MAX_FEATURE_DEPTH = 5;
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const up = (levels) => '(\\.\\./)'.repeat(levels);
+
+/**
+ * A feature folder imports only from @/components, @/lib, the contract and its own files: what two
+ * features share moves to components/ or lib/, and features are composed in app/. For a file
+ * `depth` folders below its feature's root, a relative path climbing `depth + 1` levels has left
+ * the feature; it may still land in client/components, client/lib or src/contract (the unit tests
+ * load those relatively, having no path aliases).
+ */
+function featureBoundary(feature, depth) {
+  const sharedByRelativePath = `${up(depth + 2)}(lib|components)(/|$)|${up(depth + 3)}contract(/|$)`;
+  const message =
+    `A feature imports only from @/components, @/lib, @contract and its own folder (${feature}): ` +
+    'move what two features share into components/ or lib/, or compose the features in app/.';
+  return {
+    files: [`${FEATURES_DIR}/${feature}/${'*/'.repeat(depth)}*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            NO_SERVER,
+            { regex: `^@/features/(?!${escape(feature)}(/|$))`, message },
+            { regex: '^@/app(/|$)', message },
+            { regex: `^(?!${sharedByRelativePath})${up(depth + 1)}`, message },
+          ],
+        },
+      ],
+    },
+  };
+}
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'migrations/', 'data/', 'coverage/', 'e2e/artifacts/'] },
@@ -21,8 +68,28 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
-    // Repositories and services must never reach for the client, and the client never for the server.
     files: ['src/client/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['**/server/**'] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SERVER] }] },
   },
+  {
+    // The shared layers sit below the features and the app: they import neither.
+    files: ['src/client/components/**/*.{ts,tsx}', 'src/client/lib/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            NO_SERVER,
+            {
+              regex: '^@/(features|app)(/|$)|^(\\.\\./)+(features|app)(/|$)',
+              message: 'components/ and lib/ are shared by every feature: they never import a feature or the app.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  ...features.flatMap((feature) =>
+    Array.from({ length: MAX_FEATURE_DEPTH + 1 }, (_, depth) => featureBoundary(feature, depth)),
+  ),
 );

@@ -36,7 +36,7 @@ describe('an admin setting up the front desk', () => {
     await page.getByRole('button', { name: 'Save Mailroom' }).click();
     const annex = page.getByRole('region', { name: 'Annex' });
     await expect.poll(() => annex.isVisible()).toBe(true);
-    await expect.poll(() => annex.getByText('No storage locations yet.', { exact: false }).isVisible()).toBe(true);
+    await expect.poll(() => annex.getByText('No storage locations yet', { exact: false }).isVisible()).toBe(true);
 
     await annex.getByRole('button', { name: 'Add Location' }).click();
     await page.getByLabel('Location Name').fill('Shelf Z');

@@ -4,19 +4,28 @@ import { cn } from '@/lib/cn';
 
 interface EmptyStateProps {
   icon: LucideIcon;
+  /** What is (not) there: "No recipients yet", "The delivery log could not be loaded". */
   title: string;
+  /** One sentence on why, or what happens next. */
   children?: ReactNode;
+  /** The next step, when this screen offers one: a button or a link. */
+  action?: ReactNode;
   className?: string;
 }
 
-export function EmptyState({ icon: Icon, title, children, className }: EmptyStateProps) {
+/**
+ * The one empty state of every list and panel: an icon, what is missing, a sentence, and the next
+ * step (add the first one, clear the search, try again, or where to go instead).
+ */
+export function EmptyState({ icon: Icon, title, children, action, className }: EmptyStateProps) {
   return (
-    <div className={cn('flex flex-col items-center px-6 py-12 text-center', className)}>
+    <div className={cn('flex flex-col items-center px-6 py-12 text-center', className)} data-empty-state>
       <span className="mb-4 flex size-12 items-center justify-center rounded-full bg-slate-100 text-slate-500">
         <Icon aria-hidden className="size-6" />
       </span>
       <p className="text-base font-medium text-slate-900">{title}</p>
       {children && <div className="mt-1 max-w-md text-sm text-slate-500">{children}</div>}
+      {action && <div className="mt-4 flex flex-wrap justify-center gap-2">{action}</div>}
     </div>
   );
 }

@@ -12,6 +12,7 @@ const badgeVariants = cva(
         green: 'border-emerald-200 bg-emerald-50 text-emerald-700',
         blue: 'border-sky-200 bg-sky-50 text-sky-700',
         indigo: 'border-indigo-200 bg-indigo-50 text-indigo-700',
+        red: 'border-red-200 bg-red-50 text-red-700',
       },
     },
     defaultVariants: { tone: 'neutral' },

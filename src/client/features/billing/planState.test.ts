@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockedNotice, clampSeats, daysLeftText, planBannerOf, seatTextProblem, statusLabel } from './planState';
+import { clampSeats, daysLeftText, planBannerOf, seatTextProblem, statusLabel } from './planState';
 
 const now = new Date('2026-11-24T12:00:00.000Z');
 const inDays = (days: number) => new Date(now.getTime() + days * 86_400_000).toISOString();
@@ -38,15 +38,6 @@ describe('texts', () => {
     expect(daysLeftText(7)).toBe('7 days left');
     expect(statusLabel(trial(2), now)).toBe('Trial');
     expect(statusLabel(trial(-1), now)).toBe('Trial expired');
-  });
-
-  it('explains what is paused and what stays', () => {
-    expect(blockedNotice('trial_expired', 'mail')).toBe(
-      'Your free trial has ended. Everything logged so far stays available; logging new mail is paused until an admin chooses a plan.',
-    );
-    expect(blockedNotice('subscription_inactive', 'integrations')).toBe(
-      'Your subscription is not active. Your integrations stay as they are; adding new integrations is paused until an admin chooses a plan.',
-    );
   });
 });
 

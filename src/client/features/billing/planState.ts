@@ -1,4 +1,4 @@
-import type { LicenseSummary, Organization, PaidPlanType, WriteBlock } from '@contract';
+import type { LicenseSummary, Organization, PaidPlanType } from '@contract';
 // relative, so the unit test (no path aliases in vitest.config) can load it
 import { PLANS, seatCountProblem, trialDaysLeft, writeBlockOf } from '../../../contract/billing';
 
@@ -50,30 +50,6 @@ export function seatsText(seats: number): string {
 export function packagesText(summary: Pick<LicenseSummary, 'packagesThisMonth' | 'maxPackagesPerMonth'>): string {
   const limit = summary.maxPackagesPerMonth < 0 ? 'Unlimited' : summary.maxPackagesPerMonth.toLocaleString('en-US');
   return `${summary.packagesThisMonth.toLocaleString('en-US')} of ${limit}`;
-}
-
-/** What is paused while writing is blocked, per screen. */
-export type BlockedArea = 'mail' | 'members' | 'integrations';
-
-const pausedWhat: Record<BlockedArea, { kept: string; paused: string }> = {
-  mail: { kept: 'Everything logged so far stays available', paused: 'logging new mail' },
-  members: { kept: 'Everyone already in the organization keeps their access', paused: 'inviting new members' },
-  integrations: { kept: 'Your integrations stay as they are', paused: 'adding new integrations' },
-};
-
-/**
- * "Your free trial has ended. Everything logged so far stays available; logging new mail is paused
- * until an admin chooses a plan."
- */
-export function blockedNotice(block: WriteBlock, area: BlockedArea): string {
-  const what = pausedWhat[area];
-  const cause = block === 'trial_expired' ? 'Your free trial has ended.' : 'Your subscription is not active.';
-  return `${cause} ${what.kept}; ${what.paused} is paused until an admin chooses a plan.`;
-}
-
-/** The short reason on a disabled button: "Paused: your free trial has ended". */
-export function blockedReason(block: WriteBlock): string {
-  return block === 'trial_expired' ? 'Paused: your free trial has ended' : 'Paused: your subscription is not active';
 }
 
 /** Days until `iso`, rounded up; negative once past. */

@@ -2,13 +2,6 @@ import type { Location, MailItem, Mailroom, OrganizationSettings } from '@contra
 import { MAILROOM_CHOICE_PREFIX } from '@contract';
 import { humanize } from '@/lib/format';
 
-/** Spec §2: Pending, Notified, Delivered; an unknown status shows as pending. */
-export type DisplayStatus = 'pending' | 'notified' | 'delivered' | 'returned';
-
-export function displayStatus(status: string): DisplayStatus {
-  return status === 'notified' || status === 'delivered' || status === 'returned' ? status : 'pending';
-}
-
 /** Spec §9: package types to offer when the organization's settings are missing (intake adds express). */
 export const DEFAULT_PACKAGE_TYPES = ['package', 'letter', 'certified_mail', 'express'];
 export const DEFAULT_COURIERS = ['FedEx', 'UPS', 'DHL', 'USPS', 'Amazon Delivery', 'Other'];

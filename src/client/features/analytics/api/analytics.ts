@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Analytics } from '@contract';
 import { apiRequest } from '@/lib/api';
-import { orgQueryKey } from '@/lib/queryClient';
+import { analyticsQueryKey } from '@/lib/resources/keys';
 
 export type AnalyticsRange = Analytics['range'];
 
@@ -17,7 +17,7 @@ export const DEFAULT_ANALYTICS_RANGE: AnalyticsRange = '30';
 
 export function analyticsQuery(organizationId: string, range: AnalyticsRange) {
   return queryOptions({
-    queryKey: orgQueryKey(organizationId, '/api/analytics', range),
+    queryKey: [...analyticsQueryKey(organizationId), range] as const,
     queryFn: () => apiRequest<Analytics>('GET', `/api/analytics?range=${range}`, undefined, { organizationId }),
   });
 }

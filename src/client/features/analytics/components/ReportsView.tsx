@@ -1,10 +1,13 @@
 import type { MyOrganization } from '@contract';
 import { ChartColumn } from 'lucide-react';
 import { useState } from 'react';
+import { Link } from 'wouter';
+import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
+import { EmptyState } from '@/components/EmptyState';
 import { useErrorToast } from '@/lib/useErrorToast';
 import { ANALYTICS_RANGES, DEFAULT_ANALYTICS_RANGE, useAnalytics, type AnalyticsRange } from '../api/analytics';
 import { BusiestHoursChart, ByCourierChart, ByTypeChart, PerDayChart } from './AnalyticsCharts';
@@ -63,14 +66,19 @@ export function ReportsView({ organization }: { organization: MyOrganization }) 
       {!data ? (
         <ChartsSkeleton />
       ) : data.byType.length === 0 ? (
-        <Card className="flex flex-col items-center gap-2 px-6 py-14 text-center">
-          <span className="flex size-12 items-center justify-center rounded-full bg-slate-100 text-slate-400">
-            <ChartColumn aria-hidden className="size-6" />
-          </span>
-          <p className="font-medium text-slate-900">No mail items in this range</p>
-          <p className="max-w-sm text-sm text-slate-500">
+        <Card>
+          <EmptyState
+            icon={ChartColumn}
+            title="No mail items in this range"
+            className="py-14"
+            action={
+              <Button asChild variant="outline" size="sm">
+                <Link href="/mail-intake">Log mail</Link>
+              </Button>
+            }
+          >
             Charts appear once mail is logged. Try a longer range, or log mail in Mail Intake.
-          </p>
+          </EmptyState>
         </Card>
       ) : (
         <div className={`grid gap-4 lg:grid-cols-2 ${analytics.isPlaceholderData ? 'opacity-60' : ''}`}>

@@ -1,6 +1,8 @@
 import type { Analytics } from '@contract';
+import { Users } from 'lucide-react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { EmptyState } from '@/components/EmptyState';
 
 export function TopRecipients({ data }: { data: Analytics['topRecipients'] }) {
   const max = Math.max(1, ...data.map((r) => r.count));
@@ -12,7 +14,9 @@ export function TopRecipients({ data }: { data: Analytics['topRecipients'] }) {
       </CardHeader>
       <CardContent className="pt-4 sm:pt-4">
         {data.length === 0 ? (
-          <p className="py-6 text-center text-sm text-slate-500">No items with a recipient in this range</p>
+          <EmptyState icon={Users} title="No items with a recipient in this range" className="py-6">
+            Items logged without a recipient are counted in the charts, not here.
+          </EmptyState>
         ) : (
           <Table aria-label="Top recipients (table)">
             <TableHeader>

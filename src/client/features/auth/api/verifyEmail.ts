@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MessageReply } from '@contract';
 import { apiRequest } from '@/lib/api';
-import { currentUserQueryKey } from './currentUser';
+import { currentUserQueryKey } from '@/lib/resources/keys';
 
 /** POST /api/verify-email with the token of the emailed link; the signed-in user (if any) is refreshed. */
 export function useVerifyEmail() {

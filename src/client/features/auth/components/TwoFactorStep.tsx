@@ -3,9 +3,9 @@ import { ShieldCheck } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
+import { CodeInput } from '@/components/CodeInput';
 import { ApiError, serverMessage } from '@/lib/api';
-import { useLoginWithCode } from '../api/twoFactor';
-import { CodeInput } from './CodeInput';
+import { useLoginWithCode } from '../api/loginWithCode';
 
 interface TwoFactorStepProps {
   /** The challenge of the first step (the right password). */

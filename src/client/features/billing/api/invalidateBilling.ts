@@ -1,6 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { organizationsQueryKey } from '@/features/organizations/api/organizations';
-import { auditLogQueryKey } from '@/features/team/api/auditLog';
+import { organizationsQueryKey, auditLogQueryKey } from '@/lib/resources/keys';
 import { activeLicensesQueryKey } from './activeLicenses';
 import { licenseSummaryQueryKey } from './licenseSummary';
 import { paymentsQueryKey } from './payments';

@@ -8,7 +8,7 @@ import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { cn } from '@/lib/cn';
 import { formatDate } from '@/lib/format';
-import { useNow } from '../hooks/useNow';
+import { useNow } from '@/lib/useNow';
 import { daysLeftText, packagesText, planName, seatsText } from '../planState';
 import { PlanStatusBadge } from './PlanStatusBadge';
 import { PortalAction } from './PortalAction';
@@ -75,11 +75,16 @@ export function CurrentPlanCard({ organizationId, summary, isPending, isError, o
   if (isError || !summary) {
     return (
       <Card aria-label="Current plan">
-        <EmptyState icon={AlertCircle} title="Your plan could not be loaded">
+        <EmptyState
+          icon={AlertCircle}
+          title="Your plan could not be loaded"
+          action={
+            <Button variant="outline" size="sm" onClick={onRetry}>
+              <RefreshCw aria-hidden /> Try again
+            </Button>
+          }
+        >
           <p>Check your connection and try again.</p>
-          <Button variant="outline" size="sm" className="mt-4" onClick={onRetry}>
-            <RefreshCw aria-hidden /> Try again
-          </Button>
         </EmptyState>
       </Card>
     );

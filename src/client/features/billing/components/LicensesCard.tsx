@@ -1,15 +1,16 @@
 import { formatCents, type License } from '@contract';
 import { AlertCircle, KeyRound, RefreshCw } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { Link } from 'wouter';
 import { EmptyState } from '@/components/EmptyState';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Skeleton } from '@/components/ui/skeleton';
+import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { cn } from '@/lib/cn';
 import { formatDate } from '@/lib/format';
-import { useNow } from '../hooks/useNow';
+import { useNow } from '@/lib/useNow';
 import { RENEWAL_WARNING_DAYS, daysUntil, planName } from '../planState';
 
 interface LicensesCardProps {
@@ -55,29 +56,46 @@ export function LicensesCard({ licenses, isPending, isError, onRetry }: Licenses
   let body: ReactNode;
   if (isPending) {
     body = (
-      <ul aria-busy aria-label="Loading licences" className="divide-y divide-slate-100 border-t border-slate-100">
-        {Array.from({ length: 5 }, (_, i) => (
-          <li key={i} className="flex items-center gap-4 px-5 py-3.5 sm:px-6">
+      <SkeletonRows
+        label="Loading licences"
+        className="divide-y divide-slate-100 border-t border-slate-100"
+        row={() => (
+          <div className="flex items-center gap-4 px-5 py-3.5 sm:px-6">
             <Skeleton className="h-4 w-28" />
             <Skeleton className="h-4 w-10" />
             <Skeleton className="ml-auto h-4 w-20" />
             <Skeleton className="hidden h-4 w-24 sm:block" />
-          </li>
-        ))}
-      </ul>
+          </div>
+        )}
+      />
     );
   } else if (isError && !licenses) {
     body = (
-      <EmptyState icon={AlertCircle} title="The licences could not be loaded">
-        <Button variant="outline" size="sm" className="mt-3" onClick={onRetry}>
-          <RefreshCw aria-hidden /> Try again
-        </Button>
+      <EmptyState
+        icon={AlertCircle}
+        title="The licences could not be loaded"
+        action={
+          <Button variant="outline" size="sm" onClick={onRetry}>
+            <RefreshCw aria-hidden /> Try again
+          </Button>
+        }
+      >
+        Check your connection and try again.
       </EmptyState>
     );
   } else if (!licenses?.length) {
     body = (
-      <EmptyState icon={KeyRound} title="No active licences" className="py-10">
-        <p>Licences appear here once you subscribe to a plan: one for each person who signs in.</p>
+      <EmptyState
+        icon={KeyRound}
+        title="No active licences"
+        className="py-10"
+        action={
+          <Button asChild variant="outline" size="sm">
+            <Link href="/checkout">Choose a plan</Link>
+          </Button>
+        }
+      >
+        Licences appear here once you subscribe to a plan: one for each person who signs in.
       </EmptyState>
     );
   } else {

@@ -5,7 +5,7 @@ import { EmptyState } from '@/components/EmptyState';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Skeleton } from '@/components/ui/skeleton';
+import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatDate } from '@/lib/format';
 
@@ -62,22 +62,30 @@ export function PaymentsCard({ payments, isPending, isError, onRetry }: Payments
   let body: ReactNode;
   if (isPending) {
     body = (
-      <ul aria-busy aria-label="Loading payments" className="divide-y divide-slate-100 border-t border-slate-100">
-        {Array.from({ length: 5 }, (_, i) => (
-          <li key={i} className="flex items-center gap-4 px-5 py-3.5 sm:px-6">
+      <SkeletonRows
+        label="Loading payments"
+        className="divide-y divide-slate-100 border-t border-slate-100"
+        row={() => (
+          <div className="flex items-center gap-4 px-5 py-3.5 sm:px-6">
             <Skeleton className="h-4 w-24" />
             <Skeleton className="h-4 flex-1" />
             <Skeleton className="h-5 w-14 rounded-full" />
-          </li>
-        ))}
-      </ul>
+          </div>
+        )}
+      />
     );
   } else if (isError && !payments) {
     body = (
-      <EmptyState icon={AlertCircle} title="The payment history could not be loaded">
-        <Button variant="outline" size="sm" className="mt-3" onClick={onRetry}>
-          <RefreshCw aria-hidden /> Try again
-        </Button>
+      <EmptyState
+        icon={AlertCircle}
+        title="The payment history could not be loaded"
+        action={
+          <Button variant="outline" size="sm" onClick={onRetry}>
+            <RefreshCw aria-hidden /> Try again
+          </Button>
+        }
+      >
+        Check your connection and try again.
       </EmptyState>
     );
   } else if (!payments?.length) {

@@ -1,10 +1,10 @@
 import { AlertTriangle, Clock, Sparkles } from 'lucide-react';
 import { Link, useLocation } from 'wouter';
 import { Button } from '@/components/ui/button';
-import { useCurrentOrganization } from '@/features/organizations/hooks/useCurrentOrganization';
+import { useCurrentOrganization } from '@/lib/currentOrganization';
 import { cn } from '@/lib/cn';
-import { useNow } from '../hooks/useNow';
-import { useRefreshOnWriteBlock } from '../hooks/useWriteBlock';
+import { useNow } from '@/lib/useNow';
+import { useRefreshOnWriteBlock } from '@/lib/writeBlock';
 import { daysLeftText, planBannerOf, type PlanBanner as Banner } from '../planState';
 
 const tones = {

@@ -1,7 +1,8 @@
 import type { Organization } from '@contract';
 import { AlertTriangle, CheckCircle2, Clock, XCircle } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
-import { useNow } from '../hooks/useNow';
+import { SUBSCRIPTION_STATUS_STYLES } from '@/lib/statusStyles';
+import { useNow } from '@/lib/useNow';
 import { statusLabel } from '../planState';
 
 type PlanFields = Pick<Organization, 'planType' | 'subscriptionStatus' | 'trialEndDate'>;
@@ -10,23 +11,12 @@ type PlanFields = Pick<Organization, 'planType' | 'subscriptionStatus' | 'trialE
 export function PlanStatusBadge({ organization }: { organization: PlanFields }) {
   const now = useNow();
   const label = statusLabel(organization, now);
-  if (organization.subscriptionStatus === 'active') {
-    return (
-      <Badge tone="green" className="gap-1">
-        <CheckCircle2 aria-hidden className="size-3" /> {label}
-      </Badge>
-    );
-  }
-  if (organization.subscriptionStatus === 'trial' && label === 'Trial') {
-    return (
-      <Badge tone="blue" className="gap-1">
-        <Clock aria-hidden className="size-3" /> {label}
-      </Badge>
-    );
-  }
-  const Icon = organization.subscriptionStatus === 'cancelled' ? XCircle : AlertTriangle;
+  const status = organization.subscriptionStatus;
+  // A trial past its end reads "Trial expired" and takes the expired colour.
+  const shown = status === 'trial' && label !== 'Trial' ? 'expired' : status;
+  const Icon = { active: CheckCircle2, trial: Clock, cancelled: XCircle, expired: AlertTriangle }[shown];
   return (
-    <Badge className="gap-1 border-red-200 bg-red-50 text-red-700">
+    <Badge tone={SUBSCRIPTION_STATUS_STYLES[shown].tone} className="gap-1">
       <Icon aria-hidden className="size-3" /> {label}
     </Badge>
   );

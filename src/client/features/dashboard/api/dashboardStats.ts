@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { DashboardStats } from '@contract';
 import { apiRequest } from '@/lib/api';
-import { orgQueryKey } from '@/lib/queryClient';
+import { dashboardStatsQueryKey } from '@/lib/resources/keys';
 
 export function fetchDashboardStats(organizationId: string) {
   return apiRequest<DashboardStats>('GET', '/api/dashboard/stats', undefined, { organizationId });
@@ -9,7 +9,7 @@ export function fetchDashboardStats(organizationId: string) {
 
 export function dashboardStatsQuery(organizationId: string) {
   return queryOptions({
-    queryKey: orgQueryKey(organizationId, '/api/dashboard/stats'),
+    queryKey: dashboardStatsQueryKey(organizationId),
     queryFn: () => fetchDashboardStats(organizationId),
   });
 }

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { DashboardTrends } from '@contract';
 import { apiRequest } from '@/lib/api';
-import { orgQueryKey } from '@/lib/queryClient';
+import { dashboardTrendsQueryKey } from '@/lib/resources/keys';
 
 export function dashboardTrendsQuery(organizationId: string) {
   return queryOptions({
-    queryKey: orgQueryKey(organizationId, '/api/dashboard/trends'),
+    queryKey: dashboardTrendsQueryKey(organizationId),
     queryFn: () => apiRequest<DashboardTrends>('GET', '/api/dashboard/trends', undefined, { organizationId }),
   });
 }

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { RecentActivityItem } from '@contract';
 import { apiRequest } from '@/lib/api';
-import { orgQueryKey } from '@/lib/queryClient';
+import { recentActivityQueryKey } from '@/lib/resources/keys';
 
 /** Spec §9: the dashboard shows the 5 latest items. */
 export const RECENT_ACTIVITY_LIMIT = 5;
@@ -14,7 +14,7 @@ export function fetchRecentActivity(organizationId: string, limit = RECENT_ACTIV
 
 export function recentActivityQuery(organizationId: string, limit = RECENT_ACTIVITY_LIMIT) {
   return queryOptions({
-    queryKey: orgQueryKey(organizationId, '/api/dashboard/recent-activity', limit),
+    queryKey: [...recentActivityQueryKey(organizationId), limit] as const,
     queryFn: () => fetchRecentActivity(organizationId, limit),
   });
 }

@@ -1,19 +1,14 @@
 import type { RecentActivityItem } from '@contract';
 import { FileSignature, Inbox, Mail, Package, type LucideIcon } from 'lucide-react';
+import { Link } from 'wouter';
 import { EmptyState } from '@/components/EmptyState';
-import { Badge } from '@/components/ui/badge';
-import { Skeleton } from '@/components/ui/skeleton';
+import { MailStatusBadge } from '@/components/StatusBadge';
+import { Button } from '@/components/ui/button';
+import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
 import { formatDateTime, humanize, relativeTime } from '@/lib/format';
 import { RECENT_ACTIVITY_LIMIT } from '../api/recentActivity';
 
 const typeIcons: Record<string, LucideIcon> = { package: Package, letter: Mail, certified_mail: FileSignature };
-
-/** Spec §2: pending yellow, delivered green, any other status blue. */
-function statusTone(status: string) {
-  if (status === 'pending') return 'yellow';
-  if (status === 'delivered') return 'green';
-  return 'blue';
-}
 
 function ActivityRow({ item }: { item: RecentActivityItem }) {
   const Icon = typeIcons[item.type] ?? Package;
@@ -34,7 +29,7 @@ function ActivityRow({ item }: { item: RecentActivityItem }) {
           </time>
         </p>
       </div>
-      <Badge tone={statusTone(item.status)}>{humanize(item.status)}</Badge>
+      <MailStatusBadge status={item.status} />
     </li>
   );
 }
@@ -47,23 +42,34 @@ interface RecentActivityListProps {
 export function RecentActivityList({ items, isLoading }: RecentActivityListProps) {
   if (isLoading) {
     return (
-      <ul aria-busy className="divide-y divide-slate-100">
-        {Array.from({ length: RECENT_ACTIVITY_LIMIT }, (_, i) => (
-          <li key={i} className="flex items-center gap-3 py-3.5 sm:gap-4">
+      <SkeletonRows
+        label="Loading recent activity"
+        rows={RECENT_ACTIVITY_LIMIT}
+        className="divide-y divide-slate-100"
+        row={() => (
+          <div className="flex items-center gap-3 py-3.5 sm:gap-4">
             <Skeleton className="hidden size-10 rounded-lg sm:block" />
             <div className="flex-1 space-y-2">
               <Skeleton className="h-4 w-2/5" />
               <Skeleton className="h-3.5 w-3/5" />
             </div>
             <Skeleton className="h-5 w-16 rounded-full" />
-          </li>
-        ))}
-      </ul>
+          </div>
+        )}
+      />
     );
   }
   if (!items?.length) {
     return (
-      <EmptyState icon={Inbox} title="No recent activity">
+      <EmptyState
+        icon={Inbox}
+        title="No recent activity"
+        action={
+          <Button asChild variant="outline" size="sm">
+            <Link href="/mail-intake">Log mail</Link>
+          </Button>
+        }
+      >
         Mail you log will show up here as it arrives.
       </EmptyState>
     );

@@ -2,7 +2,7 @@ import type { DashboardStats } from '@contract';
 import { Clock, Mail, TrendingUp, Users, type LucideIcon } from 'lucide-react';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useCurrentOrganization } from '@/features/organizations/hooks/useCurrentOrganization';
+import { useCurrentOrganization } from '@/lib/currentOrganization';
 import { useDashboardTrends } from '../api/dashboardTrends';
 import { trendTexts } from '../api/trendTexts';
 

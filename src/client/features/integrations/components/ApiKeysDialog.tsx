@@ -8,7 +8,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { Skeleton } from '@/components/ui/skeleton';
+import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { formatDate, formatDateTime, relativeTime } from '@/lib/format';
 import { toastFailure } from '@/lib/useErrorToast';
@@ -128,15 +128,23 @@ function ApiKeysPanel({ organizationId, integration }: { organizationId: string;
       <div>
         <h3 className="mb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">Keys</h3>
         {keys.isPending ? (
-          <div className="space-y-2 py-2" aria-busy>
-            <Skeleton className="h-10 w-full" />
-            <Skeleton className="h-10 w-full" />
-          </div>
+          <SkeletonRows
+            label="Loading keys"
+            className="space-y-2 py-2"
+            row={() => <Skeleton className="h-10 w-full" />}
+          />
         ) : keys.isError ? (
-          <EmptyState icon={AlertCircle} title="The keys could not be loaded" className="py-6">
-            <Button variant="outline" size="sm" className="mt-3" onClick={() => void keys.refetch()}>
-              Try again
-            </Button>
+          <EmptyState
+            icon={AlertCircle}
+            title="The keys could not be loaded"
+            className="py-6"
+            action={
+              <Button variant="outline" size="sm" onClick={() => void keys.refetch()}>
+                Try again
+              </Button>
+            }
+          >
+            Check your connection and try again.
           </EmptyState>
         ) : keys.data.length === 0 ? (
           <EmptyState icon={KeyRound} title="No keys yet" className="py-6">

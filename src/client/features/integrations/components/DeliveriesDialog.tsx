@@ -4,11 +4,12 @@ import { useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
-import { Skeleton } from '@/components/ui/skeleton';
+import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { NotificationStatusBadge } from '@/components/StatusBadge';
+import { Pager } from '@/components/Pager';
 import { formatDateTime, relativeTime } from '@/lib/format';
 import { DELIVERIES_PAGE_SIZE, useDeliveries } from '../api/integrations';
-import { NotificationStatusBadge } from './NotificationStatusBadge';
 
 const count = new Intl.NumberFormat();
 
@@ -88,24 +89,28 @@ function DeliveryLog({ organizationId, integration }: { organizationId: string; 
   const log = useDeliveries(organizationId, integration.id, page, true);
   const total = log.data?.total ?? 0;
   const items = log.data?.items ?? [];
-  const first = total === 0 ? 0 : page * DELIVERIES_PAGE_SIZE + 1;
-  const last = page * DELIVERIES_PAGE_SIZE + items.length;
 
   let body;
   if (log.isPending) {
     body = (
-      <div className="space-y-3 py-2" aria-busy>
-        {Array.from({ length: 4 }, (_, i) => (
-          <Skeleton key={i} className="h-9 w-full" />
-        ))}
-      </div>
+      <SkeletonRows
+        label="Loading deliveries"
+        className="space-y-3 py-2"
+        row={() => <Skeleton className="h-9 w-full" />}
+      />
     );
   } else if (log.isError && !log.data) {
     body = (
-      <EmptyState icon={AlertCircle} title="The delivery log could not be loaded">
-        <Button variant="outline" size="sm" className="mt-3" onClick={() => void log.refetch()}>
-          Try again
-        </Button>
+      <EmptyState
+        icon={AlertCircle}
+        title="The delivery log could not be loaded"
+        action={
+          <Button variant="outline" size="sm" onClick={() => void log.refetch()}>
+            <RefreshCw aria-hidden /> Try again
+          </Button>
+        }
+      >
+        Check your connection and try again.
       </EmptyState>
     );
   } else if (total === 0) {
@@ -128,21 +133,15 @@ function DeliveryLog({ organizationId, integration }: { organizationId: string; 
         </Button>
       </div>
       <div className="rounded-lg border border-slate-200 px-3 md:px-0">{body}</div>
-      {total > 0 && (
-        <nav aria-label="Pagination" className="flex flex-col items-center justify-between gap-2 sm:flex-row">
-          <p className="text-sm text-slate-500" aria-live="polite">
-            Showing {count.format(first)}–{count.format(last)} of {count.format(total)}
-          </p>
-          <div className="flex gap-2">
-            <Button variant="outline" size="sm" disabled={page === 0} onClick={() => setPage(page - 1)}>
-              Previous
-            </Button>
-            <Button variant="outline" size="sm" disabled={last >= total} onClick={() => setPage(page + 1)}>
-              Next
-            </Button>
-          </div>
-        </nav>
-      )}
+      <Pager
+        label="Deliveries"
+        page={page}
+        pageSize={DELIVERIES_PAGE_SIZE}
+        total={total}
+        busy={log.isFetching}
+        onPage={setPage}
+        className="border-t-0"
+      />
     </div>
   );
 }

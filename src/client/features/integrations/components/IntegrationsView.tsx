@@ -32,9 +32,9 @@ import {
 import { ListSkeleton, Skeleton } from '@/components/ui/skeleton';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/components/ui/use-toast';
-import { WriteBlockNotice } from '@/features/billing/components/WriteBlockNotice';
-import { useWriteBlock } from '@/features/billing/hooks/useWriteBlock';
-import { blockedReason } from '@/features/billing/planState';
+import { WriteBlockNotice } from '@/components/WriteBlockNotice';
+import { useWriteBlock } from '@/lib/writeBlock';
+import { blockedReason } from '@/lib/writeBlockText';
 import { cn } from '@/lib/cn';
 import { toastFailure, useErrorToast } from '@/lib/useErrorToast';
 import {
@@ -359,28 +359,39 @@ export function IntegrationsView({ organization, userEmail }: { organization: My
   const integrations = list.data;
   let body;
   if (list.isPending) {
-    body = <ListSkeleton rows={3} trailingClassName="h-6 w-11 rounded-full" />;
+    body = <ListSkeleton label="Loading integrations" trailingClassName="h-6 w-11 rounded-full" />;
   } else if (list.isError && !integrations) {
     body = (
-      <EmptyState icon={AlertCircle} title="The integrations could not be loaded">
-        <Button variant="outline" className="mt-4" onClick={() => void list.refetch()}>
-          <RefreshCw aria-hidden /> Try again
-        </Button>
+      <EmptyState
+        icon={AlertCircle}
+        title="The integrations could not be loaded"
+        action={
+          <Button variant="outline" onClick={() => void list.refetch()}>
+            <RefreshCw aria-hidden /> Try again
+          </Button>
+        }
+      >
+        Check your connection and try again.
       </EmptyState>
     );
   } else if (!integrations?.length) {
     body = (
-      <EmptyState icon={Plug} title="No integrations yet" className="py-14">
-        <p>
-          {isAdmin
-            ? 'Set up email first: recipients then hear about their mail the moment it is logged.'
-            : 'An admin of your organization can set up email, SMS and webhooks here.'}
-        </p>
-        {isAdmin && !block && (
-          <Button className="mt-5" onClick={() => openForm('email')}>
-            <Plus aria-hidden /> Set up email
-          </Button>
-        )}
+      <EmptyState
+        icon={Plug}
+        title="No integrations yet"
+        className="py-14"
+        action={
+          isAdmin &&
+          !block && (
+            <Button onClick={() => openForm('email')}>
+              <Plus aria-hidden /> Set up email
+            </Button>
+          )
+        }
+      >
+        {isAdmin
+          ? 'Set up email first: recipients then hear about their mail the moment it is logged.'
+          : 'An admin of your organization can set up email, SMS and webhooks here.'}
       </EmptyState>
     );
   } else {

@@ -1,7 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { invalidateDashboard } from '@/features/dashboard/api/invalidateDashboard';
-import { locationsQueryKey } from '@/features/mailrooms/api/locations';
-import { mailItemsQueryKey } from './mailItems';
+import { invalidateDashboard } from '@/lib/resources/invalidate';
+import { locationsQueryKey, mailItemsQueryKey } from '@/lib/resources/keys';
 
 /**
  * Spec §7: after mail is logged, updated or deleted, the mail item lists (and the pending summary

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { MailItemHistoryEntry } from '@contract';
 import { apiRequest } from '@/lib/api';
-import { mailItemsQueryKey } from './mailItems';
+import { mailItemsQueryKey } from '@/lib/resources/keys';
 
 export function fetchMailItemHistory(organizationId: string, id: string) {
   return apiRequest<MailItemHistoryEntry[]>('GET', `/api/mail-items/${id}/history`, undefined, { organizationId });

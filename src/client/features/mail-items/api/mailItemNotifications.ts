@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { NotificationMessage } from '@contract';
 import { apiRequest } from '@/lib/api';
-import { mailItemsQueryKey } from './mailItems';
+import { mailItemsQueryKey } from '@/lib/resources/keys';
 
 /** While a message is on its way (or one is expected shortly), the list is fetched again this often. */
 export const NOTIFICATIONS_POLL_MS = 3000;

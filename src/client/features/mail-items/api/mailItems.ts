@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { MailItem } from '@contract';
 import { fetchPage, withQuery, type Page } from '@/lib/api';
-import { orgQueryKey } from '@/lib/queryClient';
+import { mailItemsQueryKey } from '@/lib/resources/keys';
 
 export interface MailItemListParams {
   /** One status or a comma list, e.g. "pending,notified". */
@@ -19,11 +19,6 @@ export interface MailItemListParams {
 
 /** One page of mail items and how many match in all (the x-total-count header). */
 export type MailItemPage = Page<MailItem>;
-
-/** Every mail item query of the organization (lists, summary, timelines); invalidating it refreshes them all. */
-export function mailItemsQueryKey(organizationId: string) {
-  return orgQueryKey(organizationId, '/api/mail-items');
-}
 
 /** GET /api/mail-items: the body is the page, the total travels in a header. */
 export function fetchMailItems(organizationId: string, params: MailItemListParams = {}): Promise<MailItemPage> {

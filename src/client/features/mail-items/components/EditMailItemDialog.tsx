@@ -1,27 +1,23 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import type { MailItem, UpdateMailItemBody } from '@contract';
 import { useId, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { ChoiceSelect } from '@/components/ui/choice-select';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
-import { FormField } from '@/components/ui/form-field';
+import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
-import { useOrganizationSettings } from '@/features/settings/api/organizationSettings';
+import { useOrganizationSettings } from '@/lib/resources/organizationSettings';
 import { humanize } from '@/lib/format';
 import { packageTypes, statuses, typeLabel } from '../mailItemFormat';
+import { editMailItemForm, type EditMailItemValues } from '../mailItemForms';
 import { RecipientCombobox, keepDialogOpenWhileListOpen, type RecipientChoice } from './RecipientCombobox';
 
-interface EditValues {
-  type: string;
-  status: string;
-  sender: string;
-  trackingNumber: string;
-  description: string;
-}
+const resolver = zodResolver(editMailItemForm);
 
-function initialValues(item: MailItem): EditValues {
+function initialValues(item: MailItem): EditMailItemValues {
   return {
     type: item.type,
     status: item.status,
@@ -47,7 +43,8 @@ interface EditFormProps {
 function EditForm({ organizationId, item, pending, onSave, onCancel }: EditFormProps) {
   const settings = useOrganizationSettings(organizationId);
   const ids = { type: useId(), status: useId(), recipient: useId(), sender: useId(), tracking: useId(), desc: useId() };
-  const { register, control, handleSubmit, formState } = useForm<EditValues>({ defaultValues: initialValues(item) });
+  const { register, control, handleSubmit, formState } = useForm({ resolver, defaultValues: initialValues(item) });
+  const { errors } = formState;
   const [recipient, setRecipient] = useState<RecipientChoice | null>(item.recipient);
   const [recipientText, setRecipientText] = useState('');
   const [recipientError, setRecipientError] = useState<string>();
@@ -57,15 +54,14 @@ function EditForm({ organizationId, item, pending, onSave, onCancel }: EditFormP
       setRecipientError('Choose a recipient from the list');
       return;
     }
-    const original = initialValues(item);
+    // Only what changed is sent; the values are the contract's output (trimmed, blanks as null).
     const body: UpdateMailItemBody = {};
-    if (values.type !== original.type) body.type = values.type;
-    if (values.status !== original.status) body.status = values.status;
-    if (values.sender.trim() !== original.sender) body.sender = values.sender.trim() || null;
-    if (values.trackingNumber.trim() !== original.trackingNumber) {
-      body.trackingNumber = values.trackingNumber.trim() || null;
+    if (values.type !== item.type) body.type = values.type;
+    if (values.status !== item.status) body.status = values.status;
+    for (const field of ['sender', 'trackingNumber', 'description'] as const) {
+      const value = values[field] ?? null;
+      if (value !== item[field]) body[field] = value;
     }
-    if (values.description.trim() !== original.description) body.description = values.description.trim() || null;
     if ((recipient?.id ?? null) !== item.recipientId) body.recipientId = recipient?.id ?? null;
     if (Object.keys(body).length === 0) {
       onCancel();
@@ -76,7 +72,7 @@ function EditForm({ organizationId, item, pending, onSave, onCancel }: EditFormP
 
   const types = withCurrent(packageTypes(settings.data), item.type);
   const statusList = withCurrent(statuses(settings.data), item.status);
-  const typeError = formState.errors.type?.message;
+  const typeError = errors.type?.message;
 
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
@@ -85,7 +81,6 @@ function EditForm({ organizationId, item, pending, onSave, onCancel }: EditFormP
           <Controller
             control={control}
             name="type"
-            rules={{ required: 'Type is required' }}
             render={({ field }) => (
               <ChoiceSelect
                 id={ids.type}
@@ -98,7 +93,7 @@ function EditForm({ organizationId, item, pending, onSave, onCancel }: EditFormP
             )}
           />
         </FormField>
-        <FormField id={ids.status} label="Status">
+        <FormField id={ids.status} label="Status" error={errors.status?.message}>
           <Controller
             control={control}
             name="status"
@@ -134,12 +129,17 @@ function EditForm({ organizationId, item, pending, onSave, onCancel }: EditFormP
         />
       </FormField>
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField id={ids.sender} label="Sender" optional>
-          <Input id={ids.sender} maxLength={255} autoComplete="off" {...register('sender')} />
-        </FormField>
-        <FormField id={ids.tracking} label="Tracking Number" optional>
+        <FormField id={ids.sender} label="Sender" optional error={errors.sender?.message}>
           <Input
-            id={ids.tracking}
+            {...fieldA11y(ids.sender, errors.sender?.message)}
+            maxLength={255}
+            autoComplete="off"
+            {...register('sender')}
+          />
+        </FormField>
+        <FormField id={ids.tracking} label="Tracking Number" optional error={errors.trackingNumber?.message}>
+          <Input
+            {...fieldA11y(ids.tracking, errors.trackingNumber?.message)}
             maxLength={255}
             autoComplete="off"
             spellCheck={false}
@@ -147,8 +147,13 @@ function EditForm({ organizationId, item, pending, onSave, onCancel }: EditFormP
           />
         </FormField>
       </div>
-      <FormField id={ids.desc} label="Description" optional>
-        <Textarea id={ids.desc} maxLength={2000} rows={3} {...register('description')} />
+      <FormField id={ids.desc} label="Description" optional error={errors.description?.message}>
+        <Textarea
+          {...fieldA11y(ids.desc, errors.description?.message)}
+          maxLength={2000}
+          rows={3}
+          {...register('description')}
+        />
       </FormField>
       <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
         <Button variant="outline" onClick={onCancel} disabled={pending}>

@@ -5,20 +5,19 @@ import { Controller, useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { ChoiceSelect } from '@/components/ui/choice-select';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
-import { FormField } from '@/components/ui/form-field';
+import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { useSignedInUser } from '@/features/auth/hooks/useSignedInUser';
-import { PhotoCapture } from '@/features/intake/components/PhotoCapture';
-import { detectCourier, matchCourier } from '@/features/intake/courier/detectCourier';
-import { useLocations } from '@/features/mailrooms/api/locations';
-import { useMailrooms } from '@/features/mailrooms/api/mailrooms';
-import { RecipientFormDialog } from '@/features/recipients/components/RecipientFormDialog';
-import { useOrganizationSettings } from '@/features/settings/api/organizationSettings';
-import { displayName } from '@/lib/format';
+import { RecipientFormDialog } from '@/components/RecipientFormDialog';
 import { toast } from '@/components/ui/use-toast';
+import { useSignedInUser } from '@/lib/resources/currentUser';
+import { useLocations, useMailrooms } from '@/lib/resources/mailrooms';
+import { useOrganizationSettings } from '@/lib/resources/organizationSettings';
+import { displayName } from '@/lib/format';
 import { serverMessage } from '@/lib/api';
+import { PhotoCapture } from '../intake/components/PhotoCapture';
+import { detectCourier, matchCourier } from '../intake/courier/detectCourier';
 import { useCreateMailItem } from '../api/createMailItem';
 import {
   NO_STORAGE,
@@ -29,6 +28,7 @@ import {
   storageOptions,
   typeLabel,
 } from '../mailItemFormat';
+import { logMailForm, type LogMailValues } from '../mailItemForms';
 import {
   RecipientCombobox,
   keepDialogOpenWhileListOpen,
@@ -37,16 +37,6 @@ import {
 } from './RecipientCombobox';
 
 const NO_COURIER = 'none';
-
-interface LogMailValues {
-  trackingNumber: string;
-  type: string;
-  storage: string;
-  sender: string;
-  courierCompany: string;
-  description: string;
-  collectedByStaff: string;
-}
 
 interface LoggedConfirmation {
   name: string;
@@ -134,12 +124,18 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
    * Enter at once lands whole in the cleared field.
    */
   const submit = () => {
-    const values = getValues();
-    if (!values.type) {
-      setError('type', { type: 'required', message: 'Type is required' });
+    const typed = getValues();
+    // The contract's rules, checked at once (not by handleSubmit, see above).
+    const parsed = logMailForm.safeParse(typed);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        setError(issue.path[0] as keyof LogMailValues, { type: issue.code, message: issue.message });
+      }
       return;
     }
-    const blank = !values.trackingNumber.trim() && !recipient && !recipientText.trim() && !photo;
+    clearErrors();
+    const { storage, ...fields } = parsed.data;
+    const blank = !fields.trackingNumber && !recipient && !recipientText.trim() && !photo;
     if (blank && saving.current.count > 0) return; // a second Enter on the package just sent
     if (recipientText.trim() && !recipient) {
       setRecipientError('Choose a recipient from the list, or clear the field');
@@ -151,16 +147,11 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
       return;
     }
     const body: CreateMailItemBody = {
-      type: values.type,
+      ...fields,
       recipientId: recipient?.id ?? null,
-      trackingNumber: values.trackingNumber.trim() || null,
-      sender: values.sender.trim() || null,
-      description: values.description.trim() || null,
-      courierCompany: values.courierCompany || null,
-      collectedByStaff: values.collectedByStaff.trim() || null,
       collectorName: null,
       photoData: photo,
-      ...storageFields(values.storage),
+      ...storageFields(storage),
     };
     const submittedRecipient = recipient;
     const submittedPhoto = photo;
@@ -203,7 +194,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
       const restore = getValues('trackingNumber') === '' && !startedNext.current;
       // Otherwise the toast names it, because by now the clerk is on the next package.
       const what =
-        values.trackingNumber.trim() || (submittedRecipient ? recipientLabel(submittedRecipient) : 'A package');
+        typed.trackingNumber.trim() || (submittedRecipient ? recipientLabel(submittedRecipient) : 'A package');
       const message = serverMessage(err, 'Failed to log mail item');
       toast({
         title: 'Error',
@@ -212,11 +203,11 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
       });
       if (!restore) return;
       for (const field of ['trackingNumber', 'sender', 'description', 'courierCompany'] as const) {
-        setValue(field, values[field]);
+        setValue(field, typed[field]);
       }
       setCourierChosen(submittedCourier.chosen);
       setAutoCourier(submittedCourier.auto);
-      setDetected(detectCourier(values.trackingNumber));
+      setDetected(detectCourier(typed.trackingNumber));
       setRecipient((current) => current ?? submittedRecipient);
       setPhoto((current) => current ?? submittedPhoto);
     }
@@ -231,7 +222,8 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
   };
 
   const tracking = register('trackingNumber', { onChange: (event) => onTrackingChange(event.target.value) });
-  const typeError = formState.errors.type?.message;
+  const { errors } = formState;
+  const typeError = errors.type?.message;
   const storage = storageOptions(mailrooms.data, locations.data);
   const currentCourierOptions = (current: string) =>
     current && !couriers.includes(current) ? [...couriers, current] : couriers;
@@ -269,10 +261,11 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
           id={ids.tracking}
           label="Tracking Number"
           optional
+          error={errors.trackingNumber?.message}
           hint={detected ? `Looks like a ${detected} tracking number` : 'Scan or type it, then press Enter'}
         >
           <Input
-            id={ids.tracking}
+            {...fieldA11y(ids.tracking, errors.trackingNumber?.message)}
             {...tracking}
             data-autofocus
             autoComplete="off"
@@ -334,7 +327,6 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
             <Controller
               control={control}
               name="type"
-              rules={{ required: 'Type is required' }}
               render={({ field }) => (
                 <ChoiceSelect
                   id={ids.type}
@@ -399,14 +391,29 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
               )}
             />
           </FormField>
-          <FormField id={ids.sender} label="Sender" optional>
-            <Input id={ids.sender} maxLength={255} autoComplete="off" {...register('sender')} />
+          <FormField id={ids.sender} label="Sender" optional error={errors.sender?.message}>
+            <Input
+              {...fieldA11y(ids.sender, errors.sender?.message)}
+              maxLength={255}
+              autoComplete="off"
+              {...register('sender')}
+            />
           </FormField>
-          <FormField id={ids.collectedBy} label="Collected By" optional>
-            <Input id={ids.collectedBy} maxLength={255} autoComplete="off" {...register('collectedByStaff')} />
+          <FormField id={ids.collectedBy} label="Collected By" optional error={errors.collectedByStaff?.message}>
+            <Input
+              {...fieldA11y(ids.collectedBy, errors.collectedByStaff?.message)}
+              maxLength={255}
+              autoComplete="off"
+              {...register('collectedByStaff')}
+            />
           </FormField>
-          <FormField id={ids.description} label="Description" optional>
-            <Input id={ids.description} maxLength={2000} autoComplete="off" {...register('description')} />
+          <FormField id={ids.description} label="Description" optional error={errors.description?.message}>
+            <Input
+              {...fieldA11y(ids.description, errors.description?.message)}
+              maxLength={2000}
+              autoComplete="off"
+              {...register('description')}
+            />
           </FormField>
         </div>
 

@@ -2,8 +2,6 @@ import type { MailItem } from '@contract';
 import {
   BellRing,
   ChevronDown,
-  ChevronLeft,
-  ChevronRight,
   FileSignature,
   Image as ImageIcon,
   Inbox,
@@ -13,6 +11,7 @@ import {
   PackageCheck,
   Pencil,
   Search,
+  SearchX,
   Trash2,
   type LucideIcon,
 } from 'lucide-react';
@@ -29,14 +28,16 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { Input } from '@/components/ui/input';
 import { ListSkeleton } from '@/components/ui/skeleton';
-import { useWriteBlock } from '@/features/billing/hooks/useWriteBlock';
+import { MailStatusBadge, OverdueBadge } from '@/components/StatusBadge';
+import { Pager } from '@/components/Pager';
+import { useWriteBlock } from '@/lib/writeBlock';
 import { cn } from '@/lib/cn';
 import { formatDateTime, relativeTime } from '@/lib/format';
 import { useErrorToast } from '@/lib/useErrorToast';
+import { displayStatus } from '@/lib/statusStyles';
 import { useMailItems } from '../api/mailItems';
-import { displayStatus, recipientFullName, storageLabel, typeLabel } from '../mailItemFormat';
+import { recipientFullName, storageLabel, typeLabel } from '../mailItemFormat';
 import { MailItemDetails } from './MailItemDetails';
-import { MailStatusBadge, OverdueBadge } from './MailStatusBadge';
 import { useMailItemActions } from './useMailItemActions';
 
 export const PAGE_SIZE = 25;
@@ -168,10 +169,8 @@ export function MailItemList({ organizationId }: { organizationId: string }) {
   if (list.data && !list.isPlaceholderData && page > 0 && page * PAGE_SIZE >= total) {
     setPage(Math.max(0, Math.ceil(total / PAGE_SIZE) - 1));
   }
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const items = list.data?.items ?? [];
-  const first = total === 0 ? 0 : page * PAGE_SIZE + 1;
-  const last = Math.min(total, (page + 1) * PAGE_SIZE);
+  const searching = search.trim() !== '';
 
   return (
     <Card>
@@ -203,14 +202,31 @@ export function MailItemList({ organizationId }: { organizationId: string }) {
       </CardHeader>
       <CardContent className="px-0 pt-3 pb-2 sm:px-0 sm:pt-4 sm:pb-2">
         {list.isPending ? (
-          <ListSkeleton rows={5} iconClassName="hidden size-10 rounded-lg sm:block" />
+          <ListSkeleton label="Loading mail items" iconClassName="hidden size-10 rounded-lg sm:block" />
         ) : items.length === 0 ? (
-          <EmptyState icon={Inbox} title={search.trim() ? 'No mail items match your search' : 'No mail items yet'}>
-            {search.trim()
+          <EmptyState
+            icon={searching ? SearchX : Inbox}
+            title={searching ? 'No mail items match your search' : 'No mail items yet'}
+            action={
+              searching && (
+                <Button
+                  variant="outline"
+                  size="sm"
+                  onClick={() => {
+                    setSearch('');
+                    setPage(0);
+                  }}
+                >
+                  Clear search
+                </Button>
+              )
+            }
+          >
+            {searching
               ? 'Try a different tracking number, sender or name.'
               : blocked
                 ? 'Logged mail appears here once logging resumes.'
-                : 'Log New Mail to record the first arrival.'}
+                : 'Log New Mail, at the top of this page, records the first arrival.'}
           </EmptyState>
         ) : (
           <ul aria-label="Recent mail items" className="divide-y divide-slate-100 border-t border-slate-100">
@@ -219,34 +235,15 @@ export function MailItemList({ organizationId }: { organizationId: string }) {
             ))}
           </ul>
         )}
-        {total > 0 && (
-          <nav
-            aria-label="Pagination"
-            className="flex items-center justify-between gap-3 border-t border-slate-100 px-4 pt-3 sm:px-6"
-          >
-            <p className="text-sm whitespace-nowrap text-slate-500">
-              {first}–{last} of {total}
-            </p>
-            <div className="flex gap-2">
-              <Button
-                variant="outline"
-                size="sm"
-                onClick={() => setPage((p) => Math.max(0, p - 1))}
-                disabled={page === 0 || list.isFetching}
-              >
-                <ChevronLeft aria-hidden /> Previous
-              </Button>
-              <Button
-                variant="outline"
-                size="sm"
-                onClick={() => setPage((p) => Math.min(pages - 1, p + 1))}
-                disabled={page >= pages - 1 || list.isFetching}
-              >
-                Next <ChevronRight aria-hidden />
-              </Button>
-            </div>
-          </nav>
-        )}
+        <Pager
+          label="Mail items"
+          page={page}
+          pageSize={PAGE_SIZE}
+          total={total}
+          busy={list.isFetching}
+          onPage={setPage}
+          className="px-4 sm:px-6"
+        />
       </CardContent>
       {actions.dialogs}
     </Card>

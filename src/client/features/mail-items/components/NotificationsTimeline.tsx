@@ -4,11 +4,11 @@ import { Mail, MessageSquareText, Webhook } from 'lucide-react';
 import { useEffect } from 'react';
 import { Skeleton } from '@/components/ui/skeleton';
 import { TextLink } from '@/components/TextLink';
-import { NotificationStatusBadge } from '@/features/integrations/components/NotificationStatusBadge';
-import { messageTitle } from '@/features/integrations/integrationTypes';
+import { NotificationStatusBadge } from '@/components/StatusBadge';
 import { formatDateTime, relativeTime } from '@/lib/format';
 import { invalidateMailItems } from '../api/invalidateMailItems';
 import { useMailItemNotifications } from '../api/mailItemNotifications';
+import { messageTitle } from '../notificationText';
 
 const channelIcons = { email: Mail, sms: MessageSquareText, webhook: Webhook } as const;
 

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Recipient } from '@contract';
 import { Check, ChevronsUpDown, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { recipientsQuery } from '@/features/recipients/api/recipients';
+import { recipientsQuery } from '@/lib/resources/recipients';
 import { cn } from '@/lib/cn';
 
 /** What the picker needs of a recipient (a Recipient or a mail item's nested recipient). */

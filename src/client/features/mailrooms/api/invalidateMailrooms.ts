@@ -1,6 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { locationsQueryKey } from './locations';
-import { mailroomsQueryKey } from './mailrooms';
+import { locationsQueryKey, mailroomsQueryKey } from '@/lib/resources/keys';
 
 /** After a mailroom or location change: both lists (a mailroom shows its location count). */
 export function invalidateMailrooms(queryClient: QueryClient, organizationId: string) {

@@ -1,7 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { LOCATION_TYPES, LocationBody as LocationBodySchema, type Location, type Mailroom } from '@contract';
+import { LOCATION_TYPES, LocationBody, type Location, type Mailroom } from '@contract';
 import { useId } from 'react';
-import { Controller, useForm, type Resolver } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
@@ -10,22 +11,17 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { ChoiceSelect } from '@/components/ui/choice-select';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
-
 import { toastFailure } from '@/lib/useErrorToast';
+import { withTextInputs } from '@/lib/forms';
 import { useCreateLocation } from '../api/createLocation';
-import type { LocationBody } from '../api/locations';
 import { useUpdateLocation } from '../api/updateLocation';
 
-interface LocationFormValues {
-  name: string;
-  type: string;
-  capacity: string;
-  notes: string;
-  mailroomId: string;
-}
+// The contract's schema (spec §5) with the capacity and notes typed as the text their inputs hold:
+// the contract coerces the capacity and checks every field with its own messages.
+const locationForm = withTextInputs(LocationBody, ['capacity', 'notes']);
+const resolver = zodResolver(locationForm);
 
-// Plain strings in the form; the contract coerces the capacity and checks every field (spec §5).
-const resolver = zodResolver(LocationBodySchema) as unknown as Resolver<LocationFormValues, unknown, LocationBody>;
+type LocationFormValues = z.input<typeof locationForm>;
 
 interface LocationFormDialogProps {
   organizationId: string;

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MailroomBody as MailroomBodySchema, type Mailroom } from '@contract';
+import { MailroomBody, type Mailroom } from '@contract';
 import { useId } from 'react';
-import { useForm, type Resolver } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
@@ -9,16 +9,12 @@ import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
 import { toastFailure } from '@/lib/useErrorToast';
+import { withTextInputs } from '@/lib/forms';
 import { useCreateMailroom } from '../api/createMailroom';
-import type { MailroomBody } from '../api/mailrooms';
 import { useUpdateMailroom } from '../api/updateMailroom';
 
-interface MailroomFormValues {
-  name: string;
-  description: string;
-}
-
-const resolver = zodResolver(MailroomBodySchema) as unknown as Resolver<MailroomFormValues, unknown, MailroomBody>;
+// The contract's schema (spec §5), the description typed as the text its input holds.
+const resolver = zodResolver(withTextInputs(MailroomBody, ['description']));
 
 interface MailroomFormDialogProps {
   organizationId: string;

@@ -1,5 +1,5 @@
 import type { Location, Mailroom } from '@contract';
-import { Info, MapPin, Pencil, Plus, Trash2, Warehouse } from 'lucide-react';
+import { Info, MapPin, Pencil, Plus, RefreshCw, Trash2, Warehouse } from 'lucide-react';
 import { useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
 import { Badge } from '@/components/ui/badge';
@@ -7,17 +7,16 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
-import { Skeleton } from '@/components/ui/skeleton';
+import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
 import { Tooltip } from '@/components/ui/tooltip';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api';
 import { cn } from '@/lib/cn';
 import { humanize } from '@/lib/format';
 import { toastFailure, useErrorToast } from '@/lib/useErrorToast';
+import { useLocations, useMailrooms } from '@/lib/resources/mailrooms';
 import { toastDeleteLocationFailure, useDeleteLocation } from '../api/deleteLocation';
 import { useDeleteMailroom } from '../api/deleteMailroom';
-import { useLocations } from '../api/locations';
-import { useMailrooms } from '../api/mailrooms';
 import { locationTypeIcons } from '../locationTypes';
 import { LocationFormDialog } from './LocationFormDialog';
 import { MailroomFormDialog } from './MailroomFormDialog';
@@ -164,10 +163,11 @@ function MailroomCard({
         )}
       </div>
       {locationsLoading ? (
-        <div className="space-y-3 p-5">
-          <Skeleton className="h-9 w-full" />
-          <Skeleton className="h-9 w-full" />
-        </div>
+        <SkeletonRows
+          label={`Loading the storage locations of ${mailroom.name}`}
+          className="space-y-3 p-5"
+          row={() => <Skeleton className="h-9 w-full" />}
+        />
       ) : locations?.length ? (
         <ul aria-label={`Storage locations in ${mailroom.name}`} className="divide-y divide-slate-100">
           {locations.map((location) => (
@@ -181,11 +181,11 @@ function MailroomCard({
           ))}
         </ul>
       ) : (
-        <p className="flex items-center gap-2 px-5 py-4 text-sm text-slate-500">
-          <MapPin aria-hidden className="size-4 text-slate-400" />
-          No storage locations yet.
-          {isAdmin && ' Add the bins, shelves, lockers and cabinets where items wait.'}
-        </p>
+        <EmptyState icon={MapPin} title="No storage locations yet" className="py-6">
+          {isAdmin
+            ? 'Use Add Location for the bins, shelves, lockers and cabinets where items wait.'
+            : 'An admin of this organization can add the bins, shelves, lockers and cabinets where items wait.'}
+        </EmptyState>
       )}
     </Card>
   );
@@ -269,32 +269,44 @@ export function MailroomsPane({ organizationId, isAdmin }: { organizationId: str
       )}
 
       {mailrooms.isPending ? (
-        <Card className="space-y-3 p-5">
-          <Skeleton className="h-10 w-1/2" />
-          <Skeleton className="h-9 w-full" />
-          <Skeleton className="h-9 w-full" />
+        <Card className="p-5">
+          <Skeleton className="mb-3 h-10 w-1/2" />
+          <SkeletonRows
+            label="Loading mailrooms"
+            className="space-y-3"
+            row={() => <Skeleton className="h-9 w-full" />}
+          />
         </Card>
       ) : mailrooms.isError && !mailrooms.data ? (
         <Card>
-          <EmptyState icon={Warehouse} title="The mailrooms could not be loaded">
-            <Button variant="outline" className="mt-4" onClick={() => void mailrooms.refetch()}>
-              Try again
-            </Button>
+          <EmptyState
+            icon={Warehouse}
+            title="The mailrooms could not be loaded"
+            action={
+              <Button variant="outline" onClick={() => void mailrooms.refetch()}>
+                <RefreshCw aria-hidden /> Try again
+              </Button>
+            }
+          >
+            Check your connection and try again.
           </EmptyState>
         </Card>
       ) : !mailrooms.data?.length ? (
         <Card>
-          <EmptyState icon={Warehouse} title="No mailrooms yet">
-            {isAdmin ? (
-              <>
-                <p>Add the rooms or desks where mail arrives, then the bins, shelves and lockers inside them.</p>
-                <Button className="mt-5" onClick={() => setMailroomForm({ open: true })}>
+          <EmptyState
+            icon={Warehouse}
+            title="No mailrooms yet"
+            action={
+              isAdmin && (
+                <Button onClick={() => setMailroomForm({ open: true })}>
                   <Plus aria-hidden /> Add Mailroom
                 </Button>
-              </>
-            ) : (
-              <p>An admin of this organization can set up mailrooms and storage locations.</p>
-            )}
+              )
+            }
+          >
+            {isAdmin
+              ? 'Add the rooms or desks where mail arrives, then the bins, shelves and lockers inside them.'
+              : 'An admin of this organization can set up mailrooms and storage locations.'}
           </EmptyState>
         </Card>
       ) : (

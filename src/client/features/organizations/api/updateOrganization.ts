@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Organization, UpdateOrganizationBody } from '@contract';
 import { apiRequest } from '@/lib/api';
-import { organizationsQueryKey } from './organizations';
+import { organizationsQueryKey } from '@/lib/resources/keys';
 
 export function updateOrganization(id: string, body: UpdateOrganizationBody) {
   return apiRequest<Organization>('PUT', `/api/organizations/${id}`, body, { organizationId: id });

@@ -1,11 +1,13 @@
 import type { MyOrganization } from '@contract';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
-import { useCreateOrganization } from '../api/createOrganization';
-import { useCurrentOrganization } from '../hooks/useCurrentOrganization';
-import { OrganizationFields, createOrganizationResolver, emptyOrganizationForm } from './OrganizationFields';
+import { useCurrentOrganization } from '@/lib/currentOrganization';
 import { toastFailure } from '@/lib/useErrorToast';
+import { useCreateOrganization } from '../api/createOrganization';
+import { createOrganizationForm, emptyOrganizationForm } from '../organizationForms';
+import { OrganizationFields } from './OrganizationFields';
 
 interface CreateOrganizationFormProps {
   idPrefix: string;
@@ -17,23 +19,21 @@ interface CreateOrganizationFormProps {
 
 /** Creates an organization, then makes it the current one. */
 export function CreateOrganizationForm({ idPrefix, cancelLabel, onCancel, onCreated }: CreateOrganizationFormProps) {
-  const create = useCreateOrganization();
   const { select } = useCurrentOrganization();
+  const create = useCreateOrganization({
+    onCreated: (organization) => {
+      select(organization.id);
+      toast({ title: 'Success!', description: 'Your organization has been created successfully.' });
+      onCreated?.(organization);
+    },
+    onFailed: (err) => toastFailure('Error', err, 'Failed to create organization.'),
+  });
   const { register, handleSubmit, formState } = useForm({
-    resolver: createOrganizationResolver,
+    resolver: zodResolver(createOrganizationForm),
     defaultValues: emptyOrganizationForm,
   });
 
-  const onSubmit = handleSubmit((values) =>
-    create.mutate(values, {
-      onSuccess: (organization) => {
-        select(organization.id);
-        toast({ title: 'Success!', description: 'Your organization has been created successfully.' });
-        onCreated?.(organization);
-      },
-      onError: (err) => toastFailure('Error', err, 'Failed to create organization.'),
-    }),
-  );
+  const onSubmit = handleSubmit((values) => create.mutate(values));
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-6">

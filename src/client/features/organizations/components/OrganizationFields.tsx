@@ -1,50 +1,22 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { CreateOrganizationBody, UpdateOrganizationBody } from '@contract';
-import type { FieldErrors, Resolver, UseFormRegister } from 'react-hook-form';
+import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
+import type { OrganizationFormValues } from '../organizationForms';
 
-export interface OrganizationFormValues {
-  name: string;
-  address: string;
-  contactName: string;
-  contactEmail: string;
-  contactPhone: string;
-  /** Only the Settings form edits the logo (OrganizationLogoField). */
-  logoUrl?: string;
-}
-
-export const emptyOrganizationForm: OrganizationFormValues = {
-  name: '',
-  address: '',
-  contactName: '',
-  contactEmail: '',
-  contactPhone: '',
-};
-
-// The form holds plain strings; the contract types its blank-to-null inputs as unknown.
-export const createOrganizationResolver = zodResolver(CreateOrganizationBody) as unknown as Resolver<
-  OrganizationFormValues,
-  unknown,
-  CreateOrganizationBody
->;
-export const updateOrganizationResolver = zodResolver(UpdateOrganizationBody) as unknown as Resolver<
-  OrganizationFormValues,
-  unknown,
-  UpdateOrganizationBody
->;
+type OrganizationField = Exclude<keyof OrganizationFormValues, 'timezone'>;
 
 interface OrganizationFieldsProps {
   /** Keeps element ids unique when two of these forms could be on one page. */
   idPrefix: string;
-  register: UseFormRegister<OrganizationFormValues>;
-  errors: FieldErrors<OrganizationFormValues>;
+  /** The form's `register` (the create form's or the Settings form's, which adds the logo). */
+  register: (field: OrganizationField) => UseFormRegisterReturn;
+  errors: Partial<Record<OrganizationField, FieldError>>;
 }
 
 /** Name, address and contact fields, shared by creating and editing an organization. */
 export function OrganizationFields({ idPrefix, register, errors }: OrganizationFieldsProps) {
-  const id = (field: keyof OrganizationFormValues) => `${idPrefix}-${field}`;
-  const a11y = (field: keyof OrganizationFormValues) => fieldA11y(id(field), errors[field]?.message);
+  const id = (field: OrganizationField) => `${idPrefix}-${field}`;
+  const a11y = (field: OrganizationField) => fieldA11y(id(field), errors[field]?.message);
 
   return (
     <div className="space-y-4">

@@ -3,8 +3,8 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { toast } from '@/components/ui/use-toast';
 import { ApiError, getSelectedOrganizationId, storeSelectedOrganizationId } from '@/lib/api';
 import { orgQueryKey } from '@/lib/queryClient';
-import { useOrganizations } from '../api/organizations';
-import { OrganizationContext, type OrganizationContextValue } from '../organizationContext';
+import { useOrganizations } from '@/lib/resources/organizations';
+import { OrganizationContext, type OrganizationContextValue } from '@/lib/currentOrganization';
 import { pickOrganization, uniqueById } from '../selection';
 
 /**

@@ -10,7 +10,7 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { cn } from '@/lib/cn';
 import { humanize } from '@/lib/format';
-import { useCurrentOrganization } from '../hooks/useCurrentOrganization';
+import { useCurrentOrganization } from '@/lib/currentOrganization';
 import { CreateOrganizationDialog } from './CreateOrganizationDialog';
 
 function OrganizationInitial({ name, className }: { name: string; className?: string }) {

@@ -3,7 +3,7 @@ import { Building2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { EmptyState } from '@/components/EmptyState';
 import { Card } from '@/components/ui/card';
-import { useCurrentOrganization } from '../hooks/useCurrentOrganization';
+import { useCurrentOrganization } from '@/lib/currentOrganization';
 
 /** Renders its children for the current organization, or asks to pick one (spec §2). */
 export function RequireOrganization({ children }: { children: (organization: MyOrganization) => ReactNode }) {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api';
-import { invalidateRecipients } from './invalidateRecipients';
+import { invalidateRecipients } from '@/lib/resources/recipients';
 
 export function deleteRecipient(organizationId: string, id: string) {
   return apiRequest<void>('DELETE', `/api/recipients/${id}`, undefined, { organizationId });

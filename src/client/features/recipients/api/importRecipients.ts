@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RecipientImportPreview, RecipientImportResult } from '@contract';
 import { apiRequest } from '@/lib/api';
-import { invalidateRecipients } from './invalidateRecipients';
+import { invalidateRecipients } from '@/lib/resources/recipients';
 
 /** Parses and checks the CSV without saving anything: per-row errors and duplicates, and a summary. */
 export function previewRecipientImport(organizationId: string, csv: string) {

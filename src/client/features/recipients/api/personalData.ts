@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { personalDataFileName, type EraseRecipientBody, type EraseRecipientResult } from '@contract';
-import { historyQueryKey } from '@/features/history/api/history';
+import { historyQueryKey } from '@/lib/resources/keys';
 import { apiRequest } from '@/lib/api';
 import { fetchFile, saveBlob } from '@/lib/download';
-import { invalidateRecipients } from './invalidateRecipients';
+import { invalidateRecipients } from '@/lib/resources/recipients';
 
 /** GET /api/recipients/:id/personal-data (admins): everything held about the recipient as a JSON file. */
 export async function downloadPersonalData(organizationId: string, recipientId: string) {

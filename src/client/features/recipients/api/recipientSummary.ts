@@ -2,13 +2,9 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { RecipientSummary as RecipientSummarySchema } from '@contract';
 import type { z } from 'zod';
 import { apiRequest } from '@/lib/api';
-import { orgQueryKey } from '@/lib/queryClient';
+import { recipientSummaryQueryKey } from '@/lib/resources/keys';
 
 export type RecipientSummary = z.infer<typeof RecipientSummarySchema>;
-
-export function recipientSummaryQueryKey(organizationId: string) {
-  return orgQueryKey(organizationId, '/api/recipients/summary');
-}
 
 export function fetchRecipientSummary(organizationId: string) {
   return apiRequest<RecipientSummary>('GET', '/api/recipients/summary', undefined, { organizationId });

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { recipientName } from '../recipientFormat';
+import { recipientName } from '@/lib/resources/recipients';
 
 /** Case and spacing do not matter when the admin types the name. */
 const normalize = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();

@@ -11,7 +11,7 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { Tooltip } from '@/components/ui/tooltip';
 import { cn } from '@/lib/cn';
-import { recipientName } from '../recipientFormat';
+import { recipientName } from '@/lib/resources/recipients';
 
 export interface RecipientActionHandlers {
   onEdit: (recipient: Recipient) => void;

@@ -1,14 +1,11 @@
 import type { Recipient } from '@contract';
 import { Mail, Phone } from 'lucide-react';
-import { Skeleton } from '@/components/ui/skeleton';
+import { SKELETON_ROWS, Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { humanize } from '@/lib/format';
-import { recipientName } from '../recipientFormat';
+import { recipientName } from '@/lib/resources/recipients';
 import { RecipientActions, type RecipientActionHandlers } from './RecipientActions';
 import { RecipientStatusBadge } from './RecipientStatusBadge';
-
-/** Spec §9: five skeleton rows while the list loads. */
-const SKELETON_ROWS = 5;
 
 function Contact({ recipient }: { recipient: Recipient }) {
   if (!recipient.email && !recipient.phone) return <span className="text-slate-400">No contact details</span>;
@@ -44,7 +41,11 @@ export function RecipientList({ recipients, isLoading, ...handlers }: RecipientL
   return (
     <>
       <div className="hidden md:block">
-        <Table aria-label="Recipients" aria-busy={isLoading || undefined}>
+        <Table
+          aria-label={isLoading ? 'Loading recipients' : 'Recipients'}
+          aria-busy={isLoading || undefined}
+          data-skeleton={isLoading ? SKELETON_ROWS : undefined}
+        >
           <TableHeader>
             <TableRow className="hover:bg-transparent">
               <TableHead>Name</TableHead>
@@ -58,7 +59,7 @@ export function RecipientList({ recipients, isLoading, ...handlers }: RecipientL
           <TableBody>
             {isLoading
               ? Array.from({ length: SKELETON_ROWS }, (_, i) => (
-                  <TableRow key={i}>
+                  <TableRow key={i} data-skeleton-row>
                     <TableCell>
                       <Skeleton className="h-4 w-32" />
                       <Skeleton className="mt-1.5 h-3 w-16" />
@@ -103,10 +104,15 @@ export function RecipientList({ recipients, isLoading, ...handlers }: RecipientL
         </Table>
       </div>
 
-      <ul aria-label="Recipients" aria-busy={isLoading || undefined} className="divide-y divide-slate-100 md:hidden">
+      <ul
+        aria-label={isLoading ? 'Loading recipients' : 'Recipients'}
+        aria-busy={isLoading || undefined}
+        data-skeleton={isLoading ? SKELETON_ROWS : undefined}
+        className="divide-y divide-slate-100 md:hidden"
+      >
         {isLoading
           ? Array.from({ length: SKELETON_ROWS }, (_, i) => (
-              <li key={i} className="space-y-2 p-4">
+              <li key={i} data-skeleton-row className="space-y-2 p-4">
                 <Skeleton className="h-4 w-2/5" />
                 <Skeleton className="h-3.5 w-3/5" />
                 <Skeleton className="h-3.5 w-1/3" />

@@ -1,5 +1,5 @@
 import type { MyOrganization, Recipient } from '@contract';
-import { AlertCircle, FileUp, Search, SearchX, UserPlus, Users, X } from 'lucide-react';
+import { AlertCircle, FileUp, RefreshCw, Search, SearchX, UserPlus, Users, X } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
 import { PageHeader } from '@/components/PageHeader';
@@ -9,17 +9,16 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
+import { RecipientFormDialog } from '@/components/RecipientFormDialog';
+import { Pager } from '@/components/Pager';
 import { toastFailure, useErrorToast } from '@/lib/useErrorToast';
+import { recipientName, useRecipients, useUpdateRecipient } from '@/lib/resources/recipients';
 import { useDeleteRecipient } from '../api/deleteRecipient';
 import { useDownloadPersonalData, useEraseRecipientPersonalData } from '../api/personalData';
-import { useRecipients } from '../api/recipients';
 import { useRecipientSummary } from '../api/recipientSummary';
-import { useUpdateRecipient } from '../api/updateRecipient';
 import { useDebouncedValue } from '../hooks/useDebouncedValue';
-import { recipientName } from '../recipientFormat';
 import { ErasePersonalDataDialog } from './ErasePersonalDataDialog';
 import { ImportRecipientsDialog } from './ImportRecipientsDialog';
-import { RecipientFormDialog } from './RecipientFormDialog';
 import { RecipientList } from './RecipientList';
 
 export const RECIPIENTS_PAGE_SIZE = 50;
@@ -70,43 +69,6 @@ function SummaryCard({ organizationId }: { organizationId: string }) {
         </dl>
       )}
     </Card>
-  );
-}
-
-interface PaginationProps {
-  offset: number;
-  shown: number;
-  total: number;
-  onPrevious: () => void;
-  onNext: () => void;
-}
-
-function Pagination({ offset, shown, total, onPrevious, onNext }: PaginationProps) {
-  const from = total === 0 ? 0 : offset + 1;
-  const to = offset + shown;
-  return (
-    <nav
-      aria-label="Pagination"
-      className="flex flex-col items-center justify-between gap-3 border-t border-slate-200 px-4 py-3 sm:flex-row"
-    >
-      <p className="text-sm text-slate-500" aria-live="polite">
-        Showing{' '}
-        <span className="font-medium text-slate-700">
-          {count.format(from)}–{count.format(to)}
-        </span>{' '}
-        of <span className="font-medium text-slate-700">{count.format(total)}</span>
-      </p>
-      {total > RECIPIENTS_PAGE_SIZE && (
-        <div className="flex gap-2">
-          <Button variant="outline" size="sm" onClick={onPrevious} disabled={offset === 0}>
-            Previous
-          </Button>
-          <Button variant="outline" size="sm" onClick={onNext} disabled={to >= total}>
-            Next
-          </Button>
-        </div>
-      )}
-    </nav>
   );
 }
 
@@ -216,38 +178,53 @@ export function RecipientsView({ organization }: { organization: MyOrganization 
   let body;
   if (list.isError && !list.data) {
     body = (
-      <EmptyState icon={AlertCircle} title="The recipients could not be loaded">
-        <Button variant="outline" className="mt-4" onClick={() => void list.refetch()}>
-          Try again
-        </Button>
+      <EmptyState
+        icon={AlertCircle}
+        title="The recipients could not be loaded"
+        action={
+          <Button variant="outline" onClick={() => void list.refetch()}>
+            <RefreshCw aria-hidden /> Try again
+          </Button>
+        }
+      >
+        Check your connection and try again.
       </EmptyState>
     );
   } else if (loadedEmpty && searching) {
     body = (
-      <EmptyState icon={SearchX} title={`No recipients match "${debouncedSearch}"`}>
+      <EmptyState
+        icon={SearchX}
+        title={`No recipients match "${debouncedSearch}"`}
+        action={
+          <Button variant="outline" onClick={clearSearch}>
+            Clear search
+          </Button>
+        }
+      >
         <p>Try a different name, email, unit or department.</p>
-        <Button variant="outline" className="mt-4" onClick={clearSearch}>
-          Clear search
-        </Button>
       </EmptyState>
     );
   } else if (loadedEmpty) {
     body = (
-      <EmptyState icon={Users} title="No recipients yet" className="py-16">
-        <p>
-          Add the guests, employees and residents who receive mail here
-          {isAdmin ? ', or import them all at once from a CSV file.' : '.'}
-        </p>
-        <div className="mt-5 flex flex-col justify-center gap-2 sm:flex-row">
-          <Button onClick={openAdd}>
-            <UserPlus aria-hidden /> Add Recipient
-          </Button>
-          {isAdmin && (
-            <Button variant="outline" onClick={() => setImportOpen(true)}>
-              <FileUp aria-hidden /> Import CSV
+      <EmptyState
+        icon={Users}
+        title="No recipients yet"
+        className="py-16"
+        action={
+          <>
+            <Button onClick={openAdd}>
+              <UserPlus aria-hidden /> Add Recipient
             </Button>
-          )}
-        </div>
+            {isAdmin && (
+              <Button variant="outline" onClick={() => setImportOpen(true)}>
+                <FileUp aria-hidden /> Import CSV
+              </Button>
+            )}
+          </>
+        }
+      >
+        Add the guests, employees and residents who receive mail here
+        {isAdmin ? ', or import them all at once from a CSV file.' : '.'}
       </EmptyState>
     );
   } else {
@@ -275,12 +252,14 @@ export function RecipientsView({ organization }: { organization: MyOrganization 
           }
         />
         {items && (
-          <Pagination
-            offset={page * RECIPIENTS_PAGE_SIZE}
-            shown={items.length}
+          <Pager
+            label="Recipients"
+            page={page}
+            pageSize={RECIPIENTS_PAGE_SIZE}
             total={total}
-            onPrevious={() => goToPage(Math.max(0, page - 1))}
-            onNext={() => goToPage(page + 1)}
+            busy={list.isPlaceholderData}
+            onPage={goToPage}
+            className="border-slate-200 px-4 pb-3"
           />
         )}
       </>

@@ -6,8 +6,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
-import { useUpdateAccount } from '@/features/auth/api/updateAccount';
 import { toastFailure } from '@/lib/useErrorToast';
+import { useUpdateAccount } from '../api/updateAccount';
 
 /** The signed-in person's name. */
 export function AccountForm({ user }: { user: User }) {

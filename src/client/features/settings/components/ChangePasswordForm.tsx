@@ -5,8 +5,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
-import { useChangePassword } from '@/features/auth/api/changePassword';
 import { toastFailure } from '@/lib/useErrorToast';
+import { useChangePassword } from '../api/changePassword';
 
 interface PasswordValues {
   currentPassword: string;

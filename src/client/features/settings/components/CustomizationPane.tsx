@@ -10,8 +10,11 @@ import { Switch } from '@/components/ui/switch';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api';
 import { toastFailure, useErrorToast } from '@/lib/useErrorToast';
-import { useOrganizationSettings } from '../api/organizationSettings';
-import { useUpdateOrganizationSettings, type OrganizationSettingsChanges } from '../api/updateOrganizationSettings';
+import {
+  useOrganizationSettings,
+  useUpdateOrganizationSettings,
+  type OrganizationSettingsChanges,
+} from '@/lib/resources/organizationSettings';
 
 const DUPLICATE = 'Value already exists';
 const SAVE_FAILED = 'Failed to update organization settings';

@@ -4,18 +4,22 @@ import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { Pager } from '@/components/Pager';
 import { formatDate } from '@/lib/format';
-import { usePlatformOrganizations } from '../api/platform';
-import { ManageOrganizationDialog } from './ManageOrganizationDialog';
-import { PLAN_LABELS, STATUS_LABELS, STATUS_TONES } from './planLabels';
+import { SUBSCRIPTION_STATUS_STYLES } from '@/lib/statusStyles';
+import { usePlatformOrganizations, PLATFORM_PAGE_SIZE } from '../api/platform';
 import { useLastPageWhenPastEnd } from '../hooks/useConsoleParams';
-import { PlatformListState, PlatformPager, type ListPaging } from './PlatformListState';
+import { ManageOrganizationDialog } from './ManageOrganizationDialog';
+import { PLAN_LABELS, STATUS_LABELS } from './planLabels';
+import { PlatformListState, type ListPaging } from './PlatformListState';
 
 const plural = (n: number, word: string) => `${n.toLocaleString()} ${word}${n === 1 ? '' : 's'}`;
 
 function StatusBadge({ organization }: { organization: SuperAdminOrganization }) {
   return (
-    <Badge tone={STATUS_TONES[organization.subscriptionStatus]}>{STATUS_LABELS[organization.subscriptionStatus]}</Badge>
+    <Badge tone={SUBSCRIPTION_STATUS_STYLES[organization.subscriptionStatus].tone}>
+      {STATUS_LABELS[organization.subscriptionStatus]}
+    </Badge>
   );
 }
 
@@ -103,12 +107,14 @@ export function OrganizationsTab({ search, page, onPage }: { search: string } & 
           ))}
         </ul>
       </PlatformListState>
-      <PlatformPager
+      <Pager
         label="Organizations"
         page={page}
+        pageSize={PLATFORM_PAGE_SIZE}
         total={data?.total ?? 0}
         busy={isPlaceholderData}
         onPage={onPage}
+        className="px-5 pb-3"
       />
       {managing && <ManageOrganizationDialog organization={managing} onClose={() => setManaging(null)} />}
     </>

@@ -1,11 +1,12 @@
 import type { PlatformLogEntry, PlatformLogKind } from '@contract';
 import { ScrollText, ShieldAlert, ShieldCheck, Webhook, type LucideIcon } from 'lucide-react';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { Pager } from '@/components/Pager';
 import { formatDateTime, relativeTime } from '@/lib/format';
-import { usePlatformLogs } from '../api/platform';
+import { usePlatformLogs, PLATFORM_PAGE_SIZE } from '../api/platform';
 import { logActor, logSummary } from '../logText';
 import { useLastPageWhenPastEnd } from '../hooks/useConsoleParams';
-import { PlatformListState, PlatformPager, type ListPaging } from './PlatformListState';
+import { PlatformListState, type ListPaging } from './PlatformListState';
 
 const KINDS: Array<{ value: PlatformLogKind | 'all'; label: string }> = [
   { value: 'all', label: 'All entries' },
@@ -106,7 +107,15 @@ export function SystemLogsTab({
           ))}
         </ol>
       </PlatformListState>
-      <PlatformPager label="Log" page={page} total={data?.total ?? 0} busy={isPlaceholderData} onPage={onPage} />
+      <Pager
+        label="Log"
+        page={page}
+        pageSize={PLATFORM_PAGE_SIZE}
+        total={data?.total ?? 0}
+        busy={isPlaceholderData}
+        onPage={onPage}
+        className="px-5 pb-3"
+      />
     </>
   );
 }

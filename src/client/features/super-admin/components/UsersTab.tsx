@@ -4,11 +4,12 @@ import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { Pager } from '@/components/Pager';
 import { displayName, formatDate } from '@/lib/format';
-import { usePlatformUsers } from '../api/platform';
-import { ManageUserDialog } from './ManageUserDialog';
+import { usePlatformUsers, PLATFORM_PAGE_SIZE } from '../api/platform';
 import { useLastPageWhenPastEnd } from '../hooks/useConsoleParams';
-import { PlatformListState, PlatformPager, type ListPaging } from './PlatformListState';
+import { ManageUserDialog } from './ManageUserDialog';
+import { PlatformListState, type ListPaging } from './PlatformListState';
 
 const personOf = (u: SuperAdminUser) => ({ ...u, username: u.username ?? u.email });
 
@@ -112,7 +113,15 @@ export function UsersTab({
           ))}
         </ul>
       </PlatformListState>
-      <PlatformPager label="Users" page={page} total={data?.total ?? 0} busy={isPlaceholderData} onPage={onPage} />
+      <Pager
+        label="Users"
+        page={page}
+        pageSize={PLATFORM_PAGE_SIZE}
+        total={data?.total ?? 0}
+        busy={isPlaceholderData}
+        onPage={onPage}
+        className="px-5 pb-3"
+      />
       {managing && (
         <ManageUserDialog user={managing} isSelf={managing.id === currentUserId} onClose={() => setManaging(null)} />
       )}

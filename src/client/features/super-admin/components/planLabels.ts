@@ -13,10 +13,3 @@ export const STATUS_LABELS: Record<SubscriptionStatus, string> = {
   expired: 'Expired',
   cancelled: 'Cancelled',
 };
-
-export const STATUS_TONES: Record<SubscriptionStatus, 'blue' | 'green' | 'yellow' | 'neutral'> = {
-  trial: 'blue',
-  active: 'green',
-  expired: 'yellow',
-  cancelled: 'neutral',
-};

@@ -1,13 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { AuditEntry } from '@contract';
 import { fetchPage, withQuery, type Page } from '@/lib/api';
-import { orgQueryKey } from '@/lib/queryClient';
+import { auditLogQueryKey } from '@/lib/resources/keys';
 
 export const AUDIT_PAGE_SIZE = 10;
-
-export function auditLogQueryKey(organizationId: string) {
-  return orgQueryKey(organizationId, '/api/audit-log');
-}
 
 /** One page of the organization's administration log, newest first (admins only). */
 export function auditLogQuery(organizationId: string, page: number) {

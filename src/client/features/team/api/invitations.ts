@@ -2,7 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type { CreateInvitationBody, Invitation } from '@contract';
 import { apiRequest } from '@/lib/api';
 import { orgQueryKey } from '@/lib/queryClient';
-import { auditLogQueryKey } from './auditLog';
+import { auditLogQueryKey } from '@/lib/resources/keys';
 
 export function invitationsQueryKey(organizationId: string) {
   return orgQueryKey(organizationId, '/api/user-invitations');

@@ -3,8 +3,6 @@ import {
   Ban,
   Building2,
   Download,
-  ChevronLeft,
-  ChevronRight,
   CreditCard,
   History,
   KeyRound,
@@ -31,7 +29,8 @@ import { useState, type ReactNode } from 'react';
 import { EmptyState } from '@/components/EmptyState';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Skeleton } from '@/components/ui/skeleton';
+import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
+import { Pager } from '@/components/Pager';
 import { formatDateTime, relativeTime } from '@/lib/format';
 import { AUDIT_PAGE_SIZE, useAuditLog } from '../api/auditLog';
 import { auditAction, auditActor } from '../auditText';
@@ -76,31 +75,37 @@ export function ActivityCard({
   const [page, setPage] = useState(0);
   const { data, isPending, isError, isPlaceholderData, refetch } = useAuditLog(organizationId, page);
   const total = data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE));
-  const first = page * AUDIT_PAGE_SIZE + 1;
-  const last = Math.min(total, (page + 1) * AUDIT_PAGE_SIZE);
 
   let body: ReactNode;
   if (isPending) {
     body = (
-      <ul aria-busy className="space-y-4">
-        {Array.from({ length: 4 }, (_, i) => (
-          <li key={i} className="flex items-center gap-3">
+      <SkeletonRows
+        label="Loading activity"
+        className="space-y-4"
+        row={() => (
+          <div className="flex items-center gap-3">
             <Skeleton className="size-8 rounded-full" />
             <div className="flex-1 space-y-1.5">
               <Skeleton className="h-4 w-3/4" />
               <Skeleton className="h-3 w-24" />
             </div>
-          </li>
-        ))}
-      </ul>
+          </div>
+        )}
+      />
     );
   } else if (isError && !data) {
     body = (
-      <EmptyState icon={History} title="The activity log could not be loaded" className="py-8">
-        <Button variant="outline" size="sm" className="mt-3" onClick={() => void refetch()}>
-          <RefreshCw aria-hidden /> Try again
-        </Button>
+      <EmptyState
+        icon={History}
+        title="The activity log could not be loaded"
+        className="py-8"
+        action={
+          <Button variant="outline" size="sm" onClick={() => void refetch()}>
+            <RefreshCw aria-hidden /> Try again
+          </Button>
+        }
+      >
+        Check your connection and try again.
       </EmptyState>
     );
   } else if (!data?.items.length) {
@@ -134,36 +139,15 @@ export function ActivityCard({
             );
           })}
         </ol>
-        {total > AUDIT_PAGE_SIZE && (
-          <nav
-            aria-label="Activity pages"
-            className="mt-5 flex items-center justify-between gap-3 border-t border-slate-100 pt-4"
-          >
-            <p className="text-sm text-slate-500">
-              {first}–{last} of {total}
-            </p>
-            <div className="flex gap-2">
-              <Button
-                variant="outline"
-                size="sm"
-                aria-label="Newer activity"
-                disabled={page === 0}
-                onClick={() => setPage((p) => p - 1)}
-              >
-                <ChevronLeft aria-hidden /> Newer
-              </Button>
-              <Button
-                variant="outline"
-                size="sm"
-                aria-label="Older activity"
-                disabled={page + 1 >= pages || isPlaceholderData}
-                onClick={() => setPage((p) => p + 1)}
-              >
-                Older <ChevronRight aria-hidden />
-              </Button>
-            </div>
-          </nav>
-        )}
+        <Pager
+          label="Activity"
+          page={page}
+          pageSize={AUDIT_PAGE_SIZE}
+          total={total}
+          busy={isPlaceholderData}
+          onPage={setPage}
+          className="mt-5 pt-4"
+        />
       </>
     );
   }

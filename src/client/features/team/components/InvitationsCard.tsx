@@ -6,7 +6,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Skeleton } from '@/components/ui/skeleton';
+import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { displayName, formatDate, humanize } from '@/lib/format';
 import { toastFailure } from '@/lib/useErrorToast';
@@ -93,29 +93,41 @@ export function InvitationsCard({
   let body: ReactNode;
   if (isPending) {
     body = (
-      <div aria-busy className="space-y-3 px-5 sm:px-6">
-        {Array.from({ length: 2 }, (_, i) => (
-          <Skeleton key={i} className="h-10 w-full" />
-        ))}
-      </div>
+      <SkeletonRows
+        label="Loading pending invitations"
+        className="space-y-3 px-5 sm:px-6"
+        row={() => <Skeleton className="h-10 w-full" />}
+      />
     );
   } else if (isError && !invitations) {
     body = (
-      <EmptyState icon={MailPlus} title="Pending invitations could not be loaded">
-        <Button variant="outline" size="sm" className="mt-3" onClick={onRetry}>
-          <RefreshCw aria-hidden /> Try again
-        </Button>
+      <EmptyState
+        icon={MailPlus}
+        title="Pending invitations could not be loaded"
+        action={
+          <Button variant="outline" size="sm" onClick={onRetry}>
+            <RefreshCw aria-hidden /> Try again
+          </Button>
+        }
+      >
+        Check your connection and try again.
       </EmptyState>
     );
   } else if (!invitations?.length) {
     body = (
-      <EmptyState icon={MailPlus} title="No pending invitations" className="py-8">
-        <p>Invite colleagues by email; they appear here until they accept.</p>
-        {onInvite && (
-          <Button variant="outline" size="sm" className="mt-4" onClick={onInvite}>
-            <MailPlus aria-hidden /> Invite user
-          </Button>
-        )}
+      <EmptyState
+        icon={MailPlus}
+        title="No pending invitations"
+        className="py-8"
+        action={
+          onInvite && (
+            <Button variant="outline" size="sm" onClick={onInvite}>
+              <MailPlus aria-hidden /> Invite user
+            </Button>
+          )
+        }
+      >
+        Invite colleagues by email; they appear here until they accept.
       </EmptyState>
     );
   } else {

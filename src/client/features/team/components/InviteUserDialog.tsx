@@ -8,7 +8,7 @@ import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
-import { WriteBlockNotice } from '@/features/billing/components/WriteBlockNotice';
+import { WriteBlockNotice } from '@/components/WriteBlockNotice';
 import { ApiError } from '@/lib/api';
 import { toastFailure } from '@/lib/useErrorToast';
 import { INVALID_JSON_REPLY, useCreateInvitation } from '../api/invitations';

@@ -5,13 +5,13 @@ import { EmptyState } from '@/components/EmptyState';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Skeleton } from '@/components/ui/skeleton';
+import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { toast } from '@/components/ui/use-toast';
-import { useRemoveMember } from '@/features/organizations/api/removeMember';
-import { useUpdateMemberRole } from '@/features/organizations/api/updateMemberRole';
 import { displayName, formatDate, initials } from '@/lib/format';
 import { toastFailure } from '@/lib/useErrorToast';
+import { useRemoveMember } from '../api/removeMember';
+import { useUpdateMemberRole } from '../api/updateMemberRole';
 import { RoleSelect } from './RoleSelect';
 
 interface MembersCardProps {
@@ -139,26 +139,33 @@ export function MembersCard({
   let body: ReactNode;
   if (isPending) {
     body = (
-      <ul aria-busy className="divide-y divide-slate-100 px-5 sm:px-6">
-        {Array.from({ length: 3 }, (_, i) => (
-          <li key={i} className="flex items-center gap-3 py-3">
+      <SkeletonRows
+        label="Loading members"
+        className="divide-y divide-slate-100 px-5 sm:px-6"
+        row={() => (
+          <div className="flex items-center gap-3 py-3">
             <Skeleton className="size-9 rounded-full" />
             <div className="flex-1 space-y-1.5">
               <Skeleton className="h-4 w-40" />
               <Skeleton className="h-3 w-56" />
             </div>
             <Skeleton className="h-8 w-28" />
-          </li>
-        ))}
-      </ul>
+          </div>
+        )}
+      />
     );
   } else if (isError && !members) {
     body = (
-      <EmptyState icon={Users} title="The member list could not be loaded">
+      <EmptyState
+        icon={Users}
+        title="The member list could not be loaded"
+        action={
+          <Button variant="outline" size="sm" onClick={onRetry}>
+            <RefreshCw aria-hidden /> Try again
+          </Button>
+        }
+      >
         <p>Check your connection and try again.</p>
-        <Button variant="outline" size="sm" className="mt-4" onClick={onRetry}>
-          <RefreshCw aria-hidden /> Try again
-        </Button>
       </EmptyState>
     );
   } else {

@@ -4,8 +4,8 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useTwoFactorStatus } from '@/features/auth/api/twoFactor';
 import { formatDate } from '@/lib/format';
+import { useTwoFactorStatus } from '../../api/twoFactor';
 import { SetUpTwoFactorDialog } from './SetUpTwoFactorDialog';
 import { NewRecoveryCodesDialog, TurnOffTwoFactorDialog } from './TwoFactorCodeDialogs';
 

@@ -5,9 +5,9 @@ import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
-import { useNewRecoveryCodes, useTwoFactorDisable } from '@/features/auth/api/twoFactor';
-import { CodeInput } from '@/features/auth/components/CodeInput';
+import { CodeInput } from '@/components/CodeInput';
 import { serverMessage } from '@/lib/api';
+import { useNewRecoveryCodes, useTwoFactorDisable } from '../../api/twoFactor';
 import { RecoveryCodes } from './RecoveryCodes';
 
 const FALLBACK = 'Something went wrong. Please try again.';

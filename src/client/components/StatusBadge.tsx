@@ -1,0 +1,35 @@
+import type { NotificationMessage } from '@contract';
+import type { ComponentProps } from 'react';
+import { Badge } from '@/components/ui/badge';
+import { OVERDUE_STYLE, mailStatusStyle, notificationStatusStyle } from '@/lib/statusStyles';
+
+type BadgeProps = Omit<ComponentProps<typeof Badge>, 'tone' | 'children'>;
+
+/** A mail item's status, the same colour on every screen (lib/statusStyles). */
+export function MailStatusBadge({ status, ...props }: { status: string } & BadgeProps) {
+  const style = mailStatusStyle(status);
+  return (
+    <Badge tone={style.tone} data-status={status} {...props}>
+      {style.label}
+    </Badge>
+  );
+}
+
+/** Arrived more than 72 hours ago and not handed over. */
+export function OverdueBadge(props: BadgeProps) {
+  return (
+    <Badge tone={OVERDUE_STYLE.tone} {...props}>
+      {OVERDUE_STYLE.label}
+    </Badge>
+  );
+}
+
+/** A notification message: queued, sending, sent, failed or skipped. */
+export function NotificationStatusBadge({ status, ...props }: { status: NotificationMessage['status'] } & BadgeProps) {
+  const style = notificationStatusStyle(status);
+  return (
+    <Badge tone={style.tone} {...props}>
+      {style.label}
+    </Badge>
+  );
+}

@@ -1,0 +1,231 @@
+import type { MailItem } from '@contract';
+import { BellRing, PackageCheck, PackageOpen } from 'lucide-react';
+import { Link } from 'wouter';
+import { useState } from 'react';
+import { EmptyState } from '@/components/EmptyState';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { MailStatusBadge, OverdueBadge } from '@/components/StatusBadge';
+import { Pager } from '@/components/Pager';
+import { displayStatus } from '@/lib/statusStyles';
+import { cn } from '@/lib/cn';
+import { formatDateTime, relativeTime } from '@/lib/format';
+import { useErrorToast } from '@/lib/useErrorToast';
+import { useMailItems } from '../api/mailItems';
+import { recipientFullName, storageLabel, typeLabel } from '../mailItemFormat';
+import { useMailItemActions } from './useMailItemActions';
+
+const PAGE_SIZE = 50;
+
+type Actions = ReturnType<typeof useMailItemActions>;
+
+function ItemActions({ item, actions, className }: { item: MailItem; actions: Actions; className?: string }) {
+  const label = `${typeLabel(item.type)} for ${recipientFullName(item)}`;
+  const busy = actions.isUpdating(item);
+  return (
+    <div className={cn('flex gap-2', className)}>
+      {displayStatus(item.status) === 'pending' && (
+        <Button
+          variant="outline"
+          size="sm"
+          aria-label={`Notify: ${label}`}
+          disabled={busy}
+          onClick={() => actions.notify(item)}
+        >
+          <BellRing aria-hidden /> Notify
+        </Button>
+      )}
+      <Button size="sm" aria-label={`Delivered: ${label}`} disabled={busy} onClick={() => actions.startDelivery(item)}>
+        <PackageCheck aria-hidden /> Delivered
+      </Button>
+    </div>
+  );
+}
+
+function Arrived({ item }: { item: MailItem }) {
+  return (
+    <time dateTime={item.arrivedAt} title={formatDateTime(item.arrivedAt)}>
+      {relativeTime(item.arrivedAt)}
+    </time>
+  );
+}
+
+function Status({ item }: { item: MailItem }) {
+  return (
+    <span className="inline-flex flex-wrap gap-1">
+      {item.isOverdue && <OverdueBadge />}
+      <MailStatusBadge status={item.status} />
+    </span>
+  );
+}
+
+function ItemSummary({ item }: { item: MailItem }) {
+  const details = [item.courierCompany, item.trackingNumber].filter(Boolean).join(' ');
+  const storage = storageLabel(item);
+  return (
+    <>
+      <span className="block font-medium text-slate-900">{typeLabel(item.type)}</span>
+      {(details || storage) && (
+        <span className="block text-xs text-slate-500">{[details, storage].filter(Boolean).join(' · ')}</span>
+      )}
+    </>
+  );
+}
+
+function RecipientCell({ item }: { item: MailItem }) {
+  return (
+    <>
+      <span className="block text-slate-900">{recipientFullName(item)}</span>
+      {item.recipient?.unit && <span className="block text-xs text-slate-500">Unit {item.recipient.unit}</span>}
+    </>
+  );
+}
+
+/** Wide screens: the spec's table. */
+function WideTable({ items, actions }: { items: MailItem[]; actions: Actions }) {
+  return (
+    <Table className="hidden md:table">
+      <TableHeader>
+        <TableRow className="hover:bg-transparent">
+          <TableHead>Item</TableHead>
+          <TableHead>Recipient</TableHead>
+          <TableHead>Sender</TableHead>
+          <TableHead>Arrived</TableHead>
+          <TableHead>Status</TableHead>
+          <TableHead className="text-right">Actions</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {items.map((item) => (
+          <TableRow
+            key={item.id}
+            data-overdue={item.isOverdue || undefined}
+            className={cn(item.isOverdue && 'bg-red-50/40')}
+          >
+            <TableCell className={cn('border-l-4 border-transparent', item.isOverdue && 'border-red-500')}>
+              <ItemSummary item={item} />
+            </TableCell>
+            <TableCell>
+              <RecipientCell item={item} />
+            </TableCell>
+            <TableCell>{item.sender ?? 'Unknown'}</TableCell>
+            <TableCell className="whitespace-nowrap">
+              <Arrived item={item} />
+            </TableCell>
+            <TableCell>
+              <Status item={item} />
+            </TableCell>
+            <TableCell>
+              <ItemActions item={item} actions={actions} className="justify-end" />
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+/** Phones: one card per item, the same facts and actions. */
+function NarrowList({ items, actions }: { items: MailItem[]; actions: Actions }) {
+  return (
+    <ul aria-label="Pending pickups" className="divide-y divide-slate-100 md:hidden">
+      {items.map((item) => (
+        <li
+          key={item.id}
+          className={cn('border-l-4 border-transparent px-4 py-3', item.isOverdue && 'border-red-500 bg-red-50/40')}
+        >
+          <div className="flex items-start justify-between gap-3">
+            <div className="min-w-0 text-sm">
+              <RecipientCell item={item} />
+            </div>
+            <Status item={item} />
+          </div>
+          <div className="mt-1 text-sm text-slate-600">
+            <ItemSummary item={item} />
+            <span className="block text-xs text-slate-500">
+              From {item.sender ?? 'Unknown'} · <Arrived item={item} />
+            </span>
+          </div>
+          <ItemActions item={item} actions={actions} className="mt-3 [&>button]:flex-1" />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Spec §2: everything not yet collected, overdue first, then the oldest arrival. */
+export function PendingPickupsTable({ organizationId }: { organizationId: string }) {
+  const [page, setPage] = useState(0);
+  const list = useMailItems(organizationId, {
+    status: 'pending,notified',
+    order: 'asc',
+    limit: PAGE_SIZE,
+    offset: page * PAGE_SIZE,
+  });
+  const actions = useMailItemActions(organizationId);
+  useErrorToast(list.error, 'Failed to fetch pending items');
+
+  const items = list.data?.items ?? [];
+  const total = list.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  // Handing over the last items of the last page: show the new last page.
+  if (list.data && !list.isPlaceholderData && page > 0 && page >= pages) setPage(pages - 1);
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Waiting for pickup</CardTitle>
+        <CardDescription>Overdue items first, then the oldest arrivals.</CardDescription>
+      </CardHeader>
+      <CardContent className="px-0 pt-3 pb-2 sm:px-0 sm:pt-4 sm:pb-2">
+        {list.isPending ? (
+          <SkeletonRows
+            label="Loading pending pickups"
+            className="divide-y divide-slate-100 border-t border-slate-100"
+            row={() => (
+              <div className="flex items-center gap-4 px-5 py-3.5">
+                <Skeleton className="size-9 rounded-lg" />
+                <div className="flex-1 space-y-2">
+                  <Skeleton className="h-4 w-2/5" />
+                  <Skeleton className="h-3.5 w-1/4" />
+                </div>
+                <Skeleton className="hidden h-4 w-24 md:block" />
+                <Skeleton className="h-5 w-16 rounded-full" />
+                <Skeleton className="hidden h-8 w-24 sm:block" />
+              </div>
+            )}
+          />
+        ) : items.length === 0 ? (
+          <EmptyState
+            icon={PackageOpen}
+            title="No pending pickups"
+            action={
+              <Button asChild variant="outline" size="sm">
+                <Link href="/mail-intake">Log mail</Link>
+              </Button>
+            }
+          >
+            Everything logged has been handed over. New arrivals are logged in Mail Intake.
+          </EmptyState>
+        ) : (
+          <div className="border-t border-slate-100">
+            <WideTable items={items} actions={actions} />
+            <NarrowList items={items} actions={actions} />
+          </div>
+        )}
+        <Pager
+          label="Pending pickups"
+          page={page}
+          pageSize={PAGE_SIZE}
+          total={total}
+          busy={list.isFetching}
+          onPage={setPage}
+          className="px-4 sm:px-6"
+        />
+      </CardContent>
+      {actions.dialogs}
+    </Card>
+  );
+}

@@ -1,0 +1,21 @@
+import type { NotificationMessage } from '@contract';
+
+const purposes: Record<string, string> = {
+  'mail_item.created': 'Arrival',
+  'mail_item.notified': 'Arrival',
+  'mail_item.reminder': 'Reminder',
+  'mail_item.delivered': 'Receipt',
+  'mail_item.returned': 'Return notice',
+  'mail_item.deleted': 'Removal notice',
+  test: 'Test',
+};
+
+const channelWords = { email: 'email', sms: 'SMS', webhook: 'webhook' } as const;
+
+/** 'Arrival email', 'Reminder SMS', 'Receipt email', 'Webhook mail_item.delivered'. */
+export function messageTitle(message: Pick<NotificationMessage, 'channel' | 'event'>): string {
+  if (message.channel === 'webhook') return message.event === 'test' ? 'Webhook test' : `Webhook ${message.event}`;
+  const purpose = purposes[message.event] ?? message.event.replace(/^mail_item\./, '').replace(/_/g, ' ');
+  const word = channelWords[message.channel];
+  return `${purpose[0]!.toUpperCase()}${purpose.slice(1)} ${word}`;
+}

@@ -1,0 +1,52 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Member, MyOrganization, Organization } from '@contract';
+import { apiRequest } from '../api';
+import { membersQueryKey, organizationQueryKey, organizationsQueryKey } from './keys';
+
+/** The caller's organizations, each with the caller's role in it. */
+export function fetchOrganizations() {
+  return apiRequest<MyOrganization[]>('GET', '/api/organizations');
+}
+
+/** Spec §7: always stale; refetched every 10 s, on focus and on mount. */
+export const organizationsQuery = queryOptions({
+  queryKey: organizationsQueryKey,
+  queryFn: fetchOrganizations,
+  staleTime: 0,
+  refetchInterval: 10_000,
+  refetchOnWindowFocus: true,
+  refetchOnMount: true,
+});
+
+export function useOrganizations() {
+  return useQuery(organizationsQuery);
+}
+
+export function fetchOrganization(id: string) {
+  return apiRequest<Organization>('GET', `/api/organizations/${id}`, undefined, { organizationId: id });
+}
+
+export function organizationQuery(id: string) {
+  return queryOptions({ queryKey: organizationQueryKey(id), queryFn: () => fetchOrganization(id) });
+}
+
+export function useOrganization(id: string) {
+  return useQuery(organizationQuery(id));
+}
+
+export function fetchMembers(organizationId: string) {
+  return apiRequest<Member[]>('GET', `/api/organizations/${organizationId}/members`, undefined, { organizationId });
+}
+
+/** Spec §9: members are polled every 10 s. */
+export function membersQuery(organizationId: string) {
+  return queryOptions({
+    queryKey: membersQueryKey(organizationId),
+    queryFn: () => fetchMembers(organizationId),
+    refetchInterval: 10_000,
+  });
+}
+
+export function useMembers(organizationId: string) {
+  return useQuery(membersQuery(organizationId));
+}
