@@ -180,7 +180,7 @@ function explainTargets(organizationId: string): ExplainTarget[] {
     };
     const { order: _order, limit: _limit, offset: _offset, ...countFilters } = filters;
     return [
-      { name: `list  ${list.query}`, run: (db) => mailItemsRepository.listJson(db, organizationId, filters) },
+      { name: `list  ${list.query}`, run: (db) => mailItemsRepository.page(db, organizationId, filters) },
       { name: `count ${list.query}`, run: (db) => mailItemsRepository.count(db, organizationId, countFilters) },
     ];
   });

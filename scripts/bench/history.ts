@@ -166,7 +166,7 @@ async function explainTargets(databaseUrl: string, organizationId: string): Prom
         {
           name: `page  ${label}`,
           run: (d) =>
-            mailItemsRepository.listJson(d, organizationId, { ...filters, order: 'desc', limit: 50, offset: 0 }),
+            mailItemsRepository.page(d, organizationId, { ...filters, order: 'desc', limit: 50, offset: 0 }),
         },
         { name: `count ${label}`, run: (d) => mailItemsRepository.count(d, organizationId, filters) },
       );

@@ -116,15 +116,12 @@ export function createHistoryService({ db, caches }: Deps) {
     async listPage(caller: OrgCaller, q: ListInput): Promise<ListPage> {
       return caches.mailItemLists.getOrLoad(`${caller.organizationId}|history|${JSON.stringify(q)}`, async () => {
         const { filters } = await resolve(caller, q);
-        const [json, total] = await Promise.all([
-          mailItemsRepository.listJson(db, caller.organizationId, {
-            ...filters,
-            order: 'desc',
-            limit: q.limit,
-            offset: q.offset,
-          }),
-          mailItemsRepository.count(db, caller.organizationId, filters),
-        ]);
+        const { json, total } = await mailItemsRepository.page(db, caller.organizationId, {
+          ...filters,
+          order: 'desc',
+          limit: q.limit,
+          offset: q.offset,
+        });
         return jsonListPage(json, total);
       });
     },

@@ -79,4 +79,32 @@ describe('kept mail item counts', () => {
     expect(rows[0]!.n).toBe(0);
     await expectCountsTrue();
   });
+
+  it('answer the totals of Mail Intake, Pending Pickups and the dashboard, without counting the items', async () => {
+    const d = new Client(t);
+    await d.register();
+    await d.createOrganization('Counted D');
+    expect((await log(d, 2)).every((r) => r.statusCode === 201)).toBe(true);
+    const totals = async () => {
+      t.forgetEverything();
+      const all = await d.get('/api/mail-items?limit=25');
+      const waiting = await d.get('/api/mail-items?status=pending,notified&order=asc&limit=50');
+      const letters = await d.get('/api/mail-items?type=package');
+      const summary = (await d.get('/api/mail-items/pending-summary')).json();
+      const stats = (await d.get('/api/dashboard/stats')).json();
+      return [all, waiting, letters]
+        .map((r) => r.headers['x-total-count'])
+        .concat([summary.totalPending, stats.pendingPickups]);
+    };
+    expect(await totals()).toEqual(['2', '2', '2', 2, 2]);
+    // A shard only the kept counts know of: the totals read from them show it; a filtered list counts its rows.
+    await t.asOwner(
+      `insert into mail_item_counts (organization_id, status, shard, n) values ('${d.organizationId}', 'pending', 99, 1000)`,
+    );
+    try {
+      expect(await totals()).toEqual(['1002', '1002', '2', 1002, 1002]);
+    } finally {
+      await t.asOwner(`delete from mail_item_counts where shard = 99`);
+    }
+  });
 });

@@ -104,13 +104,48 @@ function filterConditions(organizationId: string, f: Omit<MailItemFilters, 'orde
   return and(...conditions)!;
 }
 
+/** The filters of a whole result set (no order or page). */
+export type MailItemSetFilters = Omit<MailItemFilters, 'order' | 'limit' | 'offset'>;
+
+/**
+ * The statement counting the items that match. A filter by status alone (or none: Mail Intake,
+ * Pending Pickups) is answered from the kept counts, not by counting the organization's items
+ * (decision 021).
+ */
+function countQuery(db: DbOrTx, organizationId: string, f: MailItemSetFilters | MailItemFilters) {
+  // Whatever else narrows the set (any filter, including one added later) needs a real count.
+  const { statuses, order: _order, limit: _limit, offset: _offset, ...narrowing } = f as MailItemFilters;
+  if (Object.values(narrowing).every((v) => v === undefined)) {
+    return mailItemCountsRepository.totalQuery(db, organizationId, statuses);
+  }
+  return db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(mailItems)
+    .where(filterConditions(organizationId, f));
+}
+
+/** Items waiting (pending or notified) for longer than OVERDUE_HOURS: a range of the waiting index. */
+function overdueQuery(db: DbOrTx, organizationId: string) {
+  return db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(mailItems)
+    .where(
+      and(
+        eq(mailItems.organizationId, organizationId),
+        inArray(mailItems.status, ['pending', 'notified']),
+        sql`${mailItems.arrivedAt} < now() - make_interval(hours => ${OVERDUE_HOURS})`,
+      ),
+    );
+}
+
 export const mailItemsRepository = {
   /**
    * A page of items as its JSON reply, built by PostgreSQL (ITEM_REPLY_JSON: the same values as
-   * toMailItemDto). The page is picked from mail_items alone, then joined to its relations: a
-   * plan without statistics can at worst sort the organization's items, never join all of them.
+   * toMailItemDto), and the total of the filter, in one statement. The page is picked from
+   * mail_items alone, then joined to its relations: a plan without statistics can at worst sort
+   * the organization's items, never join all of them.
    */
-  async listJson(db: DbOrTx, organizationId: string, f: MailItemFilters): Promise<string> {
+  async page(db: DbOrTx, organizationId: string, f: MailItemFilters): Promise<{ json: string; total: number }> {
     const order = f.order === 'asc' ? asc : desc;
     const direction = f.order === 'asc' ? 'asc' : 'desc';
     const page = db
@@ -120,29 +155,17 @@ export const mailItemsRepository = {
       .orderBy(order(mailItems.arrivedAt), order(mailItems.id))
       .limit(f.limit)
       .offset(f.offset);
-    const result = await db.execute<{ body: string }>(sql`
-      select ${sql.raw(jsonArray(ITEM_REPLY_JSON, `i.arrived_at ${direction}, i.id ${direction}`))} as body
+    const result = await db.execute<{ body: string; total: number }>(sql`
+      select ${sql.raw(jsonArray(ITEM_REPLY_JSON, `i.arrived_at ${direction}, i.id ${direction}`))} as body,
+             (${countQuery(db, organizationId, f)}) as total
       from (${page}) i ${sql.raw(ITEM_JOINS)}`);
-    return result.rows[0]!.body;
+    const { body, total } = result.rows[0]!;
+    return { json: body, total };
   },
 
-  /**
-   * How many items match. A filter by status alone (or none: Mail Intake, Pending Pickups) is
-   * answered from the kept counts, not by counting the organization's items (decision 021).
-   */
-  async count(
-    db: DbOrTx,
-    organizationId: string,
-    f: Omit<MailItemFilters, 'order' | 'limit' | 'offset'>,
-  ): Promise<number> {
-    const { statuses, ...narrowing } = f;
-    if (Object.values(narrowing).every((v) => v === undefined)) {
-      return mailItemCountsRepository.total(db, organizationId, statuses);
-    }
-    const [row] = await db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(mailItems)
-      .where(filterConditions(organizationId, f));
+  /** How many items match (the total of `page`). */
+  async count(db: DbOrTx, organizationId: string, f: MailItemSetFilters): Promise<number> {
+    const [row] = await countQuery(db, organizationId, f);
     return row?.n ?? 0;
   },
 
@@ -167,14 +190,14 @@ export const mailItemsRepository = {
     await db.delete(mailItems).where(and(eq(mailItems.organizationId, organizationId), eq(mailItems.id, id)));
   },
 
-  /** The Pending Pickups counters: the waiting items from the kept counts, the overdue ones by the waiting index. */
+  /** The Pending Pickups counters in one statement: the waiting items from the kept counts, the overdue ones from the waiting index. */
   async pendingSummary(db: DbOrTx, organizationId: string) {
-    const [counts, overdue] = await Promise.all([
-      mailItemCountsRepository.byStatus(db, organizationId),
-      countOverdue(db, organizationId),
-    ]);
-    const notified = counts.get('notified') ?? 0;
-    return { totalPending: (counts.get('pending') ?? 0) + notified, overdue, notified };
+    const counted = (statuses: string[]) => mailItemCountsRepository.totalQuery(db, organizationId, statuses);
+    const result = await db.execute<{ totalPending: number; overdue: number; notified: number }>(sql`
+      select (${counted(['pending', 'notified'])}) as "totalPending",
+             (${overdueQuery(db, organizationId)}) as overdue,
+             (${counted(['notified'])}) as notified`);
+    return result.rows[0]!;
   },
 
   async insertHistory(db: DbOrTx, rows: HistoryInsert[]) {
@@ -208,24 +231,6 @@ export const mailItemsRepository = {
       .orderBy(asc(mailItemHistory.seq));
   },
 };
-
-/** Items waiting (pending or notified) for longer than OVERDUE_HOURS: a range of the waiting index. */
-export async function countOverdue(db: DbOrTx, organizationId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(mailItems)
-    .where(
-      and(
-        eq(mailItems.organizationId, organizationId),
-        inArray(mailItems.status, ['pending', 'notified']),
-        sql`${mailItems.arrivedAt} < now() - make_interval(hours => ${OVERDUE_HOURS})`,
-      ),
-    );
-  return row?.n ?? 0;
-}
-
-/** The filters of a whole result set (no order or page). */
-export type MailItemSetFilters = Omit<MailItemFilters, 'order' | 'limit' | 'offset'>;
 
 /** Totals over a whole filter in one statement: pending means not yet handed over (pending or notified). */
 export async function mailItemFilterStats(

@@ -170,15 +170,12 @@ export function createMailItemsService({ db, caches }: Deps) {
         search: q.search || undefined,
       };
       return caches.mailItemLists.getOrLoad(`${caller.organizationId}|${JSON.stringify(q)}`, async () => {
-        const [json, total] = await Promise.all([
-          mailItemsRepository.listJson(db, caller.organizationId, {
-            ...filters,
-            order: q.order,
-            limit: q.limit,
-            offset: q.offset,
-          }),
-          mailItemsRepository.count(db, caller.organizationId, filters),
-        ]);
+        const { json, total } = await mailItemsRepository.page(db, caller.organizationId, {
+          ...filters,
+          order: q.order,
+          limit: q.limit,
+          offset: q.offset,
+        });
         return jsonListPage(json, total);
       });
     },

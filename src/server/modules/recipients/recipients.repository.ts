@@ -41,7 +41,7 @@ export const recipientsRepository = {
   /** A page ordered by last name, first name, id, and the total of the filter before paging. */
   /**
    * A page of recipients as its JSON reply (built by PostgreSQL: the contract's keys, see
-   * db/json-reply.ts) and the total of the filter.
+   * db/json-reply.ts) and the total of the filter, in one statement.
    */
   async listJson(db: DbOrTx, organizationId: string, filter: RecipientListFilter) {
     const where = recipientsWhere(organizationId, filter);
@@ -52,13 +52,12 @@ export const recipientsRepository = {
       .orderBy(asc(recipients.lastName), asc(recipients.firstName), asc(recipients.id))
       .limit(filter.limit)
       .offset(filter.offset);
-    const [result, [totals]] = await Promise.all([
-      db.execute<{ body: string }>(
-        sql`select ${sql.raw(jsonArray(RECIPIENT_REPLY_JSON, 'r.last_name, r.first_name, r.id'))} as body from (${page}) r`,
-      ),
-      db.select({ total: count() }).from(recipients).where(where),
-    ]);
-    return { json: result.rows[0]!.body, total: totals?.total ?? 0 };
+    const total = db.select({ total: sql<number>`count(*)::int` }).from(recipients).where(where);
+    const result = await db.execute<{ body: string; total: number }>(sql`
+      select ${sql.raw(jsonArray(RECIPIENT_REPLY_JSON, 'r.last_name, r.first_name, r.id'))} as body, (${total}) as total
+      from (${page}) r`);
+    const { body, total: n } = result.rows[0]!;
+    return { json: body, total: n };
   },
 
   async summary(db: DbOrTx, organizationId: string): Promise<{ total: number; active: number }> {
