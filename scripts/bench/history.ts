@@ -165,8 +165,7 @@ async function explainTargets(databaseUrl: string, organizationId: string): Prom
         { name: `stats ${label}`, run: (d) => mailItemFilterStats(d, organizationId, filters) },
         {
           name: `page  ${label}`,
-          run: (d) =>
-            mailItemsRepository.page(d, organizationId, { ...filters, order: 'desc', limit: 50, offset: 0 }),
+          run: (d) => mailItemsRepository.page(d, organizationId, { ...filters, order: 'desc', limit: 50, offset: 0 }),
         },
         { name: `count ${label}`, run: (d) => mailItemsRepository.count(d, organizationId, filters) },
       );

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 
@@ -8,8 +9,16 @@ import pg from 'pg';
  * the app is the bottleneck; sessions stuck in one lock wait mean a hot row.
  */
 export type Observation = {
-  /** Share of the run the main thread's event loop was busy, 0..1. */
+  /** Share of the run the main thread's event loop was busy, 0..1 (including time it waited for a CPU). */
   eventLoopBusy: number;
+  /**
+   * CPU time the main thread (the server) used during the run, from /proc on Linux (undefined
+   * elsewhere): on a machine whose CPUs the load generator and PostgreSQL share, the event loop
+   * counts as busy while it waits for a CPU, this does not.
+   */
+  serverCpuMs: number | undefined;
+  /** CPU time every `postgres` process on this machine used during the run (Linux; undefined elsewhere). */
+  databaseCpuMs: number | undefined;
   /** Database sessions not idle, on average over the samples. */
   busySessions: number;
   /** What the busy sessions were doing, by share of the busy samples, largest first. */
@@ -29,6 +38,8 @@ export function createObserver(databaseUrl: string) {
     }
     const c = client;
     const elu = performance.eventLoopUtilization();
+    const cpuBefore = mainThreadCpuMs();
+    const databaseBefore = postgresCpuMs();
     const counts = new Map<string, number>();
     let ticks = 0;
     let busy = 0;
@@ -53,10 +64,14 @@ export function createObserver(databaseUrl: string) {
     running = {
       stop: async () => {
         const eventLoopBusy = performance.eventLoopUtilization(elu).utilization;
+        const cpuAfter = mainThreadCpuMs();
+        const databaseAfter = postgresCpuMs();
         stopped = true;
         await loop;
         return {
           eventLoopBusy,
+          serverCpuMs: cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined,
+          databaseCpuMs: differenceOf(databaseBefore, databaseAfter),
           busySessions: ticks ? busy / ticks : 0,
           states: [...counts].sort((a, b) => b[1] - a[1]).map(([state, n]) => ({ state, share: busy ? n / busy : 0 })),
         };
@@ -77,6 +92,45 @@ export function createObserver(databaseUrl: string) {
   }
 
   return { start, stop, close };
+}
+
+/** CPU ms by process over the `postgres` processes of this machine (their backends live as long as the pool). */
+function postgresCpuMs(): Map<string, number> | undefined {
+  try {
+    const used = new Map<string, number>();
+    for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        if (!stat.includes('(postgres)')) continue;
+        const fields = stat.split(') ')[1]!.split(' ');
+        used.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+    return used;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU used between two readings; a process started meanwhile counts from zero. */
+function differenceOf(before: Map<string, number> | undefined, after: Map<string, number> | undefined) {
+  if (!before || !after) return undefined;
+  let total = 0;
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
+  return total;
+}
+
+/** User + system CPU time of this process's main thread (its task id is the process id), in ms. */
+function mainThreadCpuMs(): number | undefined {
+  try {
+    const fields = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime, fields 14 and 15 of the line, in clock ticks (100 a second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 function classify(row: { state: string; type: string | null; event: string | null; query: string }): string {
