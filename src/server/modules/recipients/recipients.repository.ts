@@ -52,7 +52,10 @@ export const recipientsRepository = {
       .orderBy(asc(recipients.lastName), asc(recipients.firstName), asc(recipients.id))
       .limit(filter.limit)
       .offset(filter.offset);
-    const total = db.select({ total: sql<number>`count(*)::int` }).from(recipients).where(where);
+    const total = db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(recipients)
+      .where(where);
     const result = await db.execute<{ body: string; total: number }>(sql`
       select ${sql.raw(jsonArray(RECIPIENT_REPLY_JSON, 'r.last_name, r.first_name, r.id'))} as body, (${total}) as total
       from (${page}) r`);
