@@ -17,7 +17,7 @@ function SignedOutApp() {
   if (resolution.kind === 'not-found' || resolution.kind === 'signed-in') {
     // (resolveRoute never answers 'signed-in' for a signed-out visit)
     return (
-      <div className="min-h-dvh bg-slate-50">
+      <div className="min-h-dvh bg-canvas">
         <NotFound />
       </div>
     );

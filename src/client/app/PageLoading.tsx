@@ -8,7 +8,7 @@ export function PageLoading() {
   return (
     <div className="flex min-h-dvh items-center justify-center">
       <span role="status" className="inline-flex">
-        <Loader2 aria-hidden className="size-8 animate-spin text-indigo-600" />
+        <Loader2 aria-hidden className="size-8 animate-spin text-indigo-600 dark:text-indigo-400" />
         <span className="sr-only">Loading</span>
       </span>
     </div>

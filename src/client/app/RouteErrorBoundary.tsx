@@ -40,12 +40,12 @@ export class RouteErrorBoundary extends Component<Props, State> {
         className={
           this.props.inline
             ? 'flex min-h-[50dvh] items-center justify-center'
-            : 'flex min-h-dvh items-center justify-center bg-slate-50 p-6'
+            : 'flex min-h-dvh items-center justify-center bg-canvas p-6'
         }
       >
-        <div className="w-full max-w-md rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-          <h1 className="text-lg font-semibold text-slate-900">This page could not be loaded</h1>
-          <p className="mt-2 text-sm text-slate-600">
+        <div className="w-full max-w-md rounded-lg border border-line bg-surface p-6 shadow-sm">
+          <h1 className="text-lg font-semibold text-fg">This page could not be loaded</h1>
+          <p className="mt-2 text-sm text-fg-muted">
             The connection may have dropped, or Pigeonhole was updated while the page was open. Reloading fetches the
             latest version.
           </p>

@@ -20,11 +20,11 @@ interface EmptyStateProps {
 export function EmptyState({ icon: Icon, title, children, action, className }: EmptyStateProps) {
   return (
     <div className={cn('flex flex-col items-center px-6 py-12 text-center', className)} data-empty-state>
-      <span className="mb-4 flex size-12 items-center justify-center rounded-full bg-slate-100 text-slate-500">
+      <span className="mb-4 flex size-12 items-center justify-center rounded-full bg-surface-muted text-fg-subtle">
         <Icon aria-hidden className="size-6" />
       </span>
-      <p className="text-base font-medium text-slate-900">{title}</p>
-      {children && <div className="mt-1 max-w-md text-sm text-slate-500">{children}</div>}
+      <p className="text-base font-medium text-fg">{title}</p>
+      {children && <div className="mt-1 max-w-md text-sm text-fg-subtle">{children}</div>}
       {action && <div className="mt-4 flex flex-wrap justify-center gap-2">{action}</div>}
     </div>
   );

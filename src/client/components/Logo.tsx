@@ -30,7 +30,7 @@ export function Logo({ className, inverted = false }: { className?: string; inve
   return (
     <span className={cn('inline-flex items-center gap-2.5', className)}>
       <LogoMark className={inverted ? 'bg-white text-indigo-600' : undefined} />
-      <span className={cn('text-lg font-semibold tracking-tight', inverted ? 'text-white' : 'text-slate-900')}>
+      <span className={cn('text-lg font-semibold tracking-tight', inverted ? 'text-white' : 'text-fg')}>
         Pigeonhole
       </span>
     </span>

@@ -28,11 +28,11 @@ export function Pager({ label, page, pageSize, total, onPage, busy = false, clas
     <nav
       aria-label={`${label} pages`}
       className={cn(
-        'flex flex-wrap items-center justify-between gap-x-3 gap-y-2 border-t border-slate-100 pt-3',
+        'flex flex-wrap items-center justify-between gap-x-3 gap-y-2 border-t border-line-subtle pt-3',
         className,
       )}
     >
-      <p className="text-sm whitespace-nowrap text-slate-500" aria-live="polite" data-pager-range>
+      <p className="text-sm whitespace-nowrap text-fg-subtle" aria-live="polite" data-pager-range>
         {pageRangeText(range, total)}
       </p>
       {range.pages > 1 && (

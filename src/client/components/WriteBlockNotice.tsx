@@ -24,15 +24,17 @@ export function WriteBlockNotice({ block, area, isAdmin, id, className }: WriteB
       id={id}
       role="status"
       className={cn(
-        'flex flex-col gap-3 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900 sm:flex-row sm:items-center',
+        'flex flex-col gap-3 rounded-lg border border-red-200 dark:border-red-800 bg-red-50 dark:bg-red-950/40 px-4 py-3 text-sm text-red-900 dark:text-red-300 sm:flex-row sm:items-center',
         className,
       )}
     >
       <p className="flex min-w-0 flex-1 items-start gap-2.5">
-        <Lock aria-hidden className="mt-0.5 size-4 shrink-0 text-red-600" />
+        <Lock aria-hidden className="mt-0.5 size-4 shrink-0 text-red-600 dark:text-red-400" />
         <span>
           {blockedNotice(block, area)}
-          {!isAdmin && <span className="text-red-800"> Ask an admin of your organization to choose a plan.</span>}
+          {!isAdmin && (
+            <span className="text-red-800 dark:text-red-300"> Ask an admin of your organization to choose a plan.</span>
+          )}
         </span>
       </p>
       {isAdmin && (

@@ -9,9 +9,9 @@ import { UserFooter } from './UserFooter';
 /** The app's navigation: a full sidebar from md up, an icon rail below. */
 export function Sidebar({ user }: { user: User }) {
   return (
-    <div className="w-16 shrink-0 border-r border-slate-200 bg-white md:w-64">
+    <div className="w-16 shrink-0 border-r border-line bg-surface md:w-64">
       <aside className="sticky top-0 flex h-dvh flex-col">
-        <div className="flex h-16 items-center border-b border-slate-200 px-3 max-md:justify-center md:px-5">
+        <div className="flex h-16 items-center border-b border-line px-3 max-md:justify-center md:px-5">
           <Link
             href="/"
             aria-label="Pigeonhole home"
@@ -35,10 +35,10 @@ export function Sidebar({ user }: { user: User }) {
             ))}
           </ul>
           <div>
-            <p className="mb-2 hidden px-3 text-xs font-semibold uppercase tracking-wider text-slate-400 md:block">
+            <p className="mb-2 hidden px-3 text-xs font-semibold uppercase tracking-wider text-fg-subtle md:block">
               Administration
             </p>
-            <div aria-hidden className="mx-2 mb-2 border-t border-slate-200 md:hidden" />
+            <div aria-hidden className="mx-2 mb-2 border-t border-line md:hidden" />
             <ul className="space-y-1">
               {navRoutes('admin').map((route) => (
                 <li key={route.path}>
@@ -49,7 +49,7 @@ export function Sidebar({ user }: { user: User }) {
           </div>
         </nav>
 
-        <div className="border-t border-slate-200 p-2 md:p-3">
+        <div className="border-t border-line p-2 md:p-3">
           <UserFooter user={user} />
         </div>
       </aside>

@@ -21,10 +21,15 @@ export function SidebarLink({ route }: { route: SignedInRoute & { nav: NavEntry 
         className={cn(
           'flex h-10 items-center gap-3 rounded-lg px-3 text-sm font-medium transition-colors max-md:justify-center max-md:px-0',
           'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500',
-          active ? 'bg-indigo-50 text-indigo-700' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
+          active
+            ? 'bg-indigo-50 dark:bg-indigo-950/40 text-indigo-700 dark:text-indigo-300'
+            : 'text-fg-muted hover:bg-surface-muted hover:text-fg',
         )}
       >
-        <Icon aria-hidden className={cn('size-5 shrink-0', active ? 'text-indigo-600' : 'text-slate-400')} />
+        <Icon
+          aria-hidden
+          className={cn('size-5 shrink-0', active ? 'text-indigo-600 dark:text-indigo-400' : 'text-fg-faint')}
+        />
         <span className="hidden truncate md:inline">{label}</span>
       </Link>
     </Tooltip>

@@ -10,8 +10,8 @@ import { UserFooter } from './UserFooter';
  */
 export function StandaloneShell({ user, wide = false, children }: { user: User; wide?: boolean; children: ReactNode }) {
   return (
-    <div className="flex min-h-dvh flex-col bg-slate-50">
-      <header className="border-b border-slate-200 bg-white">
+    <div className="flex min-h-dvh flex-col bg-canvas">
+      <header className="border-b border-line bg-surface">
         <div
           className={cn(
             'mx-auto flex h-16 items-center justify-between gap-4 px-4 sm:px-6',

@@ -27,7 +27,9 @@ function SuperAdminLink({ inline }: { inline: boolean }) {
         className={cn(
           'flex h-9 shrink-0 items-center gap-2 rounded-lg text-sm font-medium transition-colors',
           'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500',
-          active ? 'bg-indigo-50 text-indigo-700' : 'text-indigo-600 hover:bg-indigo-50 hover:text-indigo-700',
+          active
+            ? 'bg-indigo-50 dark:bg-indigo-950/40 text-indigo-700 dark:text-indigo-300'
+            : 'text-indigo-600 dark:text-indigo-400 hover:bg-indigo-50 dark:hover:bg-indigo-950/40 hover:text-indigo-700 dark:hover:text-indigo-300',
           inline
             ? 'px-2.5 max-sm:w-9 max-sm:justify-center max-sm:px-0'
             : 'px-3 max-md:w-9 max-md:justify-center max-md:px-0',
@@ -51,14 +53,14 @@ export function UserFooter({ user, inline = false }: UserFooterProps) {
         <span
           role="img"
           aria-label={name}
-          className="flex size-9 shrink-0 items-center justify-center rounded-full bg-indigo-100 text-sm font-semibold text-indigo-700"
+          className="flex size-9 shrink-0 items-center justify-center rounded-full bg-indigo-100 dark:bg-indigo-900/40 text-sm font-semibold text-indigo-700 dark:text-indigo-300"
         >
           {initials(user)}
         </span>
       </Tooltip>
       <div className={cn('hidden min-w-0 flex-1', inline ? 'sm:block' : 'md:block')}>
-        <p className="truncate text-sm font-medium text-slate-900">{name}</p>
-        <p className="truncate text-xs text-slate-500">{user.email}</p>
+        <p className="truncate text-sm font-medium text-fg">{name}</p>
+        <p className="truncate text-xs text-fg-subtle">{user.email}</p>
       </div>
     </>
   );
@@ -69,7 +71,7 @@ export function UserFooter({ user, inline = false }: UserFooterProps) {
         aria-label="Logout"
         onClick={() => logout.mutate()}
         disabled={logout.isPending}
-        className="flex size-9 shrink-0 items-center justify-center rounded-lg text-slate-500 transition-colors hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-60"
+        className="flex size-9 shrink-0 items-center justify-center rounded-lg text-fg-subtle transition-colors hover:bg-surface-muted hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-60"
       >
         <LogOut aria-hidden className="size-4" />
       </button>

@@ -40,8 +40,8 @@ export function AuthScreen({ params }: SignedOutScreenProps) {
         </TabsList>
         <TabsContent value="login">
           {organizationName && (
-            <p className="mb-4 flex gap-3 rounded-lg border border-indigo-200 bg-indigo-50 p-3 text-sm text-indigo-900">
-              <MailCheck aria-hidden className="mt-0.5 size-4 shrink-0 text-indigo-600" />
+            <p className="mb-4 flex gap-3 rounded-lg border border-indigo-200 dark:border-indigo-800 bg-indigo-50 dark:bg-indigo-950/40 p-3 text-sm text-indigo-900 dark:text-indigo-300">
+              <MailCheck aria-hidden className="mt-0.5 size-4 shrink-0 text-indigo-600 dark:text-indigo-400" />
               <span>
                 Signing in with <strong className="font-semibold">{invitation.email}</strong> adds you to{' '}
                 <strong className="font-semibold">{organizationName}</strong>.

@@ -9,10 +9,10 @@ export function NotFoundScreen() {
       <Card className="w-full max-w-md">
         <CardContent>
           <div className="mb-4 flex items-center gap-3">
-            <AlertCircle aria-hidden className="size-8 shrink-0 text-red-500" />
-            <h1 className="text-2xl font-semibold text-slate-900">404 Page Not Found</h1>
+            <AlertCircle aria-hidden className="size-8 shrink-0 text-red-500 dark:text-red-400" />
+            <h1 className="text-2xl font-semibold text-fg">404 Page Not Found</h1>
           </div>
-          <p className="text-sm text-slate-600">Did you forget to add the page to the router?</p>
+          <p className="text-sm text-fg-muted">Did you forget to add the page to the router?</p>
           <Button asChild variant="outline" className="mt-6">
             <Link href="/">Go to the home page</Link>
           </Button>

@@ -21,24 +21,24 @@ export function OnboardingScreen({ user }: { user: User }) {
       {step === 'welcome' ? (
         <Card className="w-full max-w-xl">
           <CardContent className="sm:p-8">
-            <h1 className="text-2xl font-semibold tracking-tight text-slate-900">
+            <h1 className="text-2xl font-semibold tracking-tight text-fg">
               Welcome to Pigeonhole{user.firstName ? `, ${user.firstName}` : ''}!
             </h1>
-            <p className="mt-2 text-slate-600">
+            <p className="mt-2 text-fg-muted">
               Let&apos;s set up your mailroom. It takes about a minute, and your organization starts with a 7-day free
               trial.
             </p>
             <ol className="mt-6 space-y-4">
               {steps.map(({ icon: Icon, title, text }, index) => (
                 <li key={title} className="flex gap-4">
-                  <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-indigo-50 text-indigo-600">
+                  <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-indigo-50 dark:bg-indigo-950/40 text-indigo-600 dark:text-indigo-400">
                     <Icon aria-hidden className="size-5" />
                   </span>
                   <div>
-                    <p className="font-medium text-slate-900">
+                    <p className="font-medium text-fg">
                       {index + 1}. {title}
                     </p>
-                    <p className="text-sm text-slate-500">{text}</p>
+                    <p className="text-sm text-fg-subtle">{text}</p>
                   </div>
                 </li>
               ))}

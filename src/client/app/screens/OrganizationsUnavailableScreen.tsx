@@ -8,7 +8,7 @@ import { useCurrentOrganization } from '@/lib/currentOrganization';
 export function OrganizationsUnavailableScreen() {
   const { retry } = useCurrentOrganization();
   return (
-    <div className="flex min-h-dvh items-center justify-center bg-slate-50 p-4">
+    <div className="flex min-h-dvh items-center justify-center bg-canvas p-4">
       <Card className="w-full max-w-md">
         <EmptyState icon={CloudOff} title="We couldn't load your organizations">
           <p>Check your connection. We will keep trying in the background.</p>

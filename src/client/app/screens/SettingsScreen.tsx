@@ -8,6 +8,7 @@ import { RequireOrganization } from '@/features/organizations/components/Require
 import { MailroomsPane } from '@/features/mailrooms/components/MailroomsPane';
 import { EmailVerificationNotice } from '@/features/auth/components/EmailVerificationNotice';
 import { AccountForm } from '@/features/settings/components/AccountForm';
+import { AppearanceCard } from '@/features/settings/components/AppearanceCard';
 import { ChangePasswordForm } from '@/features/settings/components/ChangePasswordForm';
 import { TwoFactorCard } from '@/features/settings/components/two-factor/TwoFactorCard';
 import { CustomizationPane } from '@/features/settings/components/CustomizationPane';
@@ -33,6 +34,7 @@ function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrg
         <div className="space-y-6">
           <EmailVerificationNotice user={user} />
           <AccountForm user={user} />
+          <AppearanceCard />
           <ChangePasswordForm />
           <TwoFactorCard />
         </div>

@@ -7,12 +7,15 @@ const badgeVariants = cva(
   {
     variants: {
       tone: {
-        neutral: 'border-slate-200 bg-slate-100 text-slate-700',
-        yellow: 'border-amber-200 bg-amber-50 text-amber-800',
-        green: 'border-emerald-200 bg-emerald-50 text-emerald-700',
-        blue: 'border-sky-200 bg-sky-50 text-sky-700',
-        indigo: 'border-indigo-200 bg-indigo-50 text-indigo-700',
-        red: 'border-red-200 bg-red-50 text-red-700',
+        neutral: 'border-line bg-surface-muted text-fg-secondary',
+        yellow:
+          'border-amber-200 dark:border-amber-800 bg-amber-50 dark:bg-amber-950/40 text-amber-800 dark:text-amber-300',
+        green:
+          'border-emerald-200 dark:border-emerald-800 bg-emerald-50 dark:bg-emerald-950/40 text-emerald-700 dark:text-emerald-300',
+        blue: 'border-sky-200 dark:border-sky-800 bg-sky-50 dark:bg-sky-950/40 text-sky-700 dark:text-sky-300',
+        indigo:
+          'border-indigo-200 dark:border-indigo-800 bg-indigo-50 dark:bg-indigo-950/40 text-indigo-700 dark:text-indigo-300',
+        red: 'border-red-200 dark:border-red-800 bg-red-50 dark:bg-red-950/40 text-red-700 dark:text-red-300',
       },
     },
     defaultVariants: { tone: 'neutral' },

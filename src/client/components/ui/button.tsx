@@ -9,8 +9,8 @@ const buttonVariants = cva(
     variants: {
       variant: {
         default: 'bg-indigo-600 text-white shadow-sm hover:bg-indigo-700',
-        outline: 'border border-slate-300 bg-white text-slate-700 shadow-sm hover:bg-slate-50',
-        ghost: 'text-slate-700 hover:bg-slate-100',
+        outline: 'border border-line-strong bg-surface text-fg-secondary shadow-sm hover:bg-surface-subtle',
+        ghost: 'text-fg-secondary hover:bg-surface-muted',
         destructive: 'bg-red-600 text-white shadow-sm hover:bg-red-700',
       },
       size: {

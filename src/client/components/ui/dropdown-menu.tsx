@@ -15,7 +15,7 @@ export function DropdownMenuContent({
       <DropdownMenuPrimitive.Content
         sideOffset={sideOffset}
         className={cn(
-          'z-50 min-w-56 overflow-hidden rounded-lg border border-slate-200 bg-white p-1 text-slate-700 shadow-lg animate-fade-in',
+          'z-50 min-w-56 overflow-hidden rounded-lg border border-line bg-surface p-1 text-fg-secondary shadow-lg animate-fade-in',
           className,
         )}
         {...props}
@@ -29,7 +29,7 @@ export function DropdownMenuItem({ className, ...props }: ComponentProps<typeof 
     <DropdownMenuPrimitive.Item
       className={cn(
         'flex cursor-default select-none items-center gap-2 rounded-md px-2 py-2 text-sm outline-none',
-        'data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900 [&_svg]:size-4 [&_svg]:shrink-0',
+        'data-[highlighted]:bg-surface-muted data-[highlighted]:text-fg [&_svg]:size-4 [&_svg]:shrink-0',
         className,
       )}
       {...props}
@@ -40,12 +40,12 @@ export function DropdownMenuItem({ className, ...props }: ComponentProps<typeof 
 export function DropdownMenuLabel({ className, ...props }: ComponentProps<typeof DropdownMenuPrimitive.Label>) {
   return (
     <DropdownMenuPrimitive.Label
-      className={cn('px-2 py-1.5 text-xs font-medium uppercase tracking-wide text-slate-400', className)}
+      className={cn('px-2 py-1.5 text-xs font-medium uppercase tracking-wide text-fg-subtle', className)}
       {...props}
     />
   );
 }
 
 export function DropdownMenuSeparator({ className, ...props }: ComponentProps<typeof DropdownMenuPrimitive.Separator>) {
-  return <DropdownMenuPrimitive.Separator className={cn('-mx-1 my-1 h-px bg-slate-200', className)} {...props} />;
+  return <DropdownMenuPrimitive.Separator className={cn('-mx-1 my-1 h-px bg-surface-strong', className)} {...props} />;
 }

@@ -19,17 +19,17 @@ export function FormField({ id, label, error, hint, aside, optional, children }:
       <div className="flex items-center justify-between gap-2">
         <span>
           <Label htmlFor={id}>{label}</Label>
-          {optional && <span className="ml-1 text-sm text-slate-400">(optional)</span>}
+          {optional && <span className="ml-1 text-sm text-fg-subtle">(optional)</span>}
         </span>
         {aside && <span className="text-sm">{aside}</span>}
       </div>
       {children}
       {error ? (
-        <p id={`${id}-error`} className="text-sm text-red-600">
+        <p id={`${id}-error`} className="text-sm text-red-600 dark:text-red-400">
           {error}
         </p>
       ) : (
-        hint && <p className="text-xs text-slate-500">{hint}</p>
+        hint && <p className="text-xs text-fg-subtle">{hint}</p>
       )}
     </div>
   );

@@ -5,9 +5,9 @@ export function Input({ className, ...props }: ComponentProps<'input'>) {
   return (
     <input
       className={cn(
-        'h-10 w-full min-w-0 rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm transition-colors placeholder:text-slate-400',
+        'h-10 w-full min-w-0 rounded-lg border border-line-strong bg-surface px-3 text-sm text-fg shadow-sm transition-colors placeholder:text-fg-faint',
         'focus-visible:border-indigo-500 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500/30',
-        'read-only:bg-slate-50 read-only:text-slate-600 disabled:cursor-not-allowed disabled:opacity-60',
+        'read-only:bg-surface-subtle read-only:text-fg-muted disabled:cursor-not-allowed disabled:opacity-60',
         'aria-[invalid=true]:border-red-500 aria-[invalid=true]:focus-visible:ring-red-500/30',
         className,
       )}

@@ -3,5 +3,5 @@ import type { ComponentProps } from 'react';
 import { cn } from '@/lib/cn';
 
 export function Label({ className, ...props }: ComponentProps<typeof LabelPrimitive.Root>) {
-  return <LabelPrimitive.Root className={cn('text-sm font-medium text-slate-700', className)} {...props} />;
+  return <LabelPrimitive.Root className={cn('text-sm font-medium text-fg-secondary', className)} {...props} />;
 }

@@ -11,9 +11,9 @@ export function SelectTrigger({ className, children, ...props }: ComponentProps<
   return (
     <SelectPrimitive.Trigger
       className={cn(
-        'flex h-10 w-full min-w-0 items-center justify-between gap-2 rounded-lg border border-slate-300 bg-white px-3 text-left text-sm text-slate-900 shadow-sm transition-colors',
+        'flex h-10 w-full min-w-0 items-center justify-between gap-2 rounded-lg border border-line-strong bg-surface px-3 text-left text-sm text-fg shadow-sm transition-colors',
         'focus-visible:border-indigo-500 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500/30',
-        'data-[placeholder]:text-slate-400 disabled:cursor-not-allowed disabled:opacity-60',
+        'data-[placeholder]:text-fg-subtle disabled:cursor-not-allowed disabled:opacity-60',
         'aria-[invalid=true]:border-red-500 aria-[invalid=true]:focus-visible:ring-red-500/30',
         '[&>span]:truncate',
         className,
@@ -22,7 +22,7 @@ export function SelectTrigger({ className, children, ...props }: ComponentProps<
     >
       {children}
       <SelectPrimitive.Icon asChild>
-        <ChevronDown aria-hidden className="size-4 shrink-0 text-slate-400" />
+        <ChevronDown aria-hidden className="size-4 shrink-0 text-fg-faint" />
       </SelectPrimitive.Icon>
     </SelectPrimitive.Trigger>
   );
@@ -40,7 +40,7 @@ export function SelectContent({
         position={position}
         sideOffset={4}
         className={cn(
-          'relative z-50 max-h-[min(var(--radix-select-content-available-height),20rem)] min-w-[8rem] overflow-hidden rounded-lg border border-slate-200 bg-white text-slate-700 shadow-lg animate-fade-in',
+          'relative z-50 max-h-[min(var(--radix-select-content-available-height),20rem)] min-w-[8rem] overflow-hidden rounded-lg border border-line bg-surface text-fg-secondary shadow-lg animate-fade-in',
           position === 'popper' && 'w-full min-w-[var(--radix-select-trigger-width)]',
           className,
         )}
@@ -57,7 +57,7 @@ export function SelectItem({ className, children, ...props }: ComponentProps<typ
     <SelectPrimitive.Item
       className={cn(
         'relative flex w-full cursor-default select-none items-center rounded-md py-2 pr-8 pl-2 text-sm outline-none',
-        'data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900 data-[disabled]:pointer-events-none data-[disabled]:opacity-50',
+        'data-[highlighted]:bg-surface-muted data-[highlighted]:text-fg data-[disabled]:pointer-events-none data-[disabled]:opacity-50',
         className,
       )}
       {...props}
@@ -65,7 +65,7 @@ export function SelectItem({ className, children, ...props }: ComponentProps<typ
       <SelectPrimitive.ItemText>{children}</SelectPrimitive.ItemText>
       <span className="absolute right-2 flex size-4 items-center justify-center">
         <SelectPrimitive.ItemIndicator>
-          <Check aria-hidden className="size-4 text-indigo-600" />
+          <Check aria-hidden className="size-4 text-indigo-600 dark:text-indigo-400" />
         </SelectPrimitive.ItemIndicator>
       </span>
     </SelectPrimitive.Item>

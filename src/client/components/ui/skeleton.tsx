@@ -6,7 +6,7 @@ export const SKELETON_ROWS = 5;
 export const HISTORY_SKELETON_ROWS = 10;
 
 export function Skeleton({ className, ...props }: ComponentProps<'div'>) {
-  return <div aria-hidden className={cn('animate-pulse rounded-md bg-slate-200/70', className)} {...props} />;
+  return <div aria-hidden className={cn('animate-pulse rounded-md bg-surface-strong/70', className)} {...props} />;
 }
 
 interface SkeletonRowsProps {
@@ -52,7 +52,7 @@ export function ListSkeleton({
     <SkeletonRows
       label={label}
       rows={rows}
-      className={cn('divide-y divide-slate-100', className)}
+      className={cn('divide-y divide-line-subtle', className)}
       row={() => (
         <div className="flex items-center gap-3 px-5 py-4">
           <Skeleton className={iconClassName} />

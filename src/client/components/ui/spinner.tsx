@@ -4,7 +4,7 @@ import { cn } from '@/lib/cn';
 export function Spinner({ className, label = 'Loading' }: { className?: string; label?: string }) {
   return (
     <span role="status" className="inline-flex">
-      <Loader2 aria-hidden className={cn('size-6 animate-spin text-indigo-600', className)} />
+      <Loader2 aria-hidden className={cn('size-6 animate-spin text-indigo-600 dark:text-indigo-400', className)} />
       <span className="sr-only">{label}</span>
     </span>
   );

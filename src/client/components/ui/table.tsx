@@ -10,15 +10,15 @@ export function Table({ className, ...props }: ComponentProps<'table'>) {
 }
 
 export function TableHeader({ className, ...props }: ComponentProps<'thead'>) {
-  return <thead className={cn('border-b border-slate-200 bg-slate-50/80', className)} {...props} />;
+  return <thead className={cn('border-b border-line bg-surface-subtle/80', className)} {...props} />;
 }
 
 export function TableBody({ className, ...props }: ComponentProps<'tbody'>) {
-  return <tbody className={cn('divide-y divide-slate-100', className)} {...props} />;
+  return <tbody className={cn('divide-y divide-line-subtle', className)} {...props} />;
 }
 
 export function TableRow({ className, ...props }: ComponentProps<'tr'>) {
-  return <tr className={cn('transition-colors hover:bg-slate-50/60', className)} {...props} />;
+  return <tr className={cn('transition-colors hover:bg-surface-subtle/60', className)} {...props} />;
 }
 
 export function TableHead({ className, ...props }: ComponentProps<'th'>) {
@@ -26,7 +26,7 @@ export function TableHead({ className, ...props }: ComponentProps<'th'>) {
     <th
       scope="col"
       className={cn(
-        'h-10 px-4 text-left align-middle text-xs font-medium tracking-wide whitespace-nowrap text-slate-500 uppercase',
+        'h-10 px-4 text-left align-middle text-xs font-medium tracking-wide whitespace-nowrap text-fg-subtle uppercase',
         className,
       )}
       {...props}
@@ -35,5 +35,5 @@ export function TableHead({ className, ...props }: ComponentProps<'th'>) {
 }
 
 export function TableCell({ className, ...props }: ComponentProps<'td'>) {
-  return <td className={cn('px-4 py-3 align-middle text-slate-700', className)} {...props} />;
+  return <td className={cn('px-4 py-3 align-middle text-fg-secondary', className)} {...props} />;
 }

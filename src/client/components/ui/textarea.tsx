@@ -5,7 +5,7 @@ export function Textarea({ className, ...props }: ComponentProps<'textarea'>) {
   return (
     <textarea
       className={cn(
-        'min-h-20 w-full min-w-0 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm transition-colors placeholder:text-slate-400',
+        'min-h-20 w-full min-w-0 rounded-lg border border-line-strong bg-surface px-3 py-2 text-sm text-fg shadow-sm transition-colors placeholder:text-fg-faint',
         'focus-visible:border-indigo-500 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500/30',
         'disabled:cursor-not-allowed disabled:opacity-60',
         'aria-[invalid=true]:border-red-500 aria-[invalid=true]:focus-visible:ring-red-500/30',

@@ -32,7 +32,7 @@ export function Toast({ variant = 'default', className, ...props }: ToastProps) 
         'group pointer-events-auto relative flex w-full items-start gap-3 overflow-hidden rounded-lg border p-4 pr-10 shadow-lg',
         'data-[state=open]:animate-toast-in data-[state=closed]:animate-toast-out',
         'data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=cancel]:translate-x-0 data-[swipe=cancel]:transition-transform data-[swipe=end]:animate-toast-swipe-out',
-        variant === 'destructive' ? 'border-red-600 bg-red-600 text-white' : 'border-slate-200 bg-white text-slate-900',
+        variant === 'destructive' ? 'border-red-600 bg-red-600 text-white' : 'border-line bg-surface text-fg',
         className,
       )}
       {...props}

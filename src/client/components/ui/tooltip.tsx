@@ -28,7 +28,7 @@ export function Tooltip({ content, children, side = 'right', className }: Toolti
           side={side}
           sideOffset={8}
           className={cn(
-            'z-50 rounded-md bg-slate-900 px-2.5 py-1.5 text-xs font-medium text-white shadow-md animate-fade-in',
+            'z-50 rounded-md bg-slate-900 dark:bg-slate-700 px-2.5 py-1.5 text-xs font-medium text-white shadow-md animate-fade-in',
             className,
           )}
         >

@@ -22,7 +22,7 @@ export const INTEGRATION_KINDS: readonly IntegrationKind[] = [
     label: 'Email',
     description: 'Arrival notices, reminders and pickup receipts from your own mail server.',
     icon: Mail,
-    tone: 'bg-indigo-50 text-indigo-600',
+    tone: 'bg-indigo-50 dark:bg-indigo-950/40 text-indigo-600 dark:text-indigo-400',
     defaultName: 'Front desk email',
   },
   {
@@ -31,7 +31,7 @@ export const INTEGRATION_KINDS: readonly IntegrationKind[] = [
     label: 'SMS',
     description: 'A short text to the recipient’s phone when something arrives for them.',
     icon: MessageSquareText,
-    tone: 'bg-emerald-50 text-emerald-600',
+    tone: 'bg-emerald-50 dark:bg-emerald-950/40 text-emerald-600 dark:text-emerald-400',
     defaultName: 'Twilio SMS',
   },
   {
@@ -40,7 +40,7 @@ export const INTEGRATION_KINDS: readonly IntegrationKind[] = [
     label: 'Webhook',
     description: 'Signed HTTP calls to another system when an item is logged, notified or handed over.',
     icon: Webhook,
-    tone: 'bg-violet-50 text-violet-600',
+    tone: 'bg-violet-50 dark:bg-violet-950/40 text-violet-600 dark:text-violet-400',
     defaultName: 'Webhook',
   },
   {
@@ -49,7 +49,7 @@ export const INTEGRATION_KINDS: readonly IntegrationKind[] = [
     label: 'API',
     description: 'API keys that let your other systems log items and read their status.',
     icon: KeyRound,
-    tone: 'bg-amber-50 text-amber-600',
+    tone: 'bg-amber-50 dark:bg-amber-950/40 text-amber-600 dark:text-amber-400',
     defaultName: 'API access',
   },
 ];

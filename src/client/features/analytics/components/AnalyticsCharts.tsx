@@ -1,6 +1,7 @@
 import type { Analytics } from '@contract';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { humanize } from '@/lib/format';
+import { useTheme, type Theme } from '@/lib/theme';
 import { ChartCard } from './ChartCard';
 import { formatDay, formatHour } from './format';
 
@@ -8,11 +9,40 @@ const INDIGO = '#6366f1';
 const SKY = '#0ea5e9';
 const EMERALD = '#10b981';
 const AMBER = '#f59e0b';
-const AXIS = { fontSize: 12, fill: '#64748b' };
-const TOOLTIP = {
-  cursor: { fill: '#f1f5f9' },
-  contentStyle: { borderRadius: 8, borderColor: '#e2e8f0', fontSize: 13 },
-};
+
+/**
+ * Axis, grid and tooltip colours of the theme on screen (slate 500/200/100 light, 400/700/800 dark):
+ * the chart library draws SVG attributes, which take colours rather than CSS variables.
+ */
+const CHART_STYLES = {
+  light: {
+    axis: { fontSize: 12, fill: '#64748b' },
+    grid: '#e2e8f0',
+    tooltip: {
+      cursor: { fill: '#f1f5f9' },
+      contentStyle: { borderRadius: 8, borderColor: '#e2e8f0', fontSize: 13 },
+    },
+  },
+  dark: {
+    axis: { fontSize: 12, fill: '#90a1b9' },
+    grid: '#314158',
+    tooltip: {
+      cursor: { fill: '#1d293d' },
+      contentStyle: {
+        borderRadius: 8,
+        borderColor: '#314158',
+        backgroundColor: '#0f172b',
+        color: '#f8fafc',
+        fontSize: 13,
+      },
+      labelStyle: { color: '#f8fafc' },
+    },
+  },
+} satisfies Record<Theme, unknown>;
+
+function useChartStyle(): (typeof CHART_STYLES)[Theme] {
+  return CHART_STYLES[useTheme()];
+}
 
 type Named = Array<{ name: string; count: number }>;
 
@@ -20,14 +50,15 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** Names and counts as horizontal bars: the longest bar is the answer. */
 function NamedBars({ data, color, label }: { data: Named; color: string; label: (name: string) => string }) {
+  const { axis, grid, tooltip } = useChartStyle();
   const rows = data.map((d) => ({ name: label(d.name), count: d.count }));
   return (
     <ResponsiveContainer width="100%" height="100%">
       <BarChart data={rows} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 8 }}>
-        <CartesianGrid horizontal={false} stroke="#e2e8f0" />
-        <XAxis type="number" allowDecimals={false} tick={AXIS} axisLine={false} tickLine={false} />
-        <YAxis type="category" dataKey="name" width={96} tick={AXIS} axisLine={false} tickLine={false} />
-        <Tooltip {...TOOLTIP} />
+        <CartesianGrid horizontal={false} stroke={grid} />
+        <XAxis type="number" allowDecimals={false} tick={axis} axisLine={false} tickLine={false} />
+        <YAxis type="category" dataKey="name" width={96} tick={axis} axisLine={false} tickLine={false} />
+        <Tooltip {...tooltip} />
         <Bar
           dataKey="count"
           name="Items"
@@ -48,6 +79,7 @@ export function PerDayChart({ data }: { data: Analytics['perDay'] }) {
     undefined,
   );
   const rows = data.map((d) => ({ label: formatDay(d.date), count: d.count }));
+  const { axis, grid, tooltip } = useChartStyle();
   return (
     <ChartCard
       title="Packages per day"
@@ -61,10 +93,10 @@ export function PerDayChart({ data }: { data: Analytics['perDay'] }) {
     >
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
-          <CartesianGrid vertical={false} stroke="#e2e8f0" />
-          <XAxis dataKey="label" tick={AXIS} axisLine={false} tickLine={false} minTickGap={16} />
-          <YAxis allowDecimals={false} tick={AXIS} axisLine={false} tickLine={false} />
-          <Tooltip {...TOOLTIP} />
+          <CartesianGrid vertical={false} stroke={grid} />
+          <XAxis dataKey="label" tick={axis} axisLine={false} tickLine={false} minTickGap={16} />
+          <YAxis allowDecimals={false} tick={axis} axisLine={false} tickLine={false} />
+          <Tooltip {...tooltip} />
           <Bar
             dataKey="count"
             name="Items"
@@ -115,6 +147,7 @@ export function BusiestHoursChart({ data }: { data: Analytics['busiestHours'] })
     undefined,
   );
   const rows = data.map((d) => ({ label: formatHour(d.hour), count: d.count }));
+  const { axis, grid, tooltip } = useChartStyle();
   return (
     <ChartCard
       title="Busiest hours"
@@ -126,17 +159,17 @@ export function BusiestHoursChart({ data }: { data: Analytics['busiestHours'] })
     >
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
-          <CartesianGrid vertical={false} stroke="#e2e8f0" />
+          <CartesianGrid vertical={false} stroke={grid} />
           <XAxis
             dataKey="label"
-            tick={AXIS}
+            tick={axis}
             axisLine={false}
             tickLine={false}
             interval="preserveStartEnd"
             minTickGap={12}
           />
-          <YAxis allowDecimals={false} tick={AXIS} axisLine={false} tickLine={false} />
-          <Tooltip {...TOOLTIP} />
+          <YAxis allowDecimals={false} tick={axis} axisLine={false} tickLine={false} />
+          <Tooltip {...tooltip} />
           <Bar dataKey="count" name="Items" fill={AMBER} radius={[4, 4, 0, 0]} isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>

@@ -44,7 +44,7 @@ export function ChartCard({ title, description, summary, columns, rows, children
           {children}
         </div>
         {showTable && (
-          <div id={tableId} className="mt-4 max-h-72 overflow-y-auto rounded-lg border border-slate-200">
+          <div id={tableId} className="mt-4 max-h-72 overflow-y-auto rounded-lg border border-line">
             <Table aria-label={`${title} (table)`}>
               <TableHeader className="sticky top-0">
                 <TableRow>

@@ -16,28 +16,28 @@ const figures: Figure[] = [
   {
     label: 'Average pickup time',
     icon: Timer,
-    iconClass: 'bg-indigo-50 text-indigo-600',
+    iconClass: 'bg-indigo-50 dark:bg-indigo-950/40 text-indigo-600 dark:text-indigo-400',
     value: (a) => formatHours(a.pickupHours.average),
     note: 'Arrival to hand-over',
   },
   {
     label: '90th percentile pickup time',
     icon: Gauge,
-    iconClass: 'bg-sky-50 text-sky-600',
+    iconClass: 'bg-sky-50 dark:bg-sky-950/40 text-sky-600 dark:text-sky-400',
     value: (a) => formatHours(a.pickupHours.p90),
     note: '9 in 10 items are collected within this',
   },
   {
     label: 'Delivery rate',
     icon: TrendingUp,
-    iconClass: 'bg-emerald-50 text-emerald-600',
+    iconClass: 'bg-emerald-50 dark:bg-emerald-950/40 text-emerald-600 dark:text-emerald-400',
     value: (a) => `${a.deliveryRate}%`,
     note: 'Items of the range handed over',
   },
   {
     label: 'Overdue',
     icon: AlertTriangle,
-    iconClass: 'bg-amber-50 text-amber-600',
+    iconClass: 'bg-amber-50 dark:bg-amber-950/40 text-amber-600 dark:text-amber-400',
     value: (a) => a.overdue.toLocaleString(),
     note: 'Waiting for more than 72 hours now',
   },
@@ -49,19 +49,19 @@ export function FigureCards({ data }: { data: Analytics | undefined }) {
       {figures.map(({ label, icon: Icon, iconClass, value, note }) => (
         <Card key={label} role="group" aria-label={label} className="p-4 sm:p-5">
           <div className="flex items-start justify-between gap-3">
-            <p className="text-sm font-medium text-slate-500">{label}</p>
+            <p className="text-sm font-medium text-fg-subtle">{label}</p>
             <span className={`hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex ${iconClass}`}>
               <Icon aria-hidden className="size-5" />
             </span>
           </div>
           {data ? (
-            <p data-figure-value className="mt-1 text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl">
+            <p data-figure-value className="mt-1 text-2xl font-semibold tracking-tight text-fg sm:text-3xl">
               {value(data)}
             </p>
           ) : (
             <Skeleton className="mt-1 h-9 w-20" />
           )}
-          <p className="mt-2 text-xs text-slate-500">{note}</p>
+          <p className="mt-2 text-xs text-fg-subtle">{note}</p>
         </Card>
       ))}
     </div>

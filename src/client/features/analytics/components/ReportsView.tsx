@@ -58,7 +58,7 @@ export function ReportsView({ organization }: { organization: MyOrganization }) 
     <div className="space-y-6" aria-busy={analytics.isFetching}>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <RangeSelect value={range} onChange={setRange} />
-        <p aria-live="polite" className="text-sm text-slate-500">
+        <p aria-live="polite" className="text-sm text-fg-subtle">
           {analytics.isFetching ? 'Loading…' : `Showing ${label === 'Today' ? 'today' : label.toLowerCase()}`}
         </p>
       </div>

@@ -29,10 +29,10 @@ export function TopRecipients({ data }: { data: Analytics['topRecipients'] }) {
             <TableBody>
               {data.map((r, i) => (
                 <TableRow key={r.recipientId}>
-                  <TableCell className="text-slate-400 tabular-nums">{i + 1}</TableCell>
+                  <TableCell className="text-fg-subtle tabular-nums">{i + 1}</TableCell>
                   <TableCell>
-                    <span className="font-medium text-slate-900">{r.name}</span>
-                    <span aria-hidden className="mt-1 block h-1.5 rounded-full bg-slate-100">
+                    <span className="font-medium text-fg">{r.name}</span>
+                    <span aria-hidden className="mt-1 block h-1.5 rounded-full bg-surface-muted">
                       <span
                         className="block h-full rounded-full bg-indigo-500"
                         style={{ width: `${(r.count / max) * 100}%` }}

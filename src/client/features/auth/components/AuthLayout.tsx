@@ -19,7 +19,7 @@ interface AuthLayoutProps {
 /** The frame of every signed-out form: a brand panel on large screens, the form on the right. */
 export function AuthLayout({ title, description, children, footer }: AuthLayoutProps) {
   return (
-    <div className="flex min-h-dvh bg-white">
+    <div className="flex min-h-dvh bg-surface">
       <aside className="relative hidden w-[44%] max-w-xl flex-col justify-between overflow-hidden bg-gradient-to-br from-indigo-600 via-indigo-700 to-slate-900 p-10 text-white lg:flex">
         <Link
           href="/"
@@ -56,11 +56,11 @@ export function AuthLayout({ title, description, children, footer }: AuthLayoutP
             <Logo />
           </Link>
           <div className="mb-6 space-y-1.5">
-            <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
-            {description && <p className="text-sm text-slate-500">{description}</p>}
+            <h1 className="text-2xl font-semibold tracking-tight text-fg">{title}</h1>
+            {description && <p className="text-sm text-fg-subtle">{description}</p>}
           </div>
           {children}
-          {footer && <div className="mt-8 space-y-2 text-center text-sm text-slate-500">{footer}</div>}
+          {footer && <div className="mt-8 space-y-2 text-center text-sm text-fg-subtle">{footer}</div>}
         </div>
       </main>
     </div>

@@ -10,7 +10,7 @@ export function EmailVerificationNotice({ user }: { user: User }) {
   const resend = useResendVerification();
   if (user.emailVerified) {
     return (
-      <p className="flex items-center gap-2 text-sm text-emerald-700">
+      <p className="flex items-center gap-2 text-sm text-emerald-700 dark:text-emerald-300">
         <CheckCircle2 aria-hidden className="size-4" /> {user.email} is verified.
       </p>
     );
@@ -18,7 +18,7 @@ export function EmailVerificationNotice({ user }: { user: User }) {
   return (
     <div
       role="note"
-      className="flex flex-wrap items-center justify-between gap-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900"
+      className="flex flex-wrap items-center justify-between gap-3 rounded-lg bg-amber-50 dark:bg-amber-950/40 p-3 text-sm text-amber-900 dark:text-amber-300"
     >
       <p className="flex items-start gap-2">
         <MailWarning aria-hidden className="mt-0.5 size-4 shrink-0" />

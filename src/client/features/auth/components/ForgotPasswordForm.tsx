@@ -22,7 +22,7 @@ export function ForgotPasswordForm() {
     return (
       <StatusPanel icon={MailCheck} tone="success" title="Check your email">
         <p>
-          If an account exists for <strong className="font-medium text-slate-900">{request.variables.email}</strong>, a
+          If an account exists for <strong className="font-medium text-fg">{request.variables.email}</strong>, a
           password reset link has been sent. The link expires in one hour.
         </p>
         <p>Don&apos;t see it within a few minutes? Check your spam folder.</p>

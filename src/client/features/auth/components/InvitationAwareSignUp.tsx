@@ -11,9 +11,9 @@ export function InvalidInvitationNote() {
   return (
     <p
       role="status"
-      className="mb-4 flex items-start gap-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+      className="mb-4 flex items-start gap-2 rounded-lg border border-amber-200 dark:border-amber-800 bg-amber-50 dark:bg-amber-950/40 px-3 py-2 text-sm text-amber-900 dark:text-amber-300"
     >
-      <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0 text-amber-600" />
+      <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0 text-amber-600 dark:text-amber-400" />
       {INVITATION_MESSAGES.invalidLink}
     </p>
   );
@@ -43,7 +43,7 @@ export function InvitationAwareSignUp({ token }: { token: string | null }) {
 
   if (isLoading) {
     return (
-      <div className="flex items-center justify-center gap-3 py-12 text-sm text-slate-500">
+      <div className="flex items-center justify-center gap-3 py-12 text-sm text-fg-subtle">
         <Spinner className="size-5" label="Verifying invitation" /> Verifying your invitation…
       </div>
     );

@@ -42,7 +42,7 @@ export function JoinInvitation({ token, user }: { token: string; user: User }) {
 
   if (verify.isPending) {
     return (
-      <div className="flex items-center justify-center gap-3 py-12 text-sm text-slate-500">
+      <div className="flex items-center justify-center gap-3 py-12 text-sm text-fg-subtle">
         <Spinner className="size-5" label="Verifying invitation" /> Verifying your invitation…
       </div>
     );
@@ -91,8 +91,8 @@ export function JoinInvitation({ token, user }: { token: string; user: User }) {
         }
       >
         <p>
-          This invitation was sent to <strong className="font-medium text-slate-900">{invitation.email}</strong>, but
-          you are signed in as <strong className="font-medium text-slate-900">{user.email}</strong>.
+          This invitation was sent to <strong className="font-medium text-fg">{invitation.email}</strong>, but you are
+          signed in as <strong className="font-medium text-fg">{user.email}</strong>.
         </p>
         <p>Sign out, then open the invitation link again to join with the invited address.</p>
       </StatusPanel>
@@ -142,13 +142,16 @@ export function JoinInvitation({ token, user }: { token: string; user: User }) {
       }
     >
       <p>
-        You have been invited to join <strong className="font-medium text-slate-900">{name}</strong> as {article}.
+        You have been invited to join <strong className="font-medium text-fg">{name}</strong> as {article}.
       </p>
       <p>
-        You are signed in as <strong className="font-medium text-slate-900">{user.email}</strong>.
+        You are signed in as <strong className="font-medium text-fg">{user.email}</strong>.
       </p>
       {accept.isError && (
-        <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-left text-red-700">
+        <p
+          role="alert"
+          className="rounded-lg bg-red-50 dark:bg-red-950/40 px-3 py-2 text-left text-red-700 dark:text-red-300"
+        >
           {refusalOf(accept.error)}
         </p>
       )}

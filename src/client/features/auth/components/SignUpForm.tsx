@@ -63,8 +63,8 @@ export function SignUpForm({ invitation }: SignUpFormProps) {
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       {invitation && (
-        <div className="flex gap-3 rounded-lg border border-indigo-200 bg-indigo-50 p-3 text-sm text-indigo-900">
-          <MailCheck aria-hidden className="mt-0.5 size-4 shrink-0 text-indigo-600" />
+        <div className="flex gap-3 rounded-lg border border-indigo-200 dark:border-indigo-800 bg-indigo-50 dark:bg-indigo-950/40 p-3 text-sm text-indigo-900 dark:text-indigo-300">
+          <MailCheck aria-hidden className="mt-0.5 size-4 shrink-0 text-indigo-600 dark:text-indigo-400" />
           <p>
             You have been invited to join <strong className="font-semibold">{invitation.organizationName}</strong> as{' '}
             {invitation.role === 'admin' ? 'an admin' : 'a member'}.

@@ -48,7 +48,7 @@ export function TwoFactorStep({ challenge, invitationToken, onSignedIn, onRestar
   const fieldId = 'two-factor-code';
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-labelledby="two-factor-title">
-      <div className="flex items-start gap-3 rounded-lg bg-indigo-50 p-3 text-sm text-indigo-900">
+      <div className="flex items-start gap-3 rounded-lg bg-indigo-50 dark:bg-indigo-950/40 p-3 text-sm text-indigo-900 dark:text-indigo-300">
         <ShieldCheck aria-hidden className="mt-0.5 size-5 shrink-0" />
         <div>
           <h2 id="two-factor-title" className="font-semibold">
@@ -84,7 +84,7 @@ export function TwoFactorStep({ challenge, invitationToken, onSignedIn, onRestar
       <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
         <button
           type="button"
-          className="rounded font-medium text-indigo-600 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+          className="rounded font-medium text-indigo-600 dark:text-indigo-400 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
           onClick={() => {
             setRecovery((r) => !r);
             setCode('');
@@ -95,7 +95,7 @@ export function TwoFactorStep({ challenge, invitationToken, onSignedIn, onRestar
         </button>
         <button
           type="button"
-          className="rounded text-slate-600 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+          className="rounded text-fg-muted hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
           onClick={onRestart}
         >
           Back to sign in

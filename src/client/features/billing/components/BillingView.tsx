@@ -32,9 +32,9 @@ function CheckoutReturnNotice({ summary, openedAt }: { summary: LicenseSummary |
     return (
       <p
         role="status"
-        className="flex items-start gap-2 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-900"
+        className="flex items-start gap-2 rounded-lg border border-emerald-200 dark:border-emerald-800 bg-emerald-50 dark:bg-emerald-950/40 px-4 py-3 text-sm text-emerald-900 dark:text-emerald-300"
       >
-        <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
+        <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600 dark:text-emerald-400" />
         <span>
           <strong className="font-semibold">Payment confirmed.</strong> You are on the {planName(summary.planType)} plan
           with {summary.seats < 0 ? 'unlimited' : summary.seats} seats.
@@ -45,9 +45,9 @@ function CheckoutReturnNotice({ summary, openedAt }: { summary: LicenseSummary |
   return (
     <p
       role="status"
-      className="flex items-start gap-2 rounded-lg border border-indigo-200 bg-indigo-50 px-4 py-3 text-sm text-indigo-900"
+      className="flex items-start gap-2 rounded-lg border border-indigo-200 dark:border-indigo-800 bg-indigo-50 dark:bg-indigo-950/40 px-4 py-3 text-sm text-indigo-900 dark:text-indigo-300"
     >
-      <Loader2 aria-hidden className="mt-0.5 size-4 shrink-0 animate-spin text-indigo-600" />
+      <Loader2 aria-hidden className="mt-0.5 size-4 shrink-0 animate-spin text-indigo-600 dark:text-indigo-400" />
       Payment received: your plan changes as soon as Stripe confirms it
     </p>
   );
@@ -82,11 +82,11 @@ function useOrganizationPolling(organization: MyOrganization) {
 function AdminsOnly({ organization }: { organization: MyOrganization }) {
   return (
     <Card className="px-6 py-10 text-center">
-      <span className="mx-auto flex size-12 items-center justify-center rounded-full bg-slate-100 text-slate-500">
+      <span className="mx-auto flex size-12 items-center justify-center rounded-full bg-surface-muted text-fg-subtle">
         <Lock aria-hidden className="size-6" />
       </span>
-      <h2 className="mt-4 text-lg font-semibold text-slate-900">Only admins can manage billing</h2>
-      <p className="mt-1 text-sm text-slate-500">Ask an admin of {organization.name} about plans and invoices.</p>
+      <h2 className="mt-4 text-lg font-semibold text-fg">Only admins can manage billing</h2>
+      <p className="mt-1 text-sm text-fg-subtle">Ask an admin of {organization.name} about plans and invoices.</p>
     </Card>
   );
 }

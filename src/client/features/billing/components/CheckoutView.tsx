@@ -39,11 +39,11 @@ const yearlyPercent = `${Math.round(YEARLY_DISCOUNT * 100)}%`;
 function AdminsOnly({ organization }: { organization: MyOrganization }) {
   return (
     <Card className="mx-auto max-w-lg px-6 py-10 text-center">
-      <span className="mx-auto flex size-12 items-center justify-center rounded-full bg-slate-100 text-slate-500">
+      <span className="mx-auto flex size-12 items-center justify-center rounded-full bg-surface-muted text-fg-subtle">
         <Lock aria-hidden className="size-6" />
       </span>
-      <h2 className="mt-4 text-lg font-semibold text-slate-900">Only admins can change the plan</h2>
-      <p className="mt-1 text-sm text-slate-500">
+      <h2 className="mt-4 text-lg font-semibold text-fg">Only admins can change the plan</h2>
+      <p className="mt-1 text-sm text-fg-subtle">
         Ask an admin of {organization.name} to choose a plan. You can keep working with everything your role allows.
       </p>
       <Button asChild variant="outline" className="mt-6">
@@ -71,7 +71,7 @@ function PlanTiles({ planType, onChoose }: { planType: PaidPlanType; onChoose: (
             <span className="flex flex-col gap-1 sm:flex-row sm:items-start sm:justify-between sm:gap-4">
               <span className="min-w-0 flex-1">
                 <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                  <span className="text-base font-semibold text-slate-900">{plan.name}</span>
+                  <span className="text-base font-semibold text-fg">{plan.name}</span>
                   {plan.mostPopular && (
                     <Badge tone="indigo" className="gap-1">
                       <Sparkles aria-hidden className="size-3" /> Most Popular
@@ -83,17 +83,17 @@ function PlanTiles({ planType, onChoose }: { planType: PaidPlanType; onChoose: (
                     </Badge>
                   )}
                 </span>
-                <span className="mt-0.5 block text-sm text-slate-500">{plan.description}</span>
+                <span className="mt-0.5 block text-sm text-fg-subtle">{plan.description}</span>
               </span>
               <span className="shrink-0 sm:text-right">
-                <span className="text-xl font-bold text-slate-900 tabular-nums">{formatCents(plan.pricePerUser)}</span>
-                <span className="text-sm text-slate-500"> /user/month</span>
+                <span className="text-xl font-bold text-fg tabular-nums">{formatCents(plan.pricePerUser)}</span>
+                <span className="text-sm text-fg-subtle"> /user/month</span>
               </span>
             </span>
-            <ul className="mt-3 grid gap-x-4 gap-y-1.5 text-sm text-slate-600 sm:grid-cols-3">
+            <ul className="mt-3 grid gap-x-4 gap-y-1.5 text-sm text-fg-muted sm:grid-cols-3">
               {plan.features.slice(0, 3).map((feature) => (
                 <li key={feature} className="flex items-start gap-1.5">
-                  <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
+                  <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600 dark:text-emerald-400" />
                   {feature}
                 </li>
               ))}
@@ -161,9 +161,9 @@ function Checkout({ organization }: { organization: MyOrganization }) {
       {cancelled && (
         <p
           role="status"
-          className="flex items-start gap-2 rounded-lg border border-slate-200 bg-white px-4 py-3 text-sm text-slate-700"
+          className="flex items-start gap-2 rounded-lg border border-line bg-surface px-4 py-3 text-sm text-fg-secondary"
         >
-          <Info aria-hidden className="mt-0.5 size-4 shrink-0 text-slate-500" />
+          <Info aria-hidden className="mt-0.5 size-4 shrink-0 text-fg-subtle" />
           Checkout was cancelled and nothing was charged. Choose a plan again whenever you are ready.
         </p>
       )}
@@ -193,19 +193,19 @@ function Checkout({ organization }: { organization: MyOrganization }) {
                   invalid={problem !== null}
                   describedBy={`${USERS_ID}-hint${problem ? ` ${USERS_ID}-error` : ''}`}
                 />
-                <p id={`${USERS_ID}-hint`} className="text-xs text-slate-500">
+                <p id={`${USERS_ID}-hint`} className="text-xs text-fg-subtle">
                   {BILLING_MESSAGES.minimumUsers(plan.minUsers)} · up to {plan.maxUsers.toLocaleString('en-US')} on{' '}
                   {plan.name}
                   {memberCount > 0 && ` · ${memberCount} ${memberCount === 1 ? 'member' : 'members'} today`}
                 </p>
                 {problem && (
-                  <p id={`${USERS_ID}-error`} role="alert" className="text-sm text-red-600">
+                  <p id={`${USERS_ID}-error`} role="alert" className="text-sm text-red-600 dark:text-red-400">
                     {problem}
                   </p>
                 )}
               </div>
               <fieldset className="space-y-1.5">
-                <legend className="text-sm font-medium text-slate-700">Billing cycle</legend>
+                <legend className="text-sm font-medium text-fg-secondary">Billing cycle</legend>
                 <div className="grid grid-cols-2 gap-2">
                   <ChoiceTile
                     name="cycle"
@@ -215,8 +215,8 @@ function Checkout({ organization }: { organization: MyOrganization }) {
                     onSelect={() => setCycle('monthly')}
                     className="p-3 sm:p-3"
                   >
-                    <span className="block text-sm font-medium text-slate-900">Monthly</span>
-                    <span className="mt-1 block text-xs text-slate-500">Month to month</span>
+                    <span className="block text-sm font-medium text-fg">Monthly</span>
+                    <span className="mt-1 block text-xs text-fg-subtle">Month to month</span>
                   </ChoiceTile>
                   <ChoiceTile
                     name="cycle"
@@ -226,7 +226,7 @@ function Checkout({ organization }: { organization: MyOrganization }) {
                     onSelect={() => setCycle('yearly')}
                     className="p-3 sm:p-3"
                   >
-                    <span className="block text-sm font-medium text-slate-900">Yearly</span>
+                    <span className="block text-sm font-medium text-fg">Yearly</span>
                     <Badge tone="green" className="mt-1">
                       Save {yearlyPercent}
                     </Badge>
@@ -245,27 +245,27 @@ function Checkout({ organization }: { organization: MyOrganization }) {
           <CardContent className="space-y-5">
             <dl className="space-y-2 text-sm">
               <div className="flex items-baseline justify-between gap-3">
-                <dt className="text-slate-600">{plan.name} plan</dt>
-                <dd className="text-slate-600">{formatCents(plan.pricePerUser)} per user</dd>
+                <dt className="text-fg-muted">{plan.name} plan</dt>
+                <dd className="text-fg-muted">{formatCents(plan.pricePerUser)} per user</dd>
               </div>
               <div className="flex items-baseline justify-between gap-3">
-                <dt className="text-slate-600">
+                <dt className="text-fg-muted">
                   {problem ? '–' : users} {users === 1 ? 'user' : 'users'} × {formatCents(plan.pricePerUser)}
                 </dt>
-                <dd className="font-medium text-slate-900 tabular-nums">{total === null ? '–' : formatCents(total)}</dd>
+                <dd className="font-medium text-fg tabular-nums">{total === null ? '–' : formatCents(total)}</dd>
               </div>
-              <div className="flex items-baseline justify-between gap-3 border-t border-slate-200 pt-3">
-                <dt className="font-semibold text-slate-900">Monthly total</dt>
+              <div className="flex items-baseline justify-between gap-3 border-t border-line pt-3">
+                <dt className="font-semibold text-fg">Monthly total</dt>
                 <dd className="text-right">
-                  <span className="text-2xl font-bold text-slate-900 tabular-nums">
+                  <span className="text-2xl font-bold text-fg tabular-nums">
                     {total === null ? '–' : formatCents(total)}
                   </span>
-                  <span className="text-sm text-slate-500"> /month</span>
+                  <span className="text-sm text-fg-subtle"> /month</span>
                 </dd>
               </div>
             </dl>
             {cycle === 'yearly' && total !== null && (
-              <p className="rounded-lg bg-slate-50 px-3 py-2 text-xs text-slate-600">
+              <p className="rounded-lg bg-surface-subtle px-3 py-2 text-xs text-fg-muted">
                 Yearly billing saves {yearlyPercent}: {formatCents(Math.round(total * 12 * (1 - YEARLY_DISCOUNT)))} a
                 year instead of {formatCents(total * 12)}. Payments here are taken monthly; the total above is what you
                 pay each month.
@@ -273,11 +273,14 @@ function Checkout({ organization }: { organization: MyOrganization }) {
             )}
 
             <div>
-              <h3 className="text-sm font-semibold text-slate-900">Included in {plan.name}</h3>
-              <ul className="mt-2 space-y-1.5 text-sm text-slate-600">
+              <h3 className="text-sm font-semibold text-fg">Included in {plan.name}</h3>
+              <ul className="mt-2 space-y-1.5 text-sm text-fg-muted">
                 {plan.features.map((feature) => (
                   <li key={feature} className="flex items-start gap-2">
-                    <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
+                    <CheckCircle2
+                      aria-hidden
+                      className="mt-0.5 size-4 shrink-0 text-emerald-600 dark:text-emerald-400"
+                    />
                     {feature}
                   </li>
                 ))}
@@ -285,17 +288,17 @@ function Checkout({ organization }: { organization: MyOrganization }) {
             </div>
 
             {onTrial && (
-              <div className="rounded-lg border border-emerald-200 bg-emerald-50 px-3 py-2.5 text-sm">
-                <p className="flex items-center gap-1.5 font-semibold text-emerald-900">
-                  <ShieldCheck aria-hidden className="size-4 text-emerald-600" />
+              <div className="rounded-lg border border-emerald-200 dark:border-emerald-800 bg-emerald-50 dark:bg-emerald-950/40 px-3 py-2.5 text-sm">
+                <p className="flex items-center gap-1.5 font-semibold text-emerald-900 dark:text-emerald-300">
+                  <ShieldCheck aria-hidden className="size-4 text-emerald-600 dark:text-emerald-400" />
                   {BILLING_MESSAGES.trialNoteTitle}
                 </p>
-                <p className="mt-0.5 text-emerald-800">{BILLING_MESSAGES.trialNote}</p>
+                <p className="mt-0.5 text-emerald-800 dark:text-emerald-300">{BILLING_MESSAGES.trialNote}</p>
               </div>
             )}
 
             <fieldset className="space-y-2">
-              <legend className="mb-2 text-sm font-semibold text-slate-900">Payment method</legend>
+              <legend className="mb-2 text-sm font-semibold text-fg">Payment method</legend>
               <div className="grid gap-2">
                 <ChoiceTile
                   name="method"
@@ -307,10 +310,10 @@ function Checkout({ organization }: { organization: MyOrganization }) {
                   className="p-3 sm:p-3"
                 >
                   <span className="flex items-center justify-between gap-2">
-                    <span className="text-sm font-medium text-slate-900">Credit Card</span>
-                    <CreditCard aria-hidden className="size-4 text-slate-500" />
+                    <span className="text-sm font-medium text-fg">Credit Card</span>
+                    <CreditCard aria-hidden className="size-4 text-fg-subtle" />
                   </span>
-                  <span className="mt-0.5 block text-xs text-slate-500">On a secure checkout page</span>
+                  <span className="mt-0.5 block text-xs text-fg-subtle">On a secure checkout page</span>
                 </ChoiceTile>
                 <ChoiceTile
                   name="method"
@@ -322,10 +325,10 @@ function Checkout({ organization }: { organization: MyOrganization }) {
                   className="p-3 sm:p-3"
                 >
                   <span className="flex items-center justify-between gap-2">
-                    <span className="text-sm font-medium text-slate-900">PayPal</span>
-                    <Wallet aria-hidden className="size-4 text-slate-500" />
+                    <span className="text-sm font-medium text-fg">PayPal</span>
+                    <Wallet aria-hidden className="size-4 text-fg-subtle" />
                   </span>
-                  <span className="mt-0.5 block text-xs text-slate-500">Pays one month at a time</span>
+                  <span className="mt-0.5 block text-xs text-fg-subtle">Pays one month at a time</span>
                 </ChoiceTile>
               </div>
             </fieldset>
@@ -337,7 +340,7 @@ function Checkout({ organization }: { organization: MyOrganization }) {
                   {redirecting ? 'Opening secure checkout…' : onTrial ? 'Start Free Trial' : 'Subscribe'}
                 </Button>
                 {cardDemo && (
-                  <p className="flex items-start gap-1.5 text-xs text-slate-500">
+                  <p className="flex items-start gap-1.5 text-xs text-fg-subtle">
                     <FlaskConical aria-hidden className="mt-0.5 size-3.5 shrink-0" />
                     Demo mode: you confirm on a demo payment page and no card is charged.
                   </p>
@@ -355,7 +358,7 @@ function Checkout({ organization }: { organization: MyOrganization }) {
           </CardContent>
         </Card>
       </div>
-      <p className="flex items-center justify-center gap-1.5 text-center text-xs text-slate-500">
+      <p className="flex items-center justify-center gap-1.5 text-center text-xs text-fg-subtle">
         <Lock aria-hidden className="size-3.5 shrink-0" />
         {BILLING_MESSAGES.checkoutFooter}
       </p>

@@ -21,11 +21,11 @@ export function ChoiceTile({ name, value, checked, onSelect, label, disabled, cl
   return (
     <label
       className={cn(
-        'relative flex cursor-pointer gap-3 rounded-lg border bg-white p-3.5 transition-colors sm:p-4',
+        'relative flex cursor-pointer gap-3 rounded-lg border bg-surface p-3.5 transition-colors sm:p-4',
         'has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500 has-[:focus-visible]:ring-offset-2',
         checked
-          ? 'border-indigo-600 bg-indigo-50/50 ring-1 ring-indigo-600'
-          : 'border-slate-200 hover:border-slate-300',
+          ? 'border-indigo-600 bg-indigo-50/50 dark:bg-indigo-950/40 ring-1 ring-indigo-600'
+          : 'border-line hover:border-line-strong',
         disabled && 'cursor-not-allowed opacity-60',
         className,
       )}
@@ -44,7 +44,7 @@ export function ChoiceTile({ name, value, checked, onSelect, label, disabled, cl
         aria-hidden
         className={cn(
           'mt-0.5 flex size-4 shrink-0 items-center justify-center rounded-full border',
-          checked ? 'border-indigo-600 bg-indigo-600' : 'border-slate-300 bg-white',
+          checked ? 'border-indigo-600 bg-indigo-600' : 'border-line-strong bg-surface',
         )}
       >
         {checked && <span className="size-1.5 rounded-full bg-white" />}

@@ -24,11 +24,13 @@ interface CurrentPlanCardProps {
 function Figure({ label, value, note, warn }: { label: string; value: ReactNode; note?: ReactNode; warn?: boolean }) {
   return (
     <div className="min-w-0">
-      <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</dt>
-      <dd className={cn('mt-1 text-lg font-semibold text-slate-900 tabular-nums', warn && 'text-amber-700')}>
+      <dt className="text-xs font-medium tracking-wide text-fg-subtle uppercase">{label}</dt>
+      <dd
+        className={cn('mt-1 text-lg font-semibold text-fg tabular-nums', warn && 'text-amber-700 dark:text-amber-300')}
+      >
         {value}
       </dd>
-      {note && <dd className="text-xs text-slate-500">{note}</dd>}
+      {note && <dd className="text-xs text-fg-subtle">{note}</dd>}
     </div>
   );
 }
@@ -39,13 +41,18 @@ function TrialLine({ summary }: { summary: LicenseSummary }) {
   const ended = summary.trialEndDate !== null && new Date(summary.trialEndDate).getTime() <= now.getTime();
   if (ended) {
     return (
-      <p className="text-sm font-medium text-red-700">
+      <p className="text-sm font-medium text-red-700 dark:text-red-300">
         Your free trial ended{summary.trialEndDate ? ` on ${formatDate(summary.trialEndDate)}` : ''}.
       </p>
     );
   }
   return (
-    <p className={cn('text-sm', summary.daysLeft <= 3 ? 'font-medium text-amber-800' : 'text-slate-600')}>
+    <p
+      className={cn(
+        'text-sm',
+        summary.daysLeft <= 3 ? 'font-medium text-amber-800 dark:text-amber-300' : 'text-fg-muted',
+      )}
+    >
       {daysLeftText(summary.daysLeft)} in your free trial
       {summary.trialEndDate ? ` (ends ${formatDate(summary.trialEndDate)})` : ''}.
     </p>
@@ -101,14 +108,14 @@ export function CurrentPlanCard({ organizationId, summary, isPending, isError, o
     <Card role="group" aria-label="Current plan" className="overflow-hidden">
       <div className="flex flex-col gap-4 p-5 sm:flex-row sm:items-start sm:justify-between sm:p-6">
         <div className="min-w-0 space-y-1">
-          <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">Current plan</p>
+          <p className="text-xs font-medium tracking-wide text-fg-subtle uppercase">Current plan</p>
           <div className="flex flex-wrap items-center gap-2">
-            <h2 className="text-2xl font-semibold text-slate-900">{planName(summary.planType)}</h2>
+            <h2 className="text-2xl font-semibold text-fg">{planName(summary.planType)}</h2>
             <PlanStatusBadge organization={summary} />
           </div>
           <TrialLine summary={summary} />
           {!onTrial && summary.monthlyTotal > 0 && (
-            <p className="text-sm text-slate-600">
+            <p className="text-sm text-fg-muted">
               {formatCents(summary.monthlyTotal)} a month · {formatCents(summary.pricePerLicense)} per seat
             </p>
           )}
@@ -119,7 +126,7 @@ export function CurrentPlanCard({ organizationId, summary, isPending, isError, o
           </Link>
         </Button>
       </div>
-      <dl className="grid grid-cols-2 gap-x-4 gap-y-5 border-t border-slate-100 px-5 py-5 sm:px-6 lg:grid-cols-4">
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-5 border-t border-line-subtle px-5 py-5 sm:px-6 lg:grid-cols-4">
         <Figure
           label="Seats used"
           value={summary.seats < 0 ? `${summary.seatsUsed}` : `${summary.seatsUsed} of ${summary.seats}`}
@@ -142,7 +149,7 @@ export function CurrentPlanCard({ organizationId, summary, isPending, isError, o
           }
         />
       </dl>
-      <div className="border-t border-slate-100 bg-slate-50/50 px-5 py-4 sm:px-6">
+      <div className="border-t border-line-subtle bg-surface-subtle/50 px-5 py-4 sm:px-6">
         <PortalAction organizationId={organizationId} customerId={summary.customerId} />
       </div>
     </Card>

@@ -17,10 +17,13 @@ export const DEMO_PROVIDER_LABEL = 'Demo payment provider — no card is charged
 /** The page frame: a provider's page, not the app's, with the demo label impossible to miss. */
 function ProviderFrame({ children }: { children: ReactNode }) {
   return (
-    <div className="flex min-h-dvh flex-col bg-slate-100">
-      <div role="note" className="border-b border-amber-300 bg-amber-100 px-4 py-2.5 text-amber-950">
+    <div className="flex min-h-dvh flex-col bg-surface-muted">
+      <div
+        role="note"
+        className="border-b border-amber-300 dark:border-amber-700 bg-amber-100 dark:bg-amber-900/40 px-4 py-2.5 text-amber-950 dark:text-amber-300"
+      >
         <p className="mx-auto flex max-w-md items-center justify-center gap-2 text-center text-sm font-semibold">
-          <FlaskConical aria-hidden className="size-4 shrink-0 text-amber-700" />
+          <FlaskConical aria-hidden className="size-4 shrink-0 text-amber-700 dark:text-amber-300" />
           {DEMO_PROVIDER_LABEL}
         </p>
       </div>
@@ -34,8 +37,8 @@ function ProviderFrame({ children }: { children: ReactNode }) {
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="flex items-baseline justify-between gap-4 py-2.5">
-      <dt className="text-sm text-slate-500">{label}</dt>
-      <dd className="min-w-0 text-right text-sm font-medium break-words text-slate-900">{children}</dd>
+      <dt className="text-sm text-fg-subtle">{label}</dt>
+      <dd className="min-w-0 text-right text-sm font-medium break-words text-fg">{children}</dd>
     </div>
   );
 }
@@ -43,16 +46,16 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 function Summary({ checkout }: { checkout: DemoCheckout }) {
   const plan = PLANS[checkout.planType];
   return (
-    <dl className="divide-y divide-slate-100">
+    <dl className="divide-y divide-line-subtle">
       <Row label="Plan">{plan.name}</Row>
       <Row label="Users">{checkout.quantity}</Row>
       <Row label="Price">{formatCents(plan.pricePerUser)} per user per month</Row>
       <Row label="Email">{checkout.customerEmail ?? 'Not given'}</Row>
       <div className="flex items-baseline justify-between gap-4 pt-3">
-        <dt className="text-sm font-semibold text-slate-900">Monthly amount</dt>
-        <dd className="text-2xl font-bold text-slate-900 tabular-nums">
+        <dt className="text-sm font-semibold text-fg">Monthly amount</dt>
+        <dd className="text-2xl font-bold text-fg tabular-nums">
           {formatCents(checkout.amount)}
-          <span className="text-sm font-normal text-slate-500"> {checkout.currency}/month</span>
+          <span className="text-sm font-normal text-fg-subtle"> {checkout.currency}/month</span>
         </dd>
       </div>
     </dl>
@@ -62,11 +65,11 @@ function Summary({ checkout }: { checkout: DemoCheckout }) {
 function Problem({ title, children }: { title: string; children: ReactNode }) {
   return (
     <Card className="p-6 text-center">
-      <span className="mx-auto flex size-12 items-center justify-center rounded-full bg-red-50 text-red-600">
+      <span className="mx-auto flex size-12 items-center justify-center rounded-full bg-red-50 dark:bg-red-950/40 text-red-600 dark:text-red-400">
         <AlertCircle aria-hidden className="size-6" />
       </span>
-      <h1 className="mt-4 text-lg font-semibold text-slate-900">{title}</h1>
-      <div className="mt-1 text-sm text-slate-600">{children}</div>
+      <h1 className="mt-4 text-lg font-semibold text-fg">{title}</h1>
+      <div className="mt-1 text-sm text-fg-muted">{children}</div>
       <Button asChild variant="outline" className="mt-6">
         <Link href="/checkout">
           <ArrowLeft aria-hidden /> Back to checkout
@@ -122,17 +125,17 @@ export function DemoCheckoutView({ organizationId, checkoutId }: { organizationI
     const paidAlready = checkout.data.status === 'completed' && !done;
     body = (
       <Card className="overflow-hidden">
-        <div className="border-b border-slate-200 bg-white px-6 py-5">
-          <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">Pay</p>
+        <div className="border-b border-line bg-surface px-6 py-5">
+          <p className="text-xs font-medium tracking-wide text-fg-subtle uppercase">Pay</p>
           <div className="mt-1 flex items-center justify-between gap-3">
             <Logo />
-            <span className="rounded-full border border-amber-300 bg-amber-50 px-2.5 py-0.5 text-xs font-semibold text-amber-800">
+            <span className="rounded-full border border-amber-300 dark:border-amber-700 bg-amber-50 dark:bg-amber-950/40 px-2.5 py-0.5 text-xs font-semibold text-amber-800 dark:text-amber-300">
               Demo
             </span>
           </div>
         </div>
         <div className="space-y-6 px-6 py-5">
-          <h1 className="text-lg font-semibold text-slate-900">
+          <h1 className="text-lg font-semibold text-fg">
             {PLANS[checkout.data.planType].name} plan for {checkout.data.quantity}{' '}
             {checkout.data.quantity === 1 ? 'user' : 'users'}
           </h1>
@@ -140,9 +143,9 @@ export function DemoCheckoutView({ organizationId, checkoutId }: { organizationI
           {done || paidAlready ? (
             <div
               role="status"
-              className="flex items-start gap-2 rounded-lg border border-emerald-200 bg-emerald-50 px-3 py-3 text-sm text-emerald-900"
+              className="flex items-start gap-2 rounded-lg border border-emerald-200 dark:border-emerald-800 bg-emerald-50 dark:bg-emerald-950/40 px-3 py-3 text-sm text-emerald-900 dark:text-emerald-300"
             >
-              <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
+              <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600 dark:text-emerald-400" />
               <span>
                 {done ? 'Payment complete. Taking you to the dashboard…' : 'This demo payment is already complete.'}
                 {paidAlready && (
@@ -167,7 +170,7 @@ export function DemoCheckoutView({ organizationId, checkoutId }: { organizationI
             </div>
           )}
         </div>
-        <p className="border-t border-slate-200 bg-slate-50 px-6 py-4 text-xs leading-relaxed text-slate-500">
+        <p className="border-t border-line bg-surface-subtle px-6 py-4 text-xs leading-relaxed text-fg-subtle">
           This page stands in for Stripe Checkout because this server has no Stripe keys. Completing it applies the plan
           exactly as a real payment would, and nobody is charged.
         </p>

@@ -27,7 +27,7 @@ function renewalWord(license: License) {
 
 /** The renewal date, in red with "in N days" when 30 days or fewer remain (spec §9). */
 function Renewal({ license, now }: { license: License; now: Date }) {
-  if (!license.expirationDate) return <span className="text-slate-500">—</span>;
+  if (!license.expirationDate) return <span className="text-fg-subtle">—</span>;
   const days = daysUntil(license.expirationDate, now);
   const soon = days <= RENEWAL_WARNING_DAYS;
   const word = renewalWord(license);
@@ -38,9 +38,11 @@ function Renewal({ license, now }: { license: License; now: Date }) {
         : 'ended'
       : `${word.toLowerCase()} ${days === 0 ? 'today' : days === 1 ? 'in 1 day' : `in ${days} days`}`;
   return (
-    <span className={cn('whitespace-nowrap', soon ? 'font-medium text-red-600' : 'text-slate-700')}>
+    <span
+      className={cn('whitespace-nowrap', soon ? 'font-medium text-red-600 dark:text-red-400' : 'text-fg-secondary')}
+    >
       {formatDate(license.expirationDate)}
-      <span className={cn('block text-xs font-normal', !soon && 'text-slate-500')}>{when}</span>
+      <span className={cn('block text-xs font-normal', !soon && 'text-fg-subtle')}>{when}</span>
     </span>
   );
 }
@@ -58,7 +60,7 @@ export function LicensesCard({ licenses, isPending, isError, onRetry }: Licenses
     body = (
       <SkeletonRows
         label="Loading licences"
-        className="divide-y divide-slate-100 border-t border-slate-100"
+        className="divide-y divide-line-subtle border-t border-line-subtle"
         row={() => (
           <div className="flex items-center gap-4 px-5 py-3.5 sm:px-6">
             <Skeleton className="h-4 w-28" />
@@ -117,13 +119,13 @@ export function LicensesCard({ licenses, isPending, isError, onRetry }: Licenses
               {licenses.map((license) => (
                 <TableRow key={license.id}>
                   <TableCell className="pl-5 sm:pl-6">
-                    <span className="flex flex-wrap items-center gap-x-2 gap-y-1 font-medium text-slate-900">
+                    <span className="flex flex-wrap items-center gap-x-2 gap-y-1 font-medium text-fg">
                       {planName(license.planType)} <ProviderBadge license={license} />
                     </span>
                   </TableCell>
                   <TableCell className="px-3 text-right tabular-nums">{license.quantity}</TableCell>
                   <TableCell className="px-3 text-right tabular-nums">{formatCents(license.pricePerLicense)}</TableCell>
-                  <TableCell className="px-3 text-right font-medium text-slate-900 tabular-nums">
+                  <TableCell className="px-3 text-right font-medium text-fg tabular-nums">
                     {formatCents(license.totalAmount)}
                   </TableCell>
                   <TableCell className="px-3 whitespace-nowrap">{formatDate(license.purchaseDate)}</TableCell>
@@ -135,21 +137,21 @@ export function LicensesCard({ licenses, isPending, isError, onRetry }: Licenses
             </TableBody>
           </Table>
         </div>
-        <ul aria-label="Licences" className="divide-y divide-slate-100 border-t border-slate-100 sm:hidden">
+        <ul aria-label="Licences" className="divide-y divide-line-subtle border-t border-line-subtle sm:hidden">
           {licenses.map((license) => (
             <li key={license.id} className="space-y-2 px-5 py-4">
               <div className="flex items-center justify-between gap-3">
-                <span className="flex items-center gap-2 font-medium text-slate-900">
+                <span className="flex items-center gap-2 font-medium text-fg">
                   {planName(license.planType)} <ProviderBadge license={license} />
                 </span>
-                <span className="font-medium text-slate-900 tabular-nums">{formatCents(license.totalAmount)}</span>
+                <span className="font-medium text-fg tabular-nums">{formatCents(license.totalAmount)}</span>
               </div>
-              <p className="text-sm text-slate-600">
+              <p className="text-sm text-fg-muted">
                 {license.quantity} × {formatCents(license.pricePerLicense)} · purchased{' '}
                 {formatDate(license.purchaseDate)}
               </p>
               <p className="flex items-baseline justify-between gap-3 text-sm">
-                <span className="text-slate-500">Renewal</span>
+                <span className="text-fg-subtle">Renewal</span>
                 <Renewal license={license} now={now} />
               </p>
             </li>

@@ -22,7 +22,7 @@ function StatusBadge({ payment }: { payment: Payment }) {
       <CheckCircle2 aria-hidden className="size-3" /> Paid
     </Badge>
   ) : (
-    <Badge className="gap-1 border-red-200 bg-red-50 text-red-700">
+    <Badge className="gap-1 border-red-200 dark:border-red-800 bg-red-50 dark:bg-red-950/40 text-red-700 dark:text-red-300">
       <XCircle aria-hidden className="size-3" /> Failed
     </Badge>
   );
@@ -33,7 +33,7 @@ function Amount({ payment }: { payment: Payment }) {
   return (
     <span className="tabular-nums">
       {formatCents(payment.amount)}
-      {code !== 'USD' && <span className="text-xs text-slate-500"> {code}</span>}
+      {code !== 'USD' && <span className="text-xs text-fg-subtle"> {code}</span>}
     </span>
   );
 }
@@ -41,7 +41,7 @@ function Amount({ payment }: { payment: Payment }) {
 function Invoice({ payment }: { payment: Payment }) {
   if (!payment.invoiceUrl) {
     return (
-      <span className="whitespace-nowrap text-slate-400">{payment.provider === 'demo' ? 'None (demo)' : 'None'}</span>
+      <span className="whitespace-nowrap text-fg-subtle">{payment.provider === 'demo' ? 'None (demo)' : 'None'}</span>
     );
   }
   return (
@@ -49,7 +49,7 @@ function Invoice({ payment }: { payment: Payment }) {
       href={payment.invoiceUrl}
       target="_blank"
       rel="noopener noreferrer"
-      className="inline-flex items-center gap-1 font-medium whitespace-nowrap text-indigo-600 hover:underline"
+      className="inline-flex items-center gap-1 font-medium whitespace-nowrap text-indigo-600 dark:text-indigo-400 hover:underline"
     >
       View invoice <ExternalLink aria-hidden className="size-3.5" />
       <span className="sr-only">of {formatDate(payment.createdAt)} (opens in a new tab)</span>
@@ -64,7 +64,7 @@ export function PaymentsCard({ payments, isPending, isError, onRetry }: Payments
     body = (
       <SkeletonRows
         label="Loading payments"
-        className="divide-y divide-slate-100 border-t border-slate-100"
+        className="divide-y divide-line-subtle border-t border-line-subtle"
         row={() => (
           <div className="flex items-center gap-4 px-5 py-3.5 sm:px-6">
             <Skeleton className="h-4 w-24" />
@@ -113,7 +113,7 @@ export function PaymentsCard({ payments, isPending, isError, onRetry }: Payments
                 <TableRow key={payment.id}>
                   <TableCell className="pl-5 whitespace-nowrap sm:pl-6">{formatDate(payment.createdAt)}</TableCell>
                   <TableCell className="min-w-48">{payment.description}</TableCell>
-                  <TableCell className="text-right font-medium text-slate-900">
+                  <TableCell className="text-right font-medium text-fg">
                     <Amount payment={payment} />
                   </TableCell>
                   <TableCell>
@@ -127,18 +127,18 @@ export function PaymentsCard({ payments, isPending, isError, onRetry }: Payments
             </TableBody>
           </Table>
         </div>
-        <ul aria-label="Payment history" className="divide-y divide-slate-100 border-t border-slate-100 sm:hidden">
+        <ul aria-label="Payment history" className="divide-y divide-line-subtle border-t border-line-subtle sm:hidden">
           {payments.map((payment) => (
             <li key={payment.id} className="space-y-1.5 px-5 py-4">
               <div className="flex items-center justify-between gap-3">
-                <span className="font-medium text-slate-900">
+                <span className="font-medium text-fg">
                   <Amount payment={payment} />
                 </span>
                 <StatusBadge payment={payment} />
               </div>
-              <p className="text-sm text-slate-600">{payment.description}</p>
+              <p className="text-sm text-fg-muted">{payment.description}</p>
               <p className="flex items-center justify-between gap-3 text-sm">
-                <span className="text-slate-500">{formatDate(payment.createdAt)}</span>
+                <span className="text-fg-subtle">{formatDate(payment.createdAt)}</span>
                 <Invoice payment={payment} />
               </p>
             </li>

@@ -96,13 +96,13 @@ function DemoPaypalButton({
   return (
     <div className="space-y-2">
       <Button
-        className="h-11 w-full bg-[#ffc439] text-base font-semibold text-slate-900 hover:bg-[#f2b52e]"
+        className="h-11 w-full bg-[#ffc439] text-base font-semibold text-fg hover:bg-[#f2b52e]"
         disabled={problem !== null || state !== 'idle'}
         onClick={() => void pay()}
       >
         {state === 'paying' ? 'Processing payment…' : state === 'done' ? 'Paid' : 'Pay with PayPal (demo)'}
       </Button>
-      <p className="flex items-start gap-1.5 text-xs text-slate-500">
+      <p className="flex items-start gap-1.5 text-xs text-fg-subtle">
         <FlaskConical aria-hidden className="mt-0.5 size-3.5 shrink-0" />
         Demo mode: no PayPal account is charged. The plan is applied as if PayPal had confirmed the payment.
       </p>
@@ -166,7 +166,7 @@ function PaypalSdkButtons({
 
   if (failed) {
     return (
-      <div className="space-y-2 rounded-lg border border-red-200 bg-red-50 px-3 py-3 text-sm text-red-800">
+      <div className="space-y-2 rounded-lg border border-red-200 dark:border-red-800 bg-red-50 dark:bg-red-950/40 px-3 py-3 text-sm text-red-800 dark:text-red-300">
         <p className="flex items-start gap-2">
           <AlertCircle aria-hidden className="mt-0.5 size-4 shrink-0" />
           PayPal could not be loaded. Check your connection, or pay by card.
@@ -187,7 +187,7 @@ function PaypalSdkButtons({
   return (
     <div>
       {!sdk && <Skeleton className="h-11 w-full" />}
-      {problem && sdk && <p className="text-sm text-slate-500">Correct the number of users to pay with PayPal.</p>}
+      {problem && sdk && <p className="text-sm text-fg-subtle">Correct the number of users to pay with PayPal.</p>}
       <div ref={container} hidden={problem !== null} aria-label="PayPal payment buttons" />
     </div>
   );
@@ -201,7 +201,7 @@ export function PaypalPayment({ organizationId, planType, userCount, problem, on
   if (setup.isPending) return <Skeleton aria-label="Loading PayPal" className="h-11 w-full" />;
   if (setup.isError) {
     return (
-      <div className="space-y-2 rounded-lg border border-red-200 bg-red-50 px-3 py-3 text-sm text-red-800">
+      <div className="space-y-2 rounded-lg border border-red-200 dark:border-red-800 bg-red-50 dark:bg-red-950/40 px-3 py-3 text-sm text-red-800 dark:text-red-300">
         <p className="flex items-start gap-2">
           <AlertCircle aria-hidden className="mt-0.5 size-4 shrink-0" />
           {serverMessage(setup.error, 'PayPal is not available right now. Please try again, or pay by card.')}
@@ -217,7 +217,7 @@ export function PaypalPayment({ organizationId, planType, userCount, problem, on
   }
   if (!setup.data.clientId) {
     return (
-      <p className="flex items-start gap-2 rounded-lg border border-red-200 bg-red-50 px-3 py-3 text-sm text-red-800">
+      <p className="flex items-start gap-2 rounded-lg border border-red-200 dark:border-red-800 bg-red-50 dark:bg-red-950/40 px-3 py-3 text-sm text-red-800 dark:text-red-300">
         <AlertCircle aria-hidden className="mt-0.5 size-4 shrink-0" />
         PayPal is not set up on this server. Please pay by card.
       </p>

@@ -8,12 +8,16 @@ import { useRefreshOnWriteBlock } from '@/lib/writeBlock';
 import { daysLeftText, planBannerOf, type PlanBanner as Banner } from '../planState';
 
 const tones = {
-  calm: 'border-indigo-100 bg-indigo-50/70 text-indigo-900',
-  warning: 'border-amber-200 bg-amber-50 text-amber-950',
-  danger: 'border-red-200 bg-red-50 text-red-900',
+  calm: 'border-indigo-100 dark:border-indigo-900 bg-indigo-50/70 dark:bg-indigo-950/40 text-indigo-900 dark:text-indigo-300',
+  warning: 'border-amber-200 dark:border-amber-800 bg-amber-50 dark:bg-amber-950/40 text-amber-950 dark:text-amber-300',
+  danger: 'border-red-200 dark:border-red-800 bg-red-50 dark:bg-red-950/40 text-red-900 dark:text-red-300',
 } as const;
 
-const iconTones = { calm: 'text-indigo-500', warning: 'text-amber-600', danger: 'text-red-600' } as const;
+const iconTones = {
+  calm: 'text-indigo-500 dark:text-indigo-400',
+  warning: 'text-amber-600 dark:text-amber-400',
+  danger: 'text-red-600 dark:text-red-400',
+} as const;
 
 function toneOf(banner: Banner): keyof typeof tones {
   return banner.kind === 'trial' ? banner.tone : 'danger';
@@ -82,7 +86,8 @@ export function PlanBanner() {
             variant={tone === 'calm' ? 'outline' : 'default'}
             className={cn(
               'shrink-0',
-              tone === 'calm' && 'border-indigo-200 text-indigo-700 hover:bg-indigo-100',
+              tone === 'calm' &&
+                'border-indigo-200 dark:border-indigo-800 text-indigo-700 dark:text-indigo-300 hover:bg-indigo-100 dark:hover:bg-indigo-900/40',
               tone === 'danger' && 'bg-red-600 hover:bg-red-700',
               tone === 'warning' && 'bg-amber-600 hover:bg-amber-700',
             )}

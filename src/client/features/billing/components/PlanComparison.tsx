@@ -49,11 +49,13 @@ function PlanColumn({
       aria-label={plan.name}
       className={cn(
         'relative flex flex-col rounded-lg border p-5',
-        plan.mostPopular ? 'border-indigo-300 ring-1 ring-indigo-300' : 'border-slate-200',
+        plan.mostPopular
+          ? 'border-indigo-300 dark:border-indigo-700 ring-1 ring-indigo-300 dark:ring-indigo-700'
+          : 'border-line',
       )}
     >
       <div className="flex flex-wrap items-center gap-2">
-        <h3 className="text-base font-semibold text-slate-900">{plan.name}</h3>
+        <h3 className="text-base font-semibold text-fg">{plan.name}</h3>
         {plan.mostPopular && (
           <Badge tone="indigo" className="gap-1">
             <Sparkles aria-hidden className="size-3" /> Most Popular
@@ -65,20 +67,20 @@ function PlanColumn({
           </Badge>
         )}
       </div>
-      <p className="mt-0.5 text-sm text-slate-500">{plan.description}</p>
+      <p className="mt-0.5 text-sm text-fg-subtle">{plan.description}</p>
       <p className="mt-3">
-        <span className="text-3xl font-bold text-slate-900 tabular-nums">{formatCents(plan.pricePerUser)}</span>
-        <span className="text-sm text-slate-500"> /licence/month</span>
+        <span className="text-3xl font-bold text-fg tabular-nums">{formatCents(plan.pricePerUser)}</span>
+        <span className="text-sm text-fg-subtle"> /licence/month</span>
       </p>
-      <ul className="mt-4 flex-1 space-y-1.5 text-sm text-slate-600">
+      <ul className="mt-4 flex-1 space-y-1.5 text-sm text-fg-muted">
         {plan.features.map((feature) => (
           <li key={feature} className="flex items-start gap-2">
-            <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
+            <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600 dark:text-emerald-400" />
             {feature}
           </li>
         ))}
       </ul>
-      <div className="mt-5 space-y-1.5 border-t border-slate-100 pt-4">
+      <div className="mt-5 space-y-1.5 border-t border-line-subtle pt-4">
         <Label htmlFor={id}>Licences</Label>
         <div className="flex flex-wrap items-center justify-between gap-2">
           <QuantityInput
@@ -91,12 +93,12 @@ function PlanColumn({
             invalid={problem !== null}
             describedBy={`${id}-note`}
           />
-          <p className="text-sm text-slate-600 tabular-nums">
+          <p className="text-sm text-fg-muted tabular-nums">
             {problem ? '–' : formatCents(monthlyTotalCents(plan.id, Number(quantity)))}
-            <span className="text-slate-500"> /month</span>
+            <span className="text-fg-subtle"> /month</span>
           </p>
         </div>
-        <p id={`${id}-note`} className={cn('text-xs', problem ? 'text-red-600' : 'text-slate-500')}>
+        <p id={`${id}-note`} className={cn('text-xs', problem ? 'text-red-600 dark:text-red-400' : 'text-fg-subtle')}>
           {problem ?? `${plan.minUsers} to ${plan.maxUsers.toLocaleString('en-US')} licences`}
         </p>
       </div>

@@ -11,11 +11,11 @@ const DEMO_PREFIXES = ['demo_', 'test_'];
 
 function Notice({ icon: Icon, title, children }: { icon: typeof Info; title: string; children: ReactNode }) {
   return (
-    <div role="status" className="flex items-start gap-3 rounded-lg border border-slate-200 bg-slate-50 px-4 py-3">
-      <Icon aria-hidden className="mt-0.5 size-4 shrink-0 text-slate-500" />
+    <div role="status" className="flex items-start gap-3 rounded-lg border border-line bg-surface-subtle px-4 py-3">
+      <Icon aria-hidden className="mt-0.5 size-4 shrink-0 text-fg-subtle" />
       <div className="min-w-0 text-sm">
-        <p className="font-semibold text-slate-900">{title}</p>
-        <p className="mt-0.5 text-slate-600">{children}</p>
+        <p className="font-semibold text-fg">{title}</p>
+        <p className="mt-0.5 text-fg-muted">{children}</p>
       </div>
     </div>
   );
@@ -63,7 +63,7 @@ export function PortalAction({ organizationId, customerId }: { organizationId: s
 
   return (
     <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
-      <p className="text-sm text-slate-600">Change seats, update your card, cancel, or download invoices.</p>
+      <p className="text-sm text-fg-muted">Change seats, update your card, cancel, or download invoices.</p>
       <Button variant="outline" onClick={open} disabled={portal.isPending} className="shrink-0">
         <ExternalLink aria-hidden />
         {portal.isPending ? 'Opening…' : 'Manage Subscription / View Invoices'}

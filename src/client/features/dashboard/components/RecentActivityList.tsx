@@ -15,14 +15,14 @@ function ActivityRow({ item }: { item: RecentActivityItem }) {
   const recipient = item.recipient ? `${item.recipient.firstName} ${item.recipient.lastName}` : 'Unknown Recipient';
   return (
     <li className="flex items-center gap-3 py-3.5 sm:gap-4">
-      <span className="hidden size-10 shrink-0 items-center justify-center rounded-lg bg-slate-100 text-slate-600 sm:flex">
+      <span className="hidden size-10 shrink-0 items-center justify-center rounded-lg bg-surface-muted text-fg-muted sm:flex">
         <Icon aria-hidden className="size-5" />
       </span>
       <div className="min-w-0 flex-1">
-        <p className="text-sm font-medium text-slate-900 sm:truncate">
-          {humanize(item.type)} <span className="font-normal text-slate-500">for</span> {recipient}
+        <p className="text-sm font-medium text-fg sm:truncate">
+          {humanize(item.type)} <span className="font-normal text-fg-subtle">for</span> {recipient}
         </p>
-        <p className="text-sm text-slate-500 sm:truncate">
+        <p className="text-sm text-fg-subtle sm:truncate">
           From {item.sender ?? 'Unknown'} ·{' '}
           <time dateTime={item.arrivedAt} title={formatDateTime(item.arrivedAt)}>
             {relativeTime(item.arrivedAt)}
@@ -45,7 +45,7 @@ export function RecentActivityList({ items, isLoading }: RecentActivityListProps
       <SkeletonRows
         label="Loading recent activity"
         rows={RECENT_ACTIVITY_LIMIT}
-        className="divide-y divide-slate-100"
+        className="divide-y divide-line-subtle"
         row={() => (
           <div className="flex items-center gap-3 py-3.5 sm:gap-4">
             <Skeleton className="hidden size-10 rounded-lg sm:block" />
@@ -75,7 +75,7 @@ export function RecentActivityList({ items, isLoading }: RecentActivityListProps
     );
   }
   return (
-    <ul className="divide-y divide-slate-100">
+    <ul className="divide-y divide-line-subtle">
       {items.map((item) => (
         <ActivityRow key={item.id} item={item} />
       ))}

@@ -22,32 +22,32 @@ const stats: StatDefinition[] = [
     icon: Mail,
     value: (s) => s.todaysMail.toLocaleString(),
     trend: 'todaysMail',
-    trendClass: 'text-emerald-600',
-    iconClass: 'bg-indigo-50 text-indigo-600',
+    trendClass: 'text-emerald-700 dark:text-emerald-400',
+    iconClass: 'bg-indigo-50 dark:bg-indigo-950/40 text-indigo-600 dark:text-indigo-400',
   },
   {
     label: 'Pending Pickups',
     icon: Clock,
     value: (s) => s.pendingPickups.toLocaleString(),
     trend: 'pendingPickups',
-    trendClass: 'text-amber-600',
-    iconClass: 'bg-amber-50 text-amber-600',
+    trendClass: 'text-amber-700 dark:text-amber-400',
+    iconClass: 'bg-amber-50 dark:bg-amber-950/40 text-amber-600 dark:text-amber-400',
   },
   {
     label: 'Active Recipients',
     icon: Users,
     value: (s) => s.activeRecipients.toLocaleString(),
     trend: 'activeRecipients',
-    trendClass: 'text-emerald-600',
-    iconClass: 'bg-sky-50 text-sky-600',
+    trendClass: 'text-emerald-700 dark:text-emerald-400',
+    iconClass: 'bg-sky-50 dark:bg-sky-950/40 text-sky-600 dark:text-sky-400',
   },
   {
     label: 'Delivery Rate',
     icon: TrendingUp,
     value: (s) => `${s.deliveryRate}%`,
     trend: 'deliveryRate',
-    trendClass: 'text-emerald-600',
-    iconClass: 'bg-emerald-50 text-emerald-600',
+    trendClass: 'text-emerald-700 dark:text-emerald-400',
+    iconClass: 'bg-emerald-50 dark:bg-emerald-950/40 text-emerald-600 dark:text-emerald-400',
   },
 ];
 
@@ -65,7 +65,7 @@ export function StatCards({ data, isLoading }: StatCardsProps) {
       {stats.map(({ label, icon: Icon, value, trend, trendClass, iconClass }) => (
         <Card key={label} role="group" aria-label={label} className="p-4 sm:p-5">
           <div className="flex items-start justify-between gap-3">
-            <p className="text-sm font-medium text-slate-500">{label}</p>
+            <p className="text-sm font-medium text-fg-subtle">{label}</p>
             <span className={`hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex ${iconClass}`}>
               <Icon aria-hidden className="size-5" />
             </span>
@@ -73,7 +73,7 @@ export function StatCards({ data, isLoading }: StatCardsProps) {
           {isLoading ? (
             <Skeleton className="mt-1 h-9 w-20" />
           ) : (
-            <p data-stat-value className="mt-1 text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl">
+            <p data-stat-value className="mt-1 text-2xl font-semibold tracking-tight text-fg sm:text-3xl">
               {data ? value(data) : '–'}
             </p>
           )}
@@ -84,7 +84,7 @@ export function StatCards({ data, isLoading }: StatCardsProps) {
           ) : trends.isPending ? (
             <Skeleton className="mt-2 h-4 w-28" />
           ) : (
-            <p className="mt-2 text-xs font-medium text-slate-400">–</p>
+            <p className="mt-2 text-xs font-medium text-fg-subtle">–</p>
           )}
         </Card>
       ))}

@@ -17,15 +17,15 @@ import { SecretBox } from './SecretReveal';
 
 function KeyList({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey) => void }) {
   return (
-    <ul aria-label="API keys" className="divide-y divide-slate-100">
+    <ul aria-label="API keys" className="divide-y divide-line-subtle">
       {keys.map((key) => (
         <li key={key.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-3">
           <div className="min-w-0 flex-1">
-            <p className="flex items-center gap-2 text-sm font-medium text-slate-900">
+            <p className="flex items-center gap-2 text-sm font-medium text-fg">
               <span className="truncate">{key.name}</span>
               {key.revokedAt && <Badge>Revoked</Badge>}
             </p>
-            <p className="text-xs text-slate-500">
+            <p className="text-xs text-fg-subtle">
               <span className="font-mono">{key.prefix}…</span> · created{' '}
               <time dateTime={key.createdAt} title={formatDateTime(key.createdAt)}>
                 {formatDate(key.createdAt)}
@@ -37,7 +37,7 @@ function KeyList({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey) =
             <Button
               variant="outline"
               size="sm"
-              className="text-red-600 hover:bg-red-50 hover:text-red-700"
+              className="text-red-600 dark:text-red-400 hover:bg-red-50 dark:hover:bg-red-950/40 hover:text-red-700 dark:hover:text-red-300"
               onClick={() => onRevoke(key)}
               aria-label={`Revoke ${key.name}`}
             >
@@ -89,8 +89,8 @@ function ApiKeysPanel({ organizationId, integration }: { organizationId: string;
   return (
     <div className="space-y-5">
       {created ? (
-        <div className="space-y-3 rounded-lg border border-slate-200 p-4">
-          <p className="text-sm font-medium text-slate-900">New key: {created.name}</p>
+        <div className="space-y-3 rounded-lg border border-line p-4">
+          <p className="text-sm font-medium text-fg">New key: {created.name}</p>
           <SecretBox label="API key" value={created.key} />
           <div className="flex justify-end">
             <Button size="sm" onClick={() => setCreated(null)}>
@@ -118,7 +118,7 @@ function ApiKeysPanel({ organizationId, integration }: { organizationId: string;
             </Button>
           </div>
           {problem && (
-            <p id={`${nameId}-error`} className="text-sm text-red-600">
+            <p id={`${nameId}-error`} className="text-sm text-red-600 dark:text-red-400">
               {problem}
             </p>
           )}
@@ -126,7 +126,7 @@ function ApiKeysPanel({ organizationId, integration }: { organizationId: string;
       )}
 
       <div>
-        <h3 className="mb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">Keys</h3>
+        <h3 className="mb-1 text-xs font-semibold tracking-wide text-fg-subtle uppercase">Keys</h3>
         {keys.isPending ? (
           <SkeletonRows
             label="Loading keys"
@@ -154,9 +154,14 @@ function ApiKeysPanel({ organizationId, integration }: { organizationId: string;
           <KeyList keys={keys.data} onRevoke={setRevoking} />
         )}
       </div>
-      <p className="text-xs text-slate-500">
+      <p className="text-xs text-fg-subtle">
         Send the key as <span className="font-mono">Authorization: Bearer &lt;key&gt;</span>. The API reference is at{' '}
-        <a href="/api/docs" target="_blank" rel="noreferrer" className="font-medium text-indigo-600 hover:underline">
+        <a
+          href="/api/docs"
+          target="_blank"
+          rel="noreferrer"
+          className="font-medium text-indigo-600 dark:text-indigo-400 hover:underline"
+        >
           /api/docs
         </a>
         .

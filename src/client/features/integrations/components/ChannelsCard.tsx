@@ -16,12 +16,12 @@ export function ChannelsCard({ organizationId }: { organizationId: string }) {
     <Card className="p-5 sm:p-6">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
         <div className="flex gap-4">
-          <span className="hidden size-9 shrink-0 items-center justify-center rounded-lg bg-indigo-50 text-indigo-600 sm:flex">
+          <span className="hidden size-9 shrink-0 items-center justify-center rounded-lg bg-indigo-50 dark:bg-indigo-950/40 text-indigo-600 dark:text-indigo-400 sm:flex">
             <Plug aria-hidden className="size-4.5" />
           </span>
           <div>
-            <h2 className="text-base font-semibold text-slate-900">Email, SMS and webhooks</h2>
-            <p className="text-sm text-slate-500">
+            <h2 className="text-base font-semibold text-fg">Email, SMS and webhooks</h2>
+            <p className="text-sm text-fg-subtle">
               {isPending || anyActive
                 ? 'The channels arrival messages, reminders and receipts go out through.'
                 : 'Send from your own mail server, and add SMS or webhooks for your other systems.'}
@@ -30,7 +30,7 @@ export function ChannelsCard({ organizationId }: { organizationId: string }) {
         </div>
         <Link
           href="/integrations"
-          className="inline-flex h-9 shrink-0 items-center justify-center gap-2 self-start rounded-lg border border-slate-300 bg-white px-3 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
+          className="inline-flex h-9 shrink-0 items-center justify-center gap-2 self-start rounded-lg border border-line-strong bg-surface px-3 text-sm font-medium text-fg-secondary shadow-sm hover:bg-surface-subtle focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
         >
           Manage integrations <ArrowRight aria-hidden className="size-4" />
         </Link>
@@ -44,10 +44,15 @@ export function ChannelsCard({ organizationId }: { organizationId: string }) {
               key={kind.type}
               className={cn(
                 'flex items-center gap-2 rounded-lg border px-3 py-1.5 text-sm',
-                on ? 'border-emerald-200 bg-emerald-50/60 text-slate-800' : 'border-slate-200 text-slate-500',
+                on
+                  ? 'border-emerald-200 dark:border-emerald-800 bg-emerald-50/60 dark:bg-emerald-950/40 text-fg'
+                  : 'border-line text-fg-subtle',
               )}
             >
-              <kind.icon aria-hidden className={cn('size-4', on ? 'text-emerald-600' : 'text-slate-400')} />
+              <kind.icon
+                aria-hidden
+                className={cn('size-4', on ? 'text-emerald-600 dark:text-emerald-400' : 'text-fg-faint')}
+              />
               {kind.label}
               {isPending ? (
                 <Skeleton className="h-4 w-12" />
@@ -56,7 +61,7 @@ export function ChannelsCard({ organizationId }: { organizationId: string }) {
                   <CheckCircle2 aria-hidden className="size-3" /> On
                 </Badge>
               ) : (
-                <span className="text-xs text-slate-400">{of.length ? 'Off' : 'Not set up'}</span>
+                <span className="text-xs text-fg-subtle">{of.length ? 'Off' : 'Not set up'}</span>
               )}
             </li>
           );

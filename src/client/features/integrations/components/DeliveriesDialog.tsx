@@ -57,26 +57,29 @@ function DeliveryTable({ items }: { items: NotificationMessage[] }) {
                 <TableCell className="text-right whitespace-nowrap tabular-nums">
                   <Latency ms={m.latencyMs} />
                 </TableCell>
-                <TableCell className="max-w-56 truncate text-xs text-red-700" title={m.lastError ?? undefined}>
-                  {m.lastError ?? <span className="text-slate-400">—</span>}
+                <TableCell
+                  className="max-w-56 truncate text-xs text-red-700 dark:text-red-300"
+                  title={m.lastError ?? undefined}
+                >
+                  {m.lastError ?? <span className="text-fg-subtle">—</span>}
                 </TableCell>
               </TableRow>
             ))}
           </TableBody>
         </Table>
       </div>
-      <ul aria-label="Deliveries" className="divide-y divide-slate-100 md:hidden">
+      <ul aria-label="Deliveries" className="divide-y divide-line-subtle md:hidden">
         {items.map((m) => (
           <li key={m.id} className="space-y-1 py-3">
             <div className="flex items-center justify-between gap-2">
-              <span className="min-w-0 truncate font-mono text-xs text-slate-800">{m.event}</span>
+              <span className="min-w-0 truncate font-mono text-xs text-fg">{m.event}</span>
               <NotificationStatusBadge status={m.status} />
             </div>
-            <p className="text-xs text-slate-500">
+            <p className="text-xs text-fg-subtle">
               <When message={m} /> · {m.responseStatus !== null ? `HTTP ${m.responseStatus}` : 'no response'} ·{' '}
               {m.attempts} {m.attempts === 1 ? 'attempt' : 'attempts'} · <Latency ms={m.latencyMs} />
             </p>
-            {m.lastError && <p className="text-xs break-words text-red-700">{m.lastError}</p>}
+            {m.lastError && <p className="text-xs break-words text-red-700 dark:text-red-300">{m.lastError}</p>}
           </li>
         ))}
       </ul>
@@ -127,12 +130,12 @@ function DeliveryLog({ organizationId, integration }: { organizationId: string; 
   return (
     <div className="space-y-3">
       <div className="flex items-center justify-between gap-2">
-        <p className="min-w-0 truncate font-mono text-xs text-slate-500">{integration.config.webhookUrl}</p>
+        <p className="min-w-0 truncate font-mono text-xs text-fg-subtle">{integration.config.webhookUrl}</p>
         <Button variant="ghost" size="sm" onClick={() => void log.refetch()} disabled={log.isFetching}>
           <RefreshCw aria-hidden className={log.isFetching ? 'animate-spin' : undefined} /> Refresh
         </Button>
       </div>
-      <div className="rounded-lg border border-slate-200 px-3 md:px-0">{body}</div>
+      <div className="rounded-lg border border-line px-3 md:px-0">{body}</div>
       <Pager
         label="Deliveries"
         page={page}

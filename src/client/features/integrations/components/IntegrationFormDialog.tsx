@@ -150,8 +150,8 @@ function resolverFor(type: IntegrationType): Resolver<FormValues> {
 
 function Group({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <fieldset className="space-y-4 rounded-lg border border-slate-200 p-4">
-      <legend className="px-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">{title}</legend>
+    <fieldset className="space-y-4 rounded-lg border border-line p-4">
+      <legend className="px-1 text-xs font-semibold tracking-wide text-fg-subtle uppercase">{title}</legend>
       {children}
     </fieldset>
   );
@@ -245,7 +245,7 @@ function IntegrationForm({
 
       {type === 'email' && (
         <>
-          <p className="flex items-start gap-2 rounded-lg bg-slate-50 px-3 py-2 text-xs text-slate-600">
+          <p className="flex items-start gap-2 rounded-lg bg-surface-subtle px-3 py-2 text-xs text-fg-muted">
             <Info aria-hidden className="mt-0.5 size-3.5 shrink-0" />
             Leave the server blank to send through Pigeonhole’s own mail server.
           </p>
@@ -290,10 +290,10 @@ function IntegrationForm({
                 />
               </FormField>
             </div>
-            <div className="flex items-center justify-between gap-4 rounded-lg border border-slate-200 px-3 py-2.5">
+            <div className="flex items-center justify-between gap-4 rounded-lg border border-line px-3 py-2.5">
               <div>
                 <Label htmlFor={id('secure')}>Use TLS</Label>
-                <p className="text-xs text-slate-500">On for port 465; off uses STARTTLS when the server offers it.</p>
+                <p className="text-xs text-fg-subtle">On for port 465; off uses STARTTLS when the server offers it.</p>
               </div>
               <Switch
                 id={id('secure')}
@@ -392,12 +392,12 @@ function IntegrationForm({
             aria-invalid={errors.webhookEvents ? true : undefined}
             aria-describedby={errors.webhookEvents ? `${id('webhookEvents')}-error` : undefined}
           >
-            <legend className="mb-1.5 text-sm font-medium text-slate-700">Events</legend>
+            <legend className="mb-1.5 text-sm font-medium text-fg-secondary">Events</legend>
             <div className="grid gap-2 sm:grid-cols-2">
               {WEBHOOK_EVENTS.map((event) => (
                 <label
                   key={event}
-                  className="flex cursor-pointer items-start gap-2.5 rounded-lg border border-slate-200 px-3 py-2 hover:bg-slate-50 has-[:checked]:border-indigo-300 has-[:checked]:bg-indigo-50/50"
+                  className="flex cursor-pointer items-start gap-2.5 rounded-lg border border-line px-3 py-2 hover:bg-surface-subtle has-[:checked]:border-indigo-300 dark:has-[:checked]:border-indigo-700 has-[:checked]:bg-indigo-50/50 dark:has-[:checked]:bg-indigo-950/40"
                 >
                   <input
                     type="checkbox"
@@ -406,18 +406,18 @@ function IntegrationForm({
                     className="mt-0.5 size-4 accent-indigo-600"
                   />
                   <span className="min-w-0">
-                    <span className="block text-sm text-slate-800">{WEBHOOK_EVENT_LABELS[event]}</span>
-                    <span className="block font-mono text-xs text-slate-500">{event}</span>
+                    <span className="block text-sm text-fg">{WEBHOOK_EVENT_LABELS[event]}</span>
+                    <span className="block font-mono text-xs text-fg-subtle">{event}</span>
                   </span>
                 </label>
               ))}
             </div>
             {errors.webhookEvents ? (
-              <p id={`${id('webhookEvents')}-error`} className="text-sm text-red-600">
+              <p id={`${id('webhookEvents')}-error`} className="text-sm text-red-600 dark:text-red-400">
                 {errors.webhookEvents.message}
               </p>
             ) : (
-              <p className="text-xs text-slate-500">
+              <p className="text-xs text-fg-subtle">
                 {events.length} of {WEBHOOK_EVENTS.length} events
               </p>
             )}
@@ -426,7 +426,7 @@ function IntegrationForm({
       )}
 
       {type === 'api' && (
-        <p className="flex items-start gap-2 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-600">
+        <p className="flex items-start gap-2 rounded-lg bg-surface-subtle px-3 py-2 text-sm text-fg-muted">
           <Info aria-hidden className="mt-0.5 size-4 shrink-0" />
           {integration
             ? 'Manage this integration’s keys from API keys in its menu.'

@@ -7,9 +7,9 @@ export function IntegrationsHint({ organizationId }: { organizationId: string })
   const { data } = useIntegrations(organizationId);
   if (!data || data.length > 0) return null;
   return (
-    <div className="flex flex-col gap-3 rounded-lg border border-indigo-200 bg-indigo-50/60 px-4 py-3 sm:flex-row sm:items-center sm:justify-between">
-      <p className="flex items-start gap-3 text-sm text-indigo-900">
-        <BellRing aria-hidden className="mt-0.5 size-4 shrink-0 text-indigo-600" />
+    <div className="flex flex-col gap-3 rounded-lg border border-indigo-200 dark:border-indigo-800 bg-indigo-50/60 dark:bg-indigo-950/40 px-4 py-3 sm:flex-row sm:items-center sm:justify-between">
+      <p className="flex items-start gap-3 text-sm text-indigo-900 dark:text-indigo-300">
+        <BellRing aria-hidden className="mt-0.5 size-4 shrink-0 text-indigo-600 dark:text-indigo-400" />
         <span>
           <span className="font-medium">Send from your own address.</span> Connect your mail server, SMS or a webhook so
           recipients and your other systems hear about every arrival.
@@ -17,7 +17,7 @@ export function IntegrationsHint({ organizationId }: { organizationId: string })
       </p>
       <Link
         href="/integrations"
-        className="inline-flex shrink-0 items-center gap-1.5 self-start rounded-md text-sm font-medium text-indigo-700 hover:text-indigo-800 hover:underline focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none sm:self-center"
+        className="inline-flex shrink-0 items-center gap-1.5 self-start rounded-md text-sm font-medium text-indigo-700 dark:text-indigo-300 hover:text-indigo-800 dark:hover:text-indigo-300 hover:underline focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none sm:self-center"
       >
         Set up integrations <ArrowRight aria-hidden className="size-4" />
       </Link>

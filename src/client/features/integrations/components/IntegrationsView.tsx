@@ -92,8 +92,8 @@ function Catalog({
                 )
               )}
             </div>
-            <h2 className="mt-3 text-sm font-semibold text-slate-900 sm:mt-4 sm:text-base">{kind.title}</h2>
-            <p className="mt-1 hidden flex-1 text-sm text-slate-500 sm:block">{kind.description}</p>
+            <h2 className="mt-3 text-sm font-semibold text-fg sm:mt-4 sm:text-base">{kind.title}</h2>
+            <p className="mt-1 hidden flex-1 text-sm text-fg-subtle sm:block">{kind.description}</p>
             <span aria-hidden className="flex-1 sm:hidden" />
             {isAdmin && (
               <Button
@@ -101,7 +101,8 @@ function Catalog({
                 size="sm"
                 className="mt-4 self-stretch sm:self-start"
                 onClick={() => onAdd(kind.type)}
-                aria-label={`Add ${kind.title}`}
+                // the visible words and what they act on (WCAG 2.5.3: the name contains the label)
+                aria-label={`${configured ? 'Add another' : 'Set up'} ${kind.title}`}
                 disabled={addPaused !== null}
                 title={addPaused ?? undefined}
                 aria-describedby={addPaused ? BLOCK_NOTICE_ID : undefined}
@@ -128,18 +129,20 @@ function Stats({ stats }: { stats: Integration['stats'] }) {
   return (
     <dl className="flex gap-4 text-xs" aria-label="Last 7 days">
       <div className="flex items-baseline gap-1">
-        <dt className="text-slate-500">Sent</dt>
-        <dd className="font-semibold text-slate-900 tabular-nums">{count.format(stats.sent)}</dd>
+        <dt className="text-fg-subtle">Sent</dt>
+        <dd className="font-semibold text-fg tabular-nums">{count.format(stats.sent)}</dd>
       </div>
       <div className="flex items-baseline gap-1">
-        <dt className="text-slate-500">Failed</dt>
-        <dd className={cn('font-semibold tabular-nums', stats.failed > 0 ? 'text-red-600' : 'text-slate-900')}>
+        <dt className="text-fg-subtle">Failed</dt>
+        <dd
+          className={cn('font-semibold tabular-nums', stats.failed > 0 ? 'text-red-600 dark:text-red-400' : 'text-fg')}
+        >
           {count.format(stats.failed)}
         </dd>
       </div>
       <div className="flex items-baseline gap-1">
-        <dt className="text-slate-500">Queued</dt>
-        <dd className="font-semibold text-slate-900 tabular-nums">{count.format(stats.queued)}</dd>
+        <dt className="text-fg-subtle">Queued</dt>
+        <dd className="font-semibold text-fg tabular-nums">{count.format(stats.queued)}</dd>
       </div>
     </dl>
   );
@@ -179,20 +182,20 @@ function IntegrationRow({
         </span>
         <div className="min-w-0 flex-1">
           <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
-            <span className="font-medium break-words text-slate-900">{integration.name}</span>
+            <span className="font-medium break-words text-fg">{integration.name}</span>
             <Badge tone="neutral">{kind.label}</Badge>
           </p>
-          <p className="mt-0.5 truncate text-sm text-slate-500" title={integrationSummary(integration)}>
+          <p className="mt-0.5 truncate text-sm text-fg-subtle" title={integrationSummary(integration)}>
             {integrationSummary(integration)}
           </p>
           <div className="mt-1.5 flex flex-wrap items-center gap-x-2 gap-y-1">
-            <span className="text-xs text-slate-400">Last 7 days</span>
+            <span className="text-xs text-fg-subtle">Last 7 days</span>
             <Stats stats={integration.stats} />
           </div>
         </div>
       </div>
-      <div className="flex items-center justify-between gap-2 border-t border-slate-100 pt-3 sm:justify-end lg:border-0 lg:pt-0">
-        <label className="flex items-center gap-2 text-sm text-slate-600">
+      <div className="flex items-center justify-between gap-2 border-t border-line-subtle pt-3 sm:justify-end lg:border-0 lg:pt-0">
+        <label className="flex items-center gap-2 text-sm text-fg-muted">
           <Switch
             checked={integration.isActive}
             disabled={!isAdmin || toggling}
@@ -253,7 +256,7 @@ function IntegrationRow({
                   </>
                 )}
                 <DropdownMenuItem
-                  className="text-red-600 data-[highlighted]:bg-red-50 data-[highlighted]:text-red-700"
+                  className="text-red-600 dark:text-red-400 data-[highlighted]:bg-red-50 dark:data-[highlighted]:bg-red-950/40 data-[highlighted]:text-red-700 dark:data-[highlighted]:text-red-300"
                   onSelect={() => handlers.onDelete(integration)}
                 >
                   <Trash2 aria-hidden /> Delete
@@ -396,7 +399,7 @@ export function IntegrationsView({ organization, userEmail }: { organization: My
     );
   } else {
     body = (
-      <ul className="divide-y divide-slate-100">
+      <ul className="divide-y divide-line-subtle">
         {integrations.map((integration) => (
           <IntegrationRow
             key={integration.id}
@@ -449,7 +452,7 @@ export function IntegrationsView({ organization, userEmail }: { organization: My
       <div className="space-y-6">
         {block && <WriteBlockNotice id={BLOCK_NOTICE_ID} block={block} area="integrations" isAdmin={isAdmin} />}
         {!isAdmin && (
-          <p className="flex items-start gap-2 rounded-lg border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-800">
+          <p className="flex items-start gap-2 rounded-lg border border-sky-200 dark:border-sky-800 bg-sky-50 dark:bg-sky-950/40 px-3 py-2 text-sm text-sky-800 dark:text-sky-300">
             <Info aria-hidden className="mt-0.5 size-4 shrink-0" />
             Only admins can add or change integrations. You can see what is set up and how it is doing.
           </p>
@@ -462,7 +465,7 @@ export function IntegrationsView({ organization, userEmail }: { organization: My
           onAdd={openForm}
         />
         <Card className="overflow-hidden">
-          <CardHeader className="border-b border-slate-200 pb-4 sm:pb-4">
+          <CardHeader className="border-b border-line pb-4 sm:pb-4">
             <CardTitle>Active Integrations</CardTitle>
             <CardDescription>What this organization sends through, with the last 7 days of messages.</CardDescription>
           </CardHeader>

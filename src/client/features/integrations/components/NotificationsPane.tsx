@@ -38,13 +38,13 @@ interface SectionProps {
 function Section({ icon: Icon, title, description, children }: SectionProps) {
   return (
     <section className="flex gap-4 py-5 first:pt-0 last:pb-0">
-      <span className="hidden size-9 shrink-0 items-center justify-center rounded-lg bg-indigo-50 text-indigo-600 sm:flex">
+      <span className="hidden size-9 shrink-0 items-center justify-center rounded-lg bg-indigo-50 dark:bg-indigo-950/40 text-indigo-600 dark:text-indigo-400 sm:flex">
         <Icon aria-hidden className="size-4.5" />
       </span>
       <div className="min-w-0 flex-1 space-y-3">
         <div>
-          <h3 className="text-sm font-semibold text-slate-900">{title}</h3>
-          <p className="text-sm text-slate-500">{description}</p>
+          <h3 className="text-sm font-semibold text-fg">{title}</h3>
+          <p className="text-sm text-fg-subtle">{description}</p>
         </div>
         {children}
       </div>
@@ -68,10 +68,10 @@ function SwitchRow({
   onChange: (checked: boolean) => void;
 }) {
   return (
-    <div className="flex items-center justify-between gap-4 rounded-lg border border-slate-200 px-3 py-2.5">
+    <div className="flex items-center justify-between gap-4 rounded-lg border border-line px-3 py-2.5">
       <div className="min-w-0">
         <Label htmlFor={id}>{label}</Label>
-        <p id={`${id}-hint`} className="text-xs text-slate-500">
+        <p id={`${id}-hint`} className="text-xs text-fg-subtle">
           {hint}
         </p>
       </div>
@@ -147,7 +147,7 @@ function NotificationsForm({
         <CardDescription>How and when recipients hear that something is waiting for them.</CardDescription>
       </CardHeader>
       <CardContent>
-        <div className="divide-y divide-slate-100">
+        <div className="divide-y divide-line-subtle">
           <Section
             icon={BellRing}
             title="On arrival"
@@ -212,7 +212,7 @@ function NotificationsForm({
                     }}
                     className="w-20"
                   />
-                  <span className="text-sm text-slate-600">days waiting</span>
+                  <span className="text-sm text-fg-muted">days waiting</span>
                 </div>
                 {isAdmin && settings.sendReminders && daysChanged && (
                   <Button type="submit" size="sm" variant="outline" disabled={saving}>
@@ -222,7 +222,7 @@ function NotificationsForm({
               </div>
               <p
                 id={`${ids}-days-note`}
-                className={daysProblem ? 'text-sm text-red-600' : 'text-xs text-slate-500'}
+                className={daysProblem ? 'text-sm text-red-600 dark:text-red-400' : 'text-xs text-fg-subtle'}
                 role={daysProblem ? 'alert' : undefined}
               >
                 {daysProblem ??
@@ -259,7 +259,7 @@ function NotificationsForm({
                 <div className="flex flex-wrap items-center justify-between gap-2">
                   <p
                     id={`${ids}-pickup-note`}
-                    className={pickupProblem ? 'text-sm text-red-600' : 'text-xs text-slate-500'}
+                    className={pickupProblem ? 'text-sm text-red-600 dark:text-red-400' : 'text-xs text-fg-subtle'}
                     role={pickupProblem ? 'alert' : undefined}
                   >
                     {pickupProblem ?? `${pickup.length}/${PICKUP_MAX} characters`}
@@ -270,11 +270,11 @@ function NotificationsForm({
                 </div>
               </form>
             ) : settings.pickupInstructions ? (
-              <blockquote className="rounded-lg border-l-4 border-indigo-200 bg-slate-50 px-4 py-3 text-sm whitespace-pre-line text-slate-700">
+              <blockquote className="rounded-lg border-l-4 border-indigo-200 dark:border-indigo-800 bg-surface-subtle px-4 py-3 text-sm whitespace-pre-line text-fg-secondary">
                 {settings.pickupInstructions}
               </blockquote>
             ) : (
-              <p className="text-sm text-slate-500 italic">No pickup instructions yet.</p>
+              <p className="text-sm text-fg-subtle italic">No pickup instructions yet.</p>
             )}
           </Section>
         </div>
@@ -294,7 +294,7 @@ export function NotificationsPane({ organizationId, isAdmin }: { organizationId:
   return (
     <div className="space-y-4">
       {!isAdmin && (
-        <p className="flex items-start gap-2 rounded-lg border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-800">
+        <p className="flex items-start gap-2 rounded-lg border border-sky-200 dark:border-sky-800 bg-sky-50 dark:bg-sky-950/40 px-3 py-2 text-sm text-sky-800 dark:text-sky-300">
           <Info aria-hidden className="mt-0.5 size-4 shrink-0" />
           Only admins can change notification settings. Ask an admin of your organization if something should change.
         </p>

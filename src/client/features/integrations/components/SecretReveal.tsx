@@ -27,7 +27,7 @@ export function SecretBox({ label, value }: SecretBoxProps) {
   };
   return (
     <div className="space-y-3">
-      <p className="flex items-start gap-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+      <p className="flex items-start gap-2 rounded-lg border border-amber-200 dark:border-amber-800 bg-amber-50 dark:bg-amber-950/40 px-3 py-2 text-sm text-amber-900 dark:text-amber-300">
         <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0" />
         <span>
           <strong className="font-semibold">Copy it now.</strong> For your security it is shown only once; if it is
@@ -45,7 +45,7 @@ export function SecretBox({ label, value }: SecretBoxProps) {
             className="font-mono text-xs"
           />
           <Button variant="outline" onClick={() => void copy()} aria-label={`Copy ${label.toLowerCase()}`}>
-            {copied ? <Check aria-hidden className="text-emerald-600" /> : <Copy aria-hidden />}
+            {copied ? <Check aria-hidden className="text-emerald-600 dark:text-emerald-400" /> : <Copy aria-hidden />}
             <span className="hidden sm:inline">{copied ? 'Copied' : 'Copy'}</span>
           </Button>
         </div>

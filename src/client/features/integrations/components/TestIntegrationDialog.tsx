@@ -27,14 +27,14 @@ function Result({ reply }: { reply: TestIntegrationReply }) {
       aria-label="Test result"
       className={
         reply.ok
-          ? 'flex items-start gap-2.5 rounded-lg border border-emerald-200 bg-emerald-50 px-3 py-2.5 text-sm text-emerald-900'
-          : 'flex items-start gap-2.5 rounded-lg border border-red-200 bg-red-50 px-3 py-2.5 text-sm text-red-900'
+          ? 'flex items-start gap-2.5 rounded-lg border border-emerald-200 dark:border-emerald-800 bg-emerald-50 dark:bg-emerald-950/40 px-3 py-2.5 text-sm text-emerald-900 dark:text-emerald-300'
+          : 'flex items-start gap-2.5 rounded-lg border border-red-200 dark:border-red-800 bg-red-50 dark:bg-red-950/40 px-3 py-2.5 text-sm text-red-900 dark:text-red-300'
       }
     >
       {reply.ok ? (
-        <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
+        <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600 dark:text-emerald-400" />
       ) : (
-        <XCircle aria-hidden className="mt-0.5 size-4 shrink-0 text-red-600" />
+        <XCircle aria-hidden className="mt-0.5 size-4 shrink-0 text-red-600 dark:text-red-400" />
       )}
       <div className="min-w-0">
         <p className="font-medium">{reply.ok ? 'Test sent' : 'Test failed'}</p>
@@ -83,14 +83,14 @@ function TestForm({
   return (
     <form onSubmit={send} noValidate className="space-y-4">
       {integration.type === 'email' && (
-        <p className="text-sm text-slate-600">
-          A test email goes to you at <strong className="font-medium text-slate-900">{userEmail}</strong>.
+        <p className="text-sm text-fg-muted">
+          A test email goes to you at <strong className="font-medium text-fg">{userEmail}</strong>.
         </p>
       )}
       {integration.type === 'webhook' && (
-        <p className="text-sm text-slate-600">
+        <p className="text-sm text-fg-muted">
           A signed test event is posted to{' '}
-          <span className="font-mono text-xs break-all text-slate-900">{integration.config.webhookUrl}</span>.
+          <span className="font-mono text-xs break-all text-fg">{integration.config.webhookUrl}</span>.
         </p>
       )}
       {needsPhone && (

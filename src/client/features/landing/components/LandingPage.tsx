@@ -43,7 +43,8 @@ export function LandingPage({ variant, plans, onIntent }: LandingPageProps) {
       : { label: 'Start Free Trial', href: getStarted };
 
   return (
-    <div className="min-h-dvh bg-white text-slate-900">
+    // light-only by design (decision 020): `.light` keeps its palette when the app is dark
+    <div className="light min-h-dvh bg-white text-slate-900">
       <title>
         {variant === 'licence'
           ? 'Pricing per licence · Pigeonhole'

@@ -75,7 +75,7 @@ function LicenceCalculator({
               )}
               <span className="font-semibold text-slate-900">{p.name}</span>
               <span className="mt-2 text-2xl font-bold tabular-nums text-slate-900">{dollars(p.pricePerUser)}</span>
-              <span className="text-xs text-slate-500">per licence / month</span>
+              <span className="text-xs text-slate-600">per licence / month</span>
               <span className="mt-3 text-xs text-slate-600">{licenceRange(p)}</span>
               <span className="text-xs text-slate-600">{packagesText(p)}</span>
             </label>

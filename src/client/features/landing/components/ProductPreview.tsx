@@ -76,7 +76,7 @@ export function ProductPreview() {
           <span className="size-2.5 rounded-full bg-slate-300" />
           <span className="size-2.5 rounded-full bg-slate-300" />
           <span className="size-2.5 rounded-full bg-slate-300" />
-          <span className="ml-3 hidden h-5 w-64 rounded-md bg-white text-[11px] leading-5 text-slate-400 ring-1 ring-slate-200 sm:block">
+          <span className="ml-3 hidden h-5 w-64 rounded-md bg-white text-[11px] leading-5 text-slate-500 ring-1 ring-slate-200 sm:block">
             <span className="px-2">pigeonhole · Dashboard</span>
           </span>
         </div>

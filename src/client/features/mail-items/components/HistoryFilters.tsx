@@ -78,7 +78,7 @@ function SearchBox({ value, onCommit }: { value: string; onCommit: (search: stri
       <div className="relative">
         <Search
           aria-hidden
-          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
+          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-fg-faint"
         />
         <Input
           id={id}
@@ -93,7 +93,7 @@ function SearchBox({ value, onCommit }: { value: string; onCommit: (search: stri
             type="button"
             aria-label="Clear search"
             onClick={() => change('', 0)}
-            className="absolute top-1/2 right-2 -translate-y-1/2 rounded p-1 text-slate-400 hover:text-slate-700 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
+            className="absolute top-1/2 right-2 -translate-y-1/2 rounded p-1 text-fg-faint hover:text-fg-secondary focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
           >
             <X aria-hidden className="size-4" />
           </button>

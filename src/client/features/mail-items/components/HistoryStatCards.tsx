@@ -16,28 +16,28 @@ const cards: {
   {
     label: 'Total Items',
     icon: Inbox,
-    iconClass: 'bg-indigo-50 text-indigo-600',
+    iconClass: 'bg-indigo-50 dark:bg-indigo-950/40 text-indigo-600 dark:text-indigo-400',
     value: (s) => count.format(s.totalItems),
     hint: 'Logged in this view',
   },
   {
     label: 'Delivered',
     icon: PackageCheck,
-    iconClass: 'bg-emerald-50 text-emerald-600',
+    iconClass: 'bg-emerald-50 dark:bg-emerald-950/40 text-emerald-600 dark:text-emerald-400',
     value: (s) => count.format(s.delivered),
     hint: 'Handed over',
   },
   {
     label: 'Pending',
     icon: Clock,
-    iconClass: 'bg-amber-50 text-amber-600',
+    iconClass: 'bg-amber-50 dark:bg-amber-950/40 text-amber-600 dark:text-amber-400',
     value: (s) => count.format(s.pending),
     hint: 'Not yet collected',
   },
   {
     label: 'Delivery Rate',
     icon: TrendingUp,
-    iconClass: 'bg-sky-50 text-sky-600',
+    iconClass: 'bg-sky-50 dark:bg-sky-950/40 text-sky-600 dark:text-sky-400',
     value: (s) => `${s.deliveryRate}%`,
     hint: 'Delivered of all items',
   },
@@ -57,7 +57,7 @@ export function HistoryStatCards({ data, isLoading, isStale }: HistoryStatCardsP
       {cards.map(({ label, icon: Icon, iconClass, value, hint }) => (
         <Card key={label} role="group" aria-label={label} className="p-4 sm:p-5">
           <div className="flex items-start justify-between gap-3">
-            <p className="text-sm font-medium text-slate-500">{label}</p>
+            <p className="text-sm font-medium text-fg-subtle">{label}</p>
             <span className={cn('hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex', iconClass)}>
               <Icon aria-hidden className="size-5" />
             </span>
@@ -68,14 +68,14 @@ export function HistoryStatCards({ data, isLoading, isStale }: HistoryStatCardsP
             <p
               data-stat-value
               className={cn(
-                'mt-1 text-2xl font-semibold tracking-tight text-slate-900 transition-opacity sm:text-3xl',
+                'mt-1 text-2xl font-semibold tracking-tight text-fg transition-opacity sm:text-3xl',
                 isStale && 'opacity-50',
               )}
             >
               {data ? value(data) : '–'}
             </p>
           )}
-          <p className="mt-1 text-xs text-slate-500">{hint}</p>
+          <p className="mt-1 text-xs text-fg-subtle">{hint}</p>
         </Card>
       ))}
     </div>

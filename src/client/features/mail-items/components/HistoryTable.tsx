@@ -18,18 +18,18 @@ const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
 
 function When({ iso }: { iso: string | null }) {
-  if (!iso) return <span className="text-slate-400">—</span>;
+  if (!iso) return <span className="text-fg-subtle">—</span>;
   return <time dateTime={iso}>{formatDateTime(iso)}</time>;
 }
 
 /** Table cells: the date, with the time beneath it. */
 function WhenStacked({ iso }: { iso: string | null }) {
-  if (!iso) return <span className="text-slate-400">—</span>;
+  if (!iso) return <span className="text-fg-subtle">—</span>;
   const date = new Date(iso);
   return (
     <time dateTime={iso} title={formatDateTime(iso)} className="whitespace-nowrap">
-      <span className="block text-slate-900">{dateOnly.format(date)}</span>
-      <span className="block text-xs text-slate-500">{timeOnly.format(date)}</span>
+      <span className="block text-fg">{dateOnly.format(date)}</span>
+      <span className="block text-xs text-fg-subtle">{timeOnly.format(date)}</span>
     </time>
   );
 }
@@ -52,7 +52,7 @@ function HistoryRow({ organizationId, item, expanded, onToggle, onViewPhoto }: R
   return (
     <>
       <TableRow
-        className={cn('cursor-pointer [&>td]:px-3', expanded && 'bg-slate-50/70 hover:bg-slate-50/70')}
+        className={cn('cursor-pointer [&>td]:px-3', expanded && 'bg-surface-subtle/70 hover:bg-surface-subtle/70')}
         onClick={onToggle}
       >
         <TableCell>
@@ -66,7 +66,7 @@ function HistoryRow({ organizationId, item, expanded, onToggle, onViewPhoto }: R
                 event.stopPropagation();
                 onToggle();
               }}
-              className="-ml-1 flex size-7 shrink-0 items-center justify-center rounded-md text-slate-400 hover:bg-slate-100 hover:text-slate-700 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
+              className="-ml-1 flex size-7 shrink-0 items-center justify-center rounded-md text-fg-faint hover:bg-surface-muted hover:text-fg-secondary focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
             >
               <ChevronDown aria-hidden className={cn('size-4 transition-transform', expanded && 'rotate-180')} />
             </button>
@@ -75,8 +75,8 @@ function HistoryRow({ organizationId, item, expanded, onToggle, onViewPhoto }: R
         </TableCell>
         <TableCell className="whitespace-nowrap">{typeLabel(item.type)}</TableCell>
         <TableCell className="min-w-28">
-          <span className="block text-slate-900">{recipientFullName(item)}</span>
-          {item.recipient?.unit && <span className="block text-xs text-slate-500">Unit {item.recipient.unit}</span>}
+          <span className="block text-fg">{recipientFullName(item)}</span>
+          {item.recipient?.unit && <span className="block text-xs text-fg-subtle">Unit {item.recipient.unit}</span>}
         </TableCell>
         <TableCell className="max-w-44 min-w-28">
           {item.sender ? (
@@ -84,11 +84,11 @@ function HistoryRow({ organizationId, item, expanded, onToggle, onViewPhoto }: R
               {item.sender}
             </span>
           ) : (
-            <span className="text-slate-400">—</span>
+            <span className="text-fg-subtle">—</span>
           )}
         </TableCell>
         <TableCell className="max-w-36 font-mono text-xs break-all">
-          {item.trackingNumber ?? <span className="font-sans text-sm text-slate-400">—</span>}
+          {item.trackingNumber ?? <span className="font-sans text-sm text-fg-subtle">—</span>}
         </TableCell>
         <TableCell>
           <MailStatusBadge status={item.status} />
@@ -98,7 +98,7 @@ function HistoryRow({ organizationId, item, expanded, onToggle, onViewPhoto }: R
         </TableCell>
       </TableRow>
       {expanded && (
-        <TableRow className="bg-slate-50/70 hover:bg-slate-50/70">
+        <TableRow className="bg-surface-subtle/70 hover:bg-surface-subtle/70">
           <TableCell colSpan={7} className="px-6 pt-2 pb-6 sm:px-12">
             <div id={panelId} role="region" aria-label={`Details: ${itemTitle(item)}`}>
               <MailItemDetails organizationId={organizationId} item={item} onViewPhoto={() => onViewPhoto(item)} />
@@ -114,7 +114,7 @@ function HistoryRow({ organizationId, item, expanded, onToggle, onViewPhoto }: R
 function HistoryCard({ organizationId, item, expanded, onToggle, onViewPhoto }: RowProps) {
   const panelId = useId();
   return (
-    <li className={cn(expanded && 'bg-slate-50/70')}>
+    <li className={cn(expanded && 'bg-surface-subtle/70')}>
       <button
         type="button"
         aria-expanded={expanded}
@@ -124,13 +124,13 @@ function HistoryCard({ organizationId, item, expanded, onToggle, onViewPhoto }: 
       >
         <span className="min-w-0 flex-1 text-sm">
           <span className="flex items-start justify-between gap-2">
-            <span className="min-w-0 font-medium text-slate-900">{itemTitle(item)}</span>
+            <span className="min-w-0 font-medium text-fg">{itemTitle(item)}</span>
             <MailStatusBadge status={item.status} />
           </span>
-          <span className="mt-0.5 block truncate text-xs text-slate-500">
+          <span className="mt-0.5 block truncate text-xs text-fg-subtle">
             {[item.sender && `From ${item.sender}`, item.trackingNumber].filter(Boolean).join(' · ') || 'No sender'}
           </span>
-          <span className="mt-1 block text-xs text-slate-500">
+          <span className="mt-1 block text-xs text-fg-subtle">
             Arrived <When iso={item.arrivedAt} />
             {item.deliveredAt && (
               <>
@@ -141,7 +141,7 @@ function HistoryCard({ organizationId, item, expanded, onToggle, onViewPhoto }: 
         </span>
         <ChevronDown
           aria-hidden
-          className={cn('mt-0.5 size-4 shrink-0 text-slate-400 transition-transform', expanded && 'rotate-180')}
+          className={cn('mt-0.5 size-4 shrink-0 text-fg-faint transition-transform', expanded && 'rotate-180')}
         />
       </button>
       {expanded && (
@@ -157,9 +157,9 @@ function TableSkeleton() {
   return (
     <div aria-busy="true" aria-label="Loading history" data-skeleton={HISTORY_SKELETON_ROWS}>
       <div className="hidden md:block">
-        <div className="h-10 border-b border-slate-200 bg-slate-50/80" />
+        <div className="h-10 border-b border-line bg-surface-subtle/80" />
         {Array.from({ length: HISTORY_SKELETON_ROWS }, (_, i) => (
-          <div key={i} data-skeleton-row className="flex items-center gap-6 border-b border-slate-100 px-4 py-3.5">
+          <div key={i} data-skeleton-row className="flex items-center gap-6 border-b border-line-subtle px-4 py-3.5">
             <Skeleton className="size-5" />
             <Skeleton className="h-4 w-32" />
             <Skeleton className="h-4 w-16" />
@@ -170,7 +170,7 @@ function TableSkeleton() {
           </div>
         ))}
       </div>
-      <ul className="divide-y divide-slate-100 md:hidden">
+      <ul className="divide-y divide-line-subtle md:hidden">
         {Array.from({ length: HISTORY_SKELETON_ROWS }, (_, i) => (
           <li key={i} data-skeleton-row className="space-y-2 px-4 py-3.5">
             <div className="flex justify-between gap-3">
@@ -261,7 +261,7 @@ export function HistoryTable({
             ))}
           </TableBody>
         </Table>
-        <ul aria-label="Mail item history" className="divide-y divide-slate-100 md:hidden">
+        <ul aria-label="Mail item history" className="divide-y divide-line-subtle md:hidden">
           {items.map((item) => (
             <HistoryCard key={item.id} {...rowProps(item)} />
           ))}
@@ -274,7 +274,7 @@ export function HistoryTable({
         total={total}
         busy={isFetching}
         onPage={onPage}
-        className="border-slate-200 px-4 pb-3 sm:px-5"
+        className="border-line px-4 pb-3 sm:px-5"
       />
       <PhotoDialog item={photoItem} onOpenChange={(open) => !open && setPhotoItem(null)} />
     </>

@@ -248,7 +248,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
       >
         <div role="status" aria-live="polite" className="empty:hidden">
           {logged && (
-            <p className="flex items-center gap-2 rounded-lg border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
+            <p className="flex items-center gap-2 rounded-lg border border-emerald-200 dark:border-emerald-800 bg-emerald-50 dark:bg-emerald-950/40 px-3 py-2 text-sm text-emerald-800 dark:text-emerald-300">
               <CheckCircle2 aria-hidden className="size-4 shrink-0" />
               <span>
                 Logged for <span className="font-medium">{logged.name}</span> — {logged.count} this session
@@ -288,7 +288,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
             <Button
               variant="ghost"
               size="sm"
-              className="-my-1 h-7 px-2 text-indigo-600 hover:text-indigo-700"
+              className="-my-1 h-7 px-2 text-indigo-600 dark:text-indigo-400 hover:text-indigo-700 dark:hover:text-indigo-300"
               onClick={() => setAddingRecipient(true)}
             >
               <UserPlus aria-hidden /> Add Recipient
@@ -312,11 +312,11 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
             describedBy={recipientError ? `${ids.recipient}-error` : undefined}
           />
           {recipientError ? (
-            <p id={`${ids.recipient}-error`} className="text-sm text-red-600">
+            <p id={`${ids.recipient}-error`} className="text-sm text-red-600 dark:text-red-400">
               {recipientError}
             </p>
           ) : (
-            <p className="text-xs text-slate-500">
+            <p className="text-xs text-fg-subtle">
               Type a few letters, Enter picks the first match; Enter again logs it.
             </p>
           )}
@@ -433,8 +433,8 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
           nextPackage={logged?.count ?? 0}
         />
 
-        <div className="flex flex-col-reverse gap-2 border-t border-slate-100 pt-4 sm:flex-row sm:items-center sm:justify-end">
-          <p className="hidden text-xs text-slate-400 sm:mr-auto sm:block">Ctrl+Enter logs from any field</p>
+        <div className="flex flex-col-reverse gap-2 border-t border-line-subtle pt-4 sm:flex-row sm:items-center sm:justify-end">
+          <p className="hidden text-xs text-fg-subtle sm:mr-auto sm:block">Ctrl+Enter logs from any field</p>
           <Button variant="outline" onClick={onClose} disabled={create.isPending}>
             Cancel
           </Button>

@@ -11,20 +11,20 @@ import { NotificationsTimeline } from './NotificationsTimeline';
 function Section({ title, children, className }: { title: string; children: ReactNode; className?: string }) {
   return (
     <section className={className}>
-      <h3 className="mb-1.5 text-xs font-semibold tracking-wide text-slate-500 uppercase">{title}</h3>
-      <div className="text-sm text-slate-700">{children}</div>
+      <h3 className="mb-1.5 text-xs font-semibold tracking-wide text-fg-subtle uppercase">{title}</h3>
+      <div className="text-sm text-fg-secondary">{children}</div>
     </section>
   );
 }
 
 function Facts({ rows }: { rows: [string, string | null | undefined][] }) {
   const shown = rows.filter(([, value]) => value);
-  if (shown.length === 0) return <p className="text-slate-400">Not recorded</p>;
+  if (shown.length === 0) return <p className="text-fg-subtle">Not recorded</p>;
   return (
     <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
       {shown.map(([label, value]) => (
         <div key={label} className="contents">
-          <dt className="text-slate-500">{label}</dt>
+          <dt className="text-fg-subtle">{label}</dt>
           <dd className="min-w-0 break-words">{value}</dd>
         </div>
       ))}
@@ -51,21 +51,21 @@ function Timeline({ organizationId, item }: { organizationId: string; item: Mail
       </div>
     );
   }
-  if (!history.data?.length) return <p className="text-slate-400">No history recorded</p>;
+  if (!history.data?.length) return <p className="text-fg-subtle">No history recorded</p>;
   return (
-    <ol className="space-y-2 border-l border-slate-200 pl-4">
+    <ol className="space-y-2 border-l border-line pl-4">
       {history.data.map((entry) => (
         <li key={entry.id} className="relative">
           <span
             aria-hidden
-            className="absolute top-1.5 -left-[21px] size-2.5 rounded-full bg-indigo-500 ring-2 ring-white"
+            className="absolute top-1.5 -left-[21px] size-2.5 rounded-full bg-indigo-500 ring-2 ring-surface"
           />
-          <p className="font-medium text-slate-800">{entryText(entry)}</p>
-          <p className="text-xs text-slate-500">
+          <p className="font-medium text-fg">{entryText(entry)}</p>
+          <p className="text-xs text-fg-subtle">
             <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
             {entry.performedBy && <> · {displayName(entry.performedBy)}</>}
           </p>
-          {entry.notes && <p className="text-xs text-slate-600">{entry.notes}</p>}
+          {entry.notes && <p className="text-xs text-fg-muted">{entry.notes}</p>}
         </li>
       ))}
     </ol>
@@ -74,10 +74,10 @@ function Timeline({ organizationId, item }: { organizationId: string; item: Mail
 
 function Thumbnail({ item, onView }: { item: MailItem; onView: () => void }) {
   const [failed, setFailed] = useState(false);
-  if (!item.photoUrl) return <p className="text-slate-400">No photo</p>;
+  if (!item.photoUrl) return <p className="text-fg-subtle">No photo</p>;
   if (failed) {
     return (
-      <p className="flex items-center gap-2 text-slate-400">
+      <p className="flex items-center gap-2 text-fg-subtle">
         <ImageOff aria-hidden className="size-4" /> Failed to load image
       </p>
     );
@@ -87,7 +87,7 @@ function Thumbnail({ item, onView }: { item: MailItem; onView: () => void }) {
       type="button"
       onClick={onView}
       aria-label="View full-size photo"
-      className="group relative block overflow-hidden rounded-md border border-slate-200 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+      className="group relative block overflow-hidden rounded-md border border-line focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
     >
       <img
         src={item.thumbnailUrl ?? item.photoUrl}
@@ -126,7 +126,7 @@ export function MailItemDetails({ organizationId, item, onViewPhoto }: MailItemD
             ]}
           />
         ) : (
-          <p className="text-slate-400">Unknown Recipient</p>
+          <p className="text-fg-subtle">Unknown Recipient</p>
         )}
       </Section>
       <Section title="Package Info">
@@ -143,19 +143,19 @@ export function MailItemDetails({ organizationId, item, onViewPhoto }: MailItemD
         />
       </Section>
       <Section title="Storage Location">
-        <p className={storageLabel(item) ? undefined : 'text-slate-400'}>{storageLabel(item) ?? 'Not stored'}</p>
+        <p className={storageLabel(item) ? undefined : 'text-fg-subtle'}>{storageLabel(item) ?? 'Not stored'}</p>
       </Section>
       <Section title="Timeline">
         <Timeline organizationId={organizationId} item={item} />
       </Section>
       <div className="space-y-5">
         <Section title="Description">
-          <p className={item.description ? 'whitespace-pre-line' : 'text-slate-400'}>
+          <p className={item.description ? 'whitespace-pre-line' : 'text-fg-subtle'}>
             {item.description ?? 'No description'}
           </p>
         </Section>
         <Section title="Notes">
-          <p className={item.notes ? 'whitespace-pre-line' : 'text-slate-400'}>{item.notes ?? 'No notes'}</p>
+          <p className={item.notes ? 'whitespace-pre-line' : 'text-fg-subtle'}>{item.notes ?? 'No notes'}</p>
         </Section>
       </div>
       <Section title="Package Photo">

@@ -82,7 +82,7 @@ function RowActions({ item, actions }: { item: MailItem; actions: Actions }) {
         )}
         <DropdownMenuSeparator />
         <DropdownMenuItem
-          className="text-red-600 data-[highlighted]:bg-red-50 data-[highlighted]:text-red-700"
+          className="text-red-600 dark:text-red-400 data-[highlighted]:bg-red-50 dark:data-[highlighted]:bg-red-950/40 data-[highlighted]:text-red-700 dark:data-[highlighted]:text-red-300"
           onSelect={() => actions.startDelete(item)}
         >
           <Trash2 aria-hidden /> Delete
@@ -107,7 +107,7 @@ function MailItemRow({ organizationId, item, actions }: { organizationId: string
   );
 
   return (
-    <li className={cn('transition-colors', expanded && 'bg-slate-50/70')}>
+    <li className={cn('transition-colors', expanded && 'bg-surface-subtle/70')}>
       <div className="flex items-center gap-2 px-3 py-3 sm:gap-3 sm:px-5">
         <button
           type="button"
@@ -118,14 +118,14 @@ function MailItemRow({ organizationId, item, actions }: { organizationId: string
         >
           <ChevronDown
             aria-hidden
-            className={cn('size-4 shrink-0 text-slate-400 transition-transform', expanded && 'rotate-180')}
+            className={cn('size-4 shrink-0 text-fg-faint transition-transform', expanded && 'rotate-180')}
           />
-          <span className="hidden size-10 shrink-0 items-center justify-center rounded-lg bg-slate-100 text-slate-600 sm:flex">
+          <span className="hidden size-10 shrink-0 items-center justify-center rounded-lg bg-surface-muted text-fg-muted sm:flex">
             <Icon aria-hidden className="size-5" />
           </span>
           <span className="min-w-0 flex-1">
-            <span className="block text-sm font-medium text-slate-900 sm:truncate">{title}</span>
-            <span className="block text-xs text-slate-500 sm:truncate sm:text-sm">
+            <span className="block text-sm font-medium text-fg sm:truncate">{title}</span>
+            <span className="block text-xs text-fg-subtle sm:truncate sm:text-sm">
               {[
                 item.sender && `From ${item.sender}`,
                 item.trackingNumber && [item.courierCompany, item.trackingNumber].filter(Boolean).join(' '),
@@ -134,7 +134,7 @@ function MailItemRow({ organizationId, item, actions }: { organizationId: string
                 .filter(Boolean)
                 .join(' · ')}
             </span>
-            <span className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-400">
+            <span className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-fg-subtle">
               <time dateTime={item.arrivedAt} title={formatDateTime(item.arrivedAt)}>
                 {relativeTime(item.arrivedAt)}
               </time>
@@ -185,7 +185,7 @@ export function MailItemList({ organizationId }: { organizationId: string }) {
           </label>
           <Search
             aria-hidden
-            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-fg-faint"
           />
           <Input
             id={searchId}
@@ -229,7 +229,7 @@ export function MailItemList({ organizationId }: { organizationId: string }) {
                 : 'Log New Mail, at the top of this page, records the first arrival.'}
           </EmptyState>
         ) : (
-          <ul aria-label="Recent mail items" className="divide-y divide-slate-100 border-t border-slate-100">
+          <ul aria-label="Recent mail items" className="divide-y divide-line-subtle border-t border-line-subtle">
             {items.map((item) => (
               <MailItemRow key={item.id} organizationId={organizationId} item={item} actions={actions} />
             ))}

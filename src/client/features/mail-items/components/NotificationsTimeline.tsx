@@ -23,15 +23,15 @@ function Message({ message }: { message: NotificationMessage }) {
         : null;
   return (
     <li className="flex gap-2.5">
-      <span className="mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-md bg-slate-100 text-slate-600">
+      <span className="mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-md bg-surface-muted text-fg-muted">
         <Icon aria-hidden className="size-3.5" />
       </span>
       <div className="min-w-0 flex-1">
         <p className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
-          <span className="font-medium text-slate-800">{messageTitle(message)}</span>
+          <span className="font-medium text-fg">{messageTitle(message)}</span>
           <NotificationStatusBadge status={message.status} />
         </p>
-        <p className="text-xs text-slate-500">
+        <p className="text-xs text-fg-subtle">
           {message.destination && <span className="break-all">{message.destination} · </span>}
           <time dateTime={at} title={formatDateTime(at)}>
             {relativeTime(at)}
@@ -41,7 +41,13 @@ function Message({ message }: { message: NotificationMessage }) {
           )}
         </p>
         {note && (
-          <p className={message.status === 'skipped' ? 'text-xs text-amber-800' : 'text-xs break-words text-red-700'}>
+          <p
+            className={
+              message.status === 'skipped'
+                ? 'text-xs text-amber-800 dark:text-amber-300'
+                : 'text-xs break-words text-red-700 dark:text-red-300'
+            }
+          >
             {note}
           </p>
         )}
@@ -75,12 +81,12 @@ export function NotificationsTimeline({ organizationId, item }: { organizationId
   }
   if (messages.isError) {
     return (
-      <p className="text-slate-400">
+      <p className="text-fg-subtle">
         Messages could not be loaded.{' '}
         <button
           type="button"
           onClick={() => void messages.refetch()}
-          className="font-medium text-indigo-600 hover:underline"
+          className="font-medium text-indigo-600 dark:text-indigo-400 hover:underline"
         >
           Try again
         </button>
@@ -89,7 +95,7 @@ export function NotificationsTimeline({ organizationId, item }: { organizationId
   }
   if (messages.data.length === 0) {
     return (
-      <p className="text-slate-400">
+      <p className="text-fg-subtle">
         Nothing sent yet. Email and SMS are set up in <TextLink href="/integrations">Integrations</TextLink>.
       </p>
     );

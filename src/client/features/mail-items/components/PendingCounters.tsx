@@ -9,21 +9,21 @@ const counters: { label: string; key: keyof PendingSummary; icon: LucideIcon; ic
     label: 'Total Pending',
     key: 'totalPending',
     icon: Clock,
-    iconClass: 'bg-amber-50 text-amber-600',
+    iconClass: 'bg-amber-50 dark:bg-amber-950/40 text-amber-600 dark:text-amber-400',
     hint: 'Waiting to be collected',
   },
   {
     label: 'Overdue',
     key: 'overdue',
     icon: AlertTriangle,
-    iconClass: 'bg-red-50 text-red-600',
+    iconClass: 'bg-red-50 dark:bg-red-950/40 text-red-600 dark:text-red-400',
     hint: 'Arrived over 3 days ago',
   },
   {
     label: 'Notified',
     key: 'notified',
     icon: BellRing,
-    iconClass: 'bg-sky-50 text-sky-600',
+    iconClass: 'bg-sky-50 dark:bg-sky-950/40 text-sky-600 dark:text-sky-400',
     hint: 'Recipient has been told',
   },
 ];
@@ -35,7 +35,7 @@ export function PendingCounters({ data, isLoading }: { data: PendingSummary | un
       {counters.map(({ label, key, icon: Icon, iconClass, hint }) => (
         <Card key={key} role="group" aria-label={label} className="p-3 sm:p-5">
           <div className="flex items-start justify-between gap-2">
-            <p className="text-xs font-medium text-slate-500 sm:text-sm">{label}</p>
+            <p className="text-xs font-medium text-fg-subtle sm:text-sm">{label}</p>
             <span className={cn('hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex', iconClass)}>
               <Icon aria-hidden className="size-5" />
             </span>
@@ -47,13 +47,13 @@ export function PendingCounters({ data, isLoading }: { data: PendingSummary | un
               data-stat-value
               className={cn(
                 'mt-1 text-2xl font-semibold tracking-tight sm:text-3xl',
-                key === 'overdue' && (data?.overdue ?? 0) > 0 ? 'text-red-600' : 'text-slate-900',
+                key === 'overdue' && (data?.overdue ?? 0) > 0 ? 'text-red-600 dark:text-red-400' : 'text-fg',
               )}
             >
               {data ? data[key].toLocaleString() : '–'}
             </p>
           )}
-          <p className="mt-1 hidden text-xs text-slate-500 sm:block">{hint}</p>
+          <p className="mt-1 hidden text-xs text-fg-subtle sm:block">{hint}</p>
         </Card>
       ))}
     </div>

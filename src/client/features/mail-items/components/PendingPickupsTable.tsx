@@ -66,9 +66,9 @@ function ItemSummary({ item }: { item: MailItem }) {
   const storage = storageLabel(item);
   return (
     <>
-      <span className="block font-medium text-slate-900">{typeLabel(item.type)}</span>
+      <span className="block font-medium text-fg">{typeLabel(item.type)}</span>
       {(details || storage) && (
-        <span className="block text-xs text-slate-500">{[details, storage].filter(Boolean).join(' · ')}</span>
+        <span className="block text-xs text-fg-subtle">{[details, storage].filter(Boolean).join(' · ')}</span>
       )}
     </>
   );
@@ -77,8 +77,8 @@ function ItemSummary({ item }: { item: MailItem }) {
 function RecipientCell({ item }: { item: MailItem }) {
   return (
     <>
-      <span className="block text-slate-900">{recipientFullName(item)}</span>
-      {item.recipient?.unit && <span className="block text-xs text-slate-500">Unit {item.recipient.unit}</span>}
+      <span className="block text-fg">{recipientFullName(item)}</span>
+      {item.recipient?.unit && <span className="block text-xs text-fg-subtle">Unit {item.recipient.unit}</span>}
     </>
   );
 }
@@ -102,7 +102,7 @@ function WideTable({ items, actions }: { items: MailItem[]; actions: Actions }) 
           <TableRow
             key={item.id}
             data-overdue={item.isOverdue || undefined}
-            className={cn(item.isOverdue && 'bg-red-50/40')}
+            className={cn(item.isOverdue && 'bg-red-50/40 dark:bg-red-950/40')}
           >
             <TableCell className={cn('border-l-4 border-transparent', item.isOverdue && 'border-red-500')}>
               <ItemSummary item={item} />
@@ -130,11 +130,14 @@ function WideTable({ items, actions }: { items: MailItem[]; actions: Actions }) 
 /** Phones: one card per item, the same facts and actions. */
 function NarrowList({ items, actions }: { items: MailItem[]; actions: Actions }) {
   return (
-    <ul aria-label="Pending pickups" className="divide-y divide-slate-100 md:hidden">
+    <ul aria-label="Pending pickups" className="divide-y divide-line-subtle md:hidden">
       {items.map((item) => (
         <li
           key={item.id}
-          className={cn('border-l-4 border-transparent px-4 py-3', item.isOverdue && 'border-red-500 bg-red-50/40')}
+          className={cn(
+            'border-l-4 border-transparent px-4 py-3',
+            item.isOverdue && 'border-red-500 bg-red-50/40 dark:bg-red-950/40',
+          )}
         >
           <div className="flex items-start justify-between gap-3">
             <div className="min-w-0 text-sm">
@@ -142,9 +145,9 @@ function NarrowList({ items, actions }: { items: MailItem[]; actions: Actions })
             </div>
             <Status item={item} />
           </div>
-          <div className="mt-1 text-sm text-slate-600">
+          <div className="mt-1 text-sm text-fg-muted">
             <ItemSummary item={item} />
-            <span className="block text-xs text-slate-500">
+            <span className="block text-xs text-fg-subtle">
               From {item.sender ?? 'Unknown'} · <Arrived item={item} />
             </span>
           </div>
@@ -183,7 +186,7 @@ export function PendingPickupsTable({ organizationId }: { organizationId: string
         {list.isPending ? (
           <SkeletonRows
             label="Loading pending pickups"
-            className="divide-y divide-slate-100 border-t border-slate-100"
+            className="divide-y divide-line-subtle border-t border-line-subtle"
             row={() => (
               <div className="flex items-center gap-4 px-5 py-3.5">
                 <Skeleton className="size-9 rounded-lg" />
@@ -210,7 +213,7 @@ export function PendingPickupsTable({ organizationId }: { organizationId: string
             Everything logged has been handed over. New arrivals are logged in Mail Intake.
           </EmptyState>
         ) : (
-          <div className="border-t border-slate-100">
+          <div className="border-t border-line-subtle">
             <WideTable items={items} actions={actions} />
             <NarrowList items={items} actions={actions} />
           </div>

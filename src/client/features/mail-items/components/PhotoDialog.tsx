@@ -5,12 +5,12 @@ import { recipientFullName, typeLabel } from '../mailItemFormat';
 
 function FullPhoto({ item }: { item: MailItem }) {
   const [failed, setFailed] = useState(false);
-  if (failed) return <p className="py-10 text-center text-sm text-slate-500">Failed to load image</p>;
+  if (failed) return <p className="py-10 text-center text-sm text-fg-subtle">Failed to load image</p>;
   return (
     <img
       src={item.photoUrl!}
       alt={`Package photo: ${typeLabel(item.type)} for ${recipientFullName(item)}`}
-      className="mx-auto max-h-[70dvh] w-auto rounded-md bg-slate-100 object-contain"
+      className="mx-auto max-h-[70dvh] w-auto rounded-md bg-surface-muted object-contain"
       onError={() => setFailed(true)}
     />
   );

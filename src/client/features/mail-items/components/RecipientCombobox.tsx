@@ -214,7 +214,7 @@ export function RecipientCombobox({
         onFocus={(event) => event.currentTarget.select()}
         onBlur={() => setOpen(false)}
         className={cn(
-          'h-10 w-full min-w-0 rounded-lg border border-slate-300 bg-white pr-16 pl-3 text-sm text-slate-900 shadow-sm transition-colors placeholder:text-slate-400',
+          'h-10 w-full min-w-0 rounded-lg border border-line-strong bg-surface pr-16 pl-3 text-sm text-fg shadow-sm transition-colors placeholder:text-fg-faint',
           'focus-visible:border-indigo-500 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500/30',
           'aria-[invalid=true]:border-red-500 aria-[invalid=true]:focus-visible:ring-red-500/30',
           value && text === null && 'font-medium',
@@ -226,7 +226,7 @@ export function RecipientCombobox({
             type="button"
             tabIndex={-1}
             aria-label="Clear recipient"
-            className="rounded p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700"
+            className="rounded p-1 text-fg-faint hover:bg-surface-muted hover:text-fg-secondary"
             onMouseDown={(event) => event.preventDefault()}
             onClick={() => {
               latestText.current = '';
@@ -238,14 +238,14 @@ export function RecipientCombobox({
             <X aria-hidden className="size-4" />
           </button>
         )}
-        <ChevronsUpDown aria-hidden className="size-4 text-slate-400" />
+        <ChevronsUpDown aria-hidden className="size-4 text-fg-faint" />
       </span>
       {open && (
         <ul
           id={listId}
           role="listbox"
           aria-label="Recipients"
-          className="absolute z-50 mt-1 max-h-64 w-full overflow-y-auto rounded-lg border border-slate-200 bg-white p-1 shadow-lg"
+          className="absolute z-50 mt-1 max-h-64 w-full overflow-y-auto rounded-lg border border-line bg-surface p-1 shadow-lg"
         >
           {matches.map((recipient, index) => (
             <li
@@ -255,7 +255,9 @@ export function RecipientCombobox({
               aria-selected={index === active}
               className={cn(
                 'flex cursor-pointer items-center gap-2 rounded-md px-2 py-2 text-sm',
-                index === active ? 'bg-indigo-50 text-indigo-900' : 'text-slate-700',
+                index === active
+                  ? 'bg-indigo-50 dark:bg-indigo-950/40 text-indigo-900 dark:text-indigo-300'
+                  : 'text-fg-secondary',
               )}
               onMouseDown={(event) => event.preventDefault()}
               onMouseEnter={() => setHighlight(index)}
@@ -266,18 +268,20 @@ export function RecipientCombobox({
                   {recipient.firstName} {recipient.lastName}
                 </span>
                 {(recipient.unit || recipient.department || recipient.email) && (
-                  <span className="block truncate text-xs text-slate-500">
+                  <span className="block truncate text-xs text-fg-subtle">
                     {[recipient.unit && `Unit ${recipient.unit}`, recipient.department, recipient.email]
                       .filter(Boolean)
                       .join(' · ')}
                   </span>
                 )}
               </span>
-              {value?.id === recipient.id && <Check aria-hidden className="size-4 text-indigo-600" />}
+              {value?.id === recipient.id && (
+                <Check aria-hidden className="size-4 text-indigo-600 dark:text-indigo-400" />
+              )}
             </li>
           ))}
           {matches.length === 0 && (
-            <li className="px-2 py-2 text-sm text-slate-500">
+            <li className="px-2 py-2 text-sm text-fg-subtle">
               {loading ? 'Searching…' : term ? 'No recipients match' : 'No recipients yet'}
             </li>
           )}

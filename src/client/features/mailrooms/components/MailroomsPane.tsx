@@ -41,7 +41,12 @@ function IconAction({
         size="sm"
         aria-label={label}
         onClick={onClick}
-        className={cn('size-8 px-0', danger ? 'text-red-600 hover:bg-red-50 hover:text-red-700' : 'text-slate-500')}
+        className={cn(
+          'size-8 px-0',
+          danger
+            ? 'text-red-600 dark:text-red-400 hover:bg-red-50 dark:hover:bg-red-950/40 hover:text-red-700 dark:hover:text-red-300'
+            : 'text-fg-subtle',
+        )}
       >
         <Icon aria-hidden />
       </Button>
@@ -61,14 +66,18 @@ function Occupancy({ location }: { location: Location }) {
         aria-valuemax={location.capacity}
         aria-valuenow={location.currentCount}
         aria-valuetext={`${location.currentCount} of ${location.capacity}`}
-        className="h-1.5 w-20 overflow-hidden rounded-full bg-slate-100"
+        className="h-1.5 w-20 overflow-hidden rounded-full bg-surface-muted"
       >
         <div className={cn('h-full rounded-full', tone)} style={{ width: `${ratio * 100}%` }} />
       </div>
-      <span className="text-sm text-slate-700 tabular-nums">
+      <span className="text-sm text-fg-secondary tabular-nums">
         {location.currentCount} / {location.capacity}
       </span>
-      {location.isFull && <Badge className="border-red-200 bg-red-50 text-red-700">Full</Badge>}
+      {location.isFull && (
+        <Badge className="border-red-200 dark:border-red-800 bg-red-50 dark:bg-red-950/40 text-red-700 dark:text-red-300">
+          Full
+        </Badge>
+      )}
     </div>
   );
 }
@@ -84,16 +93,16 @@ function LocationRow({ location, isAdmin, onEdit, onDelete }: LocationRowProps) 
   const Icon = locationTypeIcons[location.type];
   return (
     <li className="flex items-start gap-3 px-4 py-3 sm:items-center sm:gap-4 sm:px-5">
-      <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-slate-100 text-slate-600">
+      <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-surface-muted text-fg-muted">
         <Icon aria-hidden className="size-4" />
       </span>
       <div className="min-w-0 flex-1 sm:flex sm:items-center sm:gap-4">
         <div className="min-w-0 flex-1">
-          <p className="truncate text-sm font-medium text-slate-900">
+          <p className="truncate text-sm font-medium text-fg">
             {location.name}
-            {!location.isActive && <span className="ml-2 text-xs font-normal text-slate-400">(inactive)</span>}
+            {!location.isActive && <span className="ml-2 text-xs font-normal text-fg-subtle">(inactive)</span>}
           </p>
-          <p className="truncate text-xs text-slate-500">
+          <p className="truncate text-xs text-fg-subtle">
             {humanize(location.type)}
             {location.notes && ` · ${location.notes}`}
           </p>
@@ -136,19 +145,19 @@ function MailroomCard({
   const headingId = `mailroom-${mailroom.id}`;
   return (
     <Card role="region" aria-labelledby={headingId} className="overflow-hidden">
-      <div className="flex flex-wrap items-start gap-3 border-b border-slate-200 p-4 sm:p-5">
-        <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-indigo-50 text-indigo-600">
+      <div className="flex flex-wrap items-start gap-3 border-b border-line p-4 sm:p-5">
+        <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-indigo-50 dark:bg-indigo-950/40 text-indigo-600 dark:text-indigo-400">
           <Warehouse aria-hidden className="size-5" />
         </span>
         <div className="min-w-0 flex-1 basis-48">
           <div className="flex flex-wrap items-center gap-2">
-            <h3 id={headingId} className="text-base font-semibold text-slate-900">
+            <h3 id={headingId} className="text-base font-semibold text-fg">
               {mailroom.name}
             </h3>
             {!mailroom.isActive && <Badge>Inactive</Badge>}
           </div>
-          {mailroom.description && <p className="mt-0.5 text-sm text-slate-500">{mailroom.description}</p>}
-          <p className="mt-1 text-xs text-slate-500">
+          {mailroom.description && <p className="mt-0.5 text-sm text-fg-subtle">{mailroom.description}</p>}
+          <p className="mt-1 text-xs text-fg-subtle">
             {mailroom.locationCount === 1 ? '1 storage location' : `${mailroom.locationCount} storage locations`}
           </p>
         </div>
@@ -169,7 +178,7 @@ function MailroomCard({
           row={() => <Skeleton className="h-9 w-full" />}
         />
       ) : locations?.length ? (
-        <ul aria-label={`Storage locations in ${mailroom.name}`} className="divide-y divide-slate-100">
+        <ul aria-label={`Storage locations in ${mailroom.name}`} className="divide-y divide-line-subtle">
           {locations.map((location) => (
             <LocationRow
               key={location.id}
@@ -250,8 +259,8 @@ export function MailroomsPane({ organizationId, isAdmin }: { organizationId: str
     <div className="space-y-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
         <div className="space-y-1">
-          <h2 className="text-base font-semibold text-slate-900">Mailrooms and storage</h2>
-          <p className="text-sm text-slate-500">
+          <h2 className="text-base font-semibold text-fg">Mailrooms and storage</h2>
+          <p className="text-sm text-fg-subtle">
             Where mail is received, and the locations where items wait for pickup.
           </p>
         </div>
@@ -262,7 +271,7 @@ export function MailroomsPane({ organizationId, isAdmin }: { organizationId: str
         )}
       </div>
       {!isAdmin && (
-        <p className="flex items-start gap-2 rounded-lg border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-800">
+        <p className="flex items-start gap-2 rounded-lg border border-sky-200 dark:border-sky-800 bg-sky-50 dark:bg-sky-950/40 px-3 py-2 text-sm text-sky-800 dark:text-sky-300">
           <Info aria-hidden className="mt-0.5 size-4 shrink-0" />
           Only admins can change mailrooms and storage locations.
         </p>

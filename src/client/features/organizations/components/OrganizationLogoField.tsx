@@ -27,7 +27,7 @@ export function LogoPreview({ url, name }: LogoPreviewProps) {
 
   return (
     <div className="flex items-center gap-4">
-      <div className="flex size-20 shrink-0 items-center justify-center overflow-hidden rounded-xl border border-slate-200 bg-slate-50">
+      <div className="flex size-20 shrink-0 items-center justify-center overflow-hidden rounded-xl border border-line bg-surface-subtle">
         {show ? (
           <img
             src={url}
@@ -37,12 +37,12 @@ export function LogoPreview({ url, name }: LogoPreviewProps) {
             onError={() => setFailedUrl(url)}
           />
         ) : failed ? (
-          <ImageOff aria-hidden className="size-7 text-slate-400" />
+          <ImageOff aria-hidden className="size-7 text-fg-faint" />
         ) : (
-          <Building2 aria-hidden className="size-7 text-slate-400" />
+          <Building2 aria-hidden className="size-7 text-fg-faint" />
         )}
       </div>
-      <p className="text-sm text-slate-500" role={failed ? 'status' : undefined}>
+      <p className="text-sm text-fg-subtle" role={failed ? 'status' : undefined}>
         {failed
           ? 'This image could not be loaded. Check that the address is public and points to an image.'
           : show

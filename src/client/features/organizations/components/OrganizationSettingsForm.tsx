@@ -56,9 +56,9 @@ function OrganizationDetailsForm({ organization }: { organization: Organization 
         error={errors.logoUrl}
         registration={register('logoUrl')}
       />
-      <p className="text-sm text-slate-500">
-        Timezone: <span className="font-medium text-slate-700">{organization.timezone}</span>. "Today" on the dashboard
-        and in reports follows this timezone.
+      <p className="text-sm text-fg-subtle">
+        Timezone: <span className="font-medium text-fg-secondary">{organization.timezone}</span>. "Today" on the
+        dashboard and in reports follows this timezone.
       </p>
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         {isDirty && (

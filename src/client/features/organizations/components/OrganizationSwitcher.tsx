@@ -13,17 +13,21 @@ import { humanize } from '@/lib/format';
 import { useCurrentOrganization } from '@/lib/currentOrganization';
 import { CreateOrganizationDialog } from './CreateOrganizationDialog';
 
+/**
+ * The organization's first letter as a badge. Drawn by CSS (not a text node) because it is
+ * decoration: the switcher's name repeats the organization's name, and a letter in its text would
+ * make the visible label ("HHarbor View") differ from the name (WCAG 2.5.3, label in name).
+ */
 function OrganizationInitial({ name, className }: { name: string; className?: string }) {
   return (
     <span
       aria-hidden
+      data-initial={name.trim()[0]?.toUpperCase() ?? '?'}
       className={cn(
-        'flex size-8 shrink-0 items-center justify-center rounded-md bg-slate-800 text-sm font-semibold text-white',
+        'flex size-8 shrink-0 items-center justify-center rounded-md bg-slate-800 text-sm font-semibold text-white before:content-[attr(data-initial)] dark:bg-slate-600',
         className,
       )}
-    >
-      {name.trim()[0]?.toUpperCase() ?? '?'}
-    </span>
+    />
   );
 }
 
@@ -36,17 +40,19 @@ export function OrganizationSwitcher() {
     <>
       <DropdownMenu>
         <DropdownMenuTrigger
-          aria-label="Select organization"
-          className="flex w-full items-center gap-3 rounded-lg border border-slate-200 bg-white p-1.5 text-left shadow-sm transition-colors hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 max-md:justify-center max-md:border-0 max-md:bg-transparent max-md:shadow-none md:p-2"
+          // the name contains what the button shows (WCAG 2.5.3): the organization and the role
+          aria-label={
+            current ? `Select organization, current: ${current.name} ${humanize(current.role)}` : 'Select organization'
+          }
+          className="flex w-full items-center gap-3 rounded-lg border border-line bg-surface p-1.5 text-left shadow-sm transition-colors hover:bg-surface-subtle focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 max-md:justify-center max-md:border-0 max-md:bg-transparent max-md:shadow-none md:p-2"
         >
           <OrganizationInitial name={current?.name ?? '?'} />
           <span className="hidden min-w-0 flex-1 md:block">
-            <span className="block truncate text-sm font-medium text-slate-900">
-              {current?.name ?? 'Select organization'}
-            </span>
-            {current && <span className="block text-xs text-slate-500">{humanize(current.role)}</span>}
+            <span className="block truncate text-sm font-medium text-fg">{current?.name ?? 'Select organization'}</span>
+            {/* a space between the lines, so the text reads "… Apartments Admin", not "ApartmentsAdmin" */}{' '}
+            {current && <span className="block text-xs text-fg-subtle">{humanize(current.role)}</span>}
           </span>
-          <ChevronsUpDown aria-hidden className="hidden size-4 shrink-0 text-slate-400 md:block" />
+          <ChevronsUpDown aria-hidden className="hidden size-4 shrink-0 text-fg-faint md:block" />
         </DropdownMenuTrigger>
         <DropdownMenuContent align="start" side="bottom" className="w-64">
           <DropdownMenuLabel>Organizations</DropdownMenuLabel>
@@ -55,14 +61,16 @@ export function OrganizationSwitcher() {
               <OrganizationInitial name={org.name} className="size-6 text-xs" />
               <span className="min-w-0 flex-1">
                 <span className="block truncate">{org.name}</span>
-                <span className="block text-xs text-slate-500">{humanize(org.role)}</span>
+                <span className="block text-xs text-fg-subtle">{humanize(org.role)}</span>
               </span>
-              {org.id === current?.id && <Check aria-label="Current organization" className="text-indigo-600" />}
+              {org.id === current?.id && (
+                <Check aria-label="Current organization" className="text-indigo-600 dark:text-indigo-400" />
+              )}
             </DropdownMenuItem>
           ))}
           <DropdownMenuSeparator />
           <DropdownMenuItem onSelect={() => setCreating(true)}>
-            <Plus aria-hidden className="text-slate-500" />
+            <Plus aria-hidden className="text-fg-subtle" />
             Create organization
           </DropdownMenuItem>
         </DropdownMenuContent>

@@ -81,21 +81,21 @@ function EraseForm({
 
   return (
     <form onSubmit={submit} className="space-y-5">
-      <ul className="space-y-2.5 text-sm text-slate-700">
+      <ul className="space-y-2.5 text-sm text-fg-secondary">
         {consequences.map(({ icon: Icon, text }) => (
           <li key={text} className="flex gap-3">
-            <Icon aria-hidden className="mt-0.5 size-4 shrink-0 text-red-600" />
+            <Icon aria-hidden className="mt-0.5 size-4 shrink-0 text-red-600 dark:text-red-400" />
             <span>{text}</span>
           </li>
         ))}
       </ul>
-      <p className="rounded-lg border border-slate-200 bg-slate-50 px-3 py-2.5 text-sm text-slate-600">
-        <span className="font-medium text-slate-800">Delivery history is kept.</span> Their items, statuses and dates
-        stay, so counts and reports do not change. If they asked for a copy of their data, download it first.
+      <p className="rounded-lg border border-line bg-surface-subtle px-3 py-2.5 text-sm text-fg-muted">
+        <span className="font-medium text-fg">Delivery history is kept.</span> Their items, statuses and dates stay, so
+        counts and reports do not change. If they asked for a copy of their data, download it first.
       </p>
       <div className="space-y-1.5">
         <Label htmlFor="erase-confirm-name">
-          Type <span className="font-semibold text-slate-900">{name}</span> to confirm
+          Type <span className="font-semibold text-fg">{name}</span> to confirm
         </Label>
         <Input
           id="erase-confirm-name"
@@ -107,8 +107,8 @@ function EraseForm({
           disabled={pending}
           aria-describedby="erase-confirm-hint"
         />
-        <p id="erase-confirm-hint" className="flex items-center gap-1.5 text-xs text-slate-500">
-          <TriangleAlert aria-hidden className="size-3.5 shrink-0 text-amber-500" />
+        <p id="erase-confirm-hint" className="flex items-center gap-1.5 text-xs text-fg-subtle">
+          <TriangleAlert aria-hidden className="size-3.5 shrink-0 text-amber-500 dark:text-amber-400" />
           The erase button works once the name matches.
         </p>
       </div>

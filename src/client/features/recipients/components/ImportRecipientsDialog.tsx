@@ -33,13 +33,21 @@ function importable(rows: RecipientImportRow[], skipDuplicates: boolean) {
 
 function SummaryChips({ summary }: { summary: RecipientImportPreview['summary'] }) {
   const chips = [
-    { label: 'rows', value: summary.total, className: 'bg-slate-100 text-slate-700' },
-    { label: 'valid', value: summary.valid, className: 'bg-emerald-50 text-emerald-700' },
-    { label: 'with errors', value: summary.invalid, className: 'bg-red-50 text-red-700' },
+    { label: 'rows', value: summary.total, className: 'bg-surface-muted text-fg-secondary' },
+    {
+      label: 'valid',
+      value: summary.valid,
+      className: 'bg-emerald-50 dark:bg-emerald-950/40 text-emerald-700 dark:text-emerald-300',
+    },
+    {
+      label: 'with errors',
+      value: summary.invalid,
+      className: 'bg-red-50 dark:bg-red-950/40 text-red-700 dark:text-red-300',
+    },
     {
       label: summary.duplicates === 1 ? 'duplicate' : 'duplicates',
       value: summary.duplicates,
-      className: 'bg-amber-50 text-amber-800',
+      className: 'bg-amber-50 dark:bg-amber-950/40 text-amber-800 dark:text-amber-300',
     },
   ];
   return (
@@ -62,27 +70,29 @@ function PreviewRow({ row }: { row: RecipientImportRow }) {
     .join(' · ');
   const invalid = row.errors.length > 0;
   return (
-    <li className={cn('flex gap-3 px-3 py-2.5', invalid && 'bg-red-50/50')}>
-      <span className="w-14 shrink-0 pt-0.5 text-xs text-slate-500 tabular-nums">Line {row.line}</span>
+    <li className={cn('flex gap-3 px-3 py-2.5', invalid && 'bg-red-50/50 dark:bg-red-950/40')}>
+      <span className="w-14 shrink-0 pt-0.5 text-xs text-fg-subtle tabular-nums">Line {row.line}</span>
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-2">
-          <p className="truncate text-sm font-medium text-slate-900">{name}</p>
+          <p className="truncate text-sm font-medium text-fg">{name}</p>
           {invalid ? (
-            <Badge className="border-red-200 bg-red-50 text-red-700">Error</Badge>
+            <Badge className="border-red-200 dark:border-red-800 bg-red-50 dark:bg-red-950/40 text-red-700 dark:text-red-300">
+              Error
+            </Badge>
           ) : row.duplicate ? (
             <Badge tone="yellow">Duplicate</Badge>
           ) : (
             <Badge tone="green">Ready</Badge>
           )}
         </div>
-        {details && <p className="truncate text-xs text-slate-500">{details}</p>}
+        {details && <p className="truncate text-xs text-fg-subtle">{details}</p>}
         {row.errors.map((error) => (
-          <p key={error} className="mt-0.5 flex items-start gap-1 text-xs text-red-700">
+          <p key={error} className="mt-0.5 flex items-start gap-1 text-xs text-red-700 dark:text-red-300">
             <AlertCircle aria-hidden className="mt-px size-3.5 shrink-0" /> {error}
           </p>
         ))}
         {row.duplicate && (
-          <p className="mt-0.5 flex items-start gap-1 text-xs text-amber-800">
+          <p className="mt-0.5 flex items-start gap-1 text-xs text-amber-800 dark:text-amber-300">
             <Copy aria-hidden className="mt-px size-3.5 shrink-0" /> {row.duplicate.reason}
           </p>
         )}
@@ -151,12 +161,12 @@ function ImportFlow({ organizationId, onClose }: { organizationId: string; onClo
     const { result } = step;
     return (
       <div className="space-y-5 text-center">
-        <span className="mx-auto flex size-12 items-center justify-center rounded-full bg-emerald-50 text-emerald-600">
+        <span className="mx-auto flex size-12 items-center justify-center rounded-full bg-emerald-50 dark:bg-emerald-950/40 text-emerald-600 dark:text-emerald-400">
           <CheckCircle2 aria-hidden className="size-6" />
         </span>
         <div role="status" className="space-y-1">
-          <p className="text-lg font-semibold text-slate-900">Imported {plural(result.created, 'recipient')}</p>
-          <p className="text-sm text-slate-500">
+          <p className="text-lg font-semibold text-fg">Imported {plural(result.created, 'recipient')}</p>
+          <p className="text-sm text-fg-subtle">
             {[
               result.skippedDuplicates > 0 && `${plural(result.skippedDuplicates, 'duplicate')} skipped`,
               result.invalid > 0 && `${plural(result.invalid, 'row')} with errors left out`,
@@ -199,27 +209,27 @@ function ImportFlow({ organizationId, onClose }: { organizationId: string; onClo
       <div className="space-y-4">
         <SummaryChips summary={summary} />
         {summary.invalid > 0 && (
-          <p className="text-sm text-slate-600">
+          <p className="text-sm text-fg-muted">
             Rows with errors are not imported. Fix them in the file and check it again, or import the rest now.
           </p>
         )}
-        <div className="rounded-lg border border-slate-200">
-          <ul aria-label="Rows in the file" className="max-h-72 divide-y divide-slate-100 overflow-y-auto">
+        <div className="rounded-lg border border-line">
+          <ul aria-label="Rows in the file" className="max-h-72 divide-y divide-line-subtle overflow-y-auto">
             {shown.map((row) => (
               <PreviewRow key={row.line} row={row} />
             ))}
           </ul>
           {rows.length > shown.length && (
-            <p className="border-t border-slate-200 px-3 py-2 text-xs text-slate-500">
+            <p className="border-t border-line px-3 py-2 text-xs text-fg-subtle">
               And {plural(rows.length - shown.length, 'more row')} without problems.
             </p>
           )}
         </div>
         {summary.duplicates > 0 && (
-          <div className="flex items-center justify-between gap-4 rounded-lg bg-slate-50 px-3 py-2.5">
+          <div className="flex items-center justify-between gap-4 rounded-lg bg-surface-subtle px-3 py-2.5">
             <Label htmlFor={`${ids}-skip`} className="font-normal">
               Skip duplicates
-              <span className="block text-xs text-slate-500">
+              <span className="block text-xs text-fg-subtle">
                 Leave out rows that match an existing recipient or an earlier line.
               </span>
             </Label>
@@ -233,8 +243,8 @@ function ImportFlow({ organizationId, onClose }: { organizationId: string; onClo
         )}
         {importing && (
           <div role="status" className="space-y-2">
-            <p className="text-sm text-slate-600">Importing {plural(toImport, 'recipient')}…</p>
-            <div className="h-1.5 overflow-hidden rounded-full bg-slate-100">
+            <p className="text-sm text-fg-muted">Importing {plural(toImport, 'recipient')}…</p>
+            <div className="h-1.5 overflow-hidden rounded-full bg-surface-muted">
               <div className="h-full w-full animate-pulse rounded-full bg-indigo-600" />
             </div>
           </div>
@@ -266,15 +276,15 @@ function ImportFlow({ organizationId, onClose }: { organizationId: string; onClo
       <button
         type="button"
         onClick={() => fileInput.current?.click()}
-        className="flex w-full flex-col items-center gap-2 rounded-lg border-2 border-dashed border-slate-300 px-4 py-6 text-center transition-colors hover:border-indigo-400 hover:bg-indigo-50/40 focus-visible:border-indigo-500 focus-visible:outline-none"
+        className="flex w-full flex-col items-center gap-2 rounded-lg border-2 border-dashed border-line-strong px-4 py-6 text-center transition-colors hover:border-indigo-400 hover:bg-indigo-50/40 dark:hover:bg-indigo-950/40 focus-visible:border-indigo-500 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500/30"
       >
         {fileName ? (
-          <FileSpreadsheet aria-hidden className="size-7 text-indigo-600" />
+          <FileSpreadsheet aria-hidden className="size-7 text-indigo-600 dark:text-indigo-400" />
         ) : (
-          <Upload aria-hidden className="size-7 text-slate-400" />
+          <Upload aria-hidden className="size-7 text-fg-faint" />
         )}
-        <span className="text-sm font-medium text-slate-900">{fileName ?? 'Choose a CSV file'}</span>
-        <span className="text-xs text-slate-500">
+        <span className="text-sm font-medium text-fg">{fileName ?? 'Choose a CSV file'}</span>
+        <span className="text-xs text-fg-subtle">
           {fileName ? 'Choose another file' : `Up to 2 MB and ${count.format(IMPORT_MAX_ROWS)} rows`}
         </span>
       </button>
@@ -293,20 +303,23 @@ function ImportFlow({ organizationId, onClose }: { organizationId: string; onClo
           aria-describedby={`${ids}-columns`}
           className="font-mono text-xs"
         />
-        <p id={`${ids}-columns`} className="text-xs text-slate-500">
+        <p id={`${ids}-columns`} className="text-xs text-fg-subtle">
           Columns: first name, last name, email, phone, unit, department, type (guest, employee or resident). The first
           line holds the column names.{' '}
           <a
             href={TEMPLATE_HREF}
             download="recipients-template.csv"
-            className="font-medium text-indigo-600 hover:underline"
+            className="font-medium text-indigo-600 dark:text-indigo-400 hover:underline"
           >
             Download a template
           </a>
         </p>
       </div>
       {problem && (
-        <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
+        <p
+          role="alert"
+          className="rounded-lg bg-red-50 dark:bg-red-950/40 px-3 py-2 text-sm text-red-700 dark:text-red-300"
+        >
           {problem}
         </p>
       )}

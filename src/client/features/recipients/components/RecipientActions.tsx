@@ -55,7 +55,7 @@ function PersonalDataMenu({
       variant={layout === 'labels' ? 'outline' : 'ghost'}
       size="sm"
       aria-label={`More actions for ${name}`}
-      className={layout === 'labels' ? 'w-9 px-0' : 'size-8 px-0 text-slate-500'}
+      className={layout === 'labels' ? 'w-9 px-0' : 'size-8 px-0 text-fg-subtle'}
     >
       <MoreHorizontal aria-hidden />
     </Button>
@@ -76,7 +76,7 @@ function PersonalDataMenu({
         </DropdownMenuItem>
         <DropdownMenuSeparator />
         <DropdownMenuItem
-          className="text-red-600 data-[highlighted]:bg-red-50 data-[highlighted]:text-red-700"
+          className="text-red-600 dark:text-red-400 data-[highlighted]:bg-red-50 dark:data-[highlighted]:bg-red-950/40 data-[highlighted]:text-red-700 dark:data-[highlighted]:text-red-300"
           onSelect={() => personalData.onErase(recipient)}
         >
           <UserX aria-hidden /> Erase personal data…
@@ -150,7 +150,11 @@ export function RecipientActions({
             aria-label={`${label} ${name}`}
             disabled={busy}
             onClick={onClick}
-            className={cn('px-2', danger && 'text-red-600 hover:bg-red-50 hover:text-red-700')}
+            className={cn(
+              'px-2',
+              danger &&
+                'text-red-600 dark:text-red-400 hover:bg-red-50 dark:hover:bg-red-950/40 hover:text-red-700 dark:hover:text-red-300',
+            )}
           >
             {label}
           </Button>
@@ -170,7 +174,12 @@ export function RecipientActions({
             aria-label={`${label} ${name}`}
             disabled={busy}
             onClick={onClick}
-            className={cn('size-8 px-0', danger ? 'text-red-600 hover:bg-red-50 hover:text-red-700' : 'text-slate-500')}
+            className={cn(
+              'size-8 px-0',
+              danger
+                ? 'text-red-600 dark:text-red-400 hover:bg-red-50 dark:hover:bg-red-950/40 hover:text-red-700 dark:hover:text-red-300'
+                : 'text-fg-subtle',
+            )}
           >
             <Icon aria-hidden />
           </Button>

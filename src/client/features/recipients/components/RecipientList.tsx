@@ -8,18 +8,18 @@ import { RecipientActions, type RecipientActionHandlers } from './RecipientActio
 import { RecipientStatusBadge } from './RecipientStatusBadge';
 
 function Contact({ recipient }: { recipient: Recipient }) {
-  if (!recipient.email && !recipient.phone) return <span className="text-slate-400">No contact details</span>;
+  if (!recipient.email && !recipient.phone) return <span className="text-fg-subtle">No contact details</span>;
   return (
     <div className="min-w-0 space-y-0.5">
       {recipient.email && (
         <p className="flex min-w-0 items-center gap-1.5">
-          <Mail aria-hidden className="size-3.5 shrink-0 text-slate-400" />
+          <Mail aria-hidden className="size-3.5 shrink-0 text-fg-faint" />
           <span className="truncate">{recipient.email}</span>
         </p>
       )}
       {recipient.phone && (
         <p className="flex items-center gap-1.5">
-          <Phone aria-hidden className="size-3.5 shrink-0 text-slate-400" />
+          <Phone aria-hidden className="size-3.5 shrink-0 text-fg-faint" />
           <span>{recipient.phone}</span>
         </p>
       )}
@@ -28,7 +28,7 @@ function Contact({ recipient }: { recipient: Recipient }) {
 }
 
 function Dash() {
-  return <span className="text-slate-400">—</span>;
+  return <span className="text-fg-subtle">—</span>;
 }
 
 interface RecipientListProps extends RecipientActionHandlers {
@@ -84,8 +84,8 @@ export function RecipientList({ recipients, isLoading, ...handlers }: RecipientL
               : recipients?.map((recipient) => (
                   <TableRow key={recipient.id}>
                     <TableCell className="max-w-56">
-                      <p className="truncate font-medium text-slate-900">{recipientName(recipient)}</p>
-                      <p className="text-xs text-slate-500">{humanize(recipient.recipientType)}</p>
+                      <p className="truncate font-medium text-fg">{recipientName(recipient)}</p>
+                      <p className="text-xs text-fg-subtle">{humanize(recipient.recipientType)}</p>
                     </TableCell>
                     <TableCell className="max-w-64">
                       <Contact recipient={recipient} />
@@ -108,7 +108,7 @@ export function RecipientList({ recipients, isLoading, ...handlers }: RecipientL
         aria-label={isLoading ? 'Loading recipients' : 'Recipients'}
         aria-busy={isLoading || undefined}
         data-skeleton={isLoading ? SKELETON_ROWS : undefined}
-        className="divide-y divide-slate-100 md:hidden"
+        className="divide-y divide-line-subtle md:hidden"
       >
         {isLoading
           ? Array.from({ length: SKELETON_ROWS }, (_, i) => (
@@ -122,15 +122,15 @@ export function RecipientList({ recipients, isLoading, ...handlers }: RecipientL
               <li key={recipient.id} className="space-y-3 p-4">
                 <div className="flex items-start justify-between gap-3">
                   <div className="min-w-0">
-                    <p className="truncate font-medium text-slate-900">{recipientName(recipient)}</p>
-                    <p className="text-xs text-slate-500">{humanize(recipient.recipientType)}</p>
+                    <p className="truncate font-medium text-fg">{recipientName(recipient)}</p>
+                    <p className="text-xs text-fg-subtle">{humanize(recipient.recipientType)}</p>
                   </div>
                   <RecipientStatusBadge active={recipient.isActive} />
                 </div>
-                <div className="space-y-1 text-sm text-slate-600">
+                <div className="space-y-1 text-sm text-fg-muted">
                   <Contact recipient={recipient} />
                   {(recipient.unit || recipient.department) && (
-                    <p className="text-slate-500">
+                    <p className="text-fg-subtle">
                       {[recipient.unit && `Unit ${recipient.unit}`, recipient.department].filter(Boolean).join(' · ')}
                     </p>
                   )}

@@ -36,15 +36,15 @@ function SummaryCard({ organizationId }: { organizationId: string }) {
   return (
     <Card role="group" aria-label="Total Recipients" className="flex flex-wrap items-center gap-x-8 gap-y-3 p-4 sm:p-5">
       <div className="flex items-center gap-3">
-        <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-sky-50 text-sky-600">
+        <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-sky-50 dark:bg-sky-950/40 text-sky-600 dark:text-sky-400">
           <Users aria-hidden className="size-5" />
         </span>
         <div>
-          <p className="text-sm font-medium text-slate-500">Total Recipients</p>
+          <p className="text-sm font-medium text-fg-subtle">Total Recipients</p>
           {isPending ? (
             <Skeleton className="mt-1 h-7 w-14" />
           ) : (
-            <p data-stat-value className="text-2xl font-semibold tracking-tight text-slate-900">
+            <p data-stat-value className="text-2xl font-semibold tracking-tight text-fg">
               {data ? count.format(data.total) : '–'}
             </p>
           )}
@@ -55,15 +55,15 @@ function SummaryCard({ organizationId }: { organizationId: string }) {
           <div className="flex items-center gap-2">
             <span aria-hidden className="size-2 rounded-full bg-emerald-500" />
             <dt className="sr-only">Active</dt>
-            <dd className="text-slate-700">
-              <span className="font-semibold text-slate-900">{count.format(data.active)}</span> active
+            <dd className="text-fg-secondary">
+              <span className="font-semibold text-fg">{count.format(data.active)}</span> active
             </dd>
           </div>
           <div className="flex items-center gap-2">
-            <span aria-hidden className="size-2 rounded-full bg-slate-300" />
+            <span aria-hidden className="size-2 rounded-full bg-surface-stronger" />
             <dt className="sr-only">Inactive</dt>
-            <dd className="text-slate-700">
-              <span className="font-semibold text-slate-900">{count.format(inactive)}</span> inactive
+            <dd className="text-fg-secondary">
+              <span className="font-semibold text-fg">{count.format(inactive)}</span> inactive
             </dd>
           </div>
         </dl>
@@ -259,7 +259,7 @@ export function RecipientsView({ organization }: { organization: MyOrganization 
             total={total}
             busy={list.isPlaceholderData}
             onPage={goToPage}
-            className="border-slate-200 px-4 pb-3"
+            className="border-line px-4 pb-3"
           />
         )}
       </>
@@ -287,11 +287,11 @@ export function RecipientsView({ organization }: { organization: MyOrganization 
       <div className="space-y-4">
         <SummaryCard organizationId={organization.id} />
         <Card ref={listTop} className="scroll-mt-4 overflow-hidden">
-          <div className="border-b border-slate-200 p-4">
+          <div className="border-b border-line p-4">
             <div className="relative max-w-md">
               <Search
                 aria-hidden
-                className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
+                className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-fg-faint"
               />
               <Input
                 type="search"
@@ -309,7 +309,7 @@ export function RecipientsView({ organization }: { organization: MyOrganization 
                   type="button"
                   aria-label="Clear search"
                   onClick={clearSearch}
-                  className="absolute top-1/2 right-2 -translate-y-1/2 rounded p-1 text-slate-400 hover:text-slate-700 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
+                  className="absolute top-1/2 right-2 -translate-y-1/2 rounded p-1 text-fg-faint hover:text-fg-secondary focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
                 >
                   <X aria-hidden className="size-4" />
                 </button>

@@ -53,8 +53,8 @@ export function AccountForm({ user }: { user: User }) {
             </FormField>
           </div>
           <div className="space-y-1">
-            <p className="text-sm font-medium text-slate-700">Email address</p>
-            <p className="text-sm text-slate-600">{user.email}</p>
+            <p className="text-sm font-medium text-fg-secondary">Email address</p>
+            <p className="text-sm text-fg-muted">{user.email}</p>
           </div>
           <div className="flex justify-end">
             <Button type="submit" disabled={update.isPending}>

@@ -84,11 +84,15 @@ export function ChangePasswordForm() {
             </FormField>
           </div>
           {problem && (
-            <p id="password-problem" role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
+            <p
+              id="password-problem"
+              role="alert"
+              className="rounded-lg bg-red-50 dark:bg-red-950/40 px-3 py-2 text-sm text-red-700 dark:text-red-300"
+            >
               {problem}
             </p>
           )}
-          <p id="password-hint" className="text-xs text-slate-500">
+          <p id="password-hint" className="text-xs text-fg-subtle">
             Password requirements: current password required, new password must be at least 8 characters, passwords must
             match.
           </p>

@@ -99,22 +99,22 @@ function ListEditor({ title, singular, description, values, isAdmin, isLocked, o
   };
 
   return (
-    <section aria-labelledby={`${ids}-title`} className="flex flex-col rounded-lg border border-slate-200 p-3 sm:p-4">
-      <h3 id={`${ids}-title`} className="text-sm font-semibold text-slate-900">
+    <section aria-labelledby={`${ids}-title`} className="flex flex-col rounded-lg border border-line p-3 sm:p-4">
+      <h3 id={`${ids}-title`} className="text-sm font-semibold text-fg">
         {title}
       </h3>
-      <p className="mt-0.5 text-xs text-slate-500">{description}</p>
+      <p className="mt-0.5 text-xs text-fg-subtle">{description}</p>
       <ul aria-label={title} className="mt-3 flex flex-wrap gap-2">
         {values.map((value) => (
           <li
             key={value}
-            className="inline-flex h-7 items-center gap-1 rounded-full border border-slate-200 bg-slate-50 pr-1 pl-3 text-sm text-slate-700"
+            className="inline-flex h-7 items-center gap-1 rounded-full border border-line bg-surface-subtle pr-1 pl-3 text-sm text-fg-secondary"
           >
             <span className="max-w-48 truncate">{value}</span>
             {isLocked(value) ? (
               <span
                 title="Required: cannot be removed"
-                className="flex size-5 items-center justify-center text-slate-400"
+                className="flex size-5 items-center justify-center text-fg-faint"
               >
                 <Lock aria-hidden className="size-3" />
                 <span className="sr-only">(required)</span>
@@ -129,7 +129,7 @@ function ListEditor({ title, singular, description, values, isAdmin, isLocked, o
                     { removed: value },
                   )
                 }
-                className="flex size-5 items-center justify-center rounded-full text-slate-400 hover:bg-slate-200 hover:text-slate-700 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
+                className="flex size-5 items-center justify-center rounded-full text-fg-faint hover:bg-surface-strong hover:text-fg-secondary focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
               >
                 <X aria-hidden className="size-3.5" />
               </button>
@@ -138,7 +138,7 @@ function ListEditor({ title, singular, description, values, isAdmin, isLocked, o
             )}
           </li>
         ))}
-        {values.length === 0 && <li className="text-sm text-slate-400">No values yet.</li>}
+        {values.length === 0 && <li className="text-sm text-fg-subtle">No values yet.</li>}
       </ul>
       {isAdmin && (
         <form onSubmit={add} className="mt-auto flex gap-2 pt-4">
@@ -209,12 +209,12 @@ function CustomizationForm({
           <CardDescription>Saved as soon as you switch them.</CardDescription>
         </CardHeader>
         <CardContent>
-          <ul className="divide-y divide-slate-100">
+          <ul className="divide-y divide-line-subtle">
             {preferences.map((preference) => (
               <li key={preference.key} className="flex items-center justify-between gap-4 py-3 first:pt-0 last:pb-0">
                 <div>
                   <Label htmlFor={`${ids}-${preference.key}`}>{preference.label}</Label>
-                  <p id={`${ids}-${preference.key}-hint`} className="text-sm text-slate-500">
+                  <p id={`${ids}-${preference.key}-hint`} className="text-sm text-fg-subtle">
                     {preference.description}
                   </p>
                 </div>
@@ -247,7 +247,7 @@ export function CustomizationPane({ organizationId, isAdmin }: { organizationId:
   return (
     <div className="space-y-4">
       {!isAdmin && (
-        <p className="flex items-start gap-2 rounded-lg border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-800">
+        <p className="flex items-start gap-2 rounded-lg border border-sky-200 dark:border-sky-800 bg-sky-50 dark:bg-sky-950/40 px-3 py-2 text-sm text-sky-800 dark:text-sky-300">
           <Info aria-hidden className="mt-0.5 size-4 shrink-0" />
           Only admins can change these lists and preferences.
         </p>
@@ -261,7 +261,7 @@ export function CustomizationPane({ organizationId, isAdmin }: { organizationId:
       ) : data ? (
         <CustomizationForm organizationId={organizationId} settings={data} isAdmin={isAdmin} />
       ) : (
-        <Card className="p-6 text-sm text-slate-500">The organization settings could not be loaded.</Card>
+        <Card className="p-6 text-sm text-fg-subtle">The organization settings could not be loaded.</Card>
       )}
     </div>
   );

@@ -29,7 +29,7 @@ export function ConsoleSearch({ value, onCommit }: { value: string; onCommit: (s
     <div role="search" className="relative w-full sm:max-w-md">
       <Search
         aria-hidden
-        className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
+        className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-fg-faint"
       />
       <Input
         type="search"
@@ -45,7 +45,7 @@ export function ConsoleSearch({ value, onCommit }: { value: string; onCommit: (s
           type="button"
           aria-label="Clear search"
           onClick={() => change('', 0)}
-          className="absolute top-1/2 right-2 -translate-y-1/2 rounded p-1 text-slate-400 hover:text-slate-700 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
+          className="absolute top-1/2 right-2 -translate-y-1/2 rounded p-1 text-fg-faint hover:text-fg-secondary focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
         >
           <X aria-hidden className="size-4" />
         </button>

@@ -96,15 +96,15 @@ export function ManageOrganizationDialog({
             </Select>
           </div>
         </div>
-        <dl className="mt-5 divide-y divide-slate-100 rounded-lg border border-slate-200 text-sm">
+        <dl className="mt-5 divide-y divide-line-subtle rounded-lg border border-line text-sm">
           {facts.map(([label, value]) => (
             <div key={label} className="flex justify-between gap-4 px-4 py-2.5">
-              <dt className="text-slate-500">{label}</dt>
-              <dd className="text-right font-medium text-slate-900">{value}</dd>
+              <dt className="text-fg-subtle">{label}</dt>
+              <dd className="text-right font-medium text-fg">{value}</dd>
             </div>
           ))}
         </dl>
-        <p className="mt-4 text-xs text-slate-500">
+        <p className="mt-4 text-xs text-fg-subtle">
           Each choice is saved as soon as you make it. A plan brings its limits: seats kept within the plan’s range and
           its monthly package allowance. The organization’s admins see the change in their activity log.
         </p>

@@ -43,19 +43,19 @@ export function ManageUserDialog({
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
       <DialogContent title={`Manage ${name}`} description={current.email}>
-        <dl className="mb-5 divide-y divide-slate-100 rounded-lg border border-slate-200 text-sm">
+        <dl className="mb-5 divide-y divide-line-subtle rounded-lg border border-line text-sm">
           <div className="flex justify-between gap-4 px-4 py-2.5">
-            <dt className="text-slate-500">Created</dt>
-            <dd className="font-medium text-slate-900">{formatLongDate(current.createdAt)}</dd>
+            <dt className="text-fg-subtle">Created</dt>
+            <dd className="font-medium text-fg">{formatLongDate(current.createdAt)}</dd>
           </div>
           <div className="flex justify-between gap-4 px-4 py-2.5">
-            <dt className="text-slate-500">Organizations</dt>
-            <dd className="text-right font-medium text-slate-900">
+            <dt className="text-fg-subtle">Organizations</dt>
+            <dd className="text-right font-medium text-fg">
               {current.organizations.map((o) => o.name).join(', ') || 'None'}
             </dd>
           </div>
         </dl>
-        <label className="flex items-start gap-3 rounded-lg border border-slate-200 p-4">
+        <label className="flex items-start gap-3 rounded-lg border border-line p-4">
           <input
             type="checkbox"
             className="mt-0.5 size-4 accent-indigo-600"
@@ -64,8 +64,8 @@ export function ManageUserDialog({
             onChange={(e) => toggle(e.target.checked)}
           />
           <span>
-            <span className="block text-sm font-medium text-slate-900">Grant Super Admin Access</span>
-            <span className="block text-xs text-slate-500">
+            <span className="block text-sm font-medium text-fg">Grant Super Admin Access</span>
+            <span className="block text-xs text-fg-subtle">
               {isSelf && current.isSuperAdmin
                 ? 'You cannot revoke your own access; another super admin can.'
                 : 'Lets this user see and change every organization and user of the platform.'}
@@ -73,7 +73,10 @@ export function ManageUserDialog({
           </span>
         </label>
         {current.isSuperAdmin && (
-          <p role="note" className="mt-4 flex items-start gap-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-800">
+          <p
+            role="note"
+            className="mt-4 flex items-start gap-2 rounded-lg bg-amber-50 dark:bg-amber-950/40 p-3 text-sm text-amber-800 dark:text-amber-300"
+          >
             <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0" />
             This user has full system access and can manage all organizations and users.
           </p>

@@ -72,8 +72,8 @@ export function OrganizationsTab({ search, page, onPage }: { search: string } & 
             <TableBody>
               {items.map((o) => (
                 <TableRow key={o.id}>
-                  <TableCell className="pl-5 font-medium text-slate-900">{o.name}</TableCell>
-                  <TableCell className="text-slate-500">{o.domain ?? 'N/A'}</TableCell>
+                  <TableCell className="pl-5 font-medium text-fg">{o.name}</TableCell>
+                  <TableCell className="text-fg-subtle">{o.domain ?? 'N/A'}</TableCell>
                   <TableCell>{PLAN_LABELS[o.planType]}</TableCell>
                   <TableCell>
                     <StatusBadge organization={o} />
@@ -87,19 +87,19 @@ export function OrganizationsTab({ search, page, onPage }: { search: string } & 
             </TableBody>
           </Table>
         </div>
-        <ul aria-label="Organizations" className="divide-y divide-slate-100 md:hidden">
+        <ul aria-label="Organizations" className="divide-y divide-line-subtle md:hidden">
           {items.map((o) => (
             <li key={o.id} className="flex items-start justify-between gap-3 px-4 py-3.5">
               <div className="min-w-0 space-y-1">
-                <p className="font-medium break-words text-slate-900">{o.name}</p>
-                <p className="text-xs text-slate-500">
+                <p className="font-medium break-words text-fg">{o.name}</p>
+                <p className="text-xs text-fg-subtle">
                   {o.domain ?? 'N/A'} · {plural(o.memberCount, 'member')} · {plural(o.packageCount, 'package')} this
                   month
                 </p>
                 <div className="flex flex-wrap items-center gap-1.5">
-                  <span className="text-sm text-slate-700">{PLAN_LABELS[o.planType]} plan</span>
+                  <span className="text-sm text-fg-secondary">{PLAN_LABELS[o.planType]} plan</span>
                   <StatusBadge organization={o} />
-                  <span className="text-xs text-slate-500">{formatDate(o.createdAt)}</span>
+                  <span className="text-xs text-fg-subtle">{formatDate(o.createdAt)}</span>
                 </div>
               </div>
               {manage(o)}

@@ -43,7 +43,7 @@ export function PlatformListState({
     return (
       <SkeletonRows
         label={`Loading ${label}`}
-        className="divide-y divide-slate-100"
+        className="divide-y divide-line-subtle"
         row={() => (
           <div className="flex items-center gap-4 px-5 py-4">
             <Skeleton className="size-9 rounded-full" />

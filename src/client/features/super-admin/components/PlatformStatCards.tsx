@@ -13,32 +13,37 @@ export function PlatformStatCards() {
       label: 'Organizations',
       value: data?.totalOrganizations.toLocaleString(),
       icon: Building2,
-      tone: 'bg-indigo-50 text-indigo-600',
+      tone: 'bg-indigo-50 dark:bg-indigo-950/40 text-indigo-600 dark:text-indigo-400',
     },
-    { label: 'Total Users', value: data?.totalUsers.toLocaleString(), icon: Users, tone: 'bg-sky-50 text-sky-600' },
+    {
+      label: 'Total Users',
+      value: data?.totalUsers.toLocaleString(),
+      icon: Users,
+      tone: 'bg-sky-50 dark:bg-sky-950/40 text-sky-600 dark:text-sky-400',
+    },
     {
       label: 'Active Trials',
       value: data?.activeTrials.toLocaleString(),
       icon: Clock,
-      tone: 'bg-amber-50 text-amber-600',
+      tone: 'bg-amber-50 dark:bg-amber-950/40 text-amber-600 dark:text-amber-400',
     },
     {
       label: 'Paid Subs',
       value: data?.paidSubscriptions.toLocaleString(),
       icon: CreditCard,
-      tone: 'bg-emerald-50 text-emerald-600',
+      tone: 'bg-emerald-50 dark:bg-emerald-950/40 text-emerald-600 dark:text-emerald-400',
     },
     {
       label: 'Packages/Month',
       value: data?.totalPackagesThisMonth.toLocaleString(),
       icon: Package,
-      tone: 'bg-violet-50 text-violet-600',
+      tone: 'bg-violet-50 dark:bg-violet-950/40 text-violet-600 dark:text-violet-400',
     },
     {
       label: 'Revenue',
       value: data ? dollars.format(data.revenue) : undefined,
       icon: CircleDollarSign,
-      tone: 'bg-green-50 text-green-600',
+      tone: 'bg-green-50 dark:bg-green-950/40 text-green-600 dark:text-green-400',
     },
   ];
   return (
@@ -50,11 +55,11 @@ export function PlatformStatCards() {
           <li key={label} className="@container">
             <Card className="flex h-full items-start justify-between gap-2 p-4">
               <div className="min-w-0">
-                <p className="text-xs font-medium break-words text-slate-500">{label}</p>
+                <p className="text-xs font-medium break-words text-fg-subtle">{label}</p>
                 {value !== undefined ? (
-                  <p className="mt-1 truncate text-2xl font-semibold tabular-nums text-slate-900">{value}</p>
+                  <p className="mt-1 truncate text-2xl font-semibold tabular-nums text-fg">{value}</p>
                 ) : isError ? (
-                  <p className="mt-1 text-sm text-red-600">Unavailable</p>
+                  <p className="mt-1 text-sm text-red-600 dark:text-red-400">Unavailable</p>
                 ) : (
                   <Skeleton className="mt-2 h-7 w-16" />
                 )}

@@ -16,9 +16,9 @@ const KINDS: Array<{ value: PlatformLogKind | 'all'; label: string }> = [
 ];
 
 const icons: Record<PlatformLogKind, { icon: LucideIcon; tone: string }> = {
-  super_admin: { icon: ShieldCheck, tone: 'bg-indigo-50 text-indigo-600' },
-  sign_in: { icon: ShieldAlert, tone: 'bg-amber-50 text-amber-700' },
-  webhook: { icon: Webhook, tone: 'bg-red-50 text-red-600' },
+  super_admin: { icon: ShieldCheck, tone: 'bg-indigo-50 dark:bg-indigo-950/40 text-indigo-600 dark:text-indigo-400' },
+  sign_in: { icon: ShieldAlert, tone: 'bg-amber-50 dark:bg-amber-950/40 text-amber-700 dark:text-amber-300' },
+  webhook: { icon: Webhook, tone: 'bg-red-50 dark:bg-red-950/40 text-red-600 dark:text-red-400' },
 };
 
 /** "5 minutes ago · Nov 24, 2026, 9:16 PM": how long ago, and the moment itself. */
@@ -41,10 +41,10 @@ function LogRow({ entry }: { entry: PlatformLogEntry }) {
         <Icon aria-hidden className="size-4" />
       </span>
       <div className="min-w-0 pt-0.5">
-        <p className="text-sm break-words text-slate-700">
-          <span className="font-medium text-slate-900">{logActor(entry)}</span> {logSummary(entry)}
+        <p className="text-sm break-words text-fg-secondary">
+          <span className="font-medium text-fg">{logActor(entry)}</span> {logSummary(entry)}
         </p>
-        <p className="text-xs text-slate-500">
+        <p className="text-xs text-fg-subtle">
           <WhenText iso={entry.createdAt} />
           {typeof entry.details?.ip === 'string' && <> · from {entry.details.ip}</>}
         </p>
@@ -72,8 +72,8 @@ export function SystemLogsTab({
 
   return (
     <>
-      <div className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-100 px-5 py-3">
-        <p className="text-sm text-slate-500">Newest first. The search box above searches who, what and whom.</p>
+      <div className="flex flex-wrap items-center justify-between gap-3 border-b border-line-subtle px-5 py-3">
+        <p className="text-sm text-fg-subtle">Newest first. The search box above searches who, what and whom.</p>
         <Select value={kind ?? 'all'} onValueChange={(v) => onKind(v as PlatformLogKind | 'all')}>
           <SelectTrigger aria-label="Kind of entry" className="w-52">
             <SelectValue />
@@ -101,7 +101,7 @@ export function SystemLogsTab({
         emptyHint="Plan changes, granted access, repeated failed sign-ins and refused payment webhooks are listed here."
         onRetry={() => void refetch()}
       >
-        <ol aria-label="System logs" aria-busy={isPlaceholderData || undefined} className="divide-y divide-slate-100">
+        <ol aria-label="System logs" aria-busy={isPlaceholderData || undefined} className="divide-y divide-line-subtle">
           {items.map((entry) => (
             <LogRow key={entry.id} entry={entry} />
           ))}

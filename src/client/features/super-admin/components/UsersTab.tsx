@@ -19,12 +19,12 @@ function RoleBadge({ user }: { user: SuperAdminUser }) {
       <ShieldCheck aria-hidden className="size-3" /> Super Admin
     </Badge>
   ) : (
-    <span className="text-sm text-slate-500">Regular User</span>
+    <span className="text-sm text-fg-subtle">Regular User</span>
   );
 }
 
 function OrganizationBadges({ user }: { user: SuperAdminUser }) {
-  if (user.organizations.length === 0) return <span className="text-sm text-slate-400">None</span>;
+  if (user.organizations.length === 0) return <span className="text-sm text-fg-subtle">None</span>;
   return (
     <div className="flex flex-wrap gap-1">
       {user.organizations.map((o) => (
@@ -81,8 +81,8 @@ export function UsersTab({
             <TableBody>
               {items.map((u) => (
                 <TableRow key={u.id}>
-                  <TableCell className="pl-5 font-medium text-slate-900">{displayName(personOf(u))}</TableCell>
-                  <TableCell className="text-slate-600">{u.email}</TableCell>
+                  <TableCell className="pl-5 font-medium text-fg">{displayName(personOf(u))}</TableCell>
+                  <TableCell className="text-fg-muted">{u.email}</TableCell>
                   <TableCell>
                     <OrganizationBadges user={u} />
                   </TableCell>
@@ -96,16 +96,16 @@ export function UsersTab({
             </TableBody>
           </Table>
         </div>
-        <ul aria-label="Users" className="divide-y divide-slate-100 md:hidden">
+        <ul aria-label="Users" className="divide-y divide-line-subtle md:hidden">
           {items.map((u) => (
             <li key={u.id} className="flex items-start justify-between gap-3 px-4 py-3.5">
               <div className="min-w-0 space-y-1">
-                <p className="font-medium break-words text-slate-900">{displayName(personOf(u))}</p>
-                <p className="text-xs break-all text-slate-500">{u.email}</p>
+                <p className="font-medium break-words text-fg">{displayName(personOf(u))}</p>
+                <p className="text-xs break-all text-fg-subtle">{u.email}</p>
                 <OrganizationBadges user={u} />
                 <div className="flex items-center gap-2">
                   <RoleBadge user={u} />
-                  <span className="text-xs text-slate-500">{formatDate(u.createdAt)}</span>
+                  <span className="text-xs text-fg-subtle">{formatDate(u.createdAt)}</span>
                 </div>
               </div>
               {manage(u)}

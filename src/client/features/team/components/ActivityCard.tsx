@@ -122,14 +122,14 @@ export function ActivityCard({
             const Icon = icons[entry.action] ?? History;
             return (
               <li key={entry.id} className="flex items-start gap-3">
-                <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-slate-100 text-slate-600">
+                <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-surface-muted text-fg-muted">
                   <Icon aria-hidden className="size-4" />
                 </span>
                 <div className="min-w-0 pt-0.5">
-                  <p className="text-sm break-words text-slate-700">
-                    <span className="font-medium text-slate-900">{auditActor(entry)}</span> {auditAction(entry, nameOf)}
+                  <p className="text-sm break-words text-fg-secondary">
+                    <span className="font-medium text-fg">{auditActor(entry)}</span> {auditAction(entry, nameOf)}
                   </p>
-                  <p className="text-xs text-slate-500">
+                  <p className="text-xs text-fg-subtle">
                     <time dateTime={entry.createdAt} title={formatDateTime(entry.createdAt)}>
                       {relativeTime(entry.createdAt)}
                     </time>

@@ -24,7 +24,9 @@ interface InvitationsCardProps {
 
 function StatusBadge({ invitation }: { invitation: Invitation }) {
   return invitation.status === 'expired' ? (
-    <Badge className="border-red-200 bg-red-50 text-red-700">Expired</Badge>
+    <Badge className="border-red-200 dark:border-red-800 bg-red-50 dark:bg-red-950/40 text-red-700 dark:text-red-300">
+      Expired
+    </Badge>
   ) : (
     <Badge tone="yellow">Pending</Badge>
   );
@@ -81,7 +83,7 @@ export function InvitationsCard({
           variant="ghost"
           size="sm"
           aria-label={`Revoke invitation to ${invitation.email}`}
-          className="text-red-600 hover:bg-red-50 hover:text-red-700"
+          className="text-red-600 dark:text-red-400 hover:bg-red-50 dark:hover:bg-red-950/40 hover:text-red-700 dark:hover:text-red-300"
           onClick={() => setRevoking(invitation)}
         >
           <X aria-hidden /> Revoke
@@ -132,7 +134,7 @@ export function InvitationsCard({
     );
   } else {
     body = (
-      <ul aria-label="Pending invitations" className="divide-y divide-slate-100 border-t border-slate-100">
+      <ul aria-label="Pending invitations" className="divide-y divide-line-subtle border-t border-line-subtle">
         {invitations.map((invitation) => (
           <li
             key={invitation.id}
@@ -140,13 +142,13 @@ export function InvitationsCard({
           >
             <div className="min-w-0 space-y-1">
               <div className="flex min-w-0 flex-wrap items-center gap-2">
-                <p className="min-w-0 truncate font-medium text-slate-900" title={invitation.email}>
+                <p className="min-w-0 truncate font-medium text-fg" title={invitation.email}>
                   {invitation.email}
                 </p>
                 <Badge tone={invitation.role === 'admin' ? 'indigo' : 'neutral'}>{humanize(invitation.role)}</Badge>
                 <StatusBadge invitation={invitation} />
               </div>
-              <p className="text-sm text-slate-500">
+              <p className="text-sm text-fg-subtle">
                 Sent {formatDate(invitation.createdAt)} · {invitation.status === 'expired' ? 'Expired' : 'Expires'}{' '}
                 {formatDate(invitation.expiresAt)}
                 {invitation.invitedBy && <> · by {displayName(invitation.invitedBy)}</>}
@@ -178,8 +180,8 @@ export function InvitationsCard({
         onConfirm={confirmRevoke}
       >
         {revoking && (
-          <p className="text-sm text-slate-600">
-            Invitation to <strong className="font-medium text-slate-900">{revoking.email}</strong> as {revoking.role}.
+          <p className="text-sm text-fg-muted">
+            Invitation to <strong className="font-medium text-fg">{revoking.email}</strong> as {revoking.role}.
           </p>
         )}
       </ConfirmDialog>

@@ -107,9 +107,9 @@ export function InviteUserDialog({
           {seatsFull && !block && (
             <p
               role="status"
-              className="flex items-start gap-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+              className="flex items-start gap-2 rounded-lg border border-amber-200 dark:border-amber-800 bg-amber-50 dark:bg-amber-950/40 px-3 py-2 text-sm text-amber-900 dark:text-amber-300"
             >
-              <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0 text-amber-600" />
+              <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0 text-amber-600 dark:text-amber-400" />
               All seats are taken. The invitation is sent, but they can join only once a seat is free.
             </p>
           )}

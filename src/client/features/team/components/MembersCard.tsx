@@ -30,7 +30,7 @@ function Avatar({ member }: { member: Member }) {
   return (
     <span
       aria-hidden
-      className="flex size-9 shrink-0 items-center justify-center rounded-full bg-indigo-50 text-sm font-semibold text-indigo-700"
+      className="flex size-9 shrink-0 items-center justify-center rounded-full bg-indigo-50 dark:bg-indigo-950/40 text-sm font-semibold text-indigo-700 dark:text-indigo-300"
     >
       {initials(member.user)}
     </span>
@@ -43,17 +43,17 @@ function Person({ member, isYou, joined }: { member: Member; isYou: boolean; joi
     <div className="flex min-w-0 items-center gap-3">
       <Avatar member={member} />
       <div className="min-w-0">
-        <p className="truncate font-medium text-slate-900" title={name}>
+        <p className="truncate font-medium text-fg" title={name}>
           {name}
-          {isYou && <span className="font-normal text-slate-500"> (you)</span>}
+          {isYou && <span className="font-normal text-fg-subtle"> (you)</span>}
         </p>
         {/* without a name the email is already the first line */}
         {name !== member.user.email && (
-          <p className="truncate text-sm text-slate-500" title={member.user.email}>
+          <p className="truncate text-sm text-fg-subtle" title={member.user.email}>
             {member.user.email}
           </p>
         )}
-        {joined && <p className="text-xs text-slate-500">Joined {formatDate(member.createdAt)}</p>}
+        {joined && <p className="text-xs text-fg-subtle">Joined {formatDate(member.createdAt)}</p>}
       </div>
     </div>
   );
@@ -123,13 +123,13 @@ export function MembersCard({
 
   const removeControl = (member: Member) =>
     member.userId === currentUserId ? (
-      <span className="inline-flex h-8 items-center px-3 text-xs whitespace-nowrap text-slate-400">Cannot remove</span>
+      <span className="inline-flex h-8 items-center px-3 text-xs whitespace-nowrap text-fg-subtle">Cannot remove</span>
     ) : (
       <Button
         variant="ghost"
         size="sm"
         aria-label={`Remove ${displayName(member.user)}`}
-        className="text-red-600 hover:bg-red-50 hover:text-red-700"
+        className="text-red-600 dark:text-red-400 hover:bg-red-50 dark:hover:bg-red-950/40 hover:text-red-700 dark:hover:text-red-300"
         onClick={() => setRemoving(member)}
       >
         <UserMinus aria-hidden /> Remove
@@ -141,7 +141,7 @@ export function MembersCard({
     body = (
       <SkeletonRows
         label="Loading members"
-        className="divide-y divide-slate-100 px-5 sm:px-6"
+        className="divide-y divide-line-subtle px-5 sm:px-6"
         row={() => (
           <div className="flex items-center gap-3 py-3">
             <Skeleton className="size-9 rounded-full" />
@@ -191,14 +191,14 @@ export function MembersCard({
                     <Person member={member} isYou={member.userId === currentUserId} />
                   </TableCell>
                   <TableCell>{roleControl(member)}</TableCell>
-                  <TableCell className="whitespace-nowrap text-slate-600">{formatDate(member.createdAt)}</TableCell>
+                  <TableCell className="whitespace-nowrap text-fg-muted">{formatDate(member.createdAt)}</TableCell>
                   <TableCell className="pr-5 text-right sm:pr-6">{removeControl(member)}</TableCell>
                 </TableRow>
               ))}
             </TableBody>
           </Table>
         </div>
-        <ul aria-label="Members" className="divide-y divide-slate-100 border-t border-slate-100 sm:hidden">
+        <ul aria-label="Members" className="divide-y divide-line-subtle border-t border-line-subtle sm:hidden">
           {list.map((member) => (
             <li key={member.id} className="space-y-3 px-5 py-4">
               <Person member={member} isYou={member.userId === currentUserId} joined />
@@ -235,9 +235,9 @@ export function MembersCard({
         onConfirm={confirmRemove}
       >
         {removing && (
-          <p className="text-sm text-slate-600">
-            <strong className="font-medium text-slate-900">{displayName(removing.user)}</strong> ({removing.user.email})
-            will lose access to {organizationName} immediately. Their logged mail and history stay.
+          <p className="text-sm text-fg-muted">
+            <strong className="font-medium text-fg">{displayName(removing.user)}</strong> ({removing.user.email}) will
+            lose access to {organizationName} immediately. Their logged mail and history stay.
           </p>
         )}
       </ConfirmDialog>

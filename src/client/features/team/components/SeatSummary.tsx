@@ -18,8 +18,13 @@ interface SeatSummaryProps {
 function Figure({ label, value, tone }: { label: string; value: string; tone?: 'warning' }) {
   return (
     <div className="min-w-0">
-      <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</dt>
-      <dd className={cn('mt-1 text-2xl font-semibold text-slate-900', tone === 'warning' && 'text-amber-700')}>
+      <dt className="text-xs font-medium tracking-wide text-fg-subtle uppercase">{label}</dt>
+      <dd
+        className={cn(
+          'mt-1 text-2xl font-semibold text-fg',
+          tone === 'warning' && 'text-amber-700 dark:text-amber-300',
+        )}
+      >
         {value}
       </dd>
     </div>
@@ -36,7 +41,7 @@ export function SeatSummary({ maxUsers, used, pendingInvitations }: SeatSummaryP
   return (
     <Card className="p-5 sm:p-6" role="group" aria-label="Seats">
       <div className="flex items-start gap-4">
-        <span className="hidden size-10 shrink-0 items-center justify-center rounded-lg bg-indigo-50 text-indigo-600 sm:flex">
+        <span className="hidden size-10 shrink-0 items-center justify-center rounded-lg bg-indigo-50 dark:bg-indigo-950/40 text-indigo-600 dark:text-indigo-400 sm:flex">
           <Armchair aria-hidden className="size-5" />
         </span>
         <div className="min-w-0 flex-1">
@@ -62,7 +67,7 @@ export function SeatSummary({ maxUsers, used, pendingInvitations }: SeatSummaryP
           </dl>
           {!unlimited && (
             <div
-              className="mt-4 h-2 overflow-hidden rounded-full bg-slate-100"
+              className="mt-4 h-2 overflow-hidden rounded-full bg-surface-muted"
               role="progressbar"
               aria-label="Seats used"
               aria-valuemin={0}
@@ -75,7 +80,7 @@ export function SeatSummary({ maxUsers, used, pendingInvitations }: SeatSummaryP
               />
             </div>
           )}
-          <p className="mt-3 text-sm text-slate-500">
+          <p className="mt-3 text-sm text-fg-subtle">
             {unlimited ? 'Your plan has no seat limit.' : `${used ?? '…'} of ${maxUsers} seats used.`}{' '}
             {pendingInvitations
               ? `${pendingInvitations} pending ${pendingInvitations === 1 ? 'invitation takes' : 'invitations take'} a seat only when accepted.`
@@ -86,9 +91,9 @@ export function SeatSummary({ maxUsers, used, pendingInvitations }: SeatSummaryP
       {full && (
         <p
           role="status"
-          className="mt-4 flex items-start gap-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          className="mt-4 flex items-start gap-2 rounded-lg border border-amber-200 dark:border-amber-800 bg-amber-50 dark:bg-amber-950/40 px-3 py-2 text-sm text-amber-900 dark:text-amber-300"
         >
-          <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0 text-amber-600" />
+          <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0 text-amber-600 dark:text-amber-400" />
           <span>
             <strong className="font-semibold">No seats are free.</strong> You can still send invitations, but nobody can
             join until a seat is freed or more seats are added in Billing and Plans.

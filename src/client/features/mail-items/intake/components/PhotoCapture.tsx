@@ -79,17 +79,17 @@ function FilePicker({
     <label
       htmlFor={id}
       className={cn(
-        'flex cursor-pointer flex-col items-center justify-center gap-1 rounded-lg border-2 border-dashed border-slate-300 px-4 py-5 text-center transition-colors',
-        'hover:border-indigo-400 hover:bg-indigo-50/40 has-[:focus-visible]:border-indigo-500 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500/30',
+        'flex cursor-pointer flex-col items-center justify-center gap-1 rounded-lg border-2 border-dashed border-line-strong px-4 py-5 text-center transition-colors',
+        'hover:border-indigo-400 hover:bg-indigo-50/40 dark:hover:bg-indigo-950/40 has-[:focus-visible]:border-indigo-500 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500/30',
       )}
     >
       {busy ? (
-        <Loader2 aria-hidden className="size-6 animate-spin text-indigo-600" />
+        <Loader2 aria-hidden className="size-6 animate-spin text-indigo-600 dark:text-indigo-400" />
       ) : (
-        <ImageUp aria-hidden className="size-6 text-slate-400" />
+        <ImageUp aria-hidden className="size-6 text-fg-faint" />
       )}
-      <span className="text-sm font-medium text-slate-700">{busy ? 'Processing…' : label}</span>
-      <span className="text-xs text-slate-500">{hint}</span>
+      <span className="text-sm font-medium text-fg-secondary">{busy ? 'Processing…' : label}</span>
+      <span className="text-xs text-fg-subtle">{hint}</span>
       <input
         id={id}
         type="file"
@@ -135,7 +135,7 @@ function UploadPane({ onPhotoChange, capture }: { onPhotoChange: (dataUrl: strin
         onFile={(file) => void onFile(file)}
       />
       {error && (
-        <p role="alert" className="text-sm text-red-600">
+        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
           {error}
         </p>
       )}
@@ -144,7 +144,7 @@ function UploadPane({ onPhotoChange, capture }: { onPhotoChange: (dataUrl: strin
 }
 
 function CameraUnavailable({ children }: { children: string }) {
-  return <p className="text-sm text-slate-600">{children}</p>;
+  return <p className="text-sm text-fg-muted">{children}</p>;
 }
 
 function CameraPane({ onPhotoChange }: { onPhotoChange: (dataUrl: string) => void }) {
@@ -293,7 +293,7 @@ function BarcodePane({
   };
 
   const found = scan.kind === 'found' && (
-    <p role="status" className="text-sm text-emerald-700">
+    <p role="status" className="text-sm text-emerald-700 dark:text-emerald-300">
       Scanned <span className="font-mono font-medium">{scan.code}</span>
     </p>
   );
@@ -317,7 +317,7 @@ function BarcodePane({
         )}
         {found}
         {error && (
-          <p role="alert" className="text-sm text-red-600">
+          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
             {error}
           </p>
         )}
@@ -362,9 +362,9 @@ function BarcodePane({
 
 function PhotoPreview({ photo, onRemove }: { photo: string; onRemove: () => void }) {
   return (
-    <div className="flex items-center gap-3 rounded-lg border border-slate-200 bg-slate-50 p-2">
+    <div className="flex items-center gap-3 rounded-lg border border-line bg-surface-subtle p-2">
       <img src={photo} alt="Package photo preview" className="size-16 shrink-0 rounded-md object-cover" />
-      <p className="min-w-0 flex-1 text-sm text-slate-600">Photo attached</p>
+      <p className="min-w-0 flex-1 text-sm text-fg-muted">Photo attached</p>
       <Button type="button" variant="ghost" size="sm" onClick={onRemove}>
         <Trash2 aria-hidden />
         Remove Photo
@@ -380,9 +380,9 @@ export function PhotoCapture({ photo, onPhotoChange, onBarcode, required, error,
 
   return (
     <div role="group" aria-labelledby={labelId} className="space-y-2">
-      <p id={labelId} className="text-sm font-medium text-slate-700">
+      <p id={labelId} className="text-sm font-medium text-fg-secondary">
         Package Photo or Barcode
-        {!required && <span className="ml-1 font-normal text-slate-400">(optional)</span>}
+        {!required && <span className="ml-1 font-normal text-fg-subtle">(optional)</span>}
       </p>
       <Tabs value={mode} onValueChange={(value) => setMode(value as PhotoMode)}>
         <TabsList className="grid w-full grid-cols-3">
@@ -405,7 +405,7 @@ export function PhotoCapture({ photo, onPhotoChange, onBarcode, required, error,
       </Tabs>
       {photo && <PhotoPreview photo={photo} onRemove={() => onPhotoChange(null)} />}
       {error && (
-        <p role="alert" className="text-sm text-red-600">
+        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
           {error}
         </p>
       )}

@@ -21,16 +21,16 @@ export function RecoveryCodes({ codes }: { codes: readonly string[] }) {
   const download = () => saveBlob(new Blob([text], { type: 'text/plain' }), 'pigeonhole-recovery-codes.txt');
   return (
     <div className="space-y-3">
-      <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+      <p className="rounded-lg bg-amber-50 dark:bg-amber-950/40 p-3 text-sm text-amber-900 dark:text-amber-300">
         Save these codes somewhere safe, away from your phone. Each one signs you in once if you lose your phone. They
         are shown only now.
       </p>
       <ul
         aria-label="Recovery codes"
-        className="grid grid-cols-2 gap-2 rounded-lg border border-slate-200 bg-slate-50 p-3 font-mono text-sm"
+        className="grid grid-cols-2 gap-2 rounded-lg border border-line bg-surface-subtle p-3 font-mono text-sm"
       >
         {codes.map((code) => (
-          <li key={code} className="text-center text-slate-900">
+          <li key={code} className="text-center text-fg">
             {code}
           </li>
         ))}

@@ -55,7 +55,7 @@ function PasswordStep({ onDone }: { onDone: (setup: TwoFactorSetupReply) => void
   };
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
-      <p className="text-sm text-slate-600">
+      <p className="text-sm text-fg-muted">
         You will need an authenticator app on your phone, such as Google Authenticator, Microsoft Authenticator,
         1Password or Authy. First, confirm it is you.
       </p>
@@ -107,15 +107,12 @@ function ScanStep({ setup, onDone }: { setup: TwoFactorSetupReply; onDone: (code
           alt="QR code to add Pigeonhole to your authenticator app"
           width={176}
           height={176}
-          className="size-44 shrink-0 rounded-lg border border-slate-200"
+          className="size-44 shrink-0 rounded-lg border border-line bg-white"
         />
-        <div className="space-y-2 text-sm text-slate-600">
+        <div className="space-y-2 text-sm text-fg-muted">
           <p>Scan this code with your authenticator app, then enter the 6-digit code it shows.</p>
           <p>Cannot scan it? Enter this key in the app instead:</p>
-          <p
-            className="break-all rounded bg-slate-100 px-2 py-1 font-mono text-slate-900"
-            data-testid="two-factor-secret"
-          >
+          <p className="break-all rounded bg-surface-muted px-2 py-1 font-mono text-fg" data-testid="two-factor-secret">
             {groupedSecret}
           </p>
         </div>

@@ -31,16 +31,18 @@ export function TwoFactorCard() {
         {status.isPending ? (
           <Skeleton className="h-10 w-56" />
         ) : status.isError ? (
-          <p role="alert" className="text-sm text-red-700">
+          <p role="alert" className="text-sm text-red-700 dark:text-red-300">
             Could not load your two-factor settings. Reload the page to try again.
           </p>
         ) : state?.enabled ? (
           <div className="flex flex-wrap items-center justify-between gap-4">
-            <div className="space-y-1 text-sm text-slate-600">
-              <p className="flex items-center gap-2 text-emerald-700">
+            <div className="space-y-1 text-sm text-fg-muted">
+              <p className="flex items-center gap-2 text-emerald-700 dark:text-emerald-300">
                 <ShieldCheck aria-hidden className="size-4" /> On since {formatDate(state.enabledAt!)}
               </p>
-              <p className={state.recoveryCodesLeft <= 3 ? 'font-medium text-amber-800' : undefined}>
+              <p
+                className={state.recoveryCodesLeft <= 3 ? 'font-medium text-amber-800 dark:text-amber-300' : undefined}
+              >
                 {state.recoveryCodesLeft === 1
                   ? '1 recovery code left'
                   : `${state.recoveryCodesLeft} recovery codes left`}
@@ -58,7 +60,7 @@ export function TwoFactorCard() {
           </div>
         ) : (
           <div className="flex flex-wrap items-center justify-between gap-4">
-            <p className="text-sm text-slate-600">Off: signing in needs only your password.</p>
+            <p className="text-sm text-fg-muted">Off: signing in needs only your password.</p>
             <Button onClick={() => setDialog('setup')}>
               <ShieldCheck aria-hidden /> Set up two-factor
             </Button>
