@@ -13,6 +13,9 @@ const scope = new AsyncLocalStorage<readonly string[] | null>();
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Whether a text is a UUID in its canonical form (any version): what an organization id can be. */
+export const isUuid = (value: string) => UUID.test(value);
+
 /** The organizations the current code is scoped to, or undefined for platform code. */
 export function scopedOrganizations(): readonly string[] | undefined {
   return scope.getStore() ?? undefined;

@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ORGANIZATION_HEADER } from '../../contract';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../db/tenant-scope';
 
 /** The x-organization-id header as sent (its first value), or undefined. */
 export function organizationHeaderOf(request: FastifyRequest): string | undefined {
@@ -10,4 +9,4 @@ export function organizationHeaderOf(request: FastifyRequest): string | undefine
 }
 
 /** Whether a header value can be an organization's id at all (a malformed one never is a membership). */
-export const isOrganizationId = (value: string | undefined): value is string => value !== undefined && UUID.test(value);
+export const isOrganizationId = (value: string | undefined): value is string => value !== undefined && isUuid(value);
