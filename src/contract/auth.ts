@@ -26,6 +26,19 @@ export const User = z.object({
 });
 export type User = z.infer<typeof User>;
 
+export const UpdateUserBody = z.object({
+  firstName: z
+    .string({ message: 'First name is required' })
+    .trim()
+    .min(1, 'First name is required')
+    .max(100, 'First name must be less than 100 characters'),
+  lastName: z
+    .string({ message: 'Last name is required' })
+    .trim()
+    .min(1, 'Last name is required')
+    .max(100, 'Last name must be less than 100 characters'),
+});
+
 export const RegisterBody = z.object({
   username: z
     .string({ message: 'Username is required' })
@@ -49,6 +62,16 @@ export const RegisterForm = RegisterBody.extend({ confirmPassword: z.string() })
   (v) => v.password === v.confirmPassword,
   { message: "Passwords don't match", path: ['confirmPassword'] },
 );
+
+/** The /register form reached through an invitation: the first and last name are required too (spec §2). */
+export const InvitedRegisterForm = RegisterBody.extend({
+  firstName: UpdateUserBody.shape.firstName,
+  lastName: UpdateUserBody.shape.lastName,
+  confirmPassword: z.string(),
+}).refine((v) => v.password === v.confirmPassword, {
+  message: "Passwords don't match",
+  path: ['confirmPassword'],
+});
 
 export const LoginBody = z.object({
   /** The email or the username. */
@@ -100,14 +123,6 @@ export const VerifyEmailBody = z.object({
     .max(200),
 });
 
-export const EMAIL_VERIFICATION_MESSAGES = {
-  verified: 'Your email address is verified.',
-  invalid: 'This verification link is invalid or has expired. Sign in and send a new one from Account settings.',
-  alreadyVerified: 'Your email address is already verified.',
-  sent: 'We sent a new verification link. Check your inbox (and the spam folder).',
-  tooMany: 'Too many verification emails. Please try again later.',
-} as const;
-
 export const ResetPasswordBody = z.object({
   token: z.string({ message: 'Invalid or missing reset token.' }).min(1, 'Invalid or missing reset token.').max(200),
   password: z
@@ -130,17 +145,4 @@ export const ChangePasswordBody = z.object({
     .string({ message: 'Please fill in all password fields.' })
     .min(8, 'New password must be at least 8 characters long.')
     .max(200, 'New password must be at most 200 characters.'),
-});
-
-export const UpdateUserBody = z.object({
-  firstName: z
-    .string({ message: 'First name is required' })
-    .trim()
-    .min(1, 'First name is required')
-    .max(100, 'First name must be less than 100 characters'),
-  lastName: z
-    .string({ message: 'Last name is required' })
-    .trim()
-    .min(1, 'Last name is required')
-    .max(100, 'Last name must be less than 100 characters'),
 });

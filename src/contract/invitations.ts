@@ -47,18 +47,3 @@ export const AcceptInvitationBody = z.object({
 });
 export const AcceptedInvitation = z.object({ organizationId: z.uuid(), organizationName: z.string(), role: Role });
 export type AcceptedInvitation = z.infer<typeof AcceptedInvitation>;
-
-/** Messages shared by server and client. */
-export const INVITATION_MESSAGES = {
-  invalid: 'Invalid or expired invitation. You can still create an account.',
-  invalidLink: 'The invitation link is invalid or expired, but you can still create an account.',
-  verifyFailed: 'Failed to verify invitation',
-  alreadyMember: 'This person is already a member of the organization',
-  alreadyInvited: 'An invitation is already pending for this email. Use Resend to send it again.',
-  emailMismatch: 'This invitation was sent to a different email address',
-  seatLimit: 'No seats are available. An admin can add seats in Billing.',
-  trialExpired: "This organization's free trial has ended. An admin can choose a plan in Billing.",
-  joinFailed: 'Could not join the organization. Please open the invitation link again.',
-  sendFailed: 'Failed to send invitation',
-  resendFailed: 'Failed to resend invitation',
-} as const;

@@ -1,22 +1,7 @@
 import { z } from 'zod';
+import { TWO_FACTOR_MESSAGES } from './sign-in';
 import { Timestamp } from './common';
 import { SignInReply } from './auth';
-
-/** Every message of two-factor sign-in and its settings, shared by the server and the screens. */
-export const TWO_FACTOR_MESSAGES = {
-  codeRequired: 'Enter the 6-digit code from your authenticator app.',
-  codeOrRecoveryRequired: 'Enter the 6-digit code from your authenticator app or a recovery code.',
-  invalidCode: 'That code is not right. Check the time on your phone and try again.',
-  challengeExpired: 'This sign-in has expired. Please sign in again.',
-  tooMany: 'Too many codes tried. Please wait a few minutes and try again.',
-  alreadyEnabled: 'Two-factor authentication is already on.',
-  notEnabled: 'Two-factor authentication is not on.',
-  setUpFirst: 'Start the set-up first: scan the QR code, then enter the code it shows.',
-  wrongPassword: 'Current password is incorrect',
-  passwordRequired: 'Enter your current password.',
-  enabled: 'Two-factor authentication is on. Keep your recovery codes somewhere safe.',
-  disabled: 'Two-factor authentication is off.',
-} as const;
 
 /** How many single-use recovery codes an account gets at once. */
 export const RECOVERY_CODE_COUNT = 10;
@@ -99,7 +84,3 @@ export const LoginTwoFactorBody = z.object({
   invitationToken: z.string().max(200).nullish(),
 });
 export type LoginTwoFactorBody = z.infer<typeof LoginTwoFactorBody>;
-
-export function isTwoFactorChallenge(reply: LoginReply): reply is TwoFactorChallenge {
-  return 'twoFactorRequired' in reply;
-}

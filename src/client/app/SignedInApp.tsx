@@ -1,9 +1,11 @@
 import type { User } from '@contract';
 import { Suspense, type ReactNode } from 'react';
 import { Redirect, useLocation } from 'wouter';
+import { twMerge } from 'tailwind-merge';
 import { PageSpinner, Spinner } from '@/components/ui/spinner';
 import { TooltipProvider } from '@/components/ui/tooltip';
 import { OrganizationProvider } from '@/features/organizations/components/OrganizationProvider';
+import { mergeClassesWith } from '@/lib/cn';
 import { useCurrentOrganization } from '@/lib/currentOrganization';
 import { AppShell } from './layout/AppShell';
 import { StandaloneShell } from './layout/StandaloneShell';
@@ -12,6 +14,9 @@ import { RouteErrorBoundary } from './RouteErrorBoundary';
 import { NotFound, resolveRoute, type RouteParams, type SignedInRoute } from './routes';
 import { OnboardingScreen } from './screens/OnboardingScreen';
 import { OrganizationsUnavailableScreen } from './screens/OrganizationsUnavailableScreen';
+
+// the signed-in screens override their components' classes: resolve the conflicts (lib/cn.ts)
+mergeClassesWith(twMerge);
 
 /** A screen of the route table, or the 404 page when `route` is null. */
 function Screen({ route, params, user }: { route: SignedInRoute | null; params: RouteParams; user: User }) {

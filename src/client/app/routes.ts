@@ -92,20 +92,16 @@ function withQuery<P extends object>(load: () => Promise<ComponentType<P>>) {
 
 const Landing = lazyScreen<SignedOutScreenProps>(() => import('./screens/LandingScreen').then((m) => m.LandingScreen));
 const Pricing = lazyScreen<SignedOutScreenProps>(() => import('./screens/PricingScreen').then((m) => m.PricingScreen));
-const Auth = lazyScreen<SignedOutScreenProps>(
-  withQuery(() => import('./screens/AuthScreen').then((m) => m.AuthScreen)),
+const Auth = lazyScreen<SignedOutScreenProps>(() => import('./screens/AuthScreen').then((m) => m.AuthScreen));
+const Login = lazyScreen<SignedOutScreenProps>(() => import('./screens/LoginScreen').then((m) => m.LoginScreen));
+const Register = lazyScreen<SignedOutScreenProps>(() =>
+  import('./screens/RegisterScreen').then((m) => m.RegisterScreen),
 );
-const Login = lazyScreen<SignedOutScreenProps>(
-  withQuery(() => import('./screens/LoginScreen').then((m) => m.LoginScreen)),
+const ForgotPassword = lazyScreen<SignedOutScreenProps>(() =>
+  import('./screens/ForgotPasswordScreen').then((m) => m.ForgotPasswordScreen),
 );
-const Register = lazyScreen<SignedOutScreenProps>(
-  withQuery(() => import('./screens/RegisterScreen').then((m) => m.RegisterScreen)),
-);
-const ForgotPassword = lazyScreen<SignedOutScreenProps>(
-  withQuery(() => import('./screens/ForgotPasswordScreen').then((m) => m.ForgotPasswordScreen)),
-);
-const ResetPassword = lazyScreen<SignedOutScreenProps>(
-  withQuery(() => import('./screens/ResetPasswordScreen').then((m) => m.ResetPasswordScreen)),
+const ResetPassword = lazyScreen<SignedOutScreenProps>(() =>
+  import('./screens/ResetPasswordScreen').then((m) => m.ResetPasswordScreen),
 );
 const VerifyEmail = lazyScreen<SignedOutScreenProps>(
   withQuery(() => import('./screens/VerifyEmailScreen').then((m) => m.VerifyEmailScreen)),

@@ -1,12 +1,14 @@
 import { cn } from '@/lib/cn';
 
 /** The Pigeonhole mark: a rack of four pigeonholes. */
-export function LogoMark({ className }: { className?: string }) {
+export function LogoMark({ className, inverted = false }: { className?: string; inverted?: boolean }) {
   return (
     <span
       aria-hidden
       className={cn(
-        'inline-flex size-8 shrink-0 items-center justify-center rounded-lg bg-indigo-600 text-white shadow-sm',
+        'inline-flex size-8 shrink-0 items-center justify-center rounded-lg shadow-sm',
+        // on the indigo brand panel the mark turns white
+        inverted ? 'bg-white text-indigo-600' : 'bg-indigo-600 text-white',
         className,
       )}
     >
@@ -29,7 +31,7 @@ export function LogoMark({ className }: { className?: string }) {
 export function Logo({ className, inverted = false }: { className?: string; inverted?: boolean }) {
   return (
     <span className={cn('inline-flex items-center gap-2.5', className)}>
-      <LogoMark className={inverted ? 'bg-white text-indigo-600' : undefined} />
+      <LogoMark inverted={inverted} />
       <span className={cn('text-lg font-semibold tracking-tight', inverted ? 'text-white' : 'text-fg')}>
         Pigeonhole
       </span>

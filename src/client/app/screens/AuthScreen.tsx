@@ -1,10 +1,10 @@
 import { MailCheck } from 'lucide-react';
 import { useState } from 'react';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { useVerifyInvitation } from '@/features/auth/api/verifyInvitation';
 import { AuthLayout } from '@/features/auth/components/AuthLayout';
+import { AuthTabs } from '@/features/auth/components/AuthTabs';
 import { InvitationAwareSignUp } from '@/features/auth/components/InvitationAwareSignUp';
 import { SignInForm } from '@/features/auth/components/SignInForm';
+import { useInvitationPreview } from '@/features/auth/hooks/useInvitationPreview';
 import { useInvitationToken } from '@/features/auth/hooks/useInvitationToken';
 import type { SignedOutScreenProps } from '../routes';
 
@@ -12,12 +12,18 @@ import type { SignedOutScreenProps } from '../routes';
  * /auth: Login and Register tabs; an invitation token opens Register, and either tab joins with it.
  * /auth/login and /auth/register open that tab (the pricing page's Get Started goes to Login).
  */
+const TABS = [
+  { value: 'login', label: 'Login' },
+  { value: 'register', label: 'Register' },
+] as const;
+
 export function AuthScreen({ params }: SignedOutScreenProps) {
   const token = useInvitationToken();
-  const [tab, setTab] = useState(() =>
+  const [tab, setTab] = useState<'login' | 'register'>(() =>
     params.tab === 'login' || params.tab === 'register' ? params.tab : token ? 'register' : 'login',
   );
-  const { data: invitation } = useVerifyInvitation(token);
+  const preview = useInvitationPreview(token);
+  const invitation = preview.invitation;
   const organizationName = invitation?.organizationName;
 
   return (
@@ -33,28 +39,25 @@ export function AuthScreen({ params }: SignedOutScreenProps) {
             : 'Start your 7-day free trial. No card required.'
       }
     >
-      <Tabs value={tab} onValueChange={setTab}>
-        <TabsList className="mb-6 grid w-full grid-cols-2">
-          <TabsTrigger value="login">Login</TabsTrigger>
-          <TabsTrigger value="register">Register</TabsTrigger>
-        </TabsList>
-        <TabsContent value="login">
-          {organizationName && (
-            <p className="mb-4 flex gap-3 rounded-lg border border-indigo-200 dark:border-indigo-800 bg-indigo-50 dark:bg-indigo-950/40 p-3 text-sm text-indigo-900 dark:text-indigo-300">
-              <MailCheck aria-hidden className="mt-0.5 size-4 shrink-0 text-indigo-600 dark:text-indigo-400" />
-              <span>
-                Signing in with <strong className="font-semibold">{invitation.email}</strong> adds you to{' '}
-                <strong className="font-semibold">{organizationName}</strong>.
-              </span>
-            </p>
-          )}
-          {/* a link already known to be invalid is not sent again: the person was told on arrival */}
-          <SignInForm invitation={token && invitation !== null ? { token, organizationName } : undefined} />
-        </TabsContent>
-        <TabsContent value="register">
-          <InvitationAwareSignUp token={token} />
-        </TabsContent>
-      </Tabs>
+      <AuthTabs tabs={TABS} value={tab} onChange={setTab}>
+        {tab === 'login' ? (
+          <>
+            {organizationName && (
+              <p className="mb-4 flex gap-3 rounded-lg border border-indigo-200 dark:border-indigo-800 bg-indigo-50 dark:bg-indigo-950/40 p-3 text-sm text-indigo-900 dark:text-indigo-300">
+                <MailCheck aria-hidden className="mt-0.5 size-4 shrink-0 text-indigo-600 dark:text-indigo-400" />
+                <span>
+                  Signing in with <strong className="font-semibold">{invitation.email}</strong> adds you to{' '}
+                  <strong className="font-semibold">{organizationName}</strong>.
+                </span>
+              </p>
+            )}
+            {/* a link already known to be invalid is not sent again: the person was told on arrival */}
+            <SignInForm invitation={token && invitation !== null ? { token, organizationName } : undefined} />
+          </>
+        ) : (
+          <InvitationAwareSignUp token={token} preview={preview} />
+        )}
+      </AuthTabs>
     </AuthLayout>
   );
 }

@@ -1,10 +1,12 @@
 import { TextLink } from '@/components/TextLink';
 import { AuthLayout } from '@/features/auth/components/AuthLayout';
 import { InvitationAwareSignUp } from '@/features/auth/components/InvitationAwareSignUp';
+import { useInvitationPreview } from '@/features/auth/hooks/useInvitationPreview';
 import { useInvitationToken } from '@/features/auth/hooks/useInvitationToken';
 
 export function RegisterScreen() {
   const token = useInvitationToken();
+  const preview = useInvitationPreview(token);
   return (
     <AuthLayout
       title="Create your account"
@@ -20,7 +22,7 @@ export function RegisterScreen() {
         </>
       }
     >
-      <InvitationAwareSignUp token={token} />
+      <InvitationAwareSignUp token={token} preview={preview} />
     </AuthLayout>
   );
 }

@@ -1,11 +1,6 @@
-import { useMutation } from '@tanstack/react-query';
 import type { RegisterBody, SignInReply } from '@contract';
 import { apiRequest } from '@/lib/api';
 
 export function register(body: RegisterBody) {
   return apiRequest<SignInReply>('POST', '/api/register', body);
-}
-
-export function useRegister() {
-  return useMutation({ mutationFn: register });
 }

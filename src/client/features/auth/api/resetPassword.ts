@@ -1,10 +1,5 @@
-import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api';
 
 export function resetPassword(body: { token: string; password: string }) {
   return apiRequest<unknown>('POST', '/api/reset-password', body);
-}
-
-export function useResetPassword() {
-  return useMutation({ mutationFn: resetPassword });
 }

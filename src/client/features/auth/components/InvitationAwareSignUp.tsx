@@ -3,7 +3,7 @@ import { AlertTriangle } from 'lucide-react';
 import { useEffect } from 'react';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
-import { useVerifyInvitation } from '../api/verifyInvitation';
+import type { InvitationPreviewState } from '../hooks/useInvitationPreview';
 import { SignUpForm } from './SignUpForm';
 
 /** Shown beside a form when the invitation link is unknown or expired. */
@@ -20,12 +20,14 @@ export function InvalidInvitationNote() {
 }
 
 /**
- * The sign-up form, verifying the invitation token first when there is one.
- * An invalid or unverifiable invitation still lets the person create a plain account.
+ * The sign-up form, once the invitation token (if any) is verified (`preview`, from the screen's
+ * useInvitationPreview). An invalid or unverifiable invitation still lets the person create a
+ * plain account.
  */
-export function InvitationAwareSignUp({ token }: { token: string | null }) {
-  const { data: invitation, isLoading, isError } = useVerifyInvitation(token);
-  const invalid = Boolean(token) && invitation === null;
+export function InvitationAwareSignUp({ token, preview }: { token: string | null; preview: InvitationPreviewState }) {
+  const { status, invitation } = preview;
+  const invalid = status === 'invalid';
+  const isError = status === 'failed';
 
   useEffect(() => {
     if (invalid) {
@@ -41,7 +43,7 @@ export function InvitationAwareSignUp({ token }: { token: string | null }) {
     if (isError) toast({ title: INVITATION_MESSAGES.verifyFailed, variant: 'destructive' });
   }, [isError]);
 
-  if (isLoading) {
+  if (status === 'loading') {
     return (
       <div className="flex items-center justify-center gap-3 py-12 text-sm text-fg-subtle">
         <Spinner className="size-5" label="Verifying invitation" /> Verifying your invitation…

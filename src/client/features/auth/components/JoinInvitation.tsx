@@ -11,7 +11,7 @@ import { organizationsQueryKey } from '@/lib/resources/keys';
 import { organizationsQuery } from '@/lib/resources/organizations';
 import { useAcceptInvitation } from '../api/acceptInvitation';
 import { useLogout } from '../api/logout';
-import { useVerifyInvitation } from '../api/verifyInvitation';
+import { useVerifyInvitation } from '../api/useVerifyInvitation';
 
 const refusals: Record<string, string> = {
   seat_limit: INVITATION_MESSAGES.seatLimit,

@@ -1,23 +1,21 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { ResetPasswordForm as ResetPasswordSchema } from '@contract';
 import { CheckCircle2 } from 'lucide-react';
-import { useForm } from 'react-hook-form';
 import { Link } from 'wouter';
 import { StatusPanel } from '@/components/StatusPanel';
 import { Button } from '@/components/ui/button';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
-import { useResetPassword } from '../api/resetPassword';
+import { resetPassword } from '../api/resetPassword';
 import { toastFailure } from '@/lib/useErrorToast';
+import { useSchemaForm } from '@/lib/schemaForm';
+import { useSubmission } from '@/lib/useSubmission';
 
 /** The new-password form for a reset token, then the success view. */
 export function ResetPasswordForm({ token }: { token: string }) {
-  const reset = useResetPassword();
-  const { register, handleSubmit, formState } = useForm({
-    resolver: zodResolver(ResetPasswordSchema),
-    defaultValues: { token, password: '', confirmPassword: '' },
-  });
-  const { errors } = formState;
+  const reset = useSubmission(resetPassword);
+  const { field, errors, preload, submit } = useSchemaForm(
+    () => import('../formSchemas').then((m) => m.ResetPasswordForm),
+    { token, password: '', confirmPassword: '' },
+  );
 
   if (reset.isSuccess) {
     return (
@@ -36,8 +34,8 @@ export function ResetPasswordForm({ token }: { token: string }) {
     );
   }
 
-  const onSubmit = handleSubmit(({ password }) =>
-    reset.mutate(
+  const onSubmit = submit(({ password }) =>
+    reset.run(
       { token, password },
       {
         onError: (err) => toastFailure('Error', err, 'Failed to reset password.'),
@@ -45,33 +43,28 @@ export function ResetPasswordForm({ token }: { token: string }) {
     ),
   );
 
-  const tokenError = errors.token?.message;
+  const tokenError = errors.token;
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
+    <form onSubmit={onSubmit} onFocus={preload} noValidate className="space-y-4">
       {tokenError && (
         <p role="alert" className="rounded-lg bg-red-50 dark:bg-red-950/40 p-3 text-sm text-red-700 dark:text-red-300">
           {tokenError}
         </p>
       )}
-      <FormField
-        id="reset-password"
-        label="New Password"
-        error={errors.password?.message}
-        hint="At least 8 characters."
-      >
+      <FormField id="reset-password" label="New Password" error={errors.password} hint="At least 8 characters.">
         <Input
-          {...fieldA11y('reset-password', errors.password?.message)}
+          {...fieldA11y('reset-password', errors.password)}
           type="password"
           autoComplete="new-password"
-          {...register('password')}
+          {...field('password')}
         />
       </FormField>
-      <FormField id="reset-confirm-password" label="Confirm New Password" error={errors.confirmPassword?.message}>
+      <FormField id="reset-confirm-password" label="Confirm New Password" error={errors.confirmPassword}>
         <Input
-          {...fieldA11y('reset-confirm-password', errors.confirmPassword?.message)}
+          {...fieldA11y('reset-confirm-password', errors.confirmPassword)}
           type="password"
           autoComplete="new-password"
-          {...register('confirmPassword')}
+          {...field('confirmPassword')}
         />
       </FormField>
       <Button type="submit" className="w-full" disabled={reset.isPending}>

@@ -1,16 +1,16 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { LoginBody, LoginForm, isTwoFactorChallenge, type SignInReply } from '@contract';
+import { isTwoFactorChallenge, type SignInReply } from '@contract';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toastAfterReload } from '@/components/ui/use-toast';
 import { TextLink } from '@/components/TextLink';
-import { useLogin } from '../api/login';
+import { login } from '../api/login';
 import { TwoFactorStep } from './TwoFactorStep';
 import { applyInvitationOutcome } from '../invitationOutcome';
 import { toastFailure } from '@/lib/useErrorToast';
+import { useSchemaForm } from '@/lib/schemaForm';
+import { useSubmission } from '@/lib/useSubmission';
 
 interface SignInFormProps {
   /** /login insists on an email address; the /auth tab only needs the field filled (an email or a username). */
@@ -31,19 +31,21 @@ function enterApp(reply: SignInReply, organizationName: string | undefined) {
 }
 
 export function SignInForm({ requireEmail = false, invitation }: SignInFormProps) {
-  const login = useLogin();
-  const { register, handleSubmit, formState } = useForm({
-    resolver: zodResolver(requireEmail ? LoginForm : LoginBody),
-    defaultValues: { username: '', password: '' },
-  });
-  const { errors } = formState;
+  const signIn = useSubmission(login);
+  const { field, errors, preload, submit } = useSchemaForm(
+    () => import('../formSchemas').then((m) => (requireEmail ? m.LoginForm : m.LoginBody)),
+    {
+      username: '',
+      password: '',
+    },
+  );
   // Set when the password was right on an account with two-factor on: the code is asked next.
   const [challenge, setChallenge] = useState<string | null>(null);
 
   const signedIn = (reply: SignInReply) => enterApp(reply, invitation?.organizationName);
 
-  const onSubmit = handleSubmit((values) =>
-    login.mutate(invitation ? { ...values, invitationToken: invitation.token } : values, {
+  const onSubmit = submit(({ username, password }) =>
+    signIn.run(invitation ? { username, password, invitationToken: invitation.token } : { username, password }, {
       onSuccess: (reply) => (isTwoFactorChallenge(reply) ? setChallenge(reply.challenge) : signedIn(reply)),
       onError: (err) => toastFailure('Login failed', err, 'Invalid username or password'),
     }),
@@ -57,35 +59,35 @@ export function SignInForm({ requireEmail = false, invitation }: SignInFormProps
         onSignedIn={signedIn}
         onRestart={() => {
           setChallenge(null);
-          login.reset();
+          signIn.reset();
         }}
       />
     );
   }
 
-  const busy = login.isPending || login.isSuccess;
+  const busy = signIn.isPending || signIn.isSuccess;
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
-      <FormField id="login-email" label="Email" error={errors.username?.message}>
+    <form onSubmit={onSubmit} onFocus={preload} noValidate className="space-y-4">
+      <FormField id="login-email" label="Email" error={errors.username}>
         <Input
-          {...fieldA11y('login-email', errors.username?.message)}
+          {...fieldA11y('login-email', errors.username)}
           type={requireEmail ? 'email' : 'text'}
           autoComplete="username"
           placeholder="you@company.com"
-          {...register('username')}
+          {...field('username')}
         />
       </FormField>
       <FormField
         id="login-password"
         label="Password"
-        error={errors.password?.message}
+        error={errors.password}
         aside={<TextLink href="/forgot-password">Forgot password?</TextLink>}
       >
         <Input
-          {...fieldA11y('login-password', errors.password?.message)}
+          {...fieldA11y('login-password', errors.password)}
           type="password"
           autoComplete="current-password"
-          {...register('password')}
+          {...field('password')}
         />
       </FormField>
       <Button type="submit" className="w-full" disabled={busy}>

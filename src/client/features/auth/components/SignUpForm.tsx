@@ -1,25 +1,14 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { RegisterBody, RegisterForm, UpdateUserBody, type InvitationPreview } from '@contract';
+import type { InvitationPreview } from '@contract';
 import { MailCheck } from 'lucide-react';
-import { useForm } from 'react-hook-form';
-import { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toastAfterReload } from '@/components/ui/use-toast';
-import { useRegister } from '../api/register';
+import { register } from '../api/register';
 import { applyInvitationOutcome } from '../invitationOutcome';
 import { toastFailure } from '@/lib/useErrorToast';
-
-/** Registering through an invitation also requires the first and last name (spec §2). */
-const InvitedRegisterForm = RegisterBody.extend({
-  firstName: UpdateUserBody.shape.firstName,
-  lastName: UpdateUserBody.shape.lastName,
-  confirmPassword: z.string(),
-}).refine((v) => v.password === v.confirmPassword, {
-  message: "Passwords don't match",
-  path: ['confirmPassword'],
-});
+import { useSchemaForm } from '@/lib/schemaForm';
+import { useSubmission } from '@/lib/useSubmission';
 
 interface SignUpFormProps {
   /** A verified invitation: its email is fixed and the names become required. */
@@ -27,10 +16,11 @@ interface SignUpFormProps {
 }
 
 export function SignUpForm({ invitation }: SignUpFormProps) {
-  const signUp = useRegister();
-  const { register, handleSubmit, formState } = useForm({
-    resolver: zodResolver(invitation ? InvitedRegisterForm : RegisterForm),
-    defaultValues: {
+  const signUp = useSubmission(register);
+  // registering through an invitation also requires the first and last name (spec §2)
+  const { field, errors, preload, submit } = useSchemaForm(
+    () => import('../formSchemas').then((m) => (invitation ? m.InvitedRegisterForm : m.RegisterForm)),
+    {
       firstName: '',
       lastName: '',
       username: '',
@@ -38,11 +28,10 @@ export function SignUpForm({ invitation }: SignUpFormProps) {
       password: '',
       confirmPassword: '',
     },
-  });
-  const { errors } = formState;
+  );
 
-  const onSubmit = handleSubmit(({ username, email, password, firstName, lastName }) =>
-    signUp.mutate(
+  const onSubmit = submit(({ username, email, password, firstName, lastName }) =>
+    signUp.run(
       { username, email, password, firstName, lastName, invitationToken: invitation?.token },
       {
         onSuccess: (reply) => {
@@ -61,7 +50,7 @@ export function SignUpForm({ invitation }: SignUpFormProps) {
 
   const busy = signUp.isPending || signUp.isSuccess;
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
+    <form onSubmit={onSubmit} onFocus={preload} noValidate className="space-y-4">
       {invitation && (
         <div className="flex gap-3 rounded-lg border border-indigo-200 dark:border-indigo-800 bg-indigo-50 dark:bg-indigo-950/40 p-3 text-sm text-indigo-900 dark:text-indigo-300">
           <MailCheck aria-hidden className="mt-0.5 size-4 shrink-0 text-indigo-600 dark:text-indigo-400" />
@@ -73,59 +62,59 @@ export function SignUpForm({ invitation }: SignUpFormProps) {
       )}
       {invitation && (
         <div className="grid gap-4 sm:grid-cols-2">
-          <FormField id="register-first-name" label="First Name" error={errors.firstName?.message}>
+          <FormField id="register-first-name" label="First Name" error={errors.firstName}>
             <Input
-              {...fieldA11y('register-first-name', errors.firstName?.message)}
+              {...fieldA11y('register-first-name', errors.firstName)}
               autoComplete="given-name"
-              {...register('firstName')}
+              {...field('firstName')}
             />
           </FormField>
-          <FormField id="register-last-name" label="Last Name" error={errors.lastName?.message}>
+          <FormField id="register-last-name" label="Last Name" error={errors.lastName}>
             <Input
-              {...fieldA11y('register-last-name', errors.lastName?.message)}
+              {...fieldA11y('register-last-name', errors.lastName)}
               autoComplete="family-name"
-              {...register('lastName')}
+              {...field('lastName')}
             />
           </FormField>
         </div>
       )}
-      <FormField id="register-username" label="Username" error={errors.username?.message}>
+      <FormField id="register-username" label="Username" error={errors.username}>
         <Input
-          {...fieldA11y('register-username', errors.username?.message)}
+          {...fieldA11y('register-username', errors.username)}
           autoComplete="username"
           placeholder="jane.doe"
-          {...register('username')}
+          {...field('username')}
         />
       </FormField>
       <FormField
         id="register-email"
         label="Email"
-        error={errors.email?.message}
+        error={errors.email}
         hint={invitation ? 'The invitation was sent to this address.' : undefined}
       >
         <Input
-          {...fieldA11y('register-email', errors.email?.message)}
+          {...fieldA11y('register-email', errors.email)}
           type="email"
           autoComplete="email"
           placeholder="you@company.com"
           readOnly={Boolean(invitation)}
-          {...register('email')}
+          {...field('email')}
         />
       </FormField>
-      <FormField id="register-password" label="Password" error={errors.password?.message} hint="At least 6 characters.">
+      <FormField id="register-password" label="Password" error={errors.password} hint="At least 6 characters.">
         <Input
-          {...fieldA11y('register-password', errors.password?.message)}
+          {...fieldA11y('register-password', errors.password)}
           type="password"
           autoComplete="new-password"
-          {...register('password')}
+          {...field('password')}
         />
       </FormField>
-      <FormField id="register-confirm-password" label="Confirm Password" error={errors.confirmPassword?.message}>
+      <FormField id="register-confirm-password" label="Confirm Password" error={errors.confirmPassword}>
         <Input
-          {...fieldA11y('register-confirm-password', errors.confirmPassword?.message)}
+          {...fieldA11y('register-confirm-password', errors.confirmPassword)}
           type="password"
           autoComplete="new-password"
-          {...register('confirmPassword')}
+          {...field('confirmPassword')}
         />
       </FormField>
       <Button type="submit" className="w-full" disabled={busy}>

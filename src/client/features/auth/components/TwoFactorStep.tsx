@@ -5,7 +5,8 @@ import { Button } from '@/components/ui/button';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { CodeInput } from '@/components/CodeInput';
 import { ApiError, serverMessage } from '@/lib/api';
-import { useLoginWithCode } from '../api/loginWithCode';
+import { useSubmission } from '@/lib/useSubmission';
+import { loginWithCode } from '../api/loginWithCode';
 
 interface TwoFactorStepProps {
   /** The challenge of the first step (the right password). */
@@ -18,7 +19,7 @@ interface TwoFactorStepProps {
 
 /** The second step of a sign-in with two-factor on: a code from the app, or a recovery code. */
 export function TwoFactorStep({ challenge, invitationToken, onSignedIn, onRestart }: TwoFactorStepProps) {
-  const verify = useLoginWithCode();
+  const verify = useSubmission(loginWithCode);
   const [recovery, setRecovery] = useState(false);
   const [code, setCode] = useState('');
   const [problem, setProblem] = useState<string | undefined>();
@@ -32,7 +33,7 @@ export function TwoFactorStep({ challenge, invitationToken, onSignedIn, onRestar
       return;
     }
     setProblem(undefined);
-    verify.mutate(
+    verify.run(
       { challenge, code: typed, ...(invitationToken ? { invitationToken } : {}) },
       {
         onSuccess: onSignedIn,
