@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { OVERDUE_HOURS } from '../../../contract';
 import type { DbOrTx } from '../../db/client';
+import { isPreparedPageSize, pageClause, queryPrepared } from '../../db/prepared';
 
 export type StatsRow = { todays: number; pending: number; delivered: number; total: number; active_recipients: number };
 export type RecentRow = {
@@ -30,7 +31,9 @@ export const dashboardRepository = {
    * from counting every item.
    */
   async stats(db: DbOrTx, organizationId: string): Promise<StatsRow> {
-    const result = await db.execute<StatsRow>(sql`
+    const [row] = await queryPrepared<StatsRow>(
+      db,
+      sql`
       with day as (
         select (date_trunc('day', now() at time zone o.timezone) at time zone o.timezone) as start
         from organizations o where o.id = ${organizationId}
@@ -49,23 +52,31 @@ export const dashboardRepository = {
         counts.delivered::int as delivered,
         counts.total::int as total,
         (select count(*) from recipients r where r.organization_id = ${organizationId} and r.is_active)::int as active_recipients
-      from counts`);
-    return result.rows[0]!;
+      from counts`,
+    );
+    return row!;
   },
 
-  /** The newest items, picked from mail_items alone and then joined (a plan without statistics joins only these). */
+  /**
+   * The newest items, picked from mail_items alone and then given their recipient by key (a
+   * plan without statistics reads only these). Prepared, with the count in its text (pageClause).
+   */
   async recent(db: DbOrTx, organizationId: string, limit: number): Promise<RecentRow[]> {
-    const result = await db.execute<RecentRow>(sql`
+    return queryPrepared<RecentRow>(
+      db,
+      sql`
       select m.id, m.type, m.status, m.sender, m.arrived_at, r.first_name, r.last_name
       from (
         select id, organization_id, recipient_id, type, status, sender, arrived_at from mail_items
         where organization_id = ${organizationId}
         order by arrived_at desc, id desc
-        limit ${limit}
+        ${pageClause({ limit, offset: 0 })}
       ) m
-      left join recipients r on r.organization_id = m.organization_id and r.id = m.recipient_id
-      order by m.arrived_at desc, m.id desc`);
-    return result.rows;
+      left join lateral (select first_name, last_name from recipients r
+                         where r.organization_id = m.organization_id and r.id = m.recipient_id limit 1) r on true
+      order by m.arrived_at desc, m.id desc`,
+      { prepare: isPreparedPageSize(limit) },
+    );
   },
 
   /**

@@ -227,12 +227,21 @@ export const ITEM_WITH_RELATIONS_SELECT = [
   ),
 ].join(', ');
 
-/** Every join also matches organization_id, so a foreign row can never be attached. */
+/**
+ * The relations of the item `i`. Every one also matches organization_id, so a foreign row can
+ * never be attached. Each is looked up by its key for each item (a lateral sub-select with
+ * `limit 1`, which the planner cannot turn into a join of whole tables): the plan is the same
+ * whatever an organization's size or the planner's estimates, so a prepared list statement can
+ * keep one generic plan for every organization (db/prepared.ts, decision 025).
+ */
 export const ITEM_JOINS = `
-  left join recipients r on r.organization_id = i.organization_id and r.id = i.recipient_id
-  left join mailroom_locations l on l.organization_id = i.organization_id and l.id = i.location_id
-  left join mailrooms lm on lm.id = l.mailroom_id
-  left join mailrooms m on m.organization_id = i.organization_id and m.id = i.mailroom_id`;
+  left join lateral (select * from recipients r
+                     where r.organization_id = i.organization_id and r.id = i.recipient_id limit 1) r on true
+  left join lateral (select * from mailroom_locations l
+                     where l.organization_id = i.organization_id and l.id = i.location_id limit 1) l on true
+  left join lateral (select * from mailrooms lm where lm.id = l.mailroom_id limit 1) lm on true
+  left join lateral (select * from mailrooms m
+                     where m.organization_id = i.organization_id and m.id = i.mailroom_id limit 1) m on true`;
 
 const ITEM_ENTRIES = ITEM_KEYS.map((k) => [k, ITEM_COLUMNS[k]] as const);
 

@@ -1,8 +1,9 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { OVERDUE_HOURS } from '../../../contract';
+import { CORE_STATUSES, HANDED_OVER_STATUSES, OVERDUE_HOURS } from '../../../contract';
 import type { DbOrTx } from '../../db/client';
 import { mailItemCountsRepository } from './mail-item-counts.repository';
+import { isPreparedPageSize, pageClause, queryPrepared } from '../../db/prepared';
 import { ITEM_JOINS, ITEM_REPLY_JSON } from './mail-items.columns';
 import { jsonArray } from '../../db/json-reply';
 import {
@@ -78,9 +79,31 @@ function withRelations(db: DbOrTx) {
     );
 }
 
+/**
+ * The lifecycle's statuses. A filter made of these alone is written into the statement's text
+ * rather than sent as parameters, so that a prepared statement's generic plan knows which
+ * statuses it reads (pending items are a few of an organization's many; a plan for "some
+ * status" scanned them all). Organizations' own statuses stay parameters.
+ */
+const LIFECYCLE_STATUSES: ReadonlySet<string> = new Set([...CORE_STATUSES, ...HANDED_OVER_STATUSES]);
+const inLifecycle = (statuses: readonly string[] | undefined) =>
+  (statuses ?? []).every((status) => LIFECYCLE_STATUSES.has(status));
+
+function statusCondition(statuses: string[]): SQL {
+  if (!inLifecycle(statuses)) return inArray(mailItems.status, statuses);
+  return sql`${mailItems.status} in (${sql.raw(statuses.map((status) => `'${status}'`).join(', '))})`;
+}
+
+/** Whether a filter narrows the set by more than the status (a search, a type, a recipient, ...). */
+function narrowsBeyondStatus(f: MailItemSetFilters | MailItemFilters): boolean {
+  // Whatever else narrows the set (any filter, including one added later) counts.
+  const { statuses: _statuses, order: _order, limit: _limit, offset: _offset, ...narrowing } = f as MailItemFilters;
+  return Object.values(narrowing).some((v) => v !== undefined);
+}
+
 function filterConditions(organizationId: string, f: Omit<MailItemFilters, 'order' | 'limit' | 'offset'>): SQL {
   const conditions: SQL[] = [eq(mailItems.organizationId, organizationId)];
-  if (f.statuses?.length) conditions.push(inArray(mailItems.status, f.statuses));
+  if (f.statuses?.length) conditions.push(statusCondition(f.statuses));
   if (f.type) conditions.push(eq(mailItems.type, f.type));
   if (f.recipientId) conditions.push(eq(mailItems.recipientId, f.recipientId));
   if (f.locationId) conditions.push(eq(mailItems.locationId, f.locationId));
@@ -113,11 +136,7 @@ export type MailItemSetFilters = Omit<MailItemFilters, 'order' | 'limit' | 'offs
  * (decision 021).
  */
 function countQuery(db: DbOrTx, organizationId: string, f: MailItemSetFilters | MailItemFilters) {
-  // Whatever else narrows the set (any filter, including one added later) needs a real count.
-  const { statuses, order: _order, limit: _limit, offset: _offset, ...narrowing } = f as MailItemFilters;
-  if (Object.values(narrowing).every((v) => v === undefined)) {
-    return mailItemCountsRepository.totalQuery(db, organizationId, statuses);
-  }
+  if (!narrowsBeyondStatus(f)) return mailItemCountsRepository.totalQuery(db, organizationId, f.statuses);
   return db
     .select({ n: sql<number>`count(*)::int` })
     .from(mailItems)
@@ -132,7 +151,7 @@ function overdueQuery(db: DbOrTx, organizationId: string) {
     .where(
       and(
         eq(mailItems.organizationId, organizationId),
-        inArray(mailItems.status, ['pending', 'notified']),
+        statusCondition(['pending', 'notified']),
         sql`${mailItems.arrivedAt} < now() - make_interval(hours => ${OVERDUE_HOURS})`,
       ),
     );
@@ -145,22 +164,29 @@ export const mailItemsRepository = {
    * mail_items alone, then joined to its relations: a plan without statistics can at worst sort
    * the organization's items, never join all of them.
    */
-  async page(db: DbOrTx, organizationId: string, f: MailItemFilters): Promise<{ json: string; total: number }> {
+  async page(db: DbOrTx, organizationId: string, filters: MailItemFilters): Promise<{ json: string; total: number }> {
+    // statuses are a set: in one order and without repeats, one statement per combination
+    const f = { ...filters, statuses: filters.statuses && [...new Set(filters.statuses)].sort() };
     const order = f.order === 'asc' ? asc : desc;
     const direction = f.order === 'asc' ? 'asc' : 'desc';
-    const page = db
+    const sorted = db
       .select()
       .from(mailItems)
       .where(filterConditions(organizationId, f))
-      .orderBy(order(mailItems.arrivedAt), order(mailItems.id))
-      .limit(f.limit)
-      .offset(f.offset);
-    const result = await db.execute<{ body: string; total: number }>(sql`
+      .orderBy(order(mailItems.arrivedAt), order(mailItems.id));
+    const page = sql`${sorted}${pageClause(f)}`;
+    // The desk's own lists (no filter, or lifecycle statuses only) keep a prepared statement each;
+    // a search or another filter is planned for its values every time, as its selectivity varies.
+    const prepare = !narrowsBeyondStatus(f) && inLifecycle(f.statuses) && isPreparedPageSize(f.limit);
+    const [row] = await queryPrepared<{ body: string; total: number }>(
+      db,
+      sql`
       select ${sql.raw(jsonArray(ITEM_REPLY_JSON, `i.arrived_at ${direction}, i.id ${direction}`))} as body,
              (${countQuery(db, organizationId, f)}) as total
-      from (${page}) i ${sql.raw(ITEM_JOINS)}`);
-    const { body, total } = result.rows[0]!;
-    return { json: body, total };
+      from (${page}) i ${sql.raw(ITEM_JOINS)}`,
+      { prepare },
+    );
+    return { json: row!.body, total: row!.total };
   },
 
   /** How many items match (the total of `page`). */
@@ -193,11 +219,14 @@ export const mailItemsRepository = {
   /** The Pending Pickups counters in one statement: the waiting items from the kept counts, the overdue ones from the waiting index. */
   async pendingSummary(db: DbOrTx, organizationId: string) {
     const counted = (statuses: string[]) => mailItemCountsRepository.totalQuery(db, organizationId, statuses);
-    const result = await db.execute<{ totalPending: number; overdue: number; notified: number }>(sql`
+    const [row] = await queryPrepared<{ totalPending: number; overdue: number; notified: number }>(
+      db,
+      sql`
       select (${counted(['pending', 'notified'])}) as "totalPending",
              (${overdueQuery(db, organizationId)}) as overdue,
-             (${counted(['notified'])}) as notified`);
-    return result.rows[0]!;
+             (${counted(['notified'])}) as notified`,
+    );
+    return row!;
   },
 
   async insertHistory(db: DbOrTx, rows: HistoryInsert[]) {

@@ -3,6 +3,7 @@ import type { DbOrTx } from '../../db/client';
 import { RECIPIENT_SEARCH_SQL, recipients } from '../../db/schema';
 import { escapeLike } from '../../lib/like';
 import { jsonArray, rowJson } from '../../db/json-reply';
+import { isPreparedPageSize, pageClause, queryPrepared } from '../../db/prepared';
 import { Recipient } from '../../../contract';
 
 /** A recipient as the API replies it, in JSON built by PostgreSQL (the contract's keys, in order). */
@@ -45,21 +46,24 @@ export const recipientsRepository = {
    */
   async listJson(db: DbOrTx, organizationId: string, filter: RecipientListFilter) {
     const where = recipientsWhere(organizationId, filter);
-    const page = db
+    const sorted = db
       .select()
       .from(recipients)
       .where(where)
-      .orderBy(asc(recipients.lastName), asc(recipients.firstName), asc(recipients.id))
-      .limit(filter.limit)
-      .offset(filter.offset);
+      .orderBy(asc(recipients.lastName), asc(recipients.firstName), asc(recipients.id));
     const total = db
       .select({ total: sql<number>`count(*)::int` })
       .from(recipients)
       .where(where);
-    const result = await db.execute<{ body: string; total: number }>(sql`
+    // prepared, unless a search (whose best plan depends on the words) is in it
+    const [row] = await queryPrepared<{ body: string; total: number }>(
+      db,
+      sql`
       select ${sql.raw(jsonArray(RECIPIENT_REPLY_JSON, 'r.last_name, r.first_name, r.id'))} as body, (${total}) as total
-      from (${page}) r`);
-    const { body, total: n } = result.rows[0]!;
+      from (${sorted}${pageClause(filter)}) r`,
+      { prepare: !filter.search && isPreparedPageSize(filter.limit) },
+    );
+    const { body, total: n } = row!;
     return { json: body, total: n };
   },
 

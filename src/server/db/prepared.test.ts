@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase, type Database } from './client';
+import { pageClause } from './prepared';
+import { appRoleFor } from './row-level-security';
+import { withTenants } from './tenant-scope';
+import { dashboardRepository } from '../modules/dashboard/dashboard.repository';
+import { mailItemsRepository } from '../modules/mail-items/mail-items.repository';
+import { recipientsRepository } from '../modules/recipients/recipients.repository';
+import { createTestApp, type TestApp } from '../test/harness';
+
+/**
+ * The desk's list statements run as named prepared statements (decision 025): parsed once per
+ * connection, and PostgreSQL keeps one generic plan for them instead of planning each request.
+ * A search, or an organization's own status, is planned for its values every time.
+ */
+
+let t: TestApp;
+let one: Database; // one connection, so that its prepared statements can be read back
+
+beforeAll(async () => {
+  t = await createTestApp();
+  one = connectDatabase(t.url, 1, { role: await appRoleFor(t.url) });
+});
+afterAll(() => one.close());
+
+const organizationId = randomUUID(); // no items: the plans are what is looked at
+const inScope = <T>(work: () => Promise<T>) => withTenants([organizationId], work);
+
+type Prepared = { name: string; statement: string; generic_plans: string; custom_plans: string };
+const prepared = async () =>
+  (
+    await one.pool.query<Prepared>(
+      `select name, statement, generic_plans, custom_plans from pg_prepared_statements where name like 'q\\_%'`,
+    )
+  ).rows;
+
+describe('pageClause', () => {
+  const text = (s: ReturnType<typeof pageClause>) => new PgDialect().sqlToQuery(s);
+  it('writes the page size into the text and sends the offset as a parameter, none on the first page', () => {
+    expect(text(pageClause({ limit: 25, offset: 0 }))).toMatchObject({ sql: ' limit 25', params: [] });
+    expect(text(pageClause({ limit: 25, offset: 50 }))).toMatchObject({ sql: ' limit 25 offset $1', params: [50] });
+  });
+  it('refuses a page size that is not a positive integer', () => {
+    expect(() => pageClause({ limit: 2.5, offset: 0 })).toThrow();
+    expect(() => pageClause({ limit: 0, offset: 0 })).toThrow();
+    expect(() => pageClause({ limit: Number.NaN, offset: 0 })).toThrow();
+  });
+});
+
+describe('the desk reads as prepared statements', () => {
+  it('Mail Intake, Pending Pickups, their counters, the dashboard and the recipients list each keep a generic plan', async () => {
+    const reads: Record<string, () => Promise<unknown>> = {
+      intake: () => mailItemsRepository.page(one.db, organizationId, { order: 'desc', limit: 25, offset: 0 }),
+      pending: () =>
+        mailItemsRepository.page(one.db, organizationId, {
+          statuses: ['pending', 'notified'],
+          order: 'asc',
+          limit: 50,
+          offset: 0,
+        }),
+      counters: () => mailItemsRepository.pendingSummary(one.db, organizationId),
+      stats: () => dashboardRepository.stats(one.db, organizationId),
+      recent: () => dashboardRepository.recent(one.db, organizationId, 5),
+      recipients: () => recipientsRepository.listJson(one.db, organizationId, { limit: 50, offset: 0 }),
+    };
+    const before = (await prepared()).length;
+    for (let run = 0; run < 8; run++) {
+      for (const read of Object.values(reads)) await inScope(read);
+    }
+    const statements = (await prepared()).slice(before);
+    expect(statements).toHaveLength(Object.keys(reads).length); // one each, reused
+    for (const s of statements) {
+      expect(Number(s.generic_plans) + Number(s.custom_plans)).toBe(8);
+      // after five custom plans PostgreSQL settles on the generic one: no planning per request
+      expect(Number(s.generic_plans), s.statement.slice(0, 200)).toBeGreaterThan(0);
+    }
+    const pending = statements.find((s) => s.statement.includes("in ('notified', 'pending')"));
+    expect(pending, 'lifecycle statuses are in the text, so the generic plan knows them').toBeDefined();
+  });
+
+  it('a search, a recipient, an organization status of its own or an unusual page size is planned each time', async () => {
+    const before = (await prepared()).length;
+    await inScope(() =>
+      mailItemsRepository.page(one.db, organizationId, { search: 'acme', order: 'desc', limit: 25, offset: 0 }),
+    );
+    await inScope(() =>
+      mailItemsRepository.page(one.db, organizationId, {
+        recipientId: randomUUID(),
+        order: 'desc',
+        limit: 25,
+        offset: 0,
+      }),
+    );
+    await inScope(() =>
+      mailItemsRepository.page(one.db, organizationId, {
+        statuses: ['awaiting customs'],
+        order: 'desc',
+        limit: 25,
+        offset: 0,
+      }),
+    );
+    await inScope(() =>
+      recipientsRepository.listJson(one.db, organizationId, { search: 'rosa', limit: 50, offset: 0 }),
+    );
+    // a page size the screens do not use
+    await inScope(() => mailItemsRepository.page(one.db, organizationId, { order: 'desc', limit: 37, offset: 0 }));
+    expect((await prepared()).length).toBe(before);
+  });
+
+  it('statuses are a set: any order or repetition reuses one statement', async () => {
+    const page = (statuses: string[]) =>
+      inScope(() => mailItemsRepository.page(one.db, organizationId, { statuses, order: 'asc', limit: 50, offset: 0 }));
+    await page(['delivered', 'returned']);
+    const after = (await prepared()).length;
+    await page(['returned', 'delivered']);
+    await page(['returned', 'delivered', 'returned']);
+    expect((await prepared()).length).toBe(after);
+  });
+
+  it('a later page reuses the statement of its page size, with the offset as a parameter', async () => {
+    const page = (offset: number) =>
+      inScope(() => mailItemsRepository.page(one.db, organizationId, { order: 'desc', limit: 100, offset }));
+    await page(100);
+    const after = (await prepared()).length;
+    await page(200);
+    await page(300);
+    expect((await prepared()).length).toBe(after);
+    // and a statement's text never carries a value: the organization is a parameter
+    for (const s of await prepared()) expect(s.statement).not.toContain(organizationId);
+  });
+
+  it('answer the same as unprepared statements (inside a transaction they run unnamed)', async () => {
+    const direct = await inScope(() =>
+      mailItemsRepository.page(one.db, organizationId, { order: 'desc', limit: 25, offset: 0 }),
+    );
+    const inTransaction = await inScope(() =>
+      one.db.transaction((tx) => mailItemsRepository.page(tx, organizationId, { order: 'desc', limit: 25, offset: 0 })),
+    );
+    expect(inTransaction).toEqual(direct);
+    expect(await one.db.execute(sql`select 1 as ok`)).toBeTruthy();
+  });
+});

@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { DbOrTx } from './client';
+
+const dialect = new PgDialect();
+const names = new Map<string, string>();
+
+/** A name per statement text: the same text always gets the same name, different texts never share one. */
+function nameOf(text: string): string {
+  let name = names.get(text);
+  if (!name) {
+    name = `q_${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
+    // the texts are the filter shapes of a few lists: a handful, unless a caller inlines values
+    if (names.size < 1000) names.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * Runs a statement whose text is built per request (it depends on which filters are set) as a
+ * named prepared statement. PostgreSQL then parses each text once per connection and, after five
+ * runs, keeps a generic plan when it costs no more than planning each run (plan_cache_mode auto):
+ * planning the list statements cost as much as running them (decision 021, 025). Values stay
+ * parameters; only what shapes the plan (which filters, the order, the page size) is in the text.
+ * Inside a transaction (no pool at hand), or with `prepare: false` (a statement whose best plan
+ * depends on its values), it runs unnamed and is planned for its values each time.
+ */
+export async function queryPrepared<Row>(
+  db: DbOrTx,
+  statement: SQL,
+  { prepare = true }: { prepare?: boolean } = {},
+): Promise<Row[]> {
+  if (!prepare || !('$client' in db)) return (await db.execute(statement)).rows as Row[];
+  const { sql: text, params } = dialect.sqlToQuery(statement);
+  const result = await db.$client.query({ name: nameOf(text), text, values: params as unknown[] });
+  return result.rows as Row[];
+}
+
+/**
+ * `limit` and `offset` for a prepared page statement. The page size goes into the text (a checked
+ * integer with a few values): given as a parameter, the planner assumes a tenth of the table and
+ * never keeps a generic plan. The offset stays a parameter, and is left out on the first page.
+ */
+export function pageClause({ limit, offset }: { limit: number; offset: number }): SQL {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`pageClause: bad limit ${limit}`);
+  return offset > 0 ? sql` limit ${sql.raw(String(limit))} offset ${offset}` : sql` limit ${sql.raw(String(limit))}`;
+}
+
+/**
+ * The page sizes the screens ask for (Mail Intake and History 25, Pending Pickups and Recipients
+ * 50, the dashboard's recent activity 5, ...). Only these are prepared: each size is a statement
+ * of its own on every connection, and a caller free to pick any size up to 100 must not make a
+ * connection keep a hundred of them.
+ */
+const PREPARED_PAGE_SIZES: ReadonlySet<number> = new Set([5, 10, 20, 25, 50, 100]);
+export const isPreparedPageSize = (limit: number) => PREPARED_PAGE_SIZES.has(limit);
