@@ -4,8 +4,9 @@ import { useSyncExternalStore } from 'react';
  * The colour theme: the system's (prefers-color-scheme) unless the person chose Light or Dark in
  * Account settings. The choice lives in this browser's localStorage; public/theme-init.js reads the
  * same key and sets <html class="dark"> before the first paint (an inline script would be blocked
- * by the Content-Security-Policy, which allows scripts from our own origin only). This module keeps
- * the class in step afterwards: a new choice, the system switching, another tab choosing.
+ * by the Content-Security-Policy, which allows scripts from our own origin only), and the browser's
+ * theme-color to match. This module keeps both in step afterwards: a new choice, the system
+ * switching, another tab choosing.
  */
 
 export type ThemePreference = 'system' | 'light' | 'dark';
@@ -17,6 +18,13 @@ export const THEME_STORAGE_KEY = 'pigeonhole-theme';
 export const THEME_PREFERENCES: readonly ThemePreference[] = ['system', 'light', 'dark'];
 
 const DARK_QUERY = '(prefers-color-scheme: dark)';
+
+/**
+ * The browser's own colour (<meta name="theme-color">: a phone's address bar, an installed app's
+ * title bar) for each theme: the brand indigo in light, as index.html says, and the dark canvas
+ * (slate-950) in dark. Also written by public/theme-init.js: change both together.
+ */
+export const THEME_COLOURS: Readonly<Record<Theme, string>> = { light: '#4f46e5', dark: '#020618' };
 
 function isPreference(value: unknown): value is ThemePreference {
   return value === 'system' || value === 'light' || value === 'dark';
@@ -49,6 +57,7 @@ function apply() {
   theme = resolveTheme(preference);
   const root = document.documentElement;
   root.classList.toggle('dark', theme === 'dark');
+  document.querySelector('meta[name="theme-color"]')?.setAttribute('content', THEME_COLOURS[theme]);
   for (const listener of listeners) listener();
 }
 

@@ -1,7 +1,8 @@
 /* global window, document */
 // Sets the colour theme before the first paint, so a dark screen never flashes white. Loaded as a
 // blocking script from our own origin (the Content-Security-Policy allows no inline script).
-// Keep the key and the rule in step with src/client/lib/theme.ts.
+// The browser's theme-color follows (the dark canvas, not index.html's indigo). Keep the key, the
+// rule and the colour in step with src/client/lib/theme.ts (THEME_COLOURS).
 (function () {
   var choice = null;
   try {
@@ -12,5 +13,8 @@
   var dark =
     choice === 'dark' ||
     (choice !== 'light' && window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches);
-  if (dark) document.documentElement.classList.add('dark');
+  if (!dark) return;
+  document.documentElement.classList.add('dark');
+  var meta = document.querySelector('meta[name="theme-color"]');
+  if (meta) meta.setAttribute('content', '#020618');
 })();

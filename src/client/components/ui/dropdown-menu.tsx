@@ -2,7 +2,14 @@ import * as DropdownMenuPrimitive from '@radix-ui/react-dropdown-menu';
 import type { ComponentProps } from 'react';
 import { cn } from '@/lib/cn';
 
-export const DropdownMenu = DropdownMenuPrimitive.Root;
+/**
+ * A menu that leaves the page alone while open (not modal): Radix's modal menu hides the rest of
+ * the page with aria-hidden while its controls stay focusable (axe: aria-hidden-focus, serious).
+ * Focus still moves into the menu, Escape and a click outside still close it.
+ */
+export function DropdownMenu({ modal = false, ...props }: ComponentProps<typeof DropdownMenuPrimitive.Root>) {
+  return <DropdownMenuPrimitive.Root modal={modal} {...props} />;
+}
 export const DropdownMenuTrigger = DropdownMenuPrimitive.Trigger;
 
 export function DropdownMenuContent({

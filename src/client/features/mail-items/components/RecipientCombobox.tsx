@@ -268,7 +268,8 @@ export function RecipientCombobox({
                   {recipient.firstName} {recipient.lastName}
                 </span>
                 {(recipient.unit || recipient.department || recipient.email) && (
-                  <span className="block truncate text-xs text-fg-subtle">
+                  // the highlight's tint takes fg-subtle below 4.5:1 (axe, light theme): a shade darker on it
+                  <span className={cn('block truncate text-xs', index === active ? 'text-fg-muted' : 'text-fg-subtle')}>
                     {[recipient.unit && `Unit ${recipient.unit}`, recipient.department, recipient.email]
                       .filter(Boolean)
                       .join(' · ')}
