@@ -46,7 +46,6 @@ export default defineConfig({
         // The contract only declares schemas and constants: a page that needs one constant
         // (the organization header) must not pull in every schema, and zod with them.
         moduleSideEffects: [{ test: /[\\/]src[\\/]contract[\\/]/, sideEffects: false }],
-        manualPureFunctions: ['z'],
       },
     },
   },
