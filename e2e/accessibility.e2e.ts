@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { routes } from '../src/client/app/routes';
 import { registerThroughUi } from './support/register';
-import { ARTIFACTS, startStack, uniqueAccount, type Stack } from './support/stack';
+import { ARTIFACTS, finishTransitions, startStack, uniqueAccount, type Stack } from './support/stack';
 
 /**
  * Issue 14, item 3: every route of the route table (signed-out ones signed out, signed-in ones
@@ -423,14 +423,7 @@ async function settle(page: Page) {
       }),
     )
     .toBe(true);
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
+  await finishTransitions(page);
 }
 
 interface Violation {
@@ -777,15 +770,11 @@ describe('non-text contrast (WCAG 1.4.11)', () => {
   for (const theme of THEMES) {
     it(`form controls' edges and focus indicators, and buttons' focus rings, have 3:1 against their background (${theme})`, async () => {
       await ready();
-      const context = await stack.browser.newContext({
-        viewport: WIDTHS.desktop,
-        baseURL: stack.url,
+      const { context, page } = await stack.newPage(WIDTHS.desktop, {
         colorScheme: theme,
         reducedMotion: 'reduce',
         storageState: signedInState,
       });
-      const page = await context.newPage();
-      page.setDefaultTimeout(10_000);
       const all: Contrast[] = [];
       const look = async (where: string, url: string, open?: () => Promise<void>) => {
         await page.goto(url);
@@ -836,13 +825,10 @@ describe('non-text contrast (WCAG 1.4.11)', () => {
 describe('the theme', () => {
   it('follows the system until Account settings choose one, which is on screen before the app runs', async () => {
     await ready();
-    const context = await stack.browser.newContext({
-      viewport: WIDTHS.desktop,
-      baseURL: stack.url,
+    const { context, page } = await stack.newPage(WIDTHS.desktop, {
       colorScheme: 'light',
       storageState: signedInState,
     });
-    const page = await context.newPage();
     await page.goto('/settings');
     await page.getByRole('tab', { name: 'Account' }).click();
     const appearance = page.getByRole('radiogroup', { name: 'Appearance' });
@@ -913,12 +899,7 @@ describe('the theme', () => {
   });
 
   it('keeps the landing page light when the theme is dark', async () => {
-    const context = await stack.browser.newContext({
-      viewport: WIDTHS.desktop,
-      baseURL: stack.url,
-      colorScheme: 'dark',
-    });
-    const page = await context.newPage();
+    const { context, page } = await stack.newPage(WIDTHS.desktop, { colorScheme: 'dark' });
     await page.goto('/');
     await expect.poll(() => page.getByRole('heading', { level: 1 }).isVisible()).toBe(true);
     expect(await themeOnScreen(page)).toBe('dark');
@@ -939,13 +920,10 @@ describe('the theme', () => {
 describe('what a screen reader is told', () => {
   it('ties form errors to their fields and announces toasts', async () => {
     await ready();
-    const context = await stack.browser.newContext({
-      viewport: WIDTHS.desktop,
-      baseURL: stack.url,
+    const { context, page } = await stack.newPage(WIDTHS.desktop, {
       storageState: signedInState,
       reducedMotion: 'reduce',
     });
-    const page = await context.newPage();
     await page.goto('/recipients');
     await page.getByRole('button', { name: 'Add Recipient' }).filter({ visible: true }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Add New Recipient' });

@@ -3,12 +3,24 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
 import pg from 'pg';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { loadConfig } from '../../src/server/config';
 import { startServer } from '../../src/server/server';
 import { startTestSmtp } from '../../src/server/test/smtp';
 
 export const ARTIFACTS = path.resolve('e2e/artifacts');
+
+/** Lets opening dialogs and menus finish their transitions (endless ones, like skeletons, excepted). */
+export async function finishTransitions(page: Page) {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
+}
 
 /** Flags that keep Chromium off the closed network of these machines. */
 export const CHROMIUM_ARGS = [
@@ -68,9 +80,12 @@ export async function startStack(options: { seedDemo?: boolean } = {}) {
         await client.end();
       }
     },
-    /** A fresh browser profile (cookies, localStorage) at the given viewport. */
-    async newPage(viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; page: Page }> {
-      const context = await browser.newContext({ viewport, baseURL: server.url });
+    /** A fresh browser profile (cookies, localStorage) at the given viewport, with any other context options. */
+    async newPage(
+      viewport = { width: 1280, height: 800 },
+      options: BrowserContextOptions = {},
+    ): Promise<{ context: BrowserContext; page: Page }> {
+      const context = await browser.newContext({ ...options, viewport, baseURL: server.url });
       const page = await context.newPage();
       page.setDefaultTimeout(10_000);
       return { context, page };
@@ -87,15 +102,7 @@ export async function startStack(options: { seedDemo?: boolean } = {}) {
         .toBe(true);
     },
     async screenshot(page: Page, name: string) {
-      // Let opening dialogs and menus finish their transitions (endless ones, like skeletons, excepted).
-      await page.evaluate(() =>
-        Promise.all(
-          document
-            .getAnimations()
-            .filter((a) => a.effect?.getTiming().iterations !== Infinity)
-            .map((a) => a.finished.catch(() => undefined)),
-        ),
-      );
+      await finishTransitions(page);
       await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
       await page.screenshot({ path: path.join(ARTIFACTS, `${name}-full.png`), fullPage: true });
     },

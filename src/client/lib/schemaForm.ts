@@ -88,5 +88,5 @@ export function useSchemaForm<Schema extends ZodType, Name extends string>(
     if (input instanceof HTMLElement) input.focus();
   };
 
-  return { values, errors, field, preload, submit };
+  return { errors, field, preload, submit };
 }
