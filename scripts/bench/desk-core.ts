@@ -49,9 +49,14 @@ const LAYOUT: FrontDeskLayout = {
 
 /** What each screen asks for when it opens, as the client asks it. */
 const READS = [
-  { label: 'Mail Intake, first page', path: '/api/mail-items?order=desc&limit=25&offset=0' },
+  { label: 'Mail Intake, first page', path: '/api/mail-items?order=desc&limit=25&offset=0&view=summary' },
   {
     label: 'Pending Pickups, first page',
+    path: '/api/mail-items?status=pending%2Cnotified&order=asc&limit=50&offset=0&view=summary',
+  },
+  // The same page as full items (what an API client reads without view=summary), for comparison.
+  {
+    label: 'Pending Pickups, first page as full items',
     path: '/api/mail-items?status=pending%2Cnotified&order=asc&limit=50&offset=0',
   },
   { label: 'Pending Pickups, counters', path: '/api/mail-items/pending-summary' },

@@ -48,6 +48,15 @@ export async function explainStatements(
     schema,
     logger: { logQuery: (query, params) => void (caught ??= { query, params }) },
   }) as unknown as Db;
+  // Prepared statements (db/prepared.ts) go to the pool directly, past drizzle's logger.
+  const poolQuery = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  pool.query = ((config: unknown, ...rest: unknown[]) => {
+    if (config && typeof config === 'object' && 'name' in config) {
+      const { text, values } = config as unknown as { text: string; values?: unknown[] };
+      caught ??= { query: text, params: values ?? [] };
+    }
+    return poolQuery(config, ...rest);
+  }) as typeof pool.query;
   try {
     const summaries: ExplainSummary[] = [];
     for (const target of targets) {

@@ -482,17 +482,25 @@ export const mailItems = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    // status last: History's date-range counts by status read the index alone.
-    index('mail_items_org_arrived_idx').on(t.organizationId, t.arrivedAt, t.status),
-    index('mail_items_org_status_arrived_idx').on(t.organizationId, t.status, t.arrivedAt),
-    index('mail_items_org_recipient_idx').on(t.organizationId, t.recipientId),
-    index('mail_items_org_location_idx').on(t.organizationId, t.locationId),
+    // The lists' order (arrival, then id: Mail Intake, History, the recent activity read a page of
+    // it without sorting); status last, so History's date-range counts by status read the index
+    // alone. It is the one index (but the partial ones) that starts with organization_id: without
+    // statistics (a bulk load, a data-only restore) the planner guesses an organization holds a
+    // handful of rows, and would read all of them through the smallest index that starts with
+    // organization_id, then sort them (decision 026; plans-without-statistics.test.ts).
+    index('mail_items_org_arrived_idx').on(t.organizationId, t.arrivedAt, t.id, t.status),
+    // The others lead with their own value: the filters match each column by equality, so the
+    // order serves them as well, and a recipient's or location's deletion (on delete set null)
+    // finds its items by value.
+    index('mail_items_status_org_arrived_idx').on(t.status, t.organizationId, t.arrivedAt),
+    index('mail_items_recipient_org_idx').on(t.recipientId, t.organizationId),
+    index('mail_items_location_org_idx').on(t.locationId, t.organizationId),
     // A location's current count is the items held there (not delivered or returned), counted
     // from this index rather than kept in a counter row every intake would have to lock.
     index('mail_items_org_held_location_idx')
       .on(t.organizationId, t.locationId)
       .where(sql`${t.status} not in ('delivered', 'returned') and ${t.locationId} is not null`),
-    index('mail_items_org_tracking_idx').on(t.organizationId, t.trackingNumber),
+    index('mail_items_tracking_org_idx').on(t.trackingNumber, t.organizationId),
     // Pending Pickups and the pending counters read only items not yet handed over.
     index('mail_items_org_waiting_arrived_idx')
       .on(t.organizationId, t.arrivedAt, t.id)

@@ -2,7 +2,7 @@ import { getTableColumns, type Column } from 'drizzle-orm';
 import pg from 'pg';
 import { jsonObject, rowJson } from '../../db/json-reply';
 import type { z } from 'zod';
-import { CreateMailItemBody, MailItem, MailItemRecipient, OVERDUE_HOURS } from '../../../contract';
+import { CreateMailItemBody, MailItem, MailItemRecipient, MailItemSummary, OVERDUE_HOURS } from '../../../contract';
 import {
   mailItemHistory,
   mailItems,
@@ -318,11 +318,11 @@ export const replyOf = new Function(
 // ---------------------------------------------------------------------------------------------
 // The reply, built by PostgreSQL (lists)
 
-const relationJson = (group: keyof typeof RELATIONS) =>
-  Object.entries(RELATIONS[group]).map(([key, [alias, column]]): [string, string] => [
-    key,
-    `${alias}.${ident(column.name)}`,
-  ]);
+/** The relation's keys (all, or those of `keys`) as JSON entries. */
+const relationJson = (group: keyof typeof RELATIONS, keys?: readonly string[]) =>
+  Object.entries(RELATIONS[group])
+    .filter(([key]) => !keys || keys.includes(key))
+    .map(([key, [alias, column]]): [string, string] => [key, `${alias}.${ident(column.name)}`]);
 
 /**
  * The values of the reply that are not columns, in SQL: what toMailItemDto (mail-items.service.ts)
@@ -344,3 +344,14 @@ const DERIVED_SQL: Record<DerivedKey, string> = {
 
 /** The reply of the item `i` with its relations (joined as in ITEM_JOINS) as one json value, in the contract's key order. */
 export const ITEM_REPLY_JSON = rowJson(mailItems, 'i', REPLY_KEYS, DERIVED_SQL);
+
+const SUMMARY_RECIPIENT_KEYS = Object.keys(MailItemSummary.shape.recipient.unwrap().shape);
+
+/**
+ * The list row of the item `i` (view=summary, MailItemSummary) as one json value: the same values
+ * as the full reply for the keys a row carries, the recipient cut to who they are.
+ */
+export const ITEM_SUMMARY_JSON = rowJson(mailItems, 'i', Object.keys(MailItemSummary.shape), {
+  ...DERIVED_SQL,
+  recipient: `case when r.id is null then null else ${jsonObject(relationJson('recipient', SUMMARY_RECIPIENT_KEYS))} end`,
+});

@@ -4,7 +4,7 @@ import { CORE_STATUSES, HANDED_OVER_STATUSES, OVERDUE_HOURS } from '../../../con
 import type { DbOrTx } from '../../db/client';
 import { mailItemCountsRepository } from './mail-item-counts.repository';
 import { isPreparedPageSize, pageClause, queryPrepared } from '../../db/prepared';
-import { ITEM_JOINS, ITEM_REPLY_JSON } from './mail-items.columns';
+import { ITEM_JOINS, ITEM_REPLY_JSON, ITEM_SUMMARY_JSON } from './mail-items.columns';
 import { jsonArray } from '../../db/json-reply';
 import {
   mailItemHistory,
@@ -160,11 +160,17 @@ function overdueQuery(db: DbOrTx, organizationId: string) {
 export const mailItemsRepository = {
   /**
    * A page of items as its JSON reply, built by PostgreSQL (ITEM_REPLY_JSON: the same values as
-   * toMailItemDto), and the total of the filter, in one statement. The page is picked from
+   * toMailItemDto; or the list rows, ITEM_SUMMARY_JSON), and the total of the filter, in one
+   * statement. The page is picked from
    * mail_items alone, then joined to its relations: a plan without statistics can at worst sort
    * the organization's items, never join all of them.
    */
-  async page(db: DbOrTx, organizationId: string, filters: MailItemFilters): Promise<{ json: string; total: number }> {
+  async page(
+    db: DbOrTx,
+    organizationId: string,
+    filters: MailItemFilters,
+    view: 'full' | 'summary' = 'full',
+  ): Promise<{ json: string; total: number }> {
     // statuses are a set: in one order and without repeats, one statement per combination
     const f = { ...filters, statuses: filters.statuses && [...new Set(filters.statuses)].sort() };
     const order = f.order === 'asc' ? asc : desc;
@@ -181,7 +187,7 @@ export const mailItemsRepository = {
     const [row] = await queryPrepared<{ body: string; total: number }>(
       db,
       sql`
-      select ${sql.raw(jsonArray(ITEM_REPLY_JSON, `i.arrived_at ${direction}, i.id ${direction}`))} as body,
+      select ${sql.raw(jsonArray(view === 'summary' ? ITEM_SUMMARY_JSON : ITEM_REPLY_JSON, `i.arrived_at ${direction}, i.id ${direction}`))} as body,
              (${countQuery(db, organizationId, f)}) as total
       from (${page}) i ${sql.raw(ITEM_JOINS)}`,
       { prepare },

@@ -5,6 +5,7 @@ import {
   MailItem,
   MailItemHistoryEntry,
   MailItemListQuery,
+  MailItemSummary,
   PendingSummary,
   PHOTO_TOO_LARGE,
   UpdateMailItemBody,
@@ -26,9 +27,9 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService, photoBody
   app.get('/api/mail-items', {
     schema: {
       tags,
-      summary: 'Mail items, newest first (filters; the total is in X-Total-Count)',
+      summary: 'Mail items, newest first (filters; the total is in X-Total-Count); view=summary gives list rows',
       querystring: MailItemListQuery,
-      response: { 200: z.array(MailItem), ...errorReplies(400, 401, 403) },
+      response: { 200: z.union([z.array(MailItem), z.array(MailItemSummary)]), ...errorReplies(400, 401, 403) },
     },
     preValidation: guards,
     handler: async (request, reply) => {

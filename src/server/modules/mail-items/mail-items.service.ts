@@ -170,12 +170,17 @@ export function createMailItemsService({ db, caches }: Deps) {
         search: q.search || undefined,
       };
       return caches.mailItemLists.getOrLoad(`${caller.organizationId}|${JSON.stringify(q)}`, async () => {
-        const { json, total } = await mailItemsRepository.page(db, caller.organizationId, {
-          ...filters,
-          order: q.order,
-          limit: q.limit,
-          offset: q.offset,
-        });
+        const { json, total } = await mailItemsRepository.page(
+          db,
+          caller.organizationId,
+          {
+            ...filters,
+            order: q.order,
+            limit: q.limit,
+            offset: q.offset,
+          },
+          q.view,
+        );
         return jsonListPage(json, total);
       });
     },

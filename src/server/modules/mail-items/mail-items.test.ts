@@ -515,6 +515,7 @@ describe('GET /api/mail-items', () => {
     ['dateFrom=yesterday', 'dateFrom must be an ISO date-time'],
     ['dateFrom=2026-05-02&dateTo=2026-05-01', 'dateFrom must not be after dateTo'],
     ['order=sideways', "order must be 'asc' or 'desc'"],
+    ['view=compact', "view must be 'full' or 'summary'"],
   ])('refuses %s', async (query, message) => {
     const { admin } = await desk();
     const res = await admin.get(`/api/mail-items?${query}`);
@@ -536,6 +537,13 @@ describe('GET /api/mail-items', () => {
     const body = (await admin.get('/api/mail-items')).body;
     expect(body).toContain('/api/photos/');
     expect(body.length).toBeLessThan(2048);
+    expect(body, 'no spaces around the separators').not.toMatch(/" ?: |, "/);
+    // The desk's rows leave out what only the opened item shows (the description here).
+    const rows = (await admin.get('/api/mail-items?view=summary')).body;
+    expect(rows).toContain('/api/photos/');
+    expect(body).toContain('d'.repeat(200));
+    expect(rows).not.toContain('d'.repeat(200));
+    expect(rows.length).toBeLessThan(body.length * 0.6);
   });
 });
 

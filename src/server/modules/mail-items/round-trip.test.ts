@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq, getTableColumns, type Column } from 'drizzle-orm';
 import sharp from 'sharp';
-import { CreateMailItemBody } from '../../../contract';
+import { CreateMailItemBody, MailItemSummary } from '../../../contract';
 import { mailItemHistory, mailItems, mailroomLocations, mailrooms, photos, recipients } from '../../db/schema';
 import { Client, createTestApp, type TestApp } from '../../test/harness';
 
@@ -147,6 +147,12 @@ async function expectListed(d: Desk, reply: Reply) {
   expect(listed).toEqual(reply);
   const one = await d.admin.get(`/api/mail-items/${reply.id as string}`);
   expect(one.json()).toEqual(reply);
+  // The list row (view=summary): the reply's values for the keys a row carries, and no others.
+  const rows = await d.admin.get('/api/mail-items?limit=500&view=summary');
+  expect(rows.statusCode).toBe(200);
+  const row = (rows.json() as Reply[]).find((i) => i.id === reply.id);
+  expect(row).toEqual(MailItemSummary.parse(reply));
+  expect(Object.keys(row!)).toEqual(Object.keys(MailItemSummary.shape));
 }
 
 const photo = async (color: string) =>

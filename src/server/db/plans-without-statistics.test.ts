@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase, type Database } from './client';
+import { appRoleFor } from './row-level-security';
+import { withTenants } from './tenant-scope';
+import { dashboardRepository } from '../modules/dashboard/dashboard.repository';
+import { mailItemsRepository } from '../modules/mail-items/mail-items.repository';
+import { createTestApp, type TestApp } from '../test/harness';
+
+/**
+ * The desk's first pages before ANALYZE (decision 026): mail items bulk-loaded into a migrated
+ * database (a data-only restore, an import; this machine's autovacuum is off) leave the planner
+ * with no statistics and no row count, so it guesses an organization holds a handful of rows.
+ * The pages must still read only their rows, in the index's order, not every item of the
+ * organization followed by a sort (80 ms a page at 100,000 items instead of 1).
+ */
+
+let t: TestApp;
+let one: Database;
+let organizationId: string;
+
+const ITEMS = 40_000;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  one = connectDatabase(t.url, 1, { role: await appRoleFor(t.url) });
+  // this file's own database: nothing else analyses it while the plans are looked at
+  await t.asOwner(`alter table mail_items set (autovacuum_enabled = false)`);
+  const [org] = await t.asOwner<{ id: string }>(
+    `insert into organizations (name) values ('Bulk loaded'), ('Neighbour') returning id`,
+  );
+  organizationId = org!.id;
+  await t.asOwner(`
+    insert into recipients (organization_id, first_name, last_name)
+    select o.id, 'First ' || g, 'Last ' || g from organizations o, generate_series(1, 200) g;
+    insert into mailrooms (organization_id, name) select id, 'Main' from organizations;
+    insert into mailroom_locations (organization_id, mailroom_id, name)
+    select m.organization_id, m.id, 'Shelf ' || g from mailrooms m, generate_series(1, 10) g;
+    insert into mail_items (organization_id, recipient_id, location_id, type, status, tracking_number, arrived_at)
+    select o.id, r.ids[1 + g % 200], l.ids[1 + g % 10], 'package',
+           case when g % 20 = 0 then 'pending' when g % 20 = 1 then 'notified' else 'delivered' end,
+           '1Z' || lpad(g::text, 16, '0'), now() - make_interval(mins => g)
+    from organizations o
+    join (select organization_id, array_agg(id) ids from recipients group by 1) r on r.organization_id = o.id
+    join (select organization_id, array_agg(id) ids from mailroom_locations group by 1) l on l.organization_id = o.id,
+    generate_series(1, case when o.id = '${organizationId}' then ${ITEMS} else 2000 end) g`);
+});
+afterAll(() => one.close());
+
+type PlanNode = {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  Plans?: PlanNode[];
+};
+const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+
+/** The plan of the first statement `read` sends, run under EXPLAIN ANALYZE in the organization's scope. */
+async function planOf(read: (db: Database['db']) => Promise<unknown>): Promise<PlanNode[]> {
+  const sent: { text: string; values?: unknown[] }[] = [];
+  const query = one.pool.query.bind(one.pool);
+  one.pool.query = ((config: { text: string; values?: unknown[] }, ...rest: unknown[]) => {
+    if (typeof config === 'object' && config.text) sent.push({ text: config.text, values: config.values });
+    return (query as (...a: unknown[]) => unknown)(config, ...rest);
+  }) as typeof one.pool.query;
+  try {
+    await withTenants([organizationId], () => read(one.db));
+  } finally {
+    one.pool.query = query;
+  }
+  const statement = sent.find((s) => s.text.includes('mail_items'))!;
+  const { rows } = await withTenants([organizationId], () =>
+    one.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+      `explain (analyze, format json) ${statement.text}`,
+      statement.values,
+    ),
+  );
+  return nodes(rows[0]!['QUERY PLAN'][0].Plan);
+}
+
+const mailItemScans = (plan: PlanNode[]) => plan.filter((n) => n['Relation Name'] === 'mail_items');
+
+describe('the desk’s first pages without planner statistics', () => {
+  it('are looked at on a table the planner knows nothing about', async () => {
+    const [table] = await t.asOwner<{ reltuples: number; stats: number }>(
+      `select reltuples, (select count(*)::int from pg_stats where tablename = 'mail_items') stats
+       from pg_class where relname = 'mail_items'`,
+    );
+    expect(table).toEqual({ reltuples: -1, stats: 0 });
+  });
+
+  it.each([
+    [
+      'Mail Intake',
+      25,
+      (db: Database['db']) => mailItemsRepository.page(db, organizationId, { order: 'desc', limit: 25, offset: 0 }),
+    ],
+    [
+      'Pending Pickups',
+      50,
+      (db: Database['db']) =>
+        mailItemsRepository.page(
+          db,
+          organizationId,
+          { statuses: ['pending', 'notified'], order: 'asc', limit: 50, offset: 0 },
+          'summary',
+        ),
+    ],
+    ['the recent activity', 5, (db: Database['db']) => dashboardRepository.recent(db, organizationId, 5)],
+  ])('%s reads its page of items in order, not the organization’s items and a sort', async (_name, size, read) => {
+    const plan = await planOf(read);
+    const scans = mailItemScans(plan);
+    expect(scans).toHaveLength(1);
+    expect(scans[0]!['Node Type']).toBe('Index Scan');
+    expect(scans[0]!['Actual Rows'] * scans[0]!['Actual Loops']).toBeLessThanOrEqual(size);
+    expect(plan.map((n) => n['Node Type'])).not.toContain('Sort');
+    const [table] = await t.asOwner<{ stats: number }>(
+      `select count(*)::int stats from pg_stats where tablename = 'mail_items'`,
+    );
+    expect(table!.stats, 'still without statistics').toBe(0);
+  });
+});
