@@ -161,9 +161,10 @@ export const mailItemsRepository = {
   /**
    * A page of items as its JSON reply, built by PostgreSQL (ITEM_REPLY_JSON: the same values as
    * toMailItemDto; or the list rows, ITEM_SUMMARY_JSON), and the total of the filter, in one
-   * statement. The page is picked from
-   * mail_items alone, then joined to its relations: a plan without statistics can at worst sort
-   * the organization's items, never join all of them.
+   * statement. The page is picked from mail_items alone, then joined to its relations, so no plan
+   * joins the organization's items before cutting them to the page; and the one index that
+   * starts with the organization is in the page's order, so even a plan without statistics reads
+   * the page rather than sorting the organization's items (decision 026).
    */
   async page(
     db: DbOrTx,
