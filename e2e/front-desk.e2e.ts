@@ -212,6 +212,10 @@ describe('the front desk', () => {
     await expect.poll(() => edit.getByLabel('Description').inputValue()).toBe('Tall box, handle with care');
     expect(await edit.getByLabel('Sender').inputValue()).toBe('Acme Outfitters');
     expect(await edit.getByRole('combobox', { name: 'Recipient' }).inputValue()).toMatch(/^Lucas Meyer/);
+    // Focus waited on Close while it loaded; the first field has it now.
+    await expect
+      .poll(() => edit.getByRole('combobox', { name: 'Package Type' }).evaluate((el) => el === document.activeElement))
+      .toBe(true);
     await edit.getByLabel('Description').fill('Tall box, this side up');
     await edit.getByRole('button', { name: 'Save Changes' }).click();
     await expect.poll(() => edit.isVisible()).toBe(false);

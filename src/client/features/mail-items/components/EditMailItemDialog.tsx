@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { MailItem, MailItemSummary, UpdateMailItemBody } from '@contract';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { ChoiceSelect } from '@/components/ui/choice-select';
@@ -53,6 +53,19 @@ function EditForm({ organizationId, item: loaded, pending, onSave, onCancel }: E
   const [recipient, setRecipient] = useState<RecipientChoice | null>(item.recipient);
   const [recipientText, setRecipientText] = useState('');
   const [recipientError, setRecipientError] = useState<string>();
+  const formRef = useRef<HTMLFormElement>(null);
+  // The dialog opened on the loading skeleton, so its focus went to Close: the first field takes it.
+  useEffect(() => {
+    const form = formRef.current;
+    const active = document.activeElement;
+    if (
+      form &&
+      !form.contains(active) &&
+      (active === document.body || form.closest('[role="dialog"]')?.contains(active))
+    ) {
+      document.getElementById(ids.type)?.focus();
+    }
+  }, [ids.type]);
 
   const submit = handleSubmit((values) => {
     if (recipientText.trim() && !recipient) {
@@ -80,7 +93,7 @@ function EditForm({ organizationId, item: loaded, pending, onSave, onCancel }: E
   const typeError = errors.type?.message;
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-4">
+    <form ref={formRef} onSubmit={submit} noValidate className="space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField id={ids.type} label="Package Type" error={typeError}>
           <Controller
