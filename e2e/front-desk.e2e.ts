@@ -27,6 +27,33 @@ async function api<T>(page: Page, url: string): Promise<{ body: T; total: string
   }, url);
 }
 
+/** A PUT from inside the page, as the app sends it. */
+async function apiPut(page: Page, url: string, body: unknown) {
+  await page.evaluate(
+    async ([target, json]) => {
+      const res = await fetch(target, {
+        method: 'PUT',
+        headers: {
+          'content-type': 'application/json',
+          'x-organization-id': localStorage.getItem('selectedOrganizationId') ?? '',
+        },
+        credentials: 'include',
+        body: JSON.stringify(json),
+      });
+      if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
+    },
+    [url, body] as const,
+  );
+}
+
+/** The desk's lists ask GET /api/mail-items for summary rows. */
+function summaryListRequest(page: Page) {
+  return page.waitForRequest((req) => {
+    const url = new URL(req.url());
+    return req.method() === 'GET' && url.pathname === '/api/mail-items' && url.searchParams.get('view') === 'summary';
+  });
+}
+
 interface LocationRow {
   name: string;
   currentCount: number;
@@ -98,7 +125,9 @@ describe('the front desk', () => {
     const shelfBefore = await shelfACount(page);
     const todayBefore = Number(await statValue(page, "Today's Mail"));
 
+    const intakeList = summaryListRequest(page);
     await page.getByRole('link', { name: 'Mail Intake' }).click();
+    await intakeList;
     await expect.poll(() => page.getByRole('heading', { name: 'Mail Intake' }).isVisible()).toBe(true);
     expect(await page.getByText('Process and track incoming mail and packages').isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Log New Mail' }).click();
@@ -120,6 +149,7 @@ describe('the front desk', () => {
     await page.getByRole('option', { name: /^Shelf A/ }).click();
     await page.getByLabel('Sender').fill('Acme Outfitters');
     await page.getByLabel('Description').fill('Tall box, handle with care');
+    await page.getByLabel('Collected By').fill('Sam at the desk');
     await page.getByLabel('Choose a photo').setInputFiles({
       name: 'package.png',
       mimeType: 'image/png',
@@ -133,15 +163,24 @@ describe('the front desk', () => {
     expect(await page.getByLabel('Tracking Number').inputValue()).toBe('');
     expect(await page.getByLabel('Courier Company').innerText()).toBe('Not specified');
     await page.getByRole('button', { name: 'Cancel' }).click();
+    // A note added meanwhile (by another desk): only the full item carries it, not the list's row.
+    const { body: logged } = await api<{ id: string }[]>(page, '/api/mail-items?search=Acme%20Outfitters');
+    await apiPut(page, `/api/mail-items/${logged[0]!.id}`, { notes: 'Leave at the side door' });
 
-    // In the Recent Mail Items list, with details, timeline and the stored photo.
+    // In the Recent Mail Items list, with details, timeline and the stored photo. The row is a
+    // summary: opening it loads the full item (description, collected by, notes).
     const row = page.getByRole('button', { name: /Package for Lucas Meyer.*From Acme Outfitters/ });
     await expect.poll(() => row.isVisible()).toBe(true);
+    const fullItem = page.waitForRequest((req) => new URL(req.url()).pathname === `/api/mail-items/${logged[0]!.id}`);
     await row.click();
+    await fullItem;
     const details = page.getByRole('region', { name: 'Details: Package for Lucas Meyer' });
     await expect.poll(() => details.getByText('1Z999AA10123456784').isVisible()).toBe(true);
     expect(await details.getByText('Shelf A · Lobby Mailroom').isVisible()).toBe(true);
-    expect(await details.getByText('Tall box, handle with care').isVisible()).toBe(true);
+    await expect.poll(() => details.getByText('Tall box, handle with care').isVisible()).toBe(true);
+    expect(await details.getByText('Sam at the desk').isVisible()).toBe(true);
+    expect(await details.getByText('Leave at the side door').isVisible()).toBe(true);
+    expect(await details.getAttribute('aria-busy')).toBeNull();
     await expect.poll(() => details.getByText('Logged', { exact: true }).isVisible()).toBe(true);
     await expect
       .poll(() =>
@@ -156,13 +195,43 @@ describe('the front desk', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => shelfACount(page)).toBe(shelfBefore + 1);
 
+    // Edit opens on the full item (its description), and saves only what changed.
+    const puts: unknown[] = [];
+    page.on('request', (req) => {
+      if (req.method() === 'PUT' && new URL(req.url()).pathname.startsWith('/api/mail-items/')) {
+        puts.push(req.postDataJSON());
+      }
+    });
+    await page
+      .getByRole('listitem')
+      .filter({ has: row })
+      .getByRole('button', { name: /^Actions for / })
+      .click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Mail Item' });
+    await expect.poll(() => edit.getByLabel('Description').inputValue()).toBe('Tall box, handle with care');
+    expect(await edit.getByLabel('Sender').inputValue()).toBe('Acme Outfitters');
+    expect(await edit.getByRole('combobox', { name: 'Recipient' }).inputValue()).toMatch(/^Lucas Meyer/);
+    // Focus waited on Close while it loaded; the first field has it now.
+    await expect
+      .poll(() => edit.getByRole('combobox', { name: 'Package Type' }).evaluate((el) => el === document.activeElement))
+      .toBe(true);
+    await edit.getByLabel('Description').fill('Tall box, this side up');
+    await edit.getByRole('button', { name: 'Save Changes' }).click();
+    await expect.poll(() => edit.isVisible()).toBe(false);
+    expect(puts).toEqual([{ description: 'Tall box, this side up' }]);
+    // The open details refresh with the change.
+    await expect.poll(() => details.getByText('Tall box, this side up').isVisible()).toBe(true);
+
     // The dashboard shows it.
     await page.getByRole('link', { name: 'Dashboard' }).click();
     await expect.poll(() => page.getByText('From Acme Outfitters', { exact: false }).first().isVisible()).toBe(true);
     await expect.poll(() => statValue(page, "Today's Mail")).toBe(String(todayBefore + 1));
 
     // Pending Pickups: notify, then hand over with the collector's name.
+    const pendingList = summaryListRequest(page);
     await page.getByRole('link', { name: 'Pending Pickups' }).click();
+    await pendingList;
     const pendingRow = page.getByRole('row').filter({ hasText: 'Acme Outfitters' });
     await expect.poll(() => pendingRow.isVisible()).toBe(true);
     const notifiedBefore = Number(await statValue(page, 'Notified'));

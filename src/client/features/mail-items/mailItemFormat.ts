@@ -1,4 +1,4 @@
-import type { Location, MailItem, Mailroom, OrganizationSettings } from '@contract';
+import type { Location, MailItemSummary, Mailroom, OrganizationSettings } from '@contract';
 import { MAILROOM_CHOICE_PREFIX } from '@contract';
 import { humanize } from '@/lib/format';
 
@@ -24,12 +24,12 @@ export function typeLabel(type: string) {
   return /^[a-z_]+$/.test(type) ? humanize(type) : type;
 }
 
-export function recipientFullName(item: Pick<MailItem, 'recipient'>) {
+export function recipientFullName(item: Pick<MailItemSummary, 'recipient'>) {
   return item.recipient ? `${item.recipient.firstName} ${item.recipient.lastName}`.trim() : 'Unknown Recipient';
 }
 
 /** "Shelf A · Lobby Mailroom", "Lobby Mailroom", or null when the item has no storage. */
-export function storageLabel(item: Pick<MailItem, 'location' | 'mailroom'>) {
+export function storageLabel(item: Pick<MailItemSummary, 'location' | 'mailroom'>) {
   if (item.location) return `${item.location.name} · ${item.location.mailroomName}`;
   if (item.mailroom) return item.mailroom.name;
   return null;

@@ -14,8 +14,9 @@ export function fetchMailItemNotifications(organizationId: string, id: string) {
   });
 }
 
-function shouldPoll(messages: NotificationMessage[] | undefined, changedAt: string, now = Date.now()) {
+function shouldPoll(messages: NotificationMessage[] | undefined, changedAt: string | undefined, now = Date.now()) {
   if (messages?.some((m) => m.status === 'queued' || m.status === 'sending')) return true;
+  if (!changedAt) return false;
   // The item just changed: its messages may not be written yet (the queue fans events out).
   const changed = new Date(changedAt).getTime();
   const newest = messages?.[0] ? new Date(messages[0].createdAt).getTime() : 0;
@@ -24,9 +25,15 @@ function shouldPoll(messages: NotificationMessage[] | undefined, changedAt: stri
 
 /**
  * What was sent about the item, newest first. Under the item's key, so an item change refreshes
- * it; polled every 3 s while any message is queued or sending.
+ * it; polled every 3 s while any message is queued or sending. `changedAt` (the item's updatedAt)
+ * is undefined while the full item is still loading: the list is fetched meanwhile, in parallel.
  */
-export function useMailItemNotifications(organizationId: string, id: string, changedAt: string, enabled: boolean) {
+export function useMailItemNotifications(
+  organizationId: string,
+  id: string,
+  changedAt: string | undefined,
+  enabled: boolean,
+) {
   return useQuery({
     queryKey: [...mailItemsQueryKey(organizationId), 'notifications', id] as const,
     queryFn: () => fetchMailItemNotifications(organizationId, id),

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { MailItem } from '@contract';
+import type { MailItemSummary } from '@contract';
 import { fetchPage, withQuery, type Page } from '@/lib/api';
 import { mailItemsQueryKey } from '@/lib/resources/keys';
 
@@ -17,17 +17,24 @@ export interface MailItemListParams {
   offset?: number;
 }
 
-/** One page of mail items and how many match in all (the x-total-count header). */
-export type MailItemPage = Page<MailItem>;
+/** One page of mail item rows and how many match in all (the x-total-count header). */
+export type MailItemPage = Page<MailItemSummary>;
 
-/** GET /api/mail-items: the body is the page, the total travels in a header. */
+/**
+ * GET /api/mail-items?view=summary: the rows the lists show (the full item loads by id when a row
+ * is opened, see mailItem.ts). The body is the page, the total travels in a header.
+ */
 export function fetchMailItems(organizationId: string, params: MailItemListParams = {}): Promise<MailItemPage> {
-  return fetchPage<MailItem>(withQuery('/api/mail-items', { ...params }), organizationId);
+  return fetchPage<MailItemSummary>(withQuery('/api/mail-items', { ...params, view: 'summary' }), organizationId);
 }
 
 export function mailItemsQuery(organizationId: string, params: MailItemListParams = {}) {
   return queryOptions({
-    queryKey: [...mailItemsQueryKey(organizationId), 'list', { ...params, search: params.search?.trim() }] as const,
+    queryKey: [
+      ...mailItemsQueryKey(organizationId),
+      'list',
+      { ...params, search: params.search?.trim(), view: 'summary' },
+    ] as const,
     queryFn: () => fetchMailItems(organizationId, params),
   });
 }

@@ -1,4 +1,4 @@
-import type { MailItem } from '@contract';
+import type { MailItemSummary } from '@contract';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
@@ -7,7 +7,7 @@ import { Input } from '@/components/ui/input';
 import { recipientFullName, typeLabel } from '../mailItemFormat';
 
 interface DeliverDialogProps {
-  item: MailItem | null;
+  item: MailItemSummary | null;
   onOpenChange: (open: boolean) => void;
   pending: boolean;
   onConfirm: (collectorName: string) => void;
@@ -18,7 +18,7 @@ function DeliverForm({
   pending,
   onConfirm,
   onCancel,
-}: Omit<DeliverDialogProps, 'onOpenChange'> & { item: MailItem; onCancel: () => void }) {
+}: Omit<DeliverDialogProps, 'onOpenChange'> & { item: MailItemSummary; onCancel: () => void }) {
   const id = useId();
   // Most often the recipient collects it themselves: their name is ready, selected, to overwrite.
   const [name, setName] = useState(item.recipient ? recipientFullName(item) : '');

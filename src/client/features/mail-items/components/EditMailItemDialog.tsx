@@ -1,18 +1,21 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { MailItem, UpdateMailItemBody } from '@contract';
-import { useId, useState } from 'react';
+import type { MailItem, MailItemSummary, UpdateMailItemBody } from '@contract';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { ChoiceSelect } from '@/components/ui/choice-select';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
+import { Skeleton } from '@/components/ui/skeleton';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
 import { useOrganizationSettings } from '@/lib/resources/organizationSettings';
 import { humanize } from '@/lib/format';
+import { useMailItem } from '../api/mailItem';
 import { packageTypes, statuses, typeLabel } from '../mailItemFormat';
 import { editMailItemForm, type EditMailItemValues } from '../mailItemForms';
+import { MailItemLoadError } from './MailItemLoadError';
 import { RecipientCombobox, keepDialogOpenWhileListOpen, type RecipientChoice } from './RecipientCombobox';
 
 const resolver = zodResolver(editMailItemForm);
@@ -40,7 +43,9 @@ interface EditFormProps {
   onCancel: () => void;
 }
 
-function EditForm({ organizationId, item, pending, onSave, onCancel }: EditFormProps) {
+function EditForm({ organizationId, item: loaded, pending, onSave, onCancel }: EditFormProps) {
+  // The item as the form opened on: what changed is measured against it, even if it refetches.
+  const [item] = useState(loaded);
   const settings = useOrganizationSettings(organizationId);
   const ids = { type: useId(), status: useId(), recipient: useId(), sender: useId(), tracking: useId(), desc: useId() };
   const { register, control, handleSubmit, formState } = useForm({ resolver, defaultValues: initialValues(item) });
@@ -48,6 +53,19 @@ function EditForm({ organizationId, item, pending, onSave, onCancel }: EditFormP
   const [recipient, setRecipient] = useState<RecipientChoice | null>(item.recipient);
   const [recipientText, setRecipientText] = useState('');
   const [recipientError, setRecipientError] = useState<string>();
+  const formRef = useRef<HTMLFormElement>(null);
+  // The dialog opened on the loading skeleton, so its focus went to Close: the first field takes it.
+  useEffect(() => {
+    const form = formRef.current;
+    const active = document.activeElement;
+    if (
+      form &&
+      !form.contains(active) &&
+      (active === document.body || form.closest('[role="dialog"]')?.contains(active))
+    ) {
+      document.getElementById(ids.type)?.focus();
+    }
+  }, [ids.type]);
 
   const submit = handleSubmit((values) => {
     if (recipientText.trim() && !recipient) {
@@ -75,7 +93,7 @@ function EditForm({ organizationId, item, pending, onSave, onCancel }: EditFormP
   const typeError = errors.type?.message;
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-4">
+    <form ref={formRef} onSubmit={submit} noValidate className="space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField id={ids.type} label="Package Type" error={typeError}>
           <Controller
@@ -167,9 +185,44 @@ function EditForm({ organizationId, item, pending, onSave, onCancel }: EditFormP
   );
 }
 
+/** The form's shape while the full item loads: the same fields, so nothing jumps when it arrives. */
+function EditFormSkeleton() {
+  const field = (key: number) => (
+    <div key={key} className="space-y-2">
+      <Skeleton className="h-4 w-24" />
+      <Skeleton className="h-10 w-full" />
+    </div>
+  );
+  return (
+    <div aria-busy="true" className="space-y-4">
+      <p className="sr-only">Loading mail item…</p>
+      <div className="grid gap-4 sm:grid-cols-2">{[0, 1].map(field)}</div>
+      {field(2)}
+      <div className="grid gap-4 sm:grid-cols-2">{[3, 4].map(field)}</div>
+      <div className="space-y-2">
+        <Skeleton className="h-4 w-24" />
+        <Skeleton className="h-[84px] w-full" />
+      </div>
+      <div className="flex justify-end gap-2 pt-2">
+        <Skeleton className="h-10 w-20" />
+        <Skeleton className="h-10 w-32" />
+      </div>
+    </div>
+  );
+}
+
+/** The list gives a summary row: the form opens on the full item, fetched afresh when Edit is chosen. */
+function EditLoader({ organizationId, id, ...props }: Omit<EditFormProps, 'item'> & { id: string }) {
+  const query = useMailItem(organizationId, id, true, { fresh: true });
+  if (query.isError) return <MailItemLoadError error={query.error} onRetry={() => void query.refetch()} />;
+  if (!query.data || !query.isFetchedAfterMount) return <EditFormSkeleton />;
+  return <EditForm organizationId={organizationId} item={query.data} {...props} />;
+}
+
 interface EditMailItemDialogProps {
   organizationId: string;
-  item: MailItem | null;
+  /** The row chosen for editing; the dialog loads its full item. */
+  item: MailItemSummary | null;
   onOpenChange: (open: boolean) => void;
   pending: boolean;
   onSave: (body: UpdateMailItemBody) => void;
@@ -181,9 +234,9 @@ export function EditMailItemDialog({ organizationId, item, onOpenChange, pending
     <Dialog open={item !== null} onOpenChange={(open) => !pending && onOpenChange(open)}>
       {item && (
         <DialogContent title="Edit Mail Item" className="sm:max-w-xl" onEscapeKeyDown={keepDialogOpenWhileListOpen}>
-          <EditForm
+          <EditLoader
             organizationId={organizationId}
-            item={item}
+            id={item.id}
             pending={pending}
             onSave={onSave}
             onCancel={() => onOpenChange(false)}

@@ -1,4 +1,4 @@
-import type { MailItem } from '@contract';
+import type { MailItemSummary } from '@contract';
 import { ChevronDown, SearchX } from 'lucide-react';
 import { useId, useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
@@ -34,16 +34,16 @@ function WhenStacked({ iso }: { iso: string | null }) {
   );
 }
 
-function itemTitle(item: MailItem) {
+function itemTitle(item: MailItemSummary) {
   return `${typeLabel(item.type)} for ${recipientFullName(item)}`;
 }
 
 interface RowProps {
   organizationId: string;
-  item: MailItem;
+  item: MailItemSummary;
   expanded: boolean;
   onToggle: () => void;
-  onViewPhoto: (item: MailItem) => void;
+  onViewPhoto: (item: MailItemSummary) => void;
 }
 
 /** Wide screens: one table row per item, its details and timeline in a row beneath. */
@@ -187,7 +187,7 @@ function TableSkeleton() {
 
 interface HistoryTableProps {
   organizationId: string;
-  items: MailItem[] | undefined;
+  items: MailItemSummary[] | undefined;
   total: number;
   page: number;
   isLoading: boolean;
@@ -209,7 +209,7 @@ export function HistoryTable({
   onWidenFilter,
 }: HistoryTableProps) {
   const [expandedId, setExpandedId] = useState<string | null>(null);
-  const [photoItem, setPhotoItem] = useState<MailItem | null>(null);
+  const [photoItem, setPhotoItem] = useState<MailItemSummary | null>(null);
   const toggle = (id: string) => setExpandedId((open) => (open === id ? null : id));
 
   if (isLoading) return <TableSkeleton />;
@@ -232,7 +232,7 @@ export function HistoryTable({
     );
   }
 
-  const rowProps = (item: MailItem) => ({
+  const rowProps = (item: MailItemSummary) => ({
     organizationId,
     item,
     expanded: expandedId === item.id,

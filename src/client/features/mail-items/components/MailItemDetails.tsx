@@ -1,11 +1,15 @@
-import type { MailItem, MailItemHistoryEntry } from '@contract';
+import type { MailItem, MailItemHistoryEntry, MailItemSummary } from '@contract';
 import { ImageOff, Maximize2 } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Skeleton } from '@/components/ui/skeleton';
 import { displayName, formatDateTime, humanize } from '@/lib/format';
 import { useErrorToast } from '@/lib/useErrorToast';
+import { invalidateMailItems } from '../api/invalidateMailItems';
+import { useMailItem } from '../api/mailItem';
 import { useMailItemHistory } from '../api/mailItemHistory';
 import { recipientFullName, storageLabel } from '../mailItemFormat';
+import { MailItemLoadError } from './MailItemLoadError';
 import { NotificationsTimeline } from './NotificationsTimeline';
 
 function Section({ title, children, className }: { title: string; children: ReactNode; className?: string }) {
@@ -17,9 +21,16 @@ function Section({ title, children, className }: { title: string; children: Reac
   );
 }
 
-function Facts({ rows }: { rows: [string, string | null | undefined][] }) {
+/** A fact and its value; the value is undefined while the full item that holds it loads. */
+type Fact = [label: string, value: string | null | undefined];
+
+/**
+ * The recorded facts of a section. While the full item loads, `loading` skeleton lines stand where
+ * the facts only it holds will be (the row's own facts show at once).
+ */
+function Facts({ rows, loading = 0 }: { rows: Fact[]; loading?: number }) {
   const shown = rows.filter(([, value]) => value);
-  if (shown.length === 0) return <p className="text-fg-subtle">Not recorded</p>;
+  if (shown.length === 0 && loading === 0) return <p className="text-fg-subtle">Not recorded</p>;
   return (
     <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
       {shown.map(([label, value]) => (
@@ -28,8 +39,25 @@ function Facts({ rows }: { rows: [string, string | null | undefined][] }) {
           <dd className="min-w-0 break-words">{value}</dd>
         </div>
       ))}
+      {Array.from({ length: loading }, (_, i) => (
+        <div key={i} className="contents">
+          <dt className="flex h-5 items-center">
+            <Skeleton className="h-3.5 w-16" />
+          </dt>
+          <dd className="flex h-5 items-center">
+            <Skeleton className="h-3.5 w-2/5" />
+          </dd>
+        </div>
+      ))}
     </dl>
   );
+}
+
+/** A free-text field of the full item: a skeleton line while it loads, a dash if it failed to. */
+function Text({ value, empty, loading }: { value: string | null | undefined; empty: string; loading: boolean }) {
+  if (loading) return <Skeleton className="my-0.5 h-4 w-3/4" />;
+  if (value === undefined) return <p className="text-fg-subtle">—</p>;
+  return <p className={value ? 'whitespace-pre-line' : 'text-fg-subtle'}>{value ?? empty}</p>;
 }
 
 function entryText(entry: MailItemHistoryEntry) {
@@ -40,8 +68,8 @@ function entryText(entry: MailItemHistoryEntry) {
   return humanize(entry.action);
 }
 
-function Timeline({ organizationId, item }: { organizationId: string; item: MailItem }) {
-  const history = useMailItemHistory(organizationId, item.id, true);
+function Timeline({ organizationId, id }: { organizationId: string; id: string }) {
+  const history = useMailItemHistory(organizationId, id, true);
   useErrorToast(history.error, 'Failed to fetch history');
   if (history.isPending) {
     return (
@@ -72,7 +100,7 @@ function Timeline({ organizationId, item }: { organizationId: string; item: Mail
   );
 }
 
-function Thumbnail({ item, onView }: { item: MailItem; onView: () => void }) {
+function Thumbnail({ item, onView }: { item: Pick<MailItemSummary, 'photoUrl' | 'thumbnailUrl'>; onView: () => void }) {
   const [failed, setFailed] = useState(false);
   if (!item.photoUrl) return <p className="text-fg-subtle">No photo</p>;
   if (failed) {
@@ -103,27 +131,56 @@ function Thumbnail({ item, onView }: { item: MailItem; onView: () => void }) {
   );
 }
 
+/**
+ * The row came from the list, the full item just now: when the item moved on meanwhile (an accepted
+ * arrival message marks it notified on the server), the lists and dashboard fetch it again, once.
+ */
+function useRefreshStaleRow(organizationId: string, row: MailItemSummary, full: MailItem | undefined) {
+  const queryClient = useQueryClient();
+  // Timestamps compared as instants: the two replies need not spell them alike.
+  const at = (iso: string | null) => (iso ? new Date(iso).getTime() : null);
+  const stale = full !== undefined && (full.status !== row.status || at(full.deliveredAt) !== at(row.deliveredAt));
+  useEffect(() => {
+    if (stale) void invalidateMailItems(queryClient, organizationId);
+  }, [stale, queryClient, organizationId]);
+}
+
 interface MailItemDetailsProps {
   organizationId: string;
-  item: MailItem;
+  /** The list's row: its facts show at once, the rest loads with the full item. */
+  item: MailItemSummary;
   onViewPhoto: () => void;
 }
 
-/** Spec §2: recipient details, timeline, description, notes, photo, package info and storage. */
+/**
+ * Spec §2: recipient details, timeline, description, notes, photo, package info and storage. The
+ * row's facts show at once; the full item (GET /api/mail-items/{id}) fills in the rest.
+ */
 export function MailItemDetails({ organizationId, item, onViewPhoto }: MailItemDetailsProps) {
+  const query = useMailItem(organizationId, item.id, true);
+  const full: MailItem | undefined = query.data;
+  useRefreshStaleRow(organizationId, item, full);
+  // Failed: what the row knows stays, the rest is left out (the error line says why).
+  const loading = query.isPending;
   const r = item.recipient;
   return (
-    <div className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
+    <div className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3" aria-busy={loading || undefined}>
+      {query.isError && (
+        <div className="sm:col-span-2 lg:col-span-3">
+          <MailItemLoadError error={query.error} onRetry={() => void query.refetch()} />
+        </div>
+      )}
       <Section title="Recipient">
         {r ? (
           <Facts
             rows={[
               ['Name', recipientFullName(item)],
               ['Unit', r.unit],
-              ['Department', r.department],
-              ['Email', r.email],
-              ['Phone', r.phone],
+              ['Department', full?.recipient?.department],
+              ['Email', full?.recipient?.email],
+              ['Phone', full?.recipient?.phone],
             ]}
+            loading={loading ? 2 : 0}
           />
         ) : (
           <p className="text-fg-subtle">Unknown Recipient</p>
@@ -135,34 +192,34 @@ export function MailItemDetails({ organizationId, item, onViewPhoto }: MailItemD
             ['Tracking', item.trackingNumber],
             ['Courier', item.courierCompany],
             ['Sender', item.sender],
-            ['Collected by', item.collectedByStaff],
-            ['Collector', item.collectorName],
+            ['Sender address', full?.senderAddress],
+            ['Collected by', full?.collectedByStaff],
+            ['Collector', full?.collectorName],
             ['Arrived', formatDateTime(item.arrivedAt)],
             ['Delivered', item.deliveredAt ? formatDateTime(item.deliveredAt) : null],
           ]}
+          loading={loading ? 1 : 0}
         />
       </Section>
       <Section title="Storage Location">
         <p className={storageLabel(item) ? undefined : 'text-fg-subtle'}>{storageLabel(item) ?? 'Not stored'}</p>
       </Section>
       <Section title="Timeline">
-        <Timeline organizationId={organizationId} item={item} />
+        <Timeline organizationId={organizationId} id={item.id} />
       </Section>
       <div className="space-y-5">
         <Section title="Description">
-          <p className={item.description ? 'whitespace-pre-line' : 'text-fg-subtle'}>
-            {item.description ?? 'No description'}
-          </p>
+          <Text value={full?.description} empty="No description" loading={loading} />
         </Section>
         <Section title="Notes">
-          <p className={item.notes ? 'whitespace-pre-line' : 'text-fg-subtle'}>{item.notes ?? 'No notes'}</p>
+          <Text value={full?.notes} empty="No notes" loading={loading} />
         </Section>
       </div>
       <Section title="Package Photo">
         <Thumbnail item={item} onView={onViewPhoto} />
       </Section>
       <Section title="Messages" className="sm:col-span-2 lg:col-span-3">
-        <NotificationsTimeline organizationId={organizationId} item={item} />
+        <NotificationsTimeline organizationId={organizationId} id={item.id} updatedAt={full?.updatedAt} />
       </Section>
     </div>
   );

@@ -1,4 +1,4 @@
-import type { MailItem } from '@contract';
+import type { MailItemSummary } from '@contract';
 import {
   BellRing,
   ChevronDown,
@@ -46,7 +46,7 @@ const typeIcons: Record<string, LucideIcon> = { package: Package, letter: Mail, 
 
 type Actions = ReturnType<typeof useMailItemActions>;
 
-function RowActions({ item, actions }: { item: MailItem; actions: Actions }) {
+function RowActions({ item, actions }: { item: MailItemSummary; actions: Actions }) {
   const status = displayStatus(item.status);
   return (
     <DropdownMenu modal={false}>
@@ -92,7 +92,15 @@ function RowActions({ item, actions }: { item: MailItem; actions: Actions }) {
   );
 }
 
-function MailItemRow({ organizationId, item, actions }: { organizationId: string; item: MailItem; actions: Actions }) {
+function MailItemRow({
+  organizationId,
+  item,
+  actions,
+}: {
+  organizationId: string;
+  item: MailItemSummary;
+  actions: Actions;
+}) {
   const [expanded, setExpanded] = useState(false);
   const panelId = useId();
   const Icon = typeIcons[item.type] ?? Package;

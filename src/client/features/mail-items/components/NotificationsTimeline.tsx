@@ -1,4 +1,4 @@
-import type { MailItem, NotificationMessage } from '@contract';
+import type { NotificationMessage } from '@contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Mail, MessageSquareText, Webhook } from 'lucide-react';
 import { useEffect } from 'react';
@@ -56,9 +56,16 @@ function Message({ message }: { message: NotificationMessage }) {
   );
 }
 
+interface NotificationsTimelineProps {
+  organizationId: string;
+  id: string;
+  /** The item's updatedAt, once the full item has loaded (the list rows do not carry it). */
+  updatedAt: string | undefined;
+}
+
 /** The item's Messages: each email, SMS and webhook sent about it, with its status (spec issue 6, item 6). */
-export function NotificationsTimeline({ organizationId, item }: { organizationId: string; item: MailItem }) {
-  const messages = useMailItemNotifications(organizationId, item.id, item.updatedAt, true);
+export function NotificationsTimeline({ organizationId, id, updatedAt }: NotificationsTimelineProps) {
+  const messages = useMailItemNotifications(organizationId, id, updatedAt, true);
   const queryClient = useQueryClient();
   // An accepted arrival message marks the item notified on the server: when a message was sent
   // after the item as shown last changed, the lists, timeline and dashboard fetch it again (once).
@@ -67,10 +74,10 @@ export function NotificationsTimeline({ organizationId, item }: { organizationId
     null,
   );
   useEffect(() => {
-    if (lastSent && new Date(lastSent).getTime() > new Date(item.updatedAt).getTime()) {
+    if (lastSent && updatedAt && new Date(lastSent).getTime() > new Date(updatedAt).getTime()) {
       void invalidateMailItems(queryClient, organizationId);
     }
-  }, [lastSent, item.updatedAt, queryClient, organizationId]);
+  }, [lastSent, updatedAt, queryClient, organizationId]);
   if (messages.isPending) {
     return (
       <div className="space-y-2" aria-busy>

@@ -1,4 +1,4 @@
-import type { MailItem } from '@contract';
+import type { MailItemSummary } from '@contract';
 import { BellRing, PackageCheck, PackageOpen } from 'lucide-react';
 import { Link } from 'wouter';
 import { useState } from 'react';
@@ -21,7 +21,7 @@ const PAGE_SIZE = 50;
 
 type Actions = ReturnType<typeof useMailItemActions>;
 
-function ItemActions({ item, actions, className }: { item: MailItem; actions: Actions; className?: string }) {
+function ItemActions({ item, actions, className }: { item: MailItemSummary; actions: Actions; className?: string }) {
   const label = `${typeLabel(item.type)} for ${recipientFullName(item)}`;
   const busy = actions.isUpdating(item);
   return (
@@ -44,7 +44,7 @@ function ItemActions({ item, actions, className }: { item: MailItem; actions: Ac
   );
 }
 
-function Arrived({ item }: { item: MailItem }) {
+function Arrived({ item }: { item: MailItemSummary }) {
   return (
     <time dateTime={item.arrivedAt} title={formatDateTime(item.arrivedAt)}>
       {relativeTime(item.arrivedAt)}
@@ -52,7 +52,7 @@ function Arrived({ item }: { item: MailItem }) {
   );
 }
 
-function Status({ item }: { item: MailItem }) {
+function Status({ item }: { item: MailItemSummary }) {
   return (
     <span className="inline-flex flex-wrap gap-1">
       {item.isOverdue && <OverdueBadge />}
@@ -61,7 +61,7 @@ function Status({ item }: { item: MailItem }) {
   );
 }
 
-function ItemSummary({ item }: { item: MailItem }) {
+function ItemSummary({ item }: { item: MailItemSummary }) {
   const details = [item.courierCompany, item.trackingNumber].filter(Boolean).join(' ');
   const storage = storageLabel(item);
   return (
@@ -74,7 +74,7 @@ function ItemSummary({ item }: { item: MailItem }) {
   );
 }
 
-function RecipientCell({ item }: { item: MailItem }) {
+function RecipientCell({ item }: { item: MailItemSummary }) {
   return (
     <>
       <span className="block text-fg">{recipientFullName(item)}</span>
@@ -84,7 +84,7 @@ function RecipientCell({ item }: { item: MailItem }) {
 }
 
 /** Wide screens: the spec's table. */
-function WideTable({ items, actions }: { items: MailItem[]; actions: Actions }) {
+function WideTable({ items, actions }: { items: MailItemSummary[]; actions: Actions }) {
   return (
     <Table className="hidden md:table">
       <TableHeader>
@@ -128,7 +128,7 @@ function WideTable({ items, actions }: { items: MailItem[]; actions: Actions }) 
 }
 
 /** Phones: one card per item, the same facts and actions. */
-function NarrowList({ items, actions }: { items: MailItem[]; actions: Actions }) {
+function NarrowList({ items, actions }: { items: MailItemSummary[]; actions: Actions }) {
   return (
     <ul aria-label="Pending pickups" className="divide-y divide-line-subtle md:hidden">
       {items.map((item) => (

@@ -1,9 +1,9 @@
-import type { MailItem } from '@contract';
+import type { MailItemSummary } from '@contract';
 import { useState } from 'react';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { recipientFullName, typeLabel } from '../mailItemFormat';
 
-function FullPhoto({ item }: { item: MailItem }) {
+function FullPhoto({ item }: { item: MailItemSummary }) {
   const [failed, setFailed] = useState(false);
   if (failed) return <p className="py-10 text-center text-sm text-fg-subtle">Failed to load image</p>;
   return (
@@ -17,7 +17,13 @@ function FullPhoto({ item }: { item: MailItem }) {
 }
 
 /** The full-size package photo. */
-export function PhotoDialog({ item, onOpenChange }: { item: MailItem | null; onOpenChange: (open: boolean) => void }) {
+export function PhotoDialog({
+  item,
+  onOpenChange,
+}: {
+  item: MailItemSummary | null;
+  onOpenChange: (open: boolean) => void;
+}) {
   return (
     <Dialog open={item !== null && Boolean(item.photoUrl)} onOpenChange={onOpenChange}>
       {item?.photoUrl && (

@@ -1,4 +1,4 @@
-import type { MailItem, UpdateMailItemBody } from '@contract';
+import type { MailItemSummary, UpdateMailItemBody } from '@contract';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/use-toast';
@@ -22,12 +22,12 @@ function updateFailed(err: unknown) {
 export function useMailItemActions(organizationId: string) {
   const update = useUpdateMailItem(organizationId);
   const remove = useDeleteMailItem(organizationId);
-  const [delivering, setDelivering] = useState<MailItem | null>(null);
-  const [editing, setEditing] = useState<MailItem | null>(null);
-  const [deleting, setDeleting] = useState<MailItem | null>(null);
-  const [viewing, setViewing] = useState<MailItem | null>(null);
+  const [delivering, setDelivering] = useState<MailItemSummary | null>(null);
+  const [editing, setEditing] = useState<MailItemSummary | null>(null);
+  const [deleting, setDeleting] = useState<MailItemSummary | null>(null);
+  const [viewing, setViewing] = useState<MailItemSummary | null>(null);
 
-  const notify = (item: MailItem) =>
+  const notify = (item: MailItemSummary) =>
     update.mutate(
       { id: item.id, body: { status: 'notified' } },
       {
@@ -37,7 +37,7 @@ export function useMailItemActions(organizationId: string) {
       },
     );
 
-  const deliver = (item: MailItem, collectorName: string) =>
+  const deliver = (item: MailItemSummary, collectorName: string) =>
     update.mutate(
       { id: item.id, body: { status: 'delivered', collectorName } },
       {
@@ -49,7 +49,7 @@ export function useMailItemActions(organizationId: string) {
       },
     );
 
-  const save = (item: MailItem, body: UpdateMailItemBody) =>
+  const save = (item: MailItemSummary, body: UpdateMailItemBody) =>
     update.mutate(
       { id: item.id, body },
       {
@@ -61,7 +61,7 @@ export function useMailItemActions(organizationId: string) {
       },
     );
 
-  const confirmDelete = (item: MailItem) =>
+  const confirmDelete = (item: MailItemSummary) =>
     remove.mutate(item.id, {
       onSuccess: () => {
         setDeleting(null);
@@ -71,7 +71,7 @@ export function useMailItemActions(organizationId: string) {
     });
 
   /** True while this item's status change or edit is being saved. */
-  const isUpdating = (item: MailItem) => update.isPending && update.variables?.id === item.id;
+  const isUpdating = (item: MailItemSummary) => update.isPending && update.variables?.id === item.id;
 
   const dialogs = (
     <>
