@@ -542,4 +542,78 @@ describe('the front desk', () => {
     await stack.screenshot(page, 'front-desk-pending-phone');
     await context.close();
   });
+
+  it('an opened row shows placeholders while its item loads, and a retry when it cannot, at desktop and phone widths', async () => {
+    for (const [width, height, label] of [
+      [1280, 800, 'desktop'],
+      [390, 844, 'phone'],
+    ] as const) {
+      const { context, page } = await stack.newPage({ width, height });
+      await login(page);
+      await page.goto('/mail-intake');
+      const rows = page.locator('ul[aria-label="Recent mail items"] > li');
+      await expect.poll(() => rows.count()).toBeGreaterThan(0);
+
+      // The full item is held, then refused once: what a slow or failing network shows.
+      let release: (fail: boolean) => void = () => undefined;
+      const held = new Promise<boolean>((resolve) => (release = resolve));
+      let refused = false;
+      await page.route(
+        (url) => /^\/api\/mail-items\/[0-9a-f-]{36}$/.test(url.pathname),
+        async (route) => {
+          if (route.request().method() !== 'GET' || refused) return route.continue();
+          refused = await held;
+          await route.fulfill({
+            status: 503,
+            contentType: 'application/json',
+            body: '{"message":"Service unavailable"}',
+          });
+        },
+      );
+      const opened = rows.first().getByRole('button').first();
+      await opened.click();
+      const details = page.getByRole('region', { name: /^Details: / });
+      await expect.poll(() => details.locator('[aria-busy="true"]').count()).toBeGreaterThan(0);
+      // The row's own values show at once; only what the row lacks waits.
+      expect(await details.isVisible()).toBe(true);
+      await stack.screenshot(page, `front-desk-details-loading-${label}`);
+
+      release(true);
+      const failed = details.getByRole('alert');
+      await expect
+        .poll(() => failed.textContent())
+        .toBe('The details of this mail item could not be loaded. Try again');
+      expect(await details.locator('[aria-busy="true"]').count()).toBe(0);
+      await stack.screenshot(page, `front-desk-details-error-${label}`);
+
+      // Try again loads it: the alert goes, and the item's timeline is there.
+      await failed.getByRole('button', { name: 'Try again' }).click();
+      await expect.poll(() => failed.count()).toBe(0);
+      await expect.poll(() => details.getByText('Logged', { exact: true }).isVisible()).toBe(true);
+
+      // The Edit dialog loads the item afresh: placeholders for the form until it is here.
+      let releaseEdit: () => void = () => undefined;
+      const editHeld = new Promise<void>((resolve) => (releaseEdit = resolve));
+      await page.unrouteAll();
+      await page.route(
+        (url) => /^\/api\/mail-items\/[0-9a-f-]{36}$/.test(url.pathname),
+        async (route) => {
+          await editHeld;
+          await route.continue();
+        },
+      );
+      await rows
+        .first()
+        .getByRole('button', { name: /^Actions for / })
+        .click();
+      await page.getByRole('menuitem', { name: 'Edit' }).click();
+      const edit = page.getByRole('dialog', { name: 'Edit Mail Item' });
+      await expect.poll(() => edit.locator('[aria-busy="true"]').count()).toBe(1);
+      await stack.screenshot(page, `front-desk-edit-loading-${label}`);
+      releaseEdit();
+      await expect.poll(() => edit.getByLabel('Sender').isVisible()).toBe(true);
+      expect(await edit.locator('[aria-busy="true"]').count()).toBe(0);
+      await context.close();
+    }
+  });
 });
