@@ -24,7 +24,9 @@ beforeAll(async () => {
   t = await createTestApp();
   one = connectDatabase(t.url, 1, { role: await appRoleFor(t.url) });
   // this file's own database: nothing else analyses it while the plans are looked at
-  await t.asOwner(`alter table mail_items set (autovacuum_enabled = false)`);
+  for (const table of ['mail_items', 'recipients', 'mailroom_locations', 'mailrooms']) {
+    await t.asOwner(`alter table ${table} set (autovacuum_enabled = false)`);
+  }
   const [org] = await t.asOwner<{ id: string }>(
     `insert into organizations (name) values ('Bulk loaded'), ('Neighbour') returning id`,
   );
@@ -52,6 +54,7 @@ type PlanNode = {
   'Index Name'?: string;
   'Actual Rows': number;
   'Actual Loops': number;
+  'Rows Removed by Filter'?: number;
   Plans?: PlanNode[];
 };
 const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
@@ -120,4 +123,30 @@ describe('the desk’s first pages without planner statistics', () => {
     );
     expect(table!.stats, 'still without statistics').toBe(0);
   });
+
+  it.each([
+    ['rows', 'summary'],
+    ['full items', 'full'],
+  ] as const)(
+    'a page of %s finds each item’s recipient, location and mailroom by key, reading no other rows',
+    async (_name, view) => {
+      const plan = await planOf((db) =>
+        mailItemsRepository.page(db, organizationId, { order: 'desc', limit: 25, offset: 0 }, view),
+      );
+      const lookups = plan.filter((n) =>
+        ['recipients', 'mailroom_locations', 'mailrooms'].includes(n['Relation Name'] ?? ''),
+      );
+      expect(lookups.map((n) => n['Relation Name']).sort()).toEqual([
+        'mailroom_locations',
+        'mailrooms',
+        'mailrooms',
+        'recipients',
+      ]);
+      for (const lookup of lookups) {
+        // an index of the organization alone reads the organization's rows and filters them by id
+        expect(lookup['Rows Removed by Filter'] ?? 0, `${lookup['Relation Name']} by ${lookup['Index Name']}`).toBe(0);
+        expect(lookup['Actual Rows']).toBeLessThanOrEqual(1);
+      }
+    },
+  );
 });
