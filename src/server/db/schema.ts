@@ -537,6 +537,26 @@ export const mailItemCounts = pgTable(
   (t) => [primaryKey({ columns: [t.organizationId, t.status, t.shard] })],
 );
 
+/**
+ * Mail items by arrival, in 15-minute buckets, kept by triggers on mail_items (migration 0021,
+ * decision 027) like mail_item_counts: "today's mail" sums the buckets since the local midnight
+ * (every timezone's offset is a multiple of 15 minutes) instead of counting the day's items,
+ * thousands on a busy desk. Sharded the same way, so that concurrent intakes do not queue on one row.
+ */
+export const mailItemArrivals = pgTable(
+  'mail_item_arrivals',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** The start of the 15 minutes (UTC) the items arrived in. */
+    bucket: timestamp('bucket', { withTimezone: true }).notNull(),
+    shard: integer('shard').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.bucket, t.shard] })],
+);
+
 /** Append-only: no call updates or deletes these rows; they outlive their item. */
 export const mailItemHistory = pgTable(
   'mail_item_history',

@@ -4,8 +4,9 @@ import { organizations } from '../../db/schema';
 import { Client, createTestApp, type TestApp } from '../../test/harness';
 
 /**
- * The counts the mail_items triggers keep (migration 0018, decision 021) against a count of the
- * items themselves, after every kind of write: they answer list totals and the dashboard.
+ * The counts the mail_items triggers keep (by status: migration 0018, decision 021; by arrival:
+ * migration 0021, decision 027) against a count of the items themselves, after every kind of
+ * write: they answer list totals and the dashboard.
  */
 let t: TestApp;
 let a: Client;
@@ -30,9 +31,22 @@ async function bothCounts() {
   return { kept: kept.rows, counted: counted.rows };
 }
 
+/** Kept arrivals and counted items per organization and 15-minute bucket (zero counts left out). */
+async function bothArrivals() {
+  const kept = await t.db.execute<{ organization_id: string; bucket: string; n: number }>(sql`
+    select organization_id, bucket::text, sum(n)::int n from mail_item_arrivals
+    group by 1, 2 having sum(n) <> 0 order by 1, 2`);
+  const counted = await t.db.execute<{ organization_id: string; bucket: string; n: number }>(sql`
+    select organization_id, date_bin('15 minutes', arrived_at, '2000-01-01 00:00:00+00')::text bucket, count(*)::int n
+    from mail_items group by 1, 2 order by 1, 2`);
+  return { kept: kept.rows, counted: counted.rows };
+}
+
 const expectCountsTrue = async () => {
   const { kept, counted } = await bothCounts();
   expect(kept).toEqual(counted);
+  const arrivals = await bothArrivals();
+  expect(arrivals.kept).toEqual(arrivals.counted);
   return counted;
 };
 
@@ -53,6 +67,11 @@ describe('kept mail item counts', () => {
     const removed = await Promise.all(ids.slice(20, 26).map((id) => a.delete(`/api/mail-items/${id}`)));
     expect(removed.every((r) => r.statusCode === 204)).toBe(true);
 
+    // Arrivals moved (an import correcting them), into other buckets and back, several at once.
+    await t.asOwner(
+      `update mail_items set arrived_at = arrived_at - make_interval(mins => 20 * (ascii(id::text) % 5))
+       where organization_id = '${a.organizationId}'`,
+    );
     const counted = await expectCountsTrue();
     const ofA = counted.filter((r) => r.organization_id === a.organizationId);
     expect(ofA.reduce((n, r) => n + r.n, 0)).toBe(24);
@@ -74,13 +93,14 @@ describe('kept mail item counts', () => {
     expect((await log(c, 3)).every((r) => r.statusCode === 201)).toBe(true);
     await t.db.delete(organizations).where(eq(organizations.id, c.organizationId!));
     const { rows } = await t.db.execute<{ n: number }>(
-      sql`select count(*)::int n from mail_item_counts where organization_id = ${c.organizationId}`,
+      sql`select (select count(*) from mail_item_counts where organization_id = ${c.organizationId})::int +
+                 (select count(*) from mail_item_arrivals where organization_id = ${c.organizationId})::int n`,
     );
     expect(rows[0]!.n).toBe(0);
     await expectCountsTrue();
   });
 
-  it('answer the totals of Mail Intake, Pending Pickups and the dashboard, without counting the items', async () => {
+  it('answer the totals of Mail Intake, Pending Pickups and the dashboard (today’s mail too), without counting the items', async () => {
     const d = new Client(t);
     await d.register();
     await d.createOrganization('Counted D');
@@ -94,17 +114,19 @@ describe('kept mail item counts', () => {
       const stats = (await d.get('/api/dashboard/stats')).json();
       return [all, waiting, letters]
         .map((r) => r.headers['x-total-count'])
-        .concat([summary.totalPending, stats.pendingPickups]);
+        .concat([summary.totalPending, stats.pendingPickups, stats.todaysMail]);
     };
-    expect(await totals()).toEqual(['2', '2', '2', 2, 2]);
-    // A shard only the kept counts know of: the totals read from them show it; a filtered list counts its rows.
+    expect(await totals()).toEqual(['2', '2', '2', 2, 2, 2]);
+    // Shards only the kept counts know of: the totals read from them show them; a filtered list counts its rows.
     await t.asOwner(
-      `insert into mail_item_counts (organization_id, status, shard, n) values ('${d.organizationId}', 'pending', 99, 1000)`,
+      `insert into mail_item_counts (organization_id, status, shard, n) values ('${d.organizationId}', 'pending', 99, 1000);
+       insert into mail_item_arrivals (organization_id, bucket, shard, n)
+       values ('${d.organizationId}', mail_item_arrival_bucket(now()), 99, 500)`,
     );
     try {
-      expect(await totals()).toEqual(['1002', '1002', '2', 1002, 1002]);
+      expect(await totals()).toEqual(['1002', '1002', '2', 1002, 1002, 502]);
     } finally {
-      await t.asOwner(`delete from mail_item_counts where shard = 99`);
+      await t.asOwner(`delete from mail_item_counts where shard = 99; delete from mail_item_arrivals where shard = 99`);
     }
   });
 });
