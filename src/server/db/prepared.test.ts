@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connectDatabase, type Database } from './client';
 import { pageClause } from './prepared';
 import { appRoleFor } from './row-level-security';
@@ -143,5 +143,53 @@ describe('the desk reads as prepared statements', () => {
     );
     expect(page).toEqual({ json: '[]', total: 0 });
     expect((await prepared()).length).toBe(before);
+  });
+});
+
+describe('a desk list statement is built once per shape', () => {
+  it('later runs, for other organizations and offsets, fill in their own values', async () => {
+    const orgs = await t.asOwner<{ id: string; name: string }>(
+      `insert into organizations (name) values ('Shape A'), ('Shape B') returning id, name`,
+    );
+    await t.asOwner(`
+      insert into mail_items (organization_id, type, status, tracking_number, arrived_at)
+      select o.id, 'package', 'pending', o.name || ' #' || g, now() - make_interval(mins => g)
+      from organizations o, generate_series(1, 30) g where o.name like 'Shape %'`);
+    const build = vi.spyOn(PgDialect.prototype, 'sqlToQuery');
+    const page = (org: { id: string }, offset: number) =>
+      withTenants([org.id], () =>
+        mailItemsRepository.page(
+          one.db,
+          org.id,
+          { statuses: ['pending'], order: 'desc', limit: 20, offset },
+          'summary',
+        ),
+      );
+    const trackingOf = async (org: { id: string }, offset: number) => {
+      const { json, total } = await page(org, offset);
+      return { total, tracking: (JSON.parse(json) as { trackingNumber: string }[]).map((i) => i.trackingNumber) };
+    };
+    try {
+      const [a, b] = orgs as [{ id: string; name: string }, { id: string; name: string }];
+      expect(await trackingOf(a, 0)).toEqual({
+        total: 30,
+        tracking: Array.from({ length: 20 }, (_, i) => `Shape A #${i + 1}`),
+      });
+      const built = build.mock.calls.length;
+      expect(built).toBeGreaterThan(0);
+      // the same shape for another organization: built already, and its own rows only
+      expect(await trackingOf(b, 0)).toEqual({
+        total: 30,
+        tracking: Array.from({ length: 20 }, (_, i) => `Shape B #${i + 1}`),
+      });
+      expect(build.mock.calls.length).toBe(built);
+      // a later page is a shape of its own, built once, then filled with each offset
+      expect((await trackingOf(b, 20)).tracking).toEqual(Array.from({ length: 10 }, (_, i) => `Shape B #${i + 21}`));
+      const withOffset = build.mock.calls.length;
+      expect((await trackingOf(a, 25)).tracking).toEqual(Array.from({ length: 5 }, (_, i) => `Shape A #${i + 26}`));
+      expect(build.mock.calls.length).toBe(withOffset);
+    } finally {
+      build.mockRestore();
+    }
   });
 });

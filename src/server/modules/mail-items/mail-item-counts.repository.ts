@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { mailItemCounts } from '../../db/schema';
 
@@ -7,7 +7,7 @@ import { mailItemCounts } from '../../db/schema';
  * (migration 0018, decision 021): a sum over a few rows, whatever the number of items.
  */
 /** The statement of a total: items in any of `statuses`, or in all statuses when none are given. */
-function totalQuery(db: DbOrTx, organizationId: string, statuses?: readonly string[]) {
+function totalQuery(db: DbOrTx, organizationId: string | SQLWrapper, statuses?: readonly string[]) {
   return db
     .select({ n: sql<number>`coalesce(sum(${mailItemCounts.n}), 0)::int` })
     .from(mailItemCounts)

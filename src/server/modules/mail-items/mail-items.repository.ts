@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { CORE_STATUSES, HANDED_OVER_STATUSES, OVERDUE_HOURS } from '../../../contract';
 import type { DbOrTx } from '../../db/client';
 import { mailItemCountsRepository } from './mail-item-counts.repository';
-import { isPreparedPageSize, pageClause, queryPrepared } from '../../db/prepared';
+import { isPreparedPageSize, pageClause, queryPrepared, queryShape } from '../../db/prepared';
 import { ITEM_JOINS, ITEM_REPLY_JSON, ITEM_SUMMARY_JSON } from './mail-items.columns';
 import { jsonArray } from '../../db/json-reply';
 import {
@@ -101,7 +101,10 @@ function narrowsBeyondStatus(f: MailItemSetFilters | MailItemFilters): boolean {
   return Object.values(narrowing).some((v) => v !== undefined);
 }
 
-function filterConditions(organizationId: string, f: Omit<MailItemFilters, 'order' | 'limit' | 'offset'>): SQL {
+/** The organization is a value, or a placeholder in a statement built once per shape (queryShape). */
+type OrganizationId = string | SQLWrapper;
+
+function filterConditions(organizationId: OrganizationId, f: Omit<MailItemFilters, 'order' | 'limit' | 'offset'>): SQL {
   const conditions: SQL[] = [eq(mailItems.organizationId, organizationId)];
   if (f.statuses?.length) conditions.push(statusCondition(f.statuses));
   if (f.type) conditions.push(eq(mailItems.type, f.type));
@@ -135,7 +138,7 @@ export type MailItemSetFilters = Omit<MailItemFilters, 'order' | 'limit' | 'offs
  * Pending Pickups) is answered from the kept counts, not by counting the organization's items
  * (decision 021).
  */
-function countQuery(db: DbOrTx, organizationId: string, f: MailItemSetFilters | MailItemFilters) {
+function countQuery(db: DbOrTx, organizationId: OrganizationId, f: MailItemSetFilters | MailItemFilters) {
   if (!narrowsBeyondStatus(f)) return mailItemCountsRepository.totalQuery(db, organizationId, f.statuses);
   return db
     .select({ n: sql<number>`count(*)::int` })
@@ -144,7 +147,7 @@ function countQuery(db: DbOrTx, organizationId: string, f: MailItemSetFilters | 
 }
 
 /** Items waiting (pending or notified) for longer than OVERDUE_HOURS: a range of the waiting index. */
-function overdueQuery(db: DbOrTx, organizationId: string) {
+function overdueQuery(db: DbOrTx, organizationId: OrganizationId) {
   return db
     .select({ n: sql<number>`count(*)::int` })
     .from(mailItems)
@@ -176,23 +179,32 @@ export const mailItemsRepository = {
     const f = { ...filters, statuses: filters.statuses && [...new Set(filters.statuses)].sort() };
     const order = f.order === 'asc' ? asc : desc;
     const direction = f.order === 'asc' ? 'asc' : 'desc';
-    const sorted = db
-      .select()
-      .from(mailItems)
-      .where(filterConditions(organizationId, f))
-      .orderBy(order(mailItems.arrivedAt), order(mailItems.id));
-    const page = sql`${sorted}${pageClause(f)}`;
-    // The desk's own lists (no filter, or lifecycle statuses only) keep a prepared statement each;
-    // a search or another filter is planned for its values every time, as its selectivity varies.
-    const prepare = !narrowsBeyondStatus(f) && inLifecycle(f.statuses) && isPreparedPageSize(f.limit);
-    const [row] = await queryPrepared<{ body: string; total: number }>(
-      db,
-      sql`
+    const statement = (organization: OrganizationId, offset: number | SQLWrapper) => {
+      const sorted = db
+        .select()
+        .from(mailItems)
+        .where(filterConditions(organization, f))
+        .orderBy(order(mailItems.arrivedAt), order(mailItems.id));
+      return sql`
       select ${sql.raw(jsonArray(view === 'summary' ? ITEM_SUMMARY_JSON : ITEM_REPLY_JSON, `i.arrived_at ${direction}, i.id ${direction}`))} as body,
-             (${countQuery(db, organizationId, f)}) as total
-      from (${page}) i ${sql.raw(ITEM_JOINS)}`,
-      { prepare },
-    );
+             (${countQuery(db, organization, f)}) as total
+      from (${sorted}${pageClause({ limit: f.limit, offset })}) i ${sql.raw(ITEM_JOINS)}`;
+    };
+    type Row = { body: string; total: number };
+    // The desk's own lists (no filter, or lifecycle statuses only) keep a prepared statement each,
+    // built once; a search or another filter is planned for its values every time, as its
+    // selectivity varies.
+    const prepare = !narrowsBeyondStatus(f) && inLifecycle(f.statuses) && isPreparedPageSize(f.limit);
+    const [row] = prepare
+      ? await queryShape<Row, { organizationId: string; offset: number }>(
+          db,
+          ['mail-items.page', view, direction, f.limit, f.offset > 0 ? 'offset' : 'first', ...(f.statuses ?? [])].join(
+            ' ',
+          ),
+          { organizationId, offset: f.offset },
+          (v) => statement(v.organizationId, f.offset > 0 ? v.offset : 0),
+        )
+      : await queryPrepared<Row>(db, statement(organizationId, f.offset), { prepare: false });
     return { json: row!.body, total: row!.total };
   },
 
@@ -225,14 +237,16 @@ export const mailItemsRepository = {
 
   /** The Pending Pickups counters in one statement: the waiting items from the kept counts, the overdue ones from the waiting index. */
   async pendingSummary(db: DbOrTx, organizationId: string) {
-    const counted = (statuses: string[]) => mailItemCountsRepository.totalQuery(db, organizationId, statuses);
-    const [row] = await queryPrepared<{ totalPending: number; overdue: number; notified: number }>(
-      db,
-      sql`
-      select (${counted(['pending', 'notified'])}) as "totalPending",
-             (${overdueQuery(db, organizationId)}) as overdue,
-             (${counted(['notified'])}) as notified`,
-    );
+    const [row] = await queryShape<
+      { totalPending: number; overdue: number; notified: number },
+      { organizationId: string }
+    >(db, 'mail-items.pending-summary', { organizationId }, (v) => {
+      const counted = (statuses: string[]) => mailItemCountsRepository.totalQuery(db, v.organizationId, statuses);
+      return sql`
+        select (${counted(['pending', 'notified'])}) as "totalPending",
+               (${overdueQuery(db, v.organizationId)}) as overdue,
+               (${counted(['notified'])}) as notified`;
+    });
     return row!;
   },
 

@@ -1,9 +1,9 @@
-import { and, asc, count, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { RECIPIENT_SEARCH_SQL, recipients } from '../../db/schema';
 import { escapeLike } from '../../lib/like';
 import { jsonArray, rowJson } from '../../db/json-reply';
-import { isPreparedPageSize, pageClause, queryPrepared } from '../../db/prepared';
+import { isPreparedPageSize, pageClause, queryPrepared, queryShape } from '../../db/prepared';
 import { Recipient } from '../../../contract';
 
 /** A recipient as the API replies it, in JSON built by PostgreSQL (the contract's keys, in order). */
@@ -29,7 +29,10 @@ export const nameUnitKey = (firstName: string, lastName: string, unit: string | 
 const INSERT_CHUNK = 1000;
 
 /** The list's filter. A search uses exactly the indexed expression, so recipients_search_trgm_idx serves it. */
-export function recipientsWhere(organizationId: string, filter: Pick<RecipientListFilter, 'search' | 'active'>) {
+export function recipientsWhere(
+  organizationId: string | SQLWrapper,
+  filter: Pick<RecipientListFilter, 'search' | 'active'>,
+) {
   const conditions: SQL[] = [eq(recipients.organizationId, organizationId)];
   if (filter.active !== undefined) conditions.push(eq(recipients.isActive, filter.active));
   if (filter.search) {
@@ -39,30 +42,38 @@ export function recipientsWhere(organizationId: string, filter: Pick<RecipientLi
 }
 
 export const recipientsRepository = {
-  /** A page ordered by last name, first name, id, and the total of the filter before paging. */
   /**
-   * A page of recipients as its JSON reply (built by PostgreSQL: the contract's keys, see
-   * db/json-reply.ts) and the total of the filter, in one statement.
+   * A page ordered by last name, first name, id, as its JSON reply (built by PostgreSQL: the
+   * contract's keys, see db/json-reply.ts), and the total of the filter before paging, in one
+   * statement.
    */
   async listJson(db: DbOrTx, organizationId: string, filter: RecipientListFilter) {
-    const where = recipientsWhere(organizationId, filter);
-    const sorted = db
-      .select()
-      .from(recipients)
-      .where(where)
-      .orderBy(asc(recipients.lastName), asc(recipients.firstName), asc(recipients.id));
-    const total = db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(recipients)
-      .where(where);
-    // prepared, unless a search (whose best plan depends on the words) is in it
-    const [row] = await queryPrepared<{ body: string; total: number }>(
-      db,
-      sql`
+    const statement = (organization: string | SQLWrapper, offset: number | SQLWrapper) => {
+      const where = recipientsWhere(organization, filter);
+      const sorted = db
+        .select()
+        .from(recipients)
+        .where(where)
+        .orderBy(asc(recipients.lastName), asc(recipients.firstName), asc(recipients.id));
+      const total = db
+        .select({ total: sql<number>`count(*)::int` })
+        .from(recipients)
+        .where(where);
+      return sql`
       select ${sql.raw(jsonArray(RECIPIENT_REPLY_JSON, 'r.last_name, r.first_name, r.id'))} as body, (${total}) as total
-      from (${sorted}${pageClause(filter)}) r`,
-      { prepare: !filter.search && isPreparedPageSize(filter.limit) },
-    );
+      from (${sorted}${pageClause({ limit: filter.limit, offset })}) r`;
+    };
+    type Row = { body: string; total: number };
+    // prepared and built once per shape, unless a search (whose best plan depends on the words) is in it
+    const [row] =
+      !filter.search && isPreparedPageSize(filter.limit)
+        ? await queryShape<Row, { organizationId: string; offset: number }>(
+            db,
+            ['recipients.page', filter.active ?? 'all', filter.limit, filter.offset > 0 ? 'offset' : 'first'].join(' '),
+            { organizationId, offset: filter.offset },
+            (v) => statement(v.organizationId, filter.offset > 0 ? v.offset : 0),
+          )
+        : await queryPrepared<Row>(db, statement(organizationId, filter.offset), { prepare: false });
     const { body, total: n } = row!;
     return { json: body, total: n };
   },
