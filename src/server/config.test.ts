@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config';
+import os from 'node:os';
+import { defaultPoolSize, loadConfig } from './config';
 
 describe('loadConfig', () => {
   it('has working defaults', () => {
@@ -12,6 +13,13 @@ describe('loadConfig', () => {
       seedDemo: true,
       databaseUrl: undefined,
     });
+  });
+
+  it('sizes the connection pool by the CPUs unless told', () => {
+    expect([1, 2, 4, 8, 16].map(defaultPoolSize)).toEqual([4, 4, 8, 16, 20]);
+    expect(loadConfig({}, '/srv/app').databasePoolSize).toBe(defaultPoolSize(os.availableParallelism()));
+    expect(loadConfig({ DATABASE_POOL_SIZE: '30' }, '/srv/app').databasePoolSize).toBe(30);
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' }, '/srv/app')).toThrow(/DATABASE_POOL_SIZE/);
   });
 
   it('turns demo seeding off in production and parses lists', () => {
