@@ -16,7 +16,7 @@ describe('loadConfig', () => {
   });
 
   it('sizes the connection pool by the CPUs unless told', () => {
-    expect([1, 2, 4, 8, 16].map(defaultPoolSize)).toEqual([4, 4, 8, 16, 20]);
+    expect([1, 2, 4, 8, 16].map(defaultPoolSize)).toEqual([6, 8, 12, 20, 20]);
     expect(loadConfig({}, '/srv/app').databasePoolSize).toBe(defaultPoolSize(os.availableParallelism()));
     expect(loadConfig({ DATABASE_POOL_SIZE: '30' }, '/srv/app').databasePoolSize).toBe(30);
     expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' }, '/srv/app')).toThrow(/DATABASE_POOL_SIZE/);
