@@ -3,10 +3,6 @@ import path from 'node:path';
 import { z } from 'zod';
 
 /**
- * Every environment variable the server reads, parsed and documented in one place.
- * The README's configuration table mirrors this list.
- */
-/**
  * The pool a machine's CPUs can keep busy: twice the cores (PostgreSQL's rule of thumb, for the
  * embedded database on the same machine) and 4 more for transactions that wait on their commit's
  * disk flush rather than a CPU (the intake batches up to 4 at once), at most 20. More connections
@@ -17,6 +13,10 @@ import { z } from 'zod';
  */
 export const defaultPoolSize = (cpus: number) => Math.min(20, 2 * cpus + 4);
 
+/**
+ * Every environment variable the server reads, parsed and documented in one place.
+ * The README's configuration table mirrors this list.
+ */
 const EnvSchema = z.object({
   /** production | development | test. Production turns on Secure cookies and turns off demo seeding. */
   NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
