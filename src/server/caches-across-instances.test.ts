@@ -91,6 +91,16 @@ describe('two instances on one database', () => {
       .toMatchObject({ todaysMail: 1, pendingPickups: 1 });
   });
 
+  it('dashboard trends on B count a recipient added on A', async () => {
+    const { admin } = await organizationWithRecipient();
+    const desk = onB(admin);
+    expect((await desk.get('/api/dashboard/trends')).json().newRecipientsThisWeek).toBe(1);
+
+    await admin.post('/api/recipients', { firstName: 'Grace', lastName: 'Hopper' });
+
+    await expect.poll(async () => (await desk.get('/api/dashboard/trends')).json().newRecipientsThisWeek, poll).toBe(2);
+  });
+
   it('settings changed on A apply to the next write on B', async () => {
     const { admin, org } = await organizationWithRecipient();
     const desk = onB(admin);

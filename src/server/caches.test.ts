@@ -67,6 +67,9 @@ describe('cached mail-item lists and settings', () => {
     await admin.put(`/api/recipients/${recipient.id}`, { firstName: 'Augusta' });
     expect((await admin.get('/api/mail-items')).json()[0].recipient.firstName).toBe('Augusta');
     expect((await admin.get('/api/dashboard/stats')).json().todaysMail).toBe(1);
+    expect((await admin.get('/api/dashboard/trends')).json().newRecipientsThisWeek).toBe(1);
+    await admin.post('/api/recipients', { firstName: 'Charles', lastName: 'Babbage' });
+    expect((await admin.get('/api/dashboard/trends')).json().newRecipientsThisWeek).toBe(2);
 
     const orgId = admin.organizationId!;
     expect((await admin.post('/api/mail-items', { type: 'pallet' })).statusCode).toBe(400);

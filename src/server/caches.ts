@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ListPage } from './http';
-import type { DashboardStats, HistoryStats, OrganizationSettings, PlatformStats, Role } from '../contract';
+import type {
+  DashboardStats,
+  DashboardTrends,
+  HistoryStats,
+  OrganizationSettings,
+  PlatformStats,
+  Role,
+} from '../contract';
 import type { Db, DbOrTx } from './db/client';
 import { notifyChange, type ChangeFeed } from './lib/change-feed';
 import { TtlCache } from './lib/ttl-cache';
@@ -71,6 +78,8 @@ export function createCaches(ttlMs: number) {
     apiKeys: cache<string, ApiKeyPrincipal | undefined>(),
     /** By organization id. */
     dashboardStats: cache<string, DashboardStats>(),
+    /** By organization id: the texts under the dashboard's cards, the costliest of its reads. */
+    dashboardTrends: cache<string, DashboardTrends>(),
     /** By organization id. */
     settings: cache<string, OrganizationSettings>(),
     /** Finished list replies (JSON) by `${organizationId}|${query}`; any write to the organization's items clears them. */
@@ -95,6 +104,7 @@ export function clearCaches(caches: Caches) {
 /** An organization's figures and lists, on this instance. */
 function forgetDataHere(caches: Caches, organizationId: string) {
   caches.dashboardStats.delete(organizationId);
+  caches.dashboardTrends.delete(organizationId);
   const ofOrganization = (key: string) => key.startsWith(`${organizationId}|`);
   caches.mailItemLists.deleteWhere(ofOrganization);
   caches.historyStats.deleteWhere(ofOrganization);
