@@ -54,6 +54,13 @@ function summaryListRequest(page: Page) {
   });
 }
 
+/** A promise and what resolves it: a request held until the test lets it go. */
+function gate(): [Promise<void>, () => void] {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return [opened, open];
+}
+
 interface LocationRow {
   name: string;
   currentCount: number;
@@ -555,21 +562,19 @@ describe('the front desk', () => {
       await expect.poll(() => rows.count()).toBeGreaterThan(0);
 
       // The full item is held, then refused once: what a slow or failing network shows.
-      let release: (fail: boolean) => void = () => undefined;
-      const held = new Promise<boolean>((resolve) => (release = resolve));
+      const itemRequest = (url: URL) => /^\/api\/mail-items\/[0-9a-f-]{36}$/.test(url.pathname);
+      const [held, release] = gate();
       let refused = false;
-      await page.route(
-        (url) => /^\/api\/mail-items\/[0-9a-f-]{36}$/.test(url.pathname),
-        async (route) => {
-          if (route.request().method() !== 'GET' || refused) return route.continue();
-          refused = await held;
-          await route.fulfill({
-            status: 503,
-            contentType: 'application/json',
-            body: '{"message":"Service unavailable"}',
-          });
-        },
-      );
+      await page.route(itemRequest, async (route) => {
+        if (route.request().method() !== 'GET' || refused) return route.continue();
+        await held;
+        refused = true;
+        await route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          body: '{"message":"Service unavailable"}',
+        });
+      });
       const opened = rows.first().getByRole('button').first();
       await opened.click();
       const details = page.getByRole('region', { name: /^Details: / });
@@ -578,7 +583,7 @@ describe('the front desk', () => {
       expect(await details.isVisible()).toBe(true);
       await stack.screenshot(page, `front-desk-details-loading-${label}`);
 
-      release(true);
+      release();
       const failed = details.getByRole('alert');
       await expect
         .poll(() => failed.textContent())
@@ -592,16 +597,12 @@ describe('the front desk', () => {
       await expect.poll(() => details.getByText('Logged', { exact: true }).isVisible()).toBe(true);
 
       // The Edit dialog loads the item afresh: placeholders for the form until it is here.
-      let releaseEdit: () => void = () => undefined;
-      const editHeld = new Promise<void>((resolve) => (releaseEdit = resolve));
+      const [editHeld, releaseEdit] = gate();
       await page.unrouteAll();
-      await page.route(
-        (url) => /^\/api\/mail-items\/[0-9a-f-]{36}$/.test(url.pathname),
-        async (route) => {
-          await editHeld;
-          await route.continue();
-        },
-      );
+      await page.route(itemRequest, async (route) => {
+        await editHeld;
+        await route.continue();
+      });
       await rows
         .first()
         .getByRole('button', { name: /^Actions for / })

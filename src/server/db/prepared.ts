@@ -77,6 +77,28 @@ export async function queryShape<Row, V extends ShapeValues>(
 }
 
 /**
+ * A page of an organization's list. With a `shape` (what the text depends on besides the page's
+ * position), a statement built once per shape and prepared (queryShape): the first page and the
+ * later ones are shapes of their own, as pageClause leaves the offset out of the first. Without
+ * one (a search, another filter), built and planned for its values every time.
+ */
+export async function queryPage<Row>(
+  db: DbOrTx,
+  shape: string | undefined,
+  { organizationId, offset }: { organizationId: string; offset: number },
+  build: (organizationId: string | SQLWrapper, offset: number | SQLWrapper) => SQL,
+): Promise<Row[]> {
+  if (!shape) return queryPrepared<Row>(db, build(organizationId, offset), { prepare: false });
+  const later = offset > 0;
+  return queryShape<Row, { organizationId: string; offset: number }>(
+    db,
+    `${shape} ${later ? 'later' : 'first'}`,
+    { organizationId, offset },
+    (v) => build(v.organizationId, later ? v.offset : 0),
+  );
+}
+
+/**
  * `limit` and `offset` for a prepared page statement. The page size goes into the text (a checked
  * integer with a few values): given as a parameter, the planner assumes a tenth of the table and
  * never keeps a generic plan. The offset stays a parameter (or a placeholder), and is left out

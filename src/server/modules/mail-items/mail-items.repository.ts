@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { CORE_STATUSES, HANDED_OVER_STATUSES, OVERDUE_HOURS } from '../../../contract';
 import type { DbOrTx } from '../../db/client';
 import { mailItemCountsRepository } from './mail-item-counts.repository';
-import { isPreparedPageSize, pageClause, queryPrepared, queryShape } from '../../db/prepared';
+import { isPreparedPageSize, pageClause, queryPage, queryShape } from '../../db/prepared';
 import { ITEM_JOINS, ITEM_REPLY_JSON, ITEM_SUMMARY_JSON } from './mail-items.columns';
 import { jsonArray } from '../../db/json-reply';
 import {
@@ -190,21 +190,16 @@ export const mailItemsRepository = {
              (${countQuery(db, organization, f)}) as total
       from (${sorted}${pageClause({ limit: f.limit, offset })}) i ${sql.raw(ITEM_JOINS)}`;
     };
-    type Row = { body: string; total: number };
     // The desk's own lists (no filter, or lifecycle statuses only) keep a prepared statement each,
     // built once; a search or another filter is planned for its values every time, as its
     // selectivity varies.
     const prepare = !narrowsBeyondStatus(f) && inLifecycle(f.statuses) && isPreparedPageSize(f.limit);
-    const [row] = prepare
-      ? await queryShape<Row, { organizationId: string; offset: number }>(
-          db,
-          ['mail-items.page', view, direction, f.limit, f.offset > 0 ? 'offset' : 'first', ...(f.statuses ?? [])].join(
-            ' ',
-          ),
-          { organizationId, offset: f.offset },
-          (v) => statement(v.organizationId, f.offset > 0 ? v.offset : 0),
-        )
-      : await queryPrepared<Row>(db, statement(organizationId, f.offset), { prepare: false });
+    const [row] = await queryPage<{ body: string; total: number }>(
+      db,
+      prepare ? ['mail-items.page', view, direction, f.limit, ...(f.statuses ?? [])].join(' ') : undefined,
+      { organizationId, offset: f.offset },
+      statement,
+    );
     return { json: row!.body, total: row!.total };
   },
 

@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/client';
 import { RECIPIENT_SEARCH_SQL, recipients } from '../../db/schema';
 import { escapeLike } from '../../lib/like';
 import { jsonArray, rowJson } from '../../db/json-reply';
-import { isPreparedPageSize, pageClause, queryPrepared, queryShape } from '../../db/prepared';
+import { isPreparedPageSize, pageClause, queryPage } from '../../db/prepared';
 import { Recipient } from '../../../contract';
 
 /** A recipient as the API replies it, in JSON built by PostgreSQL (the contract's keys, in order). */
@@ -63,17 +63,14 @@ export const recipientsRepository = {
       select ${sql.raw(jsonArray(RECIPIENT_REPLY_JSON, 'r.last_name, r.first_name, r.id'))} as body, (${total}) as total
       from (${sorted}${pageClause({ limit: filter.limit, offset })}) r`;
     };
-    type Row = { body: string; total: number };
     // prepared and built once per shape, unless a search (whose best plan depends on the words) is in it
-    const [row] =
-      !filter.search && isPreparedPageSize(filter.limit)
-        ? await queryShape<Row, { organizationId: string; offset: number }>(
-            db,
-            ['recipients.page', filter.active ?? 'all', filter.limit, filter.offset > 0 ? 'offset' : 'first'].join(' '),
-            { organizationId, offset: filter.offset },
-            (v) => statement(v.organizationId, filter.offset > 0 ? v.offset : 0),
-          )
-        : await queryPrepared<Row>(db, statement(organizationId, filter.offset), { prepare: false });
+    const prepare = !filter.search && isPreparedPageSize(filter.limit);
+    const [row] = await queryPage<{ body: string; total: number }>(
+      db,
+      prepare ? ['recipients.page', filter.active ?? 'all', filter.limit].join(' ') : undefined,
+      { organizationId, offset: filter.offset },
+      statement,
+    );
     const { body, total: n } = row!;
     return { json: body, total: n };
   },
