@@ -1,6 +1,6 @@
 import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerThroughUi } from './support/register';
+import { registerThroughUi, verifyEmailThroughInbox } from './support/register';
 import { startStack, uniqueAccount, type Stack } from './support/stack';
 
 let stack: Stack;
@@ -19,9 +19,20 @@ describe('two-factor sign-in', () => {
     const account = uniqueAccount('guarded');
     await registerThroughUi(page, account, 'Guarded Gardens');
 
+    // Set-up waits for the address to be verified: the button says why it cannot be used yet.
     await page.goto('/settings');
     await page.getByRole('tab', { name: 'Account' }).click();
-    await page.getByRole('button', { name: 'Set up two-factor' }).click();
+    const setUp = page.getByRole('button', { name: 'Set up two-factor' });
+    await expect.poll(() => setUp.isDisabled()).toBe(true);
+    expect(await page.getByText('Verify your email address first: two-factor set-up waits for it.').isVisible()).toBe(
+      true,
+    );
+    await verifyEmailThroughInbox(stack, page, account.email);
+
+    await page.goto('/settings');
+    await page.getByRole('tab', { name: 'Account' }).click();
+    await expect.poll(() => setUp.isEnabled()).toBe(true);
+    await setUp.click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Current Password').fill('not-my-password');
     await dialog.getByRole('button', { name: 'Continue' }).click();

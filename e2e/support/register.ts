@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { uniqueAccount } from './stack';
+import type { Stack, uniqueAccount } from './stack';
 
 type Account = ReturnType<typeof uniqueAccount>;
 
@@ -25,4 +25,13 @@ export async function registerThroughUi(page: Page, account: Account, organizati
   const id = await page.evaluate(() => localStorage.getItem('selectedOrganizationId'));
   expect(id).toMatch(/^[0-9a-f-]{36}$/);
   return id!;
+}
+
+/** Opens the verification link emailed to the account, as its owner would, and waits for the answer. */
+export async function verifyEmailThroughInbox(stack: Stack, page: Page, email: string) {
+  const mail = await stack.smtp.waitFor(email, { subject: /Verify/ });
+  const link = /(http:\/\/[^\s"<>]+\/verify-email\?token=[\w-]+)/.exec(mail.text)?.[1];
+  expect(link).toBeDefined();
+  await page.goto(link!);
+  await expect.poll(() => page.getByRole('heading', { name: 'Email Verified' }).isVisible()).toBe(true);
 }

@@ -29,6 +29,9 @@ export const TWO_FACTOR_MESSAGES = {
   invalidCode: 'That code is not right. Check the time on your phone and try again.',
   challengeExpired: 'This sign-in has expired. Please sign in again.',
   tooMany: 'Too many codes tried. Please wait a few minutes and try again.',
+  /** Past the day's limit at sign-in: resetting the password ends the attempts (and clears the count). */
+  tooManyToday: 'Too many wrong codes today. Reset your password to sign in again, or try again tomorrow.',
+  verifyEmailFirst: 'Verify your email address first: two-factor set-up waits for it.',
   alreadyEnabled: 'Two-factor authentication is already on.',
   notEnabled: 'Two-factor authentication is not on.',
   setUpFirst: 'Start the set-up first: scan the QR code, then enter the code it shows.',
@@ -44,6 +47,9 @@ export const EMAIL_VERIFICATION_MESSAGES = {
   alreadyVerified: 'Your email address is already verified.',
   sent: 'We sent a new verification link. Check your inbox (and the spam folder).',
   tooMany: 'Too many verification emails. Please try again later.',
+  /** A SUPER_ADMIN_EMAILS address: the role waits for the password set through the link that follows. */
+  verifiedSuperAdmin:
+    'Your email address is verified. To finish setting up platform administrator access, choose your password through the link we just emailed you.',
 } as const;
 
 /** Whether a sign-in reply asks for the second factor instead of opening a session. */

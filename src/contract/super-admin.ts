@@ -95,6 +95,7 @@ export type UpdatePlatformUserBody = z.infer<typeof UpdatePlatformUserBody>;
 
 export const SUPER_ADMIN_MESSAGES = {
   forbidden: 'Super admin access required',
+  twoFactorRequired: 'Turn on two-factor authentication in Account settings to use the super admin console.',
   organizationNotFound: 'Organization not found',
   userNotFound: 'User not found',
   selfRevoke: 'You cannot revoke your own super admin access',
@@ -114,6 +115,7 @@ export const PLATFORM_LOG_ACTIONS = [
   'user.super_admin_granted',
   'user.super_admin_revoked',
   'sign_in.repeated_failures',
+  'sign_in.repeated_two_factor_failures',
   'user.two_factor_reset',
   'webhook.stripe_failed',
 ] as const;

@@ -49,8 +49,16 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().default('Pigeonhole <no-reply@pigeonhole.local>'),
   /** Where the landing page's Contact Sales button writes to (a mailto: link). */
   SALES_EMAIL: z.email().default('sales@pigeonhole.local'),
-  /** Comma-separated emails that become super admins when they register or log in. */
+  /**
+   * Comma-separated emails that become super admins once the inbox owner sets the password through
+   * the emailed link (sent when the address is verified, or on "Forgot password?"). Decision 029.
+   */
   SUPER_ADMIN_EMAILS: z.string().default(''),
+  /**
+   * Whether super admins must have two-factor sign-in on to use the console: `required` (the
+   * default in production) or `optional` (the default elsewhere). Decision 029.
+   */
+  SUPER_ADMIN_TWO_FACTOR: z.enum(['required', 'optional']).optional(),
   /** Session lifetime in hours (sliding). */
   SESSION_TTL_HOURS: z.coerce
     .number()
@@ -140,6 +148,8 @@ export type Config = {
   /** The landing page's Contact Sales address (served in GET /api/plans). */
   salesEmail: string;
   superAdminEmails: string[];
+  /** Super admins need two-factor on to use the console. */
+  superAdminTwoFactor: 'required' | 'optional';
   sessionTtlMs: number;
   loginRateLimit: { perAccount: number; perIp: number; windowSeconds: number };
   /** Registrations per client address per hour. */
@@ -199,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
     superAdminEmails: e.SUPER_ADMIN_EMAILS.split(',')
       .map((s) => s.trim().toLowerCase())
       .filter(Boolean),
+    superAdminTwoFactor: e.SUPER_ADMIN_TWO_FACTOR ?? (e.NODE_ENV === 'production' ? 'required' : 'optional'),
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
     loginRateLimit: {
       perAccount: e.LOGIN_RATE_LIMIT_ACCOUNT,

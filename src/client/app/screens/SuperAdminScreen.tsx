@@ -1,12 +1,52 @@
-import type { User } from '@contract';
+import { SUPER_ADMIN_MESSAGES, type User } from '@contract';
+import { Loader2, ShieldAlert } from 'lucide-react';
+import { Link } from 'wouter';
+import { StatusPanel } from '@/components/StatusPanel';
+import { Button } from '@/components/ui/button';
+import { usePlatformStats } from '@/features/super-admin/api/platform';
 import { SuperAdminView } from '@/features/super-admin/components/SuperAdminView';
+import { ApiError } from '@/lib/api';
 import { NotFoundScreen } from './NotFoundScreen';
 
 /**
  * /super-admin: only for super admins; anyone else gets the 404 page, as for any unknown address
- * (the server refuses their calls with 403 regardless).
+ * (the server refuses their calls with 403 regardless). Where the server requires two-factor for
+ * super admins (decision 029), a super admin without it is told how to turn it on instead.
  */
 export function SuperAdminScreen({ user }: { user: User }) {
   if (!user.isSuperAdmin) return <NotFoundScreen />;
+  return <SuperAdminGate user={user} />;
+}
+
+function SuperAdminGate({ user }: { user: User }) {
+  // The console's first call answers whether it may be used; the view reuses its reply.
+  const stats = usePlatformStats();
+  const refused = stats.error instanceof ApiError && stats.error.reply?.code === 'two_factor_required';
+  if (stats.isPending) {
+    return (
+      <div role="status" className="flex items-center gap-2 p-6 text-sm text-fg-muted">
+        <Loader2 aria-hidden className="size-4 animate-spin" /> Loading the console…
+      </div>
+    );
+  }
+  if (refused) {
+    return (
+      <div className="mx-auto max-w-lg py-8">
+        <StatusPanel
+          icon={ShieldAlert}
+          tone="warning"
+          title="Two-factor authentication required"
+          actions={
+            <Button asChild>
+              <Link href="/settings">Open Account settings</Link>
+            </Button>
+          }
+        >
+          <p>{SUPER_ADMIN_MESSAGES.twoFactorRequired}</p>
+          <p>The super admin console reaches every organization, so a password alone is not enough to open it.</p>
+        </StatusPanel>
+      </div>
+    );
+  }
   return <SuperAdminView user={user} />;
 }

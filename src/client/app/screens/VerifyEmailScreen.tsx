@@ -42,7 +42,8 @@ export function VerifyEmailScreen() {
   } else if (verify.isSuccess) {
     panel = (
       <StatusPanel icon={CheckCircle2} tone="success" title="Email Verified" actions={home}>
-        <p>{EMAIL_VERIFICATION_MESSAGES.verified}</p>
+        {/* The server's words: a platform administrator's address is told about the link that follows. */}
+        <p>{verify.data?.message ?? EMAIL_VERIFICATION_MESSAGES.verified}</p>
       </StatusPanel>
     );
   } else {

@@ -70,6 +70,20 @@ describe('System Logs wording', () => {
       actor: null,
       details: { code: 'unknown_customer', message: 'Unknown customer', eventType: 'invoice.paid' },
     });
+    expect(logActor(entry({ actor: null, details: { via: 'inbox' } }))).toBe('Owner of the listed address');
+    expect(
+      logSummary(
+        entry({
+          kind: 'sign_in',
+          action: 'sign_in.repeated_two_factor_failures',
+          actor: null,
+          targetLabel: 'kim@example.com',
+          details: { attempts: 10, windowMinutes: 15 },
+        }),
+      ),
+    ).toBe(
+      'refused two-factor codes for kim@example.com after 10 wrong codes within 15 minutes; the owner was emailed',
+    );
     expect(logActor(hook)).toBe('Payment provider');
     expect(logSummary(hook)).toBe('Stripe webhook refused: Unknown customer (invoice.paid)');
   });

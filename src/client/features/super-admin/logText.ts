@@ -69,6 +69,7 @@ function organizationChange(target: string, entry: Pick<PlatformLogEntry, 'befor
 export function logActor(entry: PlatformLogEntry): string {
   if (entry.actor) return entry.actor.email;
   if (entry.details?.via === 'shell') return 'Shell command';
+  if (entry.details?.via === 'inbox') return 'Owner of the listed address';
   return entry.kind === 'webhook' ? 'Payment provider' : 'Sign-in guard';
 }
 
@@ -88,6 +89,10 @@ export function logSummary(entry: PlatformLogEntry): string {
       return details.scope === 'address'
         ? `refused sign-ins from ${target} after ${String(details.attempts)} failed attempts${window}`
         : `refused sign-ins to "${target}" after ${String(details.attempts)} failed attempts${window}`;
+    }
+    case 'sign_in.repeated_two_factor_failures': {
+      const window = typeof details.windowMinutes === 'number' ? ` within ${details.windowMinutes} minutes` : '';
+      return `refused two-factor codes for ${target} after ${String(details.attempts)} wrong codes${window}; the owner was emailed`;
     }
     case 'user.two_factor_reset':
       return `turned two-factor sign-in off for ${target} and ended its sessions`;

@@ -16,12 +16,8 @@ export async function resetTwoFactor(db: Db, email: string): Promise<'reset' | '
   if (!user) return 'no_such_user';
   if (!user.twoFactorEnabledAt) return 'not_enabled';
   await db.transaction(async (tx) => {
-    await usersRepository.update(tx, user.id, {
-      twoFactorSecret: null,
-      twoFactorEnabledAt: null,
-      twoFactorLastStep: null,
-    });
-    await twoFactorRepository.replaceRecoveryCodes(tx, user.id, []);
+    await twoFactorRepository.clear(tx, user.id);
+    await twoFactorRepository.endChallengesFor(tx, user.id);
     await sessionsRepository.deleteForUser(tx, user.id);
     await tellInstances(tx, [{ kind: 'user', userId: user.id }]);
     await platformLogRepository.record(tx, {

@@ -153,8 +153,12 @@ export function authRoutes(app: App, auth: AuthService) {
       response: { 200: MessageReply, ...errorReplies(400) },
     },
     handler: async (request) => {
-      await auth.verifyEmail(request.body);
-      return { message: EMAIL_VERIFICATION_MESSAGES.verified };
+      const { superAdminClaim } = await auth.verifyEmail(request.body);
+      return {
+        message: superAdminClaim
+          ? EMAIL_VERIFICATION_MESSAGES.verifiedSuperAdmin
+          : EMAIL_VERIFICATION_MESSAGES.verified,
+      };
     },
   });
 

@@ -25,7 +25,9 @@ import { emailVerificationRepository } from './email-verification.repository';
 import { passwordResetRepository } from './password-reset.repository';
 import { sessionsRepository } from './sessions.repository';
 import { usersRepository, type UserRow } from './users.repository';
-import { requiresTwoFactor, type TwoFactorService } from './two-factor.service';
+import { forgetSignInCodeAttempts, requiresTwoFactor, type TwoFactorService } from './two-factor.service';
+import { twoFactorRepository } from './two-factor.repository';
+import { changeSuperAdminFlag } from '../admin/super-admin';
 
 const RESET_TOKEN_TTL_MS = 3600_000;
 const VERIFY_TOKEN_TTL_MS = 48 * 3600_000;
@@ -77,15 +79,11 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
   }
 
   /**
-   * SUPER_ADMIN_EMAILS grants the flag to such an account once its address is proven (at
-   * verification, or the next sign-in after it): registering someone else's address grants nothing.
+   * SUPER_ADMIN_EMAILS lists this address and the role is not granted yet: it waits for the
+   * password set through a link emailed to the address (decision 029). Verifying the address is
+   * not enough: whoever registered it first chose the password and may hold its two-factor app.
    */
-  async function applySuperAdminEmails(user: UserRow): Promise<UserRow> {
-    if (user.isSuperAdmin || !user.emailVerifiedAt || !config.superAdminEmails.includes(user.email)) return user;
-    const updated = await usersRepository.update(db, user.id, { isSuperAdmin: true });
-    forgetUser(caches, user.id);
-    return updated ?? user;
-  }
+  const awaitsSuperAdminClaim = (user: UserRow) => !user.isSuperAdmin && config.superAdminEmails.includes(user.email);
 
   async function joinOnSignIn(user: UserRow, token: string): Promise<InvitationJoinOutcome> {
     try {
@@ -122,33 +120,50 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
     });
   }
 
-  /** The reset link of forgotPassword, for an address that may or may not have an account. */
-  async function sendResetLink(email: string) {
-    const user = await usersRepository.findByEmail(db, email);
-    if (!user) return;
+  /**
+   * Emails a single-use link that sets the account's password: a reset asked for on the sign-in
+   * page, or the claim of a SUPER_ADMIN_EMAILS address once it is verified (valid as long as a
+   * verification link, since its owner did not ask for it just now).
+   */
+  async function sendPasswordLink(user: UserRow, purpose: 'reset' | 'super_admin_claim') {
+    const claim = purpose === 'super_admin_claim';
     const token = newToken();
-    await passwordResetRepository.insert(db, user.id, hashToken(token), addMs(new Date(), RESET_TOKEN_TTL_MS));
+    const ttl = claim ? VERIFY_TOKEN_TTL_MS : RESET_TOKEN_TTL_MS;
+    await passwordResetRepository.insert(db, user.id, hashToken(token), addMs(new Date(), ttl));
     const link = `${publicUrl()}/reset-password?token=${encodeURIComponent(token)}`;
     const name = user.firstName ?? user.username;
-    mailer
-      .send({
-        to: user.email,
-        subject: 'Reset your Pigeonhole password',
-        text:
-          `Hello ${name},\n\nSomeone asked to reset the password of your Pigeonhole account.\n` +
-          `Open this link within one hour to choose a new password:\n\n${link}\n\n` +
-          `If it was not you, ignore this email; your password stays as it is.\n`,
-        html:
-          `<p>Hello ${escapeHtml(name)},</p><p>Someone asked to reset the password of your Pigeonhole account.</p>` +
-          `<p><a href="${escapeHtml(link)}">Choose a new password</a> (the link works once, within one hour).</p>` +
-          `<p>If it was not you, ignore this email; your password stays as it is.</p>`,
-      })
-      .catch((err: unknown) => log.error({ err }, 'password reset email failed'));
+    const within = claim ? '48 hours' : 'one hour';
+    // A listed address's first password set through a link grants the role: the email says so.
+    const grants = awaitsSuperAdminClaim(user)
+      ? 'This address is listed as a platform administrator: choosing the password through this link ' +
+        'makes this account the platform administrator, signs out every other device and turns off any ' +
+        'two-factor authentication set up on it before.'
+      : '';
+    await mailer.send({
+      to: user.email,
+      subject: claim ? 'Finish setting up platform administrator access' : 'Reset your Pigeonhole password',
+      text:
+        `Hello ${name},\n\n` +
+        (claim
+          ? 'Your address is verified. To finish, choose the password of your Pigeonhole account.\n'
+          : 'Someone asked to reset the password of your Pigeonhole account.\n') +
+        (grants ? `${grants}\n` : '') +
+        `Open this link within ${within} to choose a new password:\n\n${link}\n\n` +
+        `If it was not you, ignore this email; your password stays as it is.\n`,
+      html:
+        `<p>Hello ${escapeHtml(name)},</p>` +
+        (claim
+          ? '<p>Your address is verified. To finish, choose the password of your Pigeonhole account.</p>'
+          : '<p>Someone asked to reset the password of your Pigeonhole account.</p>') +
+        (grants ? `<p>${escapeHtml(grants)}</p>` : '') +
+        `<p><a href="${escapeHtml(link)}">Choose a new password</a> (the link works once, within ${within}).</p>` +
+        `<p>If it was not you, ignore this email; your password stays as it is.</p>`,
+    });
   }
 
   /** The session of a sign-in that passed every step, and the join of its invitation link if any. */
   async function signIn(found: UserRow, client: ClientInfo, invitationToken?: string | null) {
-    const user = await applySuperAdminEmails(found);
+    const user = found;
     const session = await openSession(user.id, client);
     const token = tokenOf(invitationToken);
     const invitation = token ? await joinOnSignIn(user, token) : undefined;
@@ -202,7 +217,7 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
         if (joined) user = (await usersRepository.update(tx, user.id, { emailVerifiedAt: new Date() })) ?? user;
         return { user, joined };
       });
-      let user = created.user;
+      const user = created.user;
       let invitation: InvitationJoinOutcome | undefined;
       if (created.joined) {
         forgetMembership(caches, created.joined.organizationId, user.id);
@@ -211,8 +226,12 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
       if (!user.emailVerifiedAt) {
         const unverified = user;
         void sendVerificationLink(unverified).catch((err: unknown) => log.error({ err }, 'verification email failed'));
+      } else if (awaitsSuperAdminClaim(user)) {
+        // Proven by the invitation; the role still waits for the password set through a link.
+        void sendPasswordLink(user, 'super_admin_claim').catch((err: unknown) =>
+          log.error({ err }, 'super admin claim email failed'),
+        );
       }
-      user = await applySuperAdminEmails(user);
       return { user: toUserDto(user), session: await openSession(user.id, client), invitation };
     },
 
@@ -291,9 +310,10 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
       await transactionForgetting(db, caches, async (tx, forget) => {
         await usersRepository.update(tx, userId, { password });
         // Other devices signed in with the old password are signed out; this one stays. Reset
-        // links asked for before would otherwise still set a password of someone else's choosing.
+        // links and two-factor challenges opened before would otherwise still let someone in.
         await sessionsRepository.deleteForUser(tx, userId, sessionId);
         await passwordResetRepository.consumeAllFor(tx, userId);
+        await twoFactorRepository.endChallengesFor(tx, userId);
         forget({ kind: 'user', userId });
       });
     },
@@ -307,11 +327,18 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
       const limited = await rateLimiter.hit(db, `forgot:ip:${client.ip}`, 20, 3600);
       if (!limited.allowed)
         throw tooManyRequests('Too many requests. Please try again later.', limited.retryAfterSeconds);
-      void sendResetLink(email).catch((err: unknown) => log.error({ err }, 'password reset failed'));
+      void usersRepository
+        .findByEmail(db, email)
+        .then((user) => user && sendPasswordLink(user, 'reset'))
+        .catch((err: unknown) => log.error({ err }, 'password reset failed'));
     },
 
-    /** Follows the emailed link: proves the address, and grants SUPER_ADMIN_EMAILS' role now. */
-    async verifyEmail(input: z.infer<typeof VerifyEmailBody>) {
+    /**
+     * Follows the emailed link: proves the address. A SUPER_ADMIN_EMAILS address gets a second
+     * link that sets the password, which alone grants the role (decision 029); `superAdminClaim`
+     * says it was sent.
+     */
+    async verifyEmail(input: z.infer<typeof VerifyEmailBody>): Promise<{ superAdminClaim: boolean }> {
       const userId = await db.transaction(async (tx) => {
         const token = await emailVerificationRepository.consume(tx, hashToken(input.token));
         if (!token) throw badRequest(EMAIL_VERIFICATION_MESSAGES.invalid, 'invalid_token');
@@ -319,9 +346,14 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
         await emailVerificationRepository.consumeAllFor(tx, token.userId);
         return token.userId;
       });
-      const user = await usersRepository.findById(db, userId);
-      if (user) await applySuperAdminEmails(user);
       forgetUser(caches, userId);
+      const user = await usersRepository.findById(db, userId);
+      if (!user || !awaitsSuperAdminClaim(user)) return { superAdminClaim: false };
+      // The address stays verified if the email fails; "Forgot password?" sends the same kind of link.
+      await sendPasswordLink(user, 'super_admin_claim').catch((err: unknown) =>
+        log.error({ err }, 'super admin claim email failed'),
+      );
+      return { superAdminClaim: true };
     },
 
     /** A new link for a signed-in account whose address is not proven yet; a few an hour. */
@@ -334,16 +366,29 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
       await sendVerificationLink(user);
     },
 
+    /**
+     * Sets the password through an emailed link: every session, other link and two-factor
+     * challenge of the account ends. For a SUPER_ADMIN_EMAILS address not granted yet, the link
+     * proved the inbox, so it also grants the role, turns off any two-factor set up before (it may
+     * be the app of whoever registered the address first) and marks the address verified.
+     */
     async resetPassword(input: z.infer<typeof ResetPasswordBody>) {
       const password = await hashPassword(input.password);
       await transactionForgetting(db, caches, async (tx, forget) => {
         const token = await passwordResetRepository.consume(tx, hashToken(input.token));
         if (!token)
           throw badRequest('This reset link is invalid or has expired. Please request a new one.', 'invalid_token');
-        await usersRepository.update(tx, token.userId, { password });
+        const user = await usersRepository.update(tx, token.userId, { password });
         await sessionsRepository.deleteForUser(tx, token.userId);
-        // The other links sent before this one end with it.
+        // The other links sent before this one end with it, and so do sign-ins waiting for a code.
         await passwordResetRepository.consumeAllFor(tx, token.userId);
+        await twoFactorRepository.endChallengesFor(tx, token.userId);
+        await forgetSignInCodeAttempts(tx, token.userId);
+        if (user && awaitsSuperAdminClaim(user)) {
+          await twoFactorRepository.clear(tx, user.id);
+          await usersRepository.markEmailVerified(tx, user.id);
+          await changeSuperAdminFlag(tx, user, true, 'inbox');
+        }
         forget({ kind: 'user', userId: token.userId });
       });
     },

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
-import { passwordResetTokens, sessions, users } from '../../db/schema';
+import { and, eq, sql } from 'drizzle-orm';
+import * as OTPAuth from 'otpauth';
+import { passwordResetTokens, platformLog, sessions, users } from '../../db/schema';
 import { EMAIL_VERIFICATION_MESSAGES } from '../../../contract';
 import { Client, createTestApp, newAccount, type TestApp } from '../../test/harness';
 import { startTestSmtp } from '../../test/smtp';
@@ -13,7 +14,7 @@ beforeAll(async () => {
   t = await createTestApp({
     SMTP_URL: smtp.url,
     APP_URL: 'http://pigeonhole.test',
-    SUPER_ADMIN_EMAILS: 'boss@example.com',
+    SUPER_ADMIN_EMAILS: 'boss@example.com, chief@example.com, ops@example.com',
     LOGIN_RATE_LIMIT_ACCOUNT: '3',
     LOGIN_RATE_LIMIT_IP: '1000',
   });
@@ -85,28 +86,161 @@ describe('POST /api/register', () => {
       expect.arrayContaining(['email', 'password']),
     );
   });
+});
 
-  it('grants SUPER_ADMIN_EMAILS the role only once the address is verified through the emailed link', async () => {
-    const c = new Client(t);
-    const res = await c.post('/api/register', { ...newAccount(), email: 'Boss@Example.com' });
-    expect(res.statusCode).toBe(201);
-    // Registering someone else's address grants nothing (issue 12, item 3).
-    expect(res.json()).toMatchObject({ isSuperAdmin: false, emailVerified: false });
-    expect((await c.get('/api/super-admin/stats')).statusCode).toBe(403);
-
-    const mail = await smtp.waitFor('boss@example.com', { subject: /Verify/ });
+describe('SUPER_ADMIN_EMAILS: the role for whoever holds the inbox (issue 24)', () => {
+  /** The link of the first email to `to` whose subject matches, taken out of the inbox. */
+  async function linkIn(to: string, subject: RegExp, path: string) {
+    const mail = await smtp.waitFor(to, { subject });
     smtp.received.splice(smtp.received.indexOf(mail), 1);
-    const token = /http:\/\/pigeonhole\.test\/verify-email\?token=([\w-]+)/.exec(mail.text)?.[1];
-    expect(token).toBeDefined();
-    const verified = await new Client(t).post('/api/verify-email', { token });
-    expect(verified.statusCode).toBe(200);
-    expect(verified.json()).toEqual({ message: EMAIL_VERIFICATION_MESSAGES.verified });
-    expect((await c.get('/api/auth/user')).json()).toMatchObject({ isSuperAdmin: true, emailVerified: true });
+    const token = new RegExp(`http://pigeonhole\\.test/${path}\\?token=([\\w-]+)`).exec(mail.text)?.[1];
+    expect(token, mail.text).toBeDefined();
+    return { token: token!, mail };
+  }
+  const superAdminEntries = (userId: string) =>
+    t.db
+      .select()
+      .from(platformLog)
+      .where(and(eq(platformLog.targetId, userId), eq(platformLog.kind, 'super_admin')));
 
-    // Single use.
-    const again = await new Client(t).post('/api/verify-email', { token });
-    expect(again.statusCode).toBe(400);
-    expect(again.json()).toMatchObject({ message: EMAIL_VERIFICATION_MESSAGES.invalid, code: 'invalid_token' });
+  it('grants nothing to whoever registered the address first: the role waits for the password set through the emailed link', async () => {
+    // The probe: an attacker registers the listed address with their own password.
+    const attacker = new Client(t);
+    const res = await attacker.post('/api/register', {
+      ...newAccount(),
+      email: 'Boss@Example.com',
+      password: 'attackers-own',
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ isSuperAdmin: false, emailVerified: false });
+    const userId = res.json().id as string;
+
+    // The real owner opens the verification email: the page verifies on load, and grants nothing.
+    const verify = await linkIn('boss@example.com', /Verify/, 'verify-email');
+    const verified = await new Client(t).post('/api/verify-email', { token: verify.token });
+    expect(verified.statusCode).toBe(200);
+    expect(verified.json()).toEqual({ message: EMAIL_VERIFICATION_MESSAGES.verifiedSuperAdmin });
+    expect((await attacker.get('/api/auth/user')).json()).toMatchObject({ isSuperAdmin: false, emailVerified: true });
+    expect((await attacker.get('/api/super-admin/stats')).statusCode).toBe(403);
+    // Signing in again grants nothing either (it did before).
+    const again = new Client(t);
+    expect(
+      (await again.post('/api/login', { username: 'boss@example.com', password: 'attackers-own' })).json(),
+    ).toMatchObject({ isSuperAdmin: false });
+
+    // Meanwhile the attacker binds their own authenticator app to the account.
+    const setup = await attacker.post('/api/auth/two-factor/setup', { password: 'attackers-own' });
+    expect(setup.statusCode).toBe(200);
+    const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(setup.json().secret) }).generate();
+    expect((await attacker.post('/api/auth/two-factor/enable', { code })).statusCode).toBe(200);
+    const pending = new Client(t);
+    const challenge = (
+      await pending.post('/api/login', { username: 'boss@example.com', password: 'attackers-own' })
+    ).json();
+    expect(challenge).toHaveProperty('challenge');
+
+    // The inbox got a second link; setting the password through it is what grants the role.
+    const claim = await linkIn('boss@example.com', /platform administrator/, 'reset-password');
+    expect(claim.mail.text).toContain('makes this account the platform administrator');
+    expect(await superAdminEntries(userId)).toHaveLength(0);
+    const set = await new Client(t).post('/api/reset-password', { token: claim.token, password: 'owners-own' });
+    expect(set.statusCode).toBe(200);
+
+    // Every session, challenge and the two-factor the attacker set up are gone.
+    expect((await attacker.get('/api/auth/user')).statusCode).toBe(401);
+    expect((await again.get('/api/auth/user')).statusCode).toBe(401);
+    const late = await pending.post('/api/login/two-factor', { challenge: challenge.challenge, code: '000000' });
+    expect(late.json().code).toBe('challenge_expired');
+    expect(
+      (await new Client(t).post('/api/login', { username: 'boss@example.com', password: 'attackers-own' })).statusCode,
+    ).toBe(401);
+    const owner = new Client(t);
+    const signedIn = await owner.post('/api/login', { username: 'boss@example.com', password: 'owners-own' });
+    expect(signedIn.json()).toMatchObject({ id: userId, isSuperAdmin: true, emailVerified: true });
+    expect((await owner.get('/api/super-admin/stats')).statusCode).toBe(200);
+    expect((await owner.get('/api/auth/two-factor')).json()).toMatchObject({ enabled: false, recoveryCodesLeft: 0 });
+    expect(await superAdminEntries(userId)).toEqual([
+      expect.objectContaining({
+        action: 'user.super_admin_granted',
+        targetLabel: 'boss@example.com',
+        details: { via: 'inbox' },
+      }),
+    ]);
+
+    // Single use, both links.
+    expect((await new Client(t).post('/api/verify-email', { token: verify.token })).json()).toMatchObject({
+      message: EMAIL_VERIFICATION_MESSAGES.invalid,
+      code: 'invalid_token',
+    });
+    expect(
+      (await new Client(t).post('/api/reset-password', { token: claim.token, password: 'x-again-1' })).statusCode,
+    ).toBe(400);
+  });
+
+  it('lets the owner whose address was taken in through "Forgot password?", without the taker\'s two-factor code', async () => {
+    const taker = new Client(t);
+    const taken = await taker.register({ email: 'chief@example.com', password: 'takers-own' });
+    // Two-factor turned on by the taker (as it could be before set-up waited for a verified address).
+    await t.db
+      .update(users)
+      .set({ twoFactorSecret: 'enc:v1:stale', twoFactorEnabledAt: new Date() })
+      .where(eq(users.id, taken.user.id));
+    expect(
+      (await new Client(t).post('/api/register', { ...newAccount(), email: 'chief@example.com' })).statusCode,
+    ).toBe(409);
+
+    expect((await new Client(t).post('/api/forgot-password', { email: 'chief@example.com' })).statusCode).toBe(200);
+    const reset = await linkIn('chief@example.com', /Reset/, 'reset-password');
+    expect(reset.mail.text).toContain('makes this account the platform administrator');
+    expect(
+      (await new Client(t).post('/api/reset-password', { token: reset.token, password: 'owners-own' })).statusCode,
+    ).toBe(200);
+    const owner = new Client(t);
+    const signedIn = await owner.post('/api/login', { username: 'chief@example.com', password: 'owners-own' });
+    expect(signedIn.json()).toMatchObject({ isSuperAdmin: true, emailVerified: true });
+    expect((await taker.get('/api/auth/user')).statusCode).toBe(401);
+  });
+
+  it('an invitation proves the address but grants nothing until the password is set through the emailed link', async () => {
+    const admin = new Client(t);
+    await admin.register();
+    await admin.createOrganization('Platform Staff');
+    await admin.post('/api/user-invitations', { email: 'ops@example.com', role: 'member' });
+    const invite = await smtp.waitFor('ops@example.com', { subject: /invit/i });
+    smtp.received.splice(smtp.received.indexOf(invite), 1);
+    const invitationToken = /invitation=([\w-]+)/.exec(invite.text)?.[1];
+    const res = await new Client(t).post('/api/register', {
+      ...newAccount(),
+      email: 'ops@example.com',
+      invitationToken,
+    });
+    expect(res.json()).toMatchObject({ emailVerified: true, isSuperAdmin: false });
+    const claim = await linkIn('ops@example.com', /platform administrator/, 'reset-password');
+    expect(
+      (await new Client(t).post('/api/reset-password', { token: claim.token, password: 'ops-password' })).statusCode,
+    ).toBe(200);
+    const ops = new Client(t);
+    expect(
+      (await ops.post('/api/login', { username: 'ops@example.com', password: 'ops-password' })).json(),
+    ).toMatchObject({
+      isSuperAdmin: true,
+    });
+  });
+
+  it('an address not on the list gets an ordinary reset: no role, and its two-factor stays on', async () => {
+    const c = new Client(t);
+    const account = await c.register();
+    await t.db
+      .update(users)
+      .set({ twoFactorSecret: 'enc:v1:kept', twoFactorEnabledAt: new Date() })
+      .where(eq(users.id, account.user.id));
+    await new Client(t).post('/api/forgot-password', { email: account.email });
+    const reset = await linkIn(account.email, /Reset/, 'reset-password');
+    expect(reset.mail.text).not.toContain('platform administrator');
+    await new Client(t).post('/api/reset-password', { token: reset.token, password: 'a-new-password' });
+    const [row] = await t.db.select().from(users).where(eq(users.id, account.user.id));
+    expect(row).toMatchObject({ isSuperAdmin: false, twoFactorSecret: 'enc:v1:kept' });
+    expect(row!.twoFactorEnabledAt).not.toBeNull();
   });
 });
 

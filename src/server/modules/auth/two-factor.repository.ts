@@ -76,6 +76,26 @@ export const twoFactorRepository = {
     return rows.length === 1;
   },
 
+  /**
+   * Ends every open challenge of the user: a password reset or change means the password that
+   * opened them may be someone else's, and a challenge would still sign in for five minutes.
+   */
+  async endChallengesFor(db: DbOrTx, userId: string) {
+    await db
+      .update(twoFactorChallenges)
+      .set({ usedAt: new Date() })
+      .where(and(eq(twoFactorChallenges.userId, userId), isNull(twoFactorChallenges.usedAt)));
+  },
+
+  /** Two-factor off, the set-up in progress dropped and the recovery codes gone, in the caller's transaction. */
+  async clear(db: DbOrTx, userId: string) {
+    await db
+      .update(users)
+      .set({ twoFactorSecret: null, twoFactorEnabledAt: null, twoFactorLastStep: null, updatedAt: new Date() })
+      .where(eq(users.id, userId));
+    await db.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, userId));
+  },
+
   async deleteExpiredChallenges(db: DbOrTx) {
     await db.delete(twoFactorChallenges).where(lt(twoFactorChallenges.expiresAt, sql`now() - interval '1 day'`));
   },

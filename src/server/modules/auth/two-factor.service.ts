@@ -10,6 +10,7 @@ import { verifyPassword } from '../../lib/passwords';
 import * as rateLimiter from '../../lib/rate-limiter';
 import { addMs, iso } from '../../lib/time';
 import { hashToken, newToken } from '../../lib/tokens';
+import { logRepeatedTwoFactorFailures } from '../super-admin/platform-events';
 import { sessionsRepository } from './sessions.repository';
 import { twoFactorRepository } from './two-factor.repository';
 import { usersRepository, type UserRow } from './users.repository';
@@ -20,11 +21,32 @@ const PERIOD_SECONDS = 30;
 const WINDOW_STEPS = 1;
 const CHALLENGE_TTL_MS = 5 * 60_000;
 /**
- * Wrong codes an account may send in 15 minutes (at sign-in and in settings together). With three
- * codes valid at a time that is a 1 in 33,000 chance per window for a guesser holding the password.
+ * Wrong codes an account may send in 15 minutes, at sign-in and in settings apart: someone holding
+ * the password and guessing at sign-in never locks the signed-in owner out of their settings.
+ * With three codes valid at a time, 10 is a 1 in 33,000 chance per window.
  */
 const CODE_ATTEMPTS = 10;
 const CODE_WINDOW_SECONDS = 15 * 60;
+/**
+ * And at sign-in, a day's cap, so the 15-minute windows do not add up forever (960 guesses a day,
+ * about one chance in 350): 30 a day is one in 11,000 a day. The owner is emailed when either
+ * limit is first reached, and a password reset clears both (decision 029).
+ */
+const SIGN_IN_CODE_ATTEMPTS_PER_DAY = 30;
+const DAY_SECONDS = 24 * 3600;
+const codeKeys = (userId: string) => ({
+  signIn: `two-factor:sign-in:${userId}`,
+  signInDay: `two-factor:sign-in-day:${userId}`,
+  settings: `two-factor:settings:${userId}`,
+});
+
+/** Clears the sign-in code counters: the password that let a guesser reach the code step changed. */
+export async function forgetSignInCodeAttempts(db: DbOrTx, userId: string) {
+  const keys = codeKeys(userId);
+  await rateLimiter.reset(db, keys.signIn);
+  await rateLimiter.reset(db, keys.signInDay);
+}
+
 /** Recovery codes: 12 characters of 31 letters and digits without look-alikes (59 bits each). */
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 
@@ -62,6 +84,14 @@ export function createTwoFactorService(deps: Deps) {
     return user;
   }
 
+  /**
+   * Two-factor set-up waits for a proven address: an account registered with someone else's
+   * address must not bind its own authenticator to it before the inbox owner can claim it.
+   */
+  function requireVerifiedEmail(user: UserRow) {
+    if (!user.emailVerifiedAt) throw conflict(TWO_FACTOR_MESSAGES.verifyEmailFirst, 'email_not_verified');
+  }
+
   async function checkPassword(user: UserRow, password: string) {
     if (!(await verifyPassword(user.password, password))) {
       throw badRequest(TWO_FACTOR_MESSAGES.wrongPassword, 'wrong_password');
@@ -69,13 +99,61 @@ export function createTwoFactorService(deps: Deps) {
   }
 
   /**
-   * Accepts a code from the app (each 30-second step once) or, where allowed, an unused recovery
-   * code (spent by this call). Wrong codes count toward the account's limit; a right one clears it.
+   * Past a limit at sign-in, the first refusal of the window tells the owner (someone holds their
+   * password) and the platform log.
    */
-  async function checkCode(user: UserRow, code: string, options: { recovery: boolean }) {
-    const key = `two-factor:${user.id}`;
-    const limited = await rateLimiter.hit(db, key, CODE_ATTEMPTS, CODE_WINDOW_SECONDS);
-    if (!limited.allowed) throw tooManyRequests(TWO_FACTOR_MESSAGES.tooMany, limited.retryAfterSeconds);
+  async function reportSignInGuessing(user: UserRow, attempts: number, windowSeconds: number) {
+    await logRepeatedTwoFactorFailures(db, { userId: user.id, email: user.email, attempts, windowSeconds });
+    const name = user.firstName ?? user.username;
+    mailer
+      .send({
+        to: user.email,
+        subject: 'Wrong two-factor codes on your Pigeonhole account',
+        text:
+          `Hello ${name},\n\nSomeone signed in to your Pigeonhole account with your password and then entered ` +
+          `${attempts} wrong two-factor codes, so we stopped accepting codes for a while.\n\n` +
+          `If it was not you, your password is known to someone else: reset it now from the sign-in page ` +
+          `("Forgot password?"). A reset ends every sign-in in progress.\n`,
+      })
+      .catch((err: unknown) => log.error({ err }, 'two-factor guessing notice email failed'));
+  }
+
+  /** 429 when the account has sent too many wrong codes for this purpose; reports sign-in guessing once per window. */
+  async function checkCodeLimits(user: UserRow, purpose: 'sign-in' | 'settings') {
+    const keys = codeKeys(user.id);
+    if (purpose === 'settings') {
+      const limited = await rateLimiter.hit(db, keys.settings, CODE_ATTEMPTS, CODE_WINDOW_SECONDS);
+      if (!limited.allowed) throw tooManyRequests(TWO_FACTOR_MESSAGES.tooMany, limited.retryAfterSeconds);
+      return;
+    }
+    const day = await rateLimiter.hit(db, keys.signInDay, SIGN_IN_CODE_ATTEMPTS_PER_DAY, DAY_SECONDS);
+    if (!day.allowed) {
+      if (day.count === SIGN_IN_CODE_ATTEMPTS_PER_DAY + 1) {
+        await reportSignInGuessing(user, SIGN_IN_CODE_ATTEMPTS_PER_DAY, DAY_SECONDS);
+      }
+      throw tooManyRequests(TWO_FACTOR_MESSAGES.tooManyToday, day.retryAfterSeconds);
+    }
+    const window = await rateLimiter.hit(db, keys.signIn, CODE_ATTEMPTS, CODE_WINDOW_SECONDS);
+    if (!window.allowed) {
+      // A refused attempt is not a guess: it does not use up the day's count.
+      await rateLimiter.undo(db, keys.signInDay);
+      if (window.count === CODE_ATTEMPTS + 1) await reportSignInGuessing(user, CODE_ATTEMPTS, CODE_WINDOW_SECONDS);
+      throw tooManyRequests(TWO_FACTOR_MESSAGES.tooMany, window.retryAfterSeconds);
+    }
+  }
+
+  /**
+   * Accepts a code from the app (each 30-second step once) or, where allowed, an unused recovery
+   * code (spent by this call). Wrong codes count toward the limits of the purpose; a right one
+   * clears its 15-minute count (the day's count stays: the owner's sign-in does not renew a
+   * guesser's allowance).
+   */
+  async function checkCode(
+    user: UserRow,
+    code: string,
+    options: { recovery: boolean; purpose: 'sign-in' | 'settings' },
+  ) {
+    await checkCodeLimits(user, options.purpose);
     let passed = false;
     if (/^\d{6}$/.test(code) && user.twoFactorSecret) {
       const now = Date.now();
@@ -92,7 +170,13 @@ export function createTwoFactorService(deps: Deps) {
       passed = await twoFactorRepository.consumeRecoveryCode(db, user.id, recoveryCodeHash(user.id, code));
     }
     if (!passed) throw badRequest(TWO_FACTOR_MESSAGES.invalidCode, 'invalid_code');
-    await rateLimiter.reset(db, key);
+    const keys = codeKeys(user.id);
+    if (options.purpose === 'sign-in') {
+      await rateLimiter.reset(db, keys.signIn);
+      await rateLimiter.undo(db, keys.signInDay);
+    } else {
+      await rateLimiter.reset(db, keys.settings);
+    }
   }
 
   /** New recovery codes replace the old ones; answered once, stored only hashed. */
@@ -135,6 +219,7 @@ export function createTwoFactorService(deps: Deps) {
     async setup(userId: string, password: string) {
       const user = await userOf(userId);
       if (user.twoFactorEnabledAt) throw conflict(TWO_FACTOR_MESSAGES.alreadyEnabled, 'already_enabled');
+      requireVerifiedEmail(user);
       await checkPassword(user, password);
       const secret = new OTPAuth.Secret({ size: 20 }).base32;
       await usersRepository.update(db, userId, { twoFactorSecret: secrets.encrypt(secret), twoFactorLastStep: null });
@@ -146,8 +231,9 @@ export function createTwoFactorService(deps: Deps) {
     async enable(userId: string, sessionId: string, code: string): Promise<string[]> {
       const user = await userOf(userId);
       if (user.twoFactorEnabledAt) throw conflict(TWO_FACTOR_MESSAGES.alreadyEnabled, 'already_enabled');
+      requireVerifiedEmail(user);
       if (!user.twoFactorSecret) throw badRequest(TWO_FACTOR_MESSAGES.setUpFirst, 'not_set_up');
-      await checkCode(user, code, { recovery: false });
+      await checkCode(user, code, { recovery: false, purpose: 'settings' });
       const codes = await transactionForgetting(db, caches, async (tx, forget) => {
         await usersRepository.update(tx, userId, { twoFactorEnabledAt: new Date() });
         await sessionsRepository.deleteForUser(tx, userId, sessionId);
@@ -162,14 +248,9 @@ export function createTwoFactorService(deps: Deps) {
       const user = await userOf(userId);
       if (!user.twoFactorEnabledAt) throw conflict(TWO_FACTOR_MESSAGES.notEnabled, 'not_enabled');
       await checkPassword(user, password);
-      await checkCode(user, code, { recovery: true });
+      await checkCode(user, code, { recovery: true, purpose: 'settings' });
       await transactionForgetting(db, caches, async (tx, forget) => {
-        await usersRepository.update(tx, userId, {
-          twoFactorSecret: null,
-          twoFactorEnabledAt: null,
-          twoFactorLastStep: null,
-        });
-        await twoFactorRepository.replaceRecoveryCodes(tx, userId, []);
+        await twoFactorRepository.clear(tx, userId);
         forget({ kind: 'user', userId });
       });
       tellOwner(user, 'turned off');
@@ -178,7 +259,7 @@ export function createTwoFactorService(deps: Deps) {
     async regenerateRecoveryCodes(userId: string, code: string): Promise<string[]> {
       const user = await userOf(userId);
       if (!user.twoFactorEnabledAt) throw conflict(TWO_FACTOR_MESSAGES.notEnabled, 'not_enabled');
-      await checkCode(user, code, { recovery: true });
+      await checkCode(user, code, { recovery: true, purpose: 'settings' });
       return issueRecoveryCodes(userId);
     },
 
@@ -196,7 +277,7 @@ export function createTwoFactorService(deps: Deps) {
       const found = await twoFactorRepository.findChallenge(db, hashToken(challenge));
       if (!found) throw expired();
       const user = await userOf(found.userId);
-      await checkCode(user, code, { recovery: true });
+      await checkCode(user, code, { recovery: true, purpose: 'sign-in' });
       if (!(await twoFactorRepository.consumeChallenge(db, found.id))) throw expired();
       return user;
     },

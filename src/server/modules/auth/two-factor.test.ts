@@ -1,15 +1,26 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, isNull } from 'drizzle-orm';
 import * as OTPAuth from 'otpauth';
 import { TWO_FACTOR_MESSAGES } from '../../../contract';
-import { twoFactorRecoveryCodes, users } from '../../db/schema';
+import { platformLog, twoFactorChallenges, twoFactorRecoveryCodes, users } from '../../db/schema';
 import { Client, createTestApp, type TestApp } from '../../test/harness';
+import { startTestSmtp } from '../../test/smtp';
 import { resetTwoFactor } from '../admin/two-factor-reset';
 
 let t: TestApp;
+let smtp: Awaited<ReturnType<typeof startTestSmtp>>;
 beforeAll(async () => {
-  t = await createTestApp();
+  smtp = await startTestSmtp();
+  t = await createTestApp({ SMTP_URL: smtp.url, APP_URL: 'http://pigeonhole.test' });
 });
+afterAll(() => smtp.close());
+
+/** A registered account whose address is verified (two-factor set-up waits for it). */
+async function registerVerified(c: Client) {
+  const account = await c.register();
+  await t.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, account.user.id));
+  return account;
+}
 
 /** The code an authenticator app shows for the secret, `steps` 30-second steps from now. */
 function codeFor(secret: string, steps = 0) {
@@ -25,7 +36,7 @@ async function forgetUsedSteps(userId: string) {
 /** A registered account with two-factor on: its client, secret and recovery codes. */
 async function withTwoFactor() {
   const c = new Client(t);
-  const account = await c.register();
+  const account = await registerVerified(c);
   const setup = await c.post('/api/auth/two-factor/setup', { password: account.password });
   expect(setup.statusCode).toBe(200);
   const { secret } = setup.json<{ secret: string }>();
@@ -42,9 +53,24 @@ async function startLogin(account: { email: string; password: string }) {
 }
 
 describe('turning two-factor on', () => {
-  it('asks for the password, gives a QR code, and is not in force until a code proves the app', async () => {
+  it('waits for a verified email address: set-up answers 409 and stores nothing until then', async () => {
     const c = new Client(t);
     const account = await c.register();
+    const early = await c.post('/api/auth/two-factor/setup', { password: account.password });
+    expect(early.statusCode).toBe(409);
+    expect(early.json()).toMatchObject({ code: 'email_not_verified', message: TWO_FACTOR_MESSAGES.verifyEmailFirst });
+    const [row] = await t.db.select().from(users).where(eq(users.id, account.user.id));
+    expect(row!.twoFactorSecret).toBeNull();
+    // A secret stored before this rule (or by a set-up begun before) cannot be turned on either.
+    await t.db.update(users).set({ twoFactorSecret: 'x' }).where(eq(users.id, account.user.id));
+    const enable = await c.post('/api/auth/two-factor/enable', { code: '123456' });
+    expect(enable.statusCode).toBe(409);
+    expect(enable.json().code).toBe('email_not_verified');
+  });
+
+  it('asks for the password, gives a QR code, and is not in force until a code proves the app', async () => {
+    const c = new Client(t);
+    const account = await registerVerified(c);
     expect((await c.get('/api/auth/two-factor')).json()).toEqual({
       enabled: false,
       enabledAt: null,
@@ -107,7 +133,7 @@ describe('turning two-factor on', () => {
 
   it('ends the other sessions of the account (one opened before may be someone else’s)', async () => {
     const c = new Client(t);
-    const account = await c.register();
+    const account = await registerVerified(c);
     const other = new Client(t);
     await other.post('/api/login', { username: account.email, password: account.password });
     expect((await other.get('/api/auth/user')).statusCode).toBe(200);
@@ -225,6 +251,112 @@ describe('signing in with two-factor on', () => {
     expect(limited.statusCode).toBe(429);
     expect(limited.json().message).toBe(TWO_FACTOR_MESSAGES.tooMany);
     expect((await c.get('/api/auth/user')).statusCode).toBe(401);
+  });
+});
+
+describe('guessing codes with a stolen password (issue 24)', () => {
+  const wrongCodeFor = (secret: string) => (codeFor(secret) === '123456' ? '654321' : '123456');
+
+  /** Sends `n` wrong codes to one challenge; answers the statuses. */
+  async function guess(account: { email: string; password: string }, code: string, n: number) {
+    const { c, res } = await startLogin(account);
+    const statuses: number[] = [];
+    for (let i = 0; i < n; i += 1) {
+      statuses.push((await c.post('/api/login/two-factor', { challenge: res.json().challenge, code })).statusCode);
+    }
+    return statuses;
+  }
+
+  /** Lets the 15-minute window of sign-in codes pass (the day's count stays). */
+  const windowPasses = (userId: string) =>
+    t.asOwner(
+      `update rate_limits set window_start = now() - interval '16 minutes' where key = 'two-factor:sign-in:${userId}'`,
+    );
+
+  it('does not lock the signed-in owner out of their settings, and tells the owner and the platform log', async () => {
+    const { c: owner, account, secret } = await withTwoFactor();
+    expect(await guess(account, wrongCodeFor(secret), 11)).toEqual([...Array(10).fill(400), 429]);
+
+    // The owner, signed in elsewhere, still manages two-factor with a right code.
+    const codes = await owner.post('/api/auth/two-factor/recovery-codes', { code: codeFor(secret) });
+    expect(codes.statusCode, codes.body).toBe(200);
+
+    const notice = await smtp.waitFor(account.email, { subject: /Wrong two-factor codes/ });
+    smtp.received.splice(smtp.received.indexOf(notice), 1);
+    expect(notice.text).toContain('10 wrong two-factor codes');
+    expect(notice.text).toContain('reset it now');
+    const logged = await t.db.select().from(platformLog).where(eq(platformLog.targetId, account.user.id));
+    expect(logged).toEqual([
+      expect.objectContaining({
+        kind: 'sign_in',
+        action: 'sign_in.repeated_two_factor_failures',
+        targetLabel: account.email,
+        details: { attempts: 10, windowMinutes: 15 },
+      }),
+    ]);
+    // One entry and one email per window, however long the guessing goes on.
+    expect(await guess(account, wrongCodeFor(secret), 3)).toEqual([429, 429, 429]);
+    expect(await t.db.select().from(platformLog).where(eq(platformLog.targetId, account.user.id))).toHaveLength(1);
+    await expect(smtp.waitFor(account.email, { subject: /Wrong two-factor codes/, timeoutMs: 500 })).rejects.toThrow();
+  });
+
+  it('caps the day at 30 wrong codes, however the windows fall; a password reset lets the owner back in', async () => {
+    const { account, secret } = await withTwoFactor();
+    for (let window = 0; window < 3; window += 1) {
+      expect(await guess(account, wrongCodeFor(secret), 10)).toEqual(Array(10).fill(400));
+      await windowPasses(account.user.id);
+    }
+    const { c, res } = await startLogin(account);
+    const capped = await c.post('/api/login/two-factor', { challenge: res.json().challenge, code: codeFor(secret) });
+    expect(capped.statusCode).toBe(429);
+    expect(capped.json().message).toBe(TWO_FACTOR_MESSAGES.tooManyToday);
+    expect(Number(capped.headers['retry-after'])).toBeGreaterThan(22 * 3600);
+    const notice = await smtp.waitFor(account.email, { subject: /Wrong two-factor codes/ });
+    smtp.received.splice(smtp.received.indexOf(notice), 1);
+    expect(notice.text).toContain('30 wrong two-factor codes');
+
+    // The owner resets the password from the emailed link; the count starts again.
+    await new Client(t).post('/api/forgot-password', { email: account.email });
+    const mail = await smtp.waitFor(account.email, { subject: /Reset/ });
+    smtp.received.splice(smtp.received.indexOf(mail), 1);
+    const token = /reset-password\?token=([\w-]+)/.exec(mail.text)![1];
+    expect((await new Client(t).post('/api/reset-password', { token, password: 'owners-new-one' })).statusCode).toBe(
+      200,
+    );
+    await forgetUsedSteps(account.user.id);
+    const back = await startLogin({ email: account.email, password: 'owners-new-one' });
+    const ok = await back.c.post('/api/login/two-factor', {
+      challenge: back.res.json().challenge,
+      code: codeFor(secret),
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+  });
+
+  it('a password reset ends every challenge opened before it', async () => {
+    const { account, secret } = await withTwoFactor();
+    const before = await startLogin(account);
+    expect(before.res.json()).toHaveProperty('challenge');
+
+    await new Client(t).post('/api/forgot-password', { email: account.email });
+    const mail = await smtp.waitFor(account.email, { subject: /Reset/ });
+    smtp.received.splice(smtp.received.indexOf(mail), 1);
+    const token = /reset-password\?token=([\w-]+)/.exec(mail.text)![1];
+    expect((await new Client(t).post('/api/reset-password', { token, password: 'owners-new-one' })).statusCode).toBe(
+      200,
+    );
+    const open = await t.db
+      .select()
+      .from(twoFactorChallenges)
+      .where(and(eq(twoFactorChallenges.userId, account.user.id), isNull(twoFactorChallenges.usedAt)));
+    expect(open).toHaveLength(0);
+    await forgetUsedSteps(account.user.id);
+    const late = await before.c.post('/api/login/two-factor', {
+      challenge: before.res.json().challenge,
+      code: codeFor(secret),
+    });
+    expect(late.statusCode).toBe(400);
+    expect(late.json().code).toBe('challenge_expired');
+    expect((await before.c.get('/api/auth/user')).statusCode).toBe(401);
   });
 });
 

@@ -33,6 +33,24 @@ export async function logRepeatedSignInFailures(
   });
 }
 
+/**
+ * Two-factor codes refused at sign-in for too many wrong ones: written once per window (the first
+ * refused attempt). Whoever sent them holds the account's password.
+ */
+export async function logRepeatedTwoFactorFailures(
+  db: DbOrTx,
+  entry: { userId: string; email: string; attempts: number; windowSeconds: number },
+) {
+  await platformLogRepository.record(db, {
+    kind: 'sign_in',
+    action: 'sign_in.repeated_two_factor_failures',
+    targetType: 'user',
+    targetId: entry.userId,
+    targetLabel: entry.email,
+    details: { attempts: entry.attempts, windowMinutes: Math.round(entry.windowSeconds / 60) },
+  });
+}
+
 /** A payment provider's webhook refused (bad signature, unknown customer, not configured...). */
 export async function logWebhookFailure(
   db: DbOrTx,

@@ -185,12 +185,15 @@ export const superAdminRepository = {
     return before;
   },
 
-  /** Whether the user holds the flag now: read fresh, so a revoke holds on every instance at once. */
-  async isSuperAdmin(db: DbOrTx, id: string): Promise<boolean> {
+  /**
+   * Whether the user holds the flag now, and has two-factor on: read fresh, so a revoke holds on
+   * every instance at once. Undefined for anyone without the flag.
+   */
+  async superAdminAccess(db: DbOrTx, id: string): Promise<{ twoFactor: boolean } | undefined> {
     const [row] = await db
-      .select({ flag: users.isSuperAdmin })
+      .select({ twoFactorEnabledAt: users.twoFactorEnabledAt })
       .from(users)
       .where(and(eq(users.id, id), eq(users.isSuperAdmin, true)));
-    return Boolean(row?.flag);
+    return row ? { twoFactor: row.twoFactorEnabledAt !== null } : undefined;
   },
 };

@@ -33,8 +33,10 @@ export function superAdminRoutes(app: App, superAdmin: SuperAdminService) {
 
   async function requireSuperAdmin(request: FastifyRequest) {
     const auth = authOf(request);
-    if (auth.apiKey || !(await superAdmin.isSuperAdmin(auth.user.id))) {
-      throw forbidden(SUPER_ADMIN_MESSAGES.forbidden, 'super_admin_required');
+    const access = auth.apiKey ? 'not_super_admin' : await superAdmin.checkAccess(auth.user.id);
+    if (access === 'not_super_admin') throw forbidden(SUPER_ADMIN_MESSAGES.forbidden, 'super_admin_required');
+    if (access === 'two_factor_required') {
+      throw forbidden(SUPER_ADMIN_MESSAGES.twoFactorRequired, 'two_factor_required');
     }
   }
   const guard = [app.authenticate, requireSuperAdmin];

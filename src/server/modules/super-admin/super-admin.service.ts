@@ -46,7 +46,7 @@ const toLogEntryDto = (r: PlatformLogRow): PlatformLogEntry => ({
   createdAt: iso(r.createdAt),
 });
 
-export function createSuperAdminService({ db, caches }: Deps) {
+export function createSuperAdminService({ db, caches, config }: Deps) {
   return {
     /** Reused for PLATFORM_STATS_TTL_MS (caches.ts); the lists stay live. Off with the caches. */
     stats(): Promise<PlatformStats> {
@@ -133,9 +133,15 @@ export function createSuperAdminService({ db, caches }: Deps) {
       return toUserDto((await superAdminRepository.findUser(db, id))!);
     },
 
-    /** The route's check: the flag as the database holds it now, not as a cached session remembers it. */
-    isSuperAdmin(userId: string) {
-      return superAdminRepository.isSuperAdmin(db, userId);
+    /**
+     * The route's check: the flag as the database holds it now, not as a cached session remembers
+     * it; and, where SUPER_ADMIN_TWO_FACTOR is required (production's default), two-factor on.
+     */
+    async checkAccess(userId: string): Promise<'allowed' | 'not_super_admin' | 'two_factor_required'> {
+      const access = await superAdminRepository.superAdminAccess(db, userId);
+      if (!access) return 'not_super_admin';
+      if (config.superAdminTwoFactor === 'required' && !access.twoFactor) return 'two_factor_required';
+      return 'allowed';
     },
   };
 }

@@ -1,3 +1,4 @@
+import { TWO_FACTOR_MESSAGES } from '@contract';
 import { KeyRound, ShieldCheck, ShieldOff } from 'lucide-react';
 import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
@@ -5,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatDate } from '@/lib/format';
+import { useSignedInUser } from '@/lib/resources/currentUser';
 import { useTwoFactorStatus } from '../../api/twoFactor';
 import { SetUpTwoFactorDialog } from './SetUpTwoFactorDialog';
 import { NewRecoveryCodesDialog, TurnOffTwoFactorDialog } from './TwoFactorCodeDialogs';
@@ -12,6 +14,8 @@ import { NewRecoveryCodesDialog, TurnOffTwoFactorDialog } from './TwoFactorCodeD
 /** Account settings: two-factor sign-in with an authenticator app (recommended for admins). */
 export function TwoFactorCard() {
   const status = useTwoFactorStatus();
+  // Set-up waits for a verified address (the server refuses it too): see EmailVerificationNotice above.
+  const user = useSignedInUser();
   const [dialog, setDialog] = useState<'setup' | 'off' | 'codes' | null>(null);
   const onOpenChange = (open: boolean) => !open && setDialog(null);
   const state = status.data;
@@ -60,8 +64,15 @@ export function TwoFactorCard() {
           </div>
         ) : (
           <div className="flex flex-wrap items-center justify-between gap-4">
-            <p className="text-sm text-fg-muted">Off: signing in needs only your password.</p>
-            <Button onClick={() => setDialog('setup')}>
+            <div className="space-y-1 text-sm text-fg-muted">
+              <p>Off: signing in needs only your password.</p>
+              {!user.emailVerified && <p id="two-factor-waits">{TWO_FACTOR_MESSAGES.verifyEmailFirst}</p>}
+            </div>
+            <Button
+              onClick={() => setDialog('setup')}
+              disabled={!user.emailVerified}
+              aria-describedby={user.emailVerified ? undefined : 'two-factor-waits'}
+            >
               <ShieldCheck aria-hidden /> Set up two-factor
             </Button>
           </div>
