@@ -27,6 +27,7 @@ describe('two-factor sign-in', () => {
     expect(await page.getByText('Verify your email address first: two-factor set-up waits for it.').isVisible()).toBe(
       true,
     );
+    await stack.screenshot(page, 'two-factor-waits-for-verified-email-desktop');
     await verifyEmailThroughInbox(stack, page, account.email);
 
     await page.goto('/settings');

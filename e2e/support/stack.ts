@@ -38,7 +38,7 @@ export const CHROMIUM_ARGS = [
  * The whole product as a person meets it: the built client and the server on a free port, an
  * embedded PostgreSQL of its own (or E2E_DATABASE_URL), a real SMTP server, and Chromium.
  */
-export async function startStack(options: { seedDemo?: boolean } = {}) {
+export async function startStack(options: { seedDemo?: boolean; env?: Record<string, string> } = {}) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'pigeonhole-e2e-'));
   await fs.chmod(dataDir, 0o755);
   const smtp = await startTestSmtp();
@@ -56,6 +56,7 @@ export async function startStack(options: { seedDemo?: boolean } = {}) {
         SMTP_URL: smtp.url,
         SEED_DEMO: options.seedDemo ? 'true' : 'false',
         ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
+        ...options.env,
       },
       process.cwd(),
     ),
