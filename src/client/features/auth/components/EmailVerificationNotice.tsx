@@ -22,7 +22,7 @@ export function EmailVerificationNotice({ user }: { user: User }) {
     >
       <p className="flex items-start gap-2">
         <MailWarning aria-hidden className="mt-0.5 size-4 shrink-0" />
-        <span>{user.email} is not verified yet. Open the link we emailed you; platform roles wait for it.</span>
+        <span>{user.email} is not verified yet. Open the link we emailed you: two-factor set-up waits for it.</span>
       </p>
       <Button
         variant="outline"
