@@ -229,6 +229,15 @@ export const EraseRecipientResult = z.object({
     /** Of those, messages still waiting to go out, now skipped. */
     notificationsCancelled: z.number().int(),
     photosDeleted: z.number().int(),
+    /**
+     * Items addressed to someone else (or no one) whose collector, sender, notes, description or
+     * sender address named them (their full name, email or phone), now "[erased]" there.
+     */
+    otherMailItems: z.number().int(),
+    /** History entries of those other items that named them ("Collected by …"). */
+    otherHistoryEntries: z.number().int(),
+    /** Messages about other items whose body or error text named them. */
+    otherNotifications: z.number().int(),
   }),
 });
 export type EraseRecipientResult = z.infer<typeof EraseRecipientResult>;

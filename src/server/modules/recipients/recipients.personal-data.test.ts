@@ -14,7 +14,8 @@ import {
 import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
 import { startTestSmtp } from '../../test/smtp';
 import type { NotificationWorker } from '../notifications/worker';
-import { ERASED_TEXT, ERASURE_SKIP_REASON } from './recipients.personal-data';
+import { escapeHtml } from '../notifications/messages';
+import { ERASED_TEXT, ERASURE_SKIP_REASON, mentionPatterns, mentionValues } from './recipients.personal-data';
 
 let smtp: Awaited<ReturnType<typeof startTestSmtp>>;
 let t: TestApp;
@@ -474,6 +475,10 @@ describe('POST /api/recipients/:id/erase', () => {
       notifications: 8,
       notificationsCancelled: 6,
       photosDeleted: 2,
+      // Nobody else's item names them.
+      otherMailItems: 0,
+      otherHistoryEntries: 0,
+      otherNotifications: 0,
     });
 
     // Not one copy left anywhere in the database.
@@ -605,6 +610,9 @@ describe('POST /api/recipients/:id/erase', () => {
         notifications: 0,
         notificationsCancelled: 0,
         photosDeleted: 0,
+        otherMailItems: 0,
+        otherHistoryEntries: 0,
+        otherNotifications: 0,
       },
     });
     expect(await rowsAbout(recipient.id, [])).toEqual(rows);
@@ -707,7 +715,246 @@ describe('POST /api/recipients/:id/erase', () => {
   });
 });
 
+/**
+ * Issue 24, finding 4: the erased person collected a neighbour's parcel. Their full name, email
+ * and phone go from the neighbour's item, its history, the neighbour's messages and a deleted
+ * item's snapshot, and no search finds them by it; the neighbour's own name, a lone first name
+ * of someone else and a shared family name stay.
+ */
+describe('POST /api/recipients/:id/erase: the person on other people’s items', () => {
+  async function neighbours() {
+    const { admin, member, org } = await orgWithMember();
+    // A and B share a family name; C shares B's first name only.
+    const pa = person();
+    const pb = { ...person(), lastName: pa.lastName };
+    const pc = { ...person(), firstName: pb.firstName };
+    const a = await addRecipient(admin, pa);
+    const b = await addRecipient(admin, pb);
+    const c = await addRecipient(admin, pc);
+    const aFull = `${pa.firstName} ${pa.lastName}`;
+    const bFull = `${pb.firstName} ${pb.lastName}`;
+    const cFull = `${pc.firstName} ${pc.lastName}`;
+
+    const parcel = await logItem(admin, {
+      recipientId: a.id,
+      sender: 'Amazon',
+      notes: `${pa.firstName} is away: ${bFull} (${pb.phone}, ${pb.email}) collects for her. The ${pa.lastName} family.`,
+    });
+    // C's item: a note with a lone first name that B shares, collected by C.
+    const theirs = await logItem(admin, {
+      recipientId: c.id,
+      sender: 'Etsy',
+      notes: `${pc.firstName} from the fourth floor asked about it`,
+    });
+    await drain();
+    // B collects A's parcel, and C collects their own.
+    const picked = await member.put(`/api/mail-items/${parcel.id}`, { status: 'delivered', collectorName: bFull });
+    expect(picked.statusCode, picked.body).toBe(200);
+    expect(
+      (await member.put(`/api/mail-items/${theirs.id}`, { status: 'delivered', collectorName: cFull })).statusCode,
+    ).toBe(200);
+    // The receipt emails go out: A's says "Collected by" B.
+    await drain();
+    expect(smtp.received.find((m) => m.to.includes(pa.email) && m.text.includes(bFull))).toBeDefined();
+    // Another of A's items, collected by B written last name first, then deleted: its history and
+    // the deletion event's snapshot of it stay.
+    const gone = await logItem(admin, { recipientId: a.id, sender: 'IKEA' });
+    const reversed = `${pb.lastName}, ${pb.firstName}`;
+    expect(
+      (await member.put(`/api/mail-items/${gone.id}`, { status: 'delivered', collectorName: reversed })).statusCode,
+    ).toBe(200);
+    expect((await admin.delete(`/api/mail-items/${gone.id}`)).statusCode).toBe(204);
+    // A webhook delivery about A's parcel, waiting: its body carries the item, collector and notes
+    // (a note's line break is "\n" in the JSON).
+    await t.db.insert(notificationJobs).values({
+      organizationId: org.id,
+      channel: 'webhook',
+      event: 'mail_item.delivered',
+      mailItemId: parcel.id,
+      recipientId: a.id,
+      destination: 'https://hooks.example.com/mailroom',
+      payload: {
+        body: JSON.stringify({
+          type: 'mail_item.delivered',
+          data: { mailItem: { id: parcel.id, collectorName: bFull, notes: `Door code\n${bFull} knows it` } },
+        }),
+      },
+      status: 'queued',
+    });
+    return { admin, member, org, pa, pb, pc, a, b, c, aFull, bFull, cFull, reversed, parcel, theirs, gone };
+  }
+
+  it('scrubs their full name, email and phone from the neighbour’s item, history and messages; search no longer finds them; the neighbour’s name stays', async () => {
+    const n = await neighbours();
+    const { admin, member, org, pa, pb, aFull, bFull, cFull, reversed, parcel, theirs, gone } = n;
+    const search = (q: string) => searchNames(member, `/api/mail-items?search=${encodeURIComponent(q)}`);
+    const searchHistory = (q: string) => searchNames(member, `/api/history?range=0&search=${encodeURIComponent(q)}`);
+
+    // Before: B's name is on A's item, and both searches find A's parcel by it.
+    expect(await search(bFull)).toEqual([parcel.id]);
+    expect(await searchHistory(bFull)).toEqual([parcel.id]);
+    expect((await copiesOf([bFull, reversed, pb.email, pb.phone])).sort()).toEqual(
+      expect.arrayContaining([
+        'mail_items.collector_name',
+        'mail_items.notes',
+        'mail_item_history.notes',
+        'notification_jobs.payload',
+        'recipients.email',
+      ]),
+    );
+    const messageBodies = async () =>
+      t.db
+        .select({ id: notificationJobs.id, payload: notificationJobs.payload, status: notificationJobs.status })
+        .from(notificationJobs)
+        .where(and(eq(notificationJobs.organizationId, org.id), eq(notificationJobs.recipientId, n.a.id)));
+    const receipt = (await messageBodies()).find(
+      (m) => m.payload.kind === 'receipt' && String(m.payload.text).includes(bFull),
+    );
+    expect(receipt).toMatchObject({ status: 'sent' });
+
+    const res = await admin.post(`/api/recipients/${n.b.id}/erase`, { confirm: true });
+    expect(res.statusCode, res.body).toBe(200);
+    const { counts } = res.json<{ counts: Record<string, number> }>();
+    // Not one copy of their full name (either order), email or phone anywhere in the database.
+    expect(await copiesOf([bFull, reversed, `${pb.lastName} ${pb.firstName}`, pb.email, pb.phone])).toEqual([]);
+
+    // A's parcel: the collector and the mentions are "[erased]"; A's own name and family name stay.
+    const [row] = await t.db.select().from(mailItems).where(eq(mailItems.id, parcel.id));
+    expect(row).toMatchObject({
+      recipientId: n.a.id,
+      status: 'delivered',
+      sender: 'Amazon',
+      collectorName: ERASED_TEXT,
+      notes: `${pa.firstName} is away: ${ERASED_TEXT} (${ERASED_TEXT}, ${ERASED_TEXT}) collects for her. The ${pa.lastName} family.`,
+    });
+    const history = (id: string) =>
+      t.db
+        .select({ action: mailItemHistory.action, notes: mailItemHistory.notes })
+        .from(mailItemHistory)
+        .where(eq(mailItemHistory.mailItemId, id))
+        .orderBy(asc(mailItemHistory.seq));
+    expect((await history(parcel.id)).find((h) => h.action === 'delivered')?.notes).toBe(`Collected by ${ERASED_TEXT}`);
+    expect((await history(gone.id)).find((h) => h.action === 'delivered')?.notes).toBe(`Collected by ${ERASED_TEXT}`);
+
+    // A's messages: the receipt says "Collected by: [erased]" in both parts and still greets A;
+    // the waiting webhook delivery still goes out, valid JSON, without B's name.
+    const after = await messageBodies();
+    const receiptNow = after.find((m) => m.id === receipt!.id)!;
+    expect(receiptNow.status).toBe('sent');
+    expect(receiptNow.payload.text).toContain(`Collected by: ${ERASED_TEXT}`);
+    expect(receiptNow.payload.text).toContain(`Hello ${pa.firstName},`);
+    expect(receiptNow.payload.html).toContain(ERASED_TEXT);
+    const webhook = after.find((m) => typeof m.payload.body === 'string')!;
+    expect(webhook.status).toBe('queued');
+    expect(JSON.parse(webhook.payload.body as string).data.mailItem).toEqual({
+      id: parcel.id,
+      collectorName: ERASED_TEXT,
+      notes: `Door code\n${ERASED_TEXT} knows it`,
+    });
+
+    expect(counts).toMatchObject({
+      recipient: 1,
+      mailItems: 0,
+      // A's parcel (collector and notes); the deleted item has no row any more.
+      otherMailItems: 1,
+      // "Collected by" on A's parcel and on the deleted item.
+      otherHistoryEntries: 2,
+      // A's receipt email, the waiting webhook delivery, and the deletion event's snapshot.
+      otherNotifications: 3,
+    });
+
+    // No search finds them by their name any more; A is still found by theirs.
+    expect(await search(bFull)).toEqual([]);
+    expect(await search(pb.email)).toEqual([]);
+    expect(await searchHistory(bFull)).toEqual([]);
+    expect(await searchHistory(reversed)).toEqual([]);
+    expect(await search(aFull)).toEqual([parcel.id]);
+    expect(await searchHistory(aFull)).toEqual([parcel.id]);
+    // B's first name alone now finds only C, who shares it: C's name, note and collection stay.
+    expect(await search(pb.firstName)).toEqual([theirs.id]);
+    const [cItem] = await t.db.select().from(mailItems).where(eq(mailItems.id, theirs.id));
+    expect(cItem).toMatchObject({
+      collectorName: cFull,
+      notes: `${n.pc.firstName} from the fourth floor asked about it`,
+    });
+    expect((await history(theirs.id)).find((h) => h.action === 'delivered')?.notes).toBe(`Collected by ${cFull}`);
+    expect(await searchNames(member, `/api/recipients?search=${encodeURIComponent(aFull)}`)).toEqual([n.a.id]);
+
+    // Erasing again changes nothing anywhere and writes no second audit entry.
+    const again = await admin.post(`/api/recipients/${n.b.id}/erase`, { confirm: true });
+    expect(Object.values(again.json<{ counts: Record<string, number> }>().counts).every((v) => v === 0)).toBe(true);
+    expect(await auditOf(org.id, 'recipient.erased')).toHaveLength(1);
+    expect((await auditOf(org.id, 'recipient.erased'))[0]!.after).toEqual(counts);
+  });
+
+  it('keeps a shared full name on the items of the other recipient who holds it, and scrubs it everywhere else', async () => {
+    const { admin, member, org } = await orgWithMember();
+    const pb = person();
+    const b = await addRecipient(admin, pb);
+    // D has exactly B's name (another email): on D's own items the name is D's.
+    const d = await addRecipient(admin, { firstName: pb.firstName, lastName: pb.lastName, email: `d-${pb.email}` });
+    const e = await addRecipient(admin, person());
+    const bFull = `${pb.firstName} ${pb.lastName}`;
+    const dItem = await logItem(admin, { recipientId: d.id, notes: `${bFull} asked; or write to ${pb.email}` });
+    const eItem = await logItem(admin, { recipientId: e.id, notes: `${bFull} will collect` });
+    const nobodys = await logItem(admin, { notes: `Found at the door, ${pb.phone}` });
+    expect(
+      (await member.put(`/api/mail-items/${dItem.id}`, { status: 'delivered', collectorName: bFull })).statusCode,
+    ).toBe(200);
+
+    const res = await admin.post(`/api/recipients/${b.id}/erase`, { confirm: true });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().counts).toMatchObject({ otherMailItems: 3, otherHistoryEntries: 0 });
+    const rows = await t.db
+      .select({ id: mailItems.id, notes: mailItems.notes, collectorName: mailItems.collectorName })
+      .from(mailItems)
+      .where(eq(mailItems.organizationId, org.id));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    // On D's item D's name stays (collector and note); B's email, which D does not hold, goes.
+    expect(byId.get(dItem.id)).toEqual({
+      id: dItem.id,
+      notes: `${bFull} asked; or write to ${ERASED_TEXT}`,
+      collectorName: bFull,
+    });
+    expect(byId.get(eItem.id)?.notes).toBe(`${ERASED_TEXT} will collect`);
+    expect(byId.get(nobodys.id)?.notes).toBe(`Found at the door, ${ERASED_TEXT}`);
+    const [dHistory] = await t.db
+      .select({ notes: mailItemHistory.notes })
+      .from(mailItemHistory)
+      .where(and(eq(mailItemHistory.mailItemId, dItem.id), eq(mailItemHistory.action, 'delivered')));
+    expect(dHistory!.notes).toBe(`Collected by ${bFull}`);
+  });
+});
+
 describe('sql', () => {
+  it('scrubs a mention out of JSON text (a payload, a webhook body inside it) and leaves valid JSON', async () => {
+    const r = { firstName: 'Ann "Nan"', lastName: 'O\\Neil', email: 'ann@example.com', phone: null };
+    const full = `${r.firstName} ${r.lastName}`;
+    const patterns = mentionPatterns(mentionValues(r))!;
+    const payload = {
+      text: `Hello,\nCollected by: ${full}\n`,
+      html: `<td>${escapeHtml(full)}</td>`,
+      body: JSON.stringify({ collectorName: full, notes: `Ask\n${full} or ann@example.com` }),
+      other: 'Ann and Neil and Nan stay',
+    };
+    const [row] = await t.db
+      .execute<{ scrubbed: Record<string, string> }>(
+        sql`select regexp_replace(${JSON.stringify(payload)}::jsonb::text, ${patterns.json}::text, '[erased]', 'gi')::jsonb
+              as scrubbed
+            where ${JSON.stringify(payload)}::jsonb::text ilike any (array[${sql.join(
+              patterns.jsonLike.map((p) => sql`${p}`),
+              sql`, `,
+            )}]::text[])`,
+      )
+      .then((q) => q.rows);
+    expect(row!.scrubbed).toEqual({
+      text: `Hello,\nCollected by: ${ERASED_TEXT}\n`,
+      html: `<td>${ERASED_TEXT}</td>`,
+      body: JSON.stringify({ collectorName: ERASED_TEXT, notes: `Ask\n${ERASED_TEXT} or ${ERASED_TEXT}` }),
+      other: 'Ann and Neil and Nan stay',
+    });
+  });
+
   it('keeps a regular expression special character in a name literal', async () => {
     const { admin } = await orgWithMember();
     const r = await addRecipient(admin, { firstName: 'A.J. (Jr)', lastName: "O'Brien+Co", phone: '+1 (503) 555-0101' });

@@ -12,7 +12,9 @@ import {
   photos,
   recipients,
 } from '../../db/schema';
+import { escapeLike } from '../../lib/like';
 import { iso, isoOrNull } from '../../lib/time';
+import { escapeHtml, toGsm } from '../notifications/messages';
 import type { RecipientRow } from './recipients.repository';
 
 /**
@@ -55,6 +57,35 @@ export function isErased(r: RecipientRow): boolean {
 const regexLiteral = (value: string) => value.replace(/[^\p{L}\p{N}\s]/gu, (c) => `\\${c}`);
 
 /**
+ * A value as a regular expression: its words literal, the spaces between them any run of
+ * whitespace ("Jane  Doe" typed with two spaces is still the name).
+ */
+const valueRegex = (value: string) => value.trim().split(/\s+/).map(regexLiteral).join('[[:space:]]+');
+
+/** Whole words only: a name inside a longer word ("Li" in "Lighthouse") is not the name. */
+const BEFORE_WORD = '(?<![[:alnum:]_])';
+const AFTER_WORD = '(?![[:alnum:]_])';
+/**
+ * In JSON text a word may also follow an escaped newline, tab or return ("…\\nJane Doe"): the
+ * `n` before it is the escape's, not the word's.
+ */
+const BEFORE_WORD_IN_JSON = '(?:(?<![[:alnum:]_])|(?<=\\\\[nrt]))';
+
+/** Case-insensitively distinct values, longest first (the alternation tries the longest first). */
+function distinctLongestFirst(values: string[]): string[] {
+  const seen = new Set<string>();
+  return values
+    .map((v) => v.trim())
+    .filter((v) => {
+      const key = v.toLowerCase();
+      if (v.length === 0 || seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .sort((a, b) => b.length - a.length);
+}
+
+/**
  * One regular expression matching, as whole words and case-insensitively, the recipient's full
  * name, last name, first name, email and phone number (longest first). Names shorter than two
  * characters are left out: an initial alone identifies nobody and would match too much. Null
@@ -64,18 +95,110 @@ export function erasurePattern(r: Pick<RecipientRow, 'firstName' | 'lastName' | 
   const names = [`${r.firstName} ${r.lastName}`, r.lastName, r.firstName]
     .map((v) => v.trim())
     .filter((v) => v.length >= 2);
-  const contacts = [r.email, r.phone].map((v) => v?.trim() ?? '').filter((v) => v.length > 0);
-  const seen = new Set<string>();
-  const values = [...names, ...contacts].filter((v) => {
-    const key = v.toLowerCase();
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  const values = distinctLongestFirst([...names, r.email ?? '', r.phone ?? '']);
   if (values.length === 0) return null;
-  values.sort((a, b) => b.length - a.length);
-  // Lookbehind and lookahead: a name inside a longer word ("Li" in "Lighthouse") is not the name.
-  return `(?<![[:alnum:]_])(?:${values.map(regexLiteral).join('|')})(?![[:alnum:]_])`;
+  return `${BEFORE_WORD}(?:${values.map(valueRegex).join('|')})${AFTER_WORD}`;
+}
+
+/**
+ * What identifies the recipient in text about someone else (amended by issue 24): their full
+ * name in either order ("Jane Doe", "Doe Jane", "Doe, Jane"), their email and their phone
+ * number. Never a first or last name alone: on another resident's item "Doe" is as likely that
+ * resident's family name, and "Jane" any other Jane. A full name needs both parts.
+ */
+export function mentionValues(r: Pick<RecipientRow, 'firstName' | 'lastName' | 'email' | 'phone'>): string[] {
+  const first = r.firstName.trim();
+  const last = r.lastName.trim();
+  const names = first && last ? [`${first} ${last}`, `${last} ${first}`, `${last}, ${first}`] : [];
+  return distinctLongestFirst([...names, r.email ?? '', r.phone ?? '']);
+}
+
+/** The ways a value is written in stored messages: as typed, HTML-escaped (emails) and as an SMS writes it. */
+const writtenForms = (value: string) => [value, escapeHtml(value), toGsm(value)].filter((v) => v.trim().length >= 2);
+/** A string as it stands inside JSON text, once (a payload's field) and twice (a webhook's body). */
+const inJson = (value: string) => JSON.stringify(value).slice(1, -1);
+const inJsonTwice = (value: string) => inJson(inJson(value));
+
+/** A value's words: every match of its regular expression holds them in this order. */
+const wordsOf = (value: string) => value.trim().split(/\s+/);
+
+/**
+ * Whether every text holding `a`'s words in order also holds `b`'s (each of b's words inside one
+ * of a's, in order; case aside).
+ */
+function implies(a: string[], b: string[]): boolean {
+  let i = 0;
+  for (const word of b) {
+    while (i < a.length && !a[i]!.toLowerCase().includes(word.toLowerCase())) i += 1;
+    if (i === a.length) return false;
+    i += 1;
+  }
+  return true;
+}
+
+/**
+ * LIKE patterns that every match of the values satisfies, compared in lower case: their words in
+ * order, anything between ("%jane%doe%"). A pattern implied by another is left out ("doe, jane"
+ * by "doe jane"). A cheap filter before the regular expression, which costs far more a row.
+ */
+function prefilter(values: string[]): string[] {
+  const words = distinctLongestFirst(values).map(wordsOf);
+  const kept = words.filter((a, n) => !words.some((b, m) => m !== n && implies(a, b) && (!implies(b, a) || m < n)));
+  return kept.map((w) => `%${w.map(escapeLike).join('%')}%`);
+}
+
+/** Regular expressions (and their cheap prefilters) for text columns and for JSON (payloads). */
+export type MentionPatterns = {
+  text: string;
+  json: string;
+  /** LIKE patterns (compared in lower case) for the text columns and for JSON text. */
+  textLike: string[];
+  jsonLike: string[];
+};
+
+export function mentionPatterns(values: string[]): MentionPatterns | null {
+  if (values.length === 0) return null;
+  const textValues = distinctLongestFirst(values);
+  const jsonValues = distinctLongestFirst(values.flatMap(writtenForms).flatMap((v) => [inJson(v), inJsonTwice(v)]));
+  return {
+    text: `${BEFORE_WORD}(?:${textValues.map(valueRegex).join('|')})${AFTER_WORD}`,
+    json: `${BEFORE_WORD_IN_JSON}(?:${jsonValues.map(valueRegex).join('|')})${AFTER_WORD}`,
+    textLike: prefilter(textValues),
+    jsonLike: prefilter(jsonValues),
+  };
+}
+
+/** Another recipient of the organization holding the same full name, email or phone number. */
+export type Namesake = Pick<RecipientRow, 'id' | 'firstName' | 'lastName' | 'email' | 'phone'>;
+
+/**
+ * How an erasure finds the recipient in rows about other people: `all` on everyone's items,
+ * `namesakes` the recipients who share some of the values, whose own items are scrubbed with
+ * `onNamesakesItems` (the values nobody else holds) instead, since on their items the shared name or
+ * number is as likely theirs. `contacts` clears a message sent outside any recipient (a test
+ * message) to their address.
+ */
+export type Mentions = {
+  all: MentionPatterns;
+  namesakes: string[];
+  onNamesakesItems: MentionPatterns | null;
+  contacts: { email: string | null; phone: string | null };
+};
+
+export function mentionsOf(
+  r: Pick<RecipientRow, 'firstName' | 'lastName' | 'email' | 'phone'>,
+  namesakes: Namesake[],
+): Mentions | null {
+  const values = mentionValues(r);
+  const all = mentionPatterns(values);
+  if (!all) return null;
+  const theirs = new Set(namesakes.flatMap((n) => mentionValues(n).map((v) => v.toLowerCase())));
+  return {
+    all,
+    namesakes: namesakes.map((n) => n.id),
+    onNamesakesItems: namesakes.length ? mentionPatterns(values.filter((v) => !theirs.has(v.toLowerCase()))) : all,
+    contacts: { email: r.email?.trim() || null, phone: r.phone?.trim() || null },
+  };
 }
 
 /** `column` with every match of the pattern replaced (no change without a pattern). */
@@ -94,6 +217,36 @@ const itemIdsOf = (organizationId: string, recipientId: string) => sql`
     and not exists (select 1 from mail_items g where g.organization_id = j.organization_id and g.id = j.mail_item_id)`;
 
 const locationMailroom = alias(mailrooms, 'location_mailroom');
+
+/**
+ * `column` (of a row about someone else) with every mention of the erased recipient replaced:
+ * the pattern of a namesake's own items on rows whose recipient (`recipientColumn`) is one of
+ * them, the full pattern on every other row. JSON columns are scrubbed as JSON text and read back.
+ */
+function scrubMentions(column: string, recipientColumn: string, m: Mentions, as: 'text' | 'json'): SQL {
+  const apply = (p: MentionPatterns | null): SQL => {
+    if (!p) return sql.raw(column);
+    return as === 'text'
+      ? sql`regexp_replace(${sql.raw(column)}, ${p.text}::text, ${ERASED_TEXT}::text, 'gi')`
+      : sql`regexp_replace(${sql.raw(column)}::text, ${p.json}::text, ${ERASED_TEXT}::text, 'gi')::jsonb`;
+  };
+  if (m.namesakes.length === 0) return apply(m.all);
+  const ids = sql.join(
+    m.namesakes.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+  return sql`case when ${sql.raw(recipientColumn)} in (${ids}) then ${apply(m.onNamesakesItems)} else ${apply(m.all)} end`;
+}
+
+/**
+ * Whether `expression` matches any of the LIKE patterns, case aside: the cheap filter before the
+ * regular expression. The text is lower-cased once, rather than by ILIKE for every pattern.
+ */
+const containsAny = (expression: string, patterns: string[]): SQL =>
+  sql`lower(${sql.raw(expression)}) like any (array[${sql.join(
+    patterns.map((p) => sql`lower(${p}::text)`),
+    sql`, `,
+  )}]::text[])`;
 
 export const personalDataRepository = {
   /** The recipient locked for the rest of the transaction: an edit or a second erasure waits. */
@@ -319,6 +472,128 @@ export const personalDataRepository = {
       )
       select count(*)::int as changed, (count(*) filter (where cancel))::int as cancelled from changed`);
     return rows[0] ?? { changed: 0, cancelled: 0 };
+  },
+
+  /**
+   * The other recipients of the organization holding the same full name, email or phone number
+   * (erased ones hold none): their own items keep those values (decision 015, amended).
+   */
+  async namesakes(tx: DbOrTx, organizationId: string, r: RecipientRow): Promise<Namesake[]> {
+    return tx
+      .select({
+        id: recipients.id,
+        firstName: recipients.firstName,
+        lastName: recipients.lastName,
+        email: recipients.email,
+        phone: recipients.phone,
+      })
+      .from(recipients)
+      .where(
+        and(
+          eq(recipients.organizationId, organizationId),
+          sql`${recipients.id} <> ${r.id}`,
+          sql`(lower(trim(${recipients.firstName})) = lower(trim(${r.firstName}::text))
+                 and lower(trim(${recipients.lastName})) = lower(trim(${r.lastName}::text))
+               or lower(trim(${recipients.email})) = lower(trim(${r.email}::text))
+               or trim(${recipients.phone}) = trim(${r.phone}::text))`,
+        ),
+      );
+  },
+
+  /**
+   * Items addressed to anyone else (or to nobody) that mention them: their full name, email or
+   * phone replaced in the collector's name, the sender, notes, description and sender address
+   * (a parcel they collected for a neighbour, a note naming them). Only the candidate rows (those
+   * holding a value's words in order) are matched against the regular expression. Answers the
+   * items changed.
+   */
+  async eraseMentionsFromItems(tx: DbOrTx, organizationId: string, recipientId: string, m: Mentions) {
+    const columns = ['collector_name', 'sender', 'notes', 'description', 'sender_address'] as const;
+    // The varchar columns keep their length: "[erased]" is longer than a short name.
+    const width: Partial<Record<(typeof columns)[number], number>> = { collector_name: 255, sender: 255 };
+    const scrubbed = columns.map((c) => {
+      const value = scrubMentions(`i.${c}`, 'i.recipient_id', m, 'text');
+      return sql`${width[c] ? sql`left(${value}, ${sql.raw(String(width[c]))})` : value} as ${sql.raw(c)}`;
+    });
+    const list = (prefix: string) => sql.raw(columns.map((c) => `${prefix}.${c}`).join(', '));
+    const { rows } = await tx.execute<{ n: number }>(sql`
+      with old as (
+        select i.id, ${sql.join(scrubbed, sql`, `)}
+        from mail_items i
+        where i.organization_id = ${organizationId} and i.recipient_id is distinct from ${recipientId}
+          and (${sql.join(
+            columns.map((c) => containsAny(`i.${c}`, m.all.textLike)),
+            sql` or `,
+          )})
+        for update
+      ), changed as (
+        update mail_items x
+        set ${sql.raw(columns.map((c) => `${c} = o.${c}`).join(', '))}, updated_at = now()
+        from old o
+        where x.organization_id = ${organizationId} and x.id = o.id
+          and (${list('x')}) is distinct from (${list('o')})
+        returning x.id
+      )
+      select count(*)::int as n from changed`);
+    return rows[0]?.n ?? 0;
+  },
+
+  /**
+   * History of everyone else's items (deleted ones included) that mentions them: "Collected by
+   * Jane Doe" becomes "Collected by [erased]", and so in any other note. Answers the entries changed.
+   */
+  async eraseMentionsFromHistory(tx: DbOrTx, organizationId: string, recipientId: string, m: Mentions) {
+    // The item's recipient decides which pattern applies only when someone shares their values.
+    const item = m.namesakes.length
+      ? sql`left join mail_items i on i.organization_id = h.organization_id and i.id = h.mail_item_id`
+      : sql``;
+    const { rows } = await tx.execute<{ n: number }>(sql`
+      with old as (
+        select h.id, ${scrubMentions('h.notes', 'i.recipient_id', m, 'text')} as notes
+        from mail_item_history h ${item}
+        where h.organization_id = ${organizationId} and ${containsAny('h.notes', m.all.textLike)}
+          and h.mail_item_id not in (${itemIdsOf(organizationId, recipientId)})
+      ), changed as (
+        update mail_item_history x set notes = o.notes
+        from old o
+        where x.organization_id = ${organizationId} and x.id = o.id and x.notes is distinct from o.notes
+        returning x.id
+      )
+      select count(*)::int as n from changed`);
+    return rows[0]?.n ?? 0;
+  },
+
+  /**
+   * Messages about anyone else's items that mention them (a receipt telling a neighbour "Collected
+   * by Jane Doe", a webhook body or a deleted item's snapshot carrying the collector's name, an
+   * error text): the mention replaced in the payload and the error text. Such messages still go
+   * out if they were waiting. A message sent outside any recipient (a test) to their address
+   * loses the address. Answers the rows changed.
+   */
+  async eraseMentionsFromNotifications(tx: DbOrTx, organizationId: string, recipientId: string, m: Mentions) {
+    const toThem = sql`j.recipient_id is null and j.channel in ('email', 'sms')
+      and (lower(j.destination) = lower(${m.contacts.email}::text) or j.destination = ${m.contacts.phone}::text)`;
+    const { rows } = await tx.execute<{ n: number }>(sql`
+      with old as (
+        select j.id,
+          ${scrubMentions('j.payload', 'j.recipient_id', m, 'json')} as payload,
+          ${scrubMentions('j.last_error', 'j.recipient_id', m, 'text')} as last_error,
+          case when ${toThem} then null else j.destination end as destination
+        from notification_jobs j
+        where j.organization_id = ${organizationId} and j.recipient_id is distinct from ${recipientId}
+          and (${containsAny('j.payload::text', m.all.jsonLike)} or ${containsAny('j.last_error', m.all.textLike)}
+               or ${toThem})
+        for update
+      ), changed as (
+        update notification_jobs x
+        set payload = o.payload, last_error = o.last_error, destination = o.destination, updated_at = now()
+        from old o
+        where x.organization_id = ${organizationId} and x.id = o.id
+          and (x.payload, x.last_error, x.destination) is distinct from (o.payload, o.last_error, o.destination)
+        returning x.id
+      )
+      select count(*)::int as n from changed`);
+    return rows[0]?.n ?? 0;
   },
 
   /** The row anonymised and deactivated; undefined when it already was. */

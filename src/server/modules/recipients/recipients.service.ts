@@ -26,7 +26,13 @@ import {
   toPreview,
   type CheckedRow,
 } from './recipients.import';
-import { erasurePattern, isErased, personalDataRepository, type ErasureCounts } from './recipients.personal-data';
+import {
+  erasurePattern,
+  isErased,
+  mentionsOf,
+  personalDataRepository,
+  type ErasureCounts,
+} from './recipients.personal-data';
 import { recipientsRepository, type RecipientChanges, type RecipientRow } from './recipients.repository';
 
 export const RECIPIENT_NOT_FOUND = 'Recipient not found';
@@ -198,6 +204,18 @@ export function createRecipientsService({ db, caches }: Deps) {
         const items = await personalDataRepository.eraseFromItems(tx, organizationId, id, pattern);
         const historyEntries = await personalDataRepository.eraseFromHistory(tx, organizationId, id, pattern);
         const messages = await personalDataRepository.eraseFromNotifications(tx, organizationId, id, pattern);
+        // Then everyone else's items, their history and messages: where the recipient collected
+        // a neighbour's parcel or a note names them (their full name, email or phone only).
+        const mentions = isErased(row)
+          ? null
+          : mentionsOf(row, await personalDataRepository.namesakes(tx, organizationId, row));
+        const elsewhere = mentions
+          ? {
+              items: await personalDataRepository.eraseMentionsFromItems(tx, organizationId, id, mentions),
+              history: await personalDataRepository.eraseMentionsFromHistory(tx, organizationId, id, mentions),
+              messages: await personalDataRepository.eraseMentionsFromNotifications(tx, organizationId, id, mentions),
+            }
+          : { items: 0, history: 0, messages: 0 };
         const erased = await personalDataRepository.eraseRecipient(tx, organizationId, id);
         const counts: ErasureCounts = {
           recipient: erased ? 1 : 0,
@@ -206,6 +224,9 @@ export function createRecipientsService({ db, caches }: Deps) {
           notifications: messages.changed,
           notificationsCancelled: messages.cancelled,
           photosDeleted: items.photos,
+          otherMailItems: elsewhere.items,
+          otherHistoryEntries: elsewhere.history,
+          otherNotifications: elsewhere.messages,
         };
         if (Object.values(counts).some((n) => n > 0)) {
           await auditRepository.record(tx, {

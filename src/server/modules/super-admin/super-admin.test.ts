@@ -1,10 +1,12 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SUPER_ADMIN_MESSAGES, TOTAL_COUNT_HEADER } from '../../../contract';
 import { auditLog, billingPayments, organizations, platformLog, users } from '../../db/schema';
 import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
 import { signStripePayload, stripeEvent } from '../../test/stripe-server';
+import * as rateLimiter from '../../lib/rate-limiter';
 import { grantSuperAdmin, revokeSuperAdmin } from '../admin/super-admin';
+import { logRepeatedSignInFailures, PLATFORM_LOG_QUOTAS } from './platform-events';
 
 /**
  * The platform operator's console: stats from SQL, server-side search and paging, plan and status
@@ -395,6 +397,96 @@ describe('GET /api/super-admin/logs', () => {
       String(rows.length),
     );
     expect((await root.get('/api/super-admin/logs?kind=billing')).statusCode).toBe(400);
+  });
+
+  it('keeps its quota per source: a flood of forged webhook posts hides neither a refused signed event nor a refused sign-in', async () => {
+    const quota = PLATFORM_LOG_QUOTAS['webhook:stripe:unverified'];
+    const anyone = new Client(t);
+    const forgedEntries = async () =>
+      (
+        await t.db
+          .select({ details: platformLog.details })
+          .from(platformLog)
+          .where(and(eq(platformLog.kind, 'webhook'), sql`${platformLog.details}->>'code' = 'invalid_signature'`))
+          .orderBy(asc(platformLog.seq))
+      ).map((e) => e.details);
+    const before = (await forgedEntries()).length;
+    // Anonymous posts with a bad signature, well past the hour's quota (as the probe sent them).
+    const payload = JSON.stringify(
+      stripeEvent('invoice.paid', { id: 'in_flood', object: 'invoice', customer: 'cus_x' }),
+    );
+    for (let i = 0; i < quota + 5 - before; i++) {
+      const res = await anyone.post('/api/webhooks/stripe', payload, {
+        'content-type': 'application/json',
+        'stripe-signature': signStripePayload(payload, 'whsec_forged'),
+      });
+      expect(res.statusCode).toBe(400);
+    }
+    // A real refusal of another source is still recorded: an event Stripe signed for a customer we do not know...
+    const signed = JSON.stringify(
+      stripeEvent('invoice.paid', { id: 'in_after_flood', object: 'invoice', customer: 'cus_after_flood' }),
+    );
+    const refused = await anyone.post('/api/webhooks/stripe', signed, {
+      'content-type': 'application/json',
+      'stripe-signature': signStripePayload(signed, WEBHOOK_SECRET),
+    });
+    expect(refused.statusCode).toBe(400);
+    const webhooks = (await root.get('/api/super-admin/logs?kind=webhook')).json<LogEntry[]>();
+    expect(webhooks[0]).toMatchObject({
+      action: 'webhook.stripe_failed',
+      details: { code: 'unknown_customer', eventType: 'invoice.paid' },
+    });
+    expect(webhooks[0]!.details).not.toHaveProperty('quotaReached');
+
+    // ...and so is a sign-in guessed at.
+    const victim = new Client(t);
+    const account = await victim.register();
+    for (let i = 0; i < 4; i++) {
+      await anyone.post('/api/login', { username: account.username, password: `flood-guess-${i}` });
+    }
+    const signIns = (await logOf(account.username.toLowerCase())).filter((e) => e.kind === 'sign_in');
+    expect(signIns).toHaveLength(1);
+    expect(signIns[0]).toMatchObject({ action: 'sign_in.repeated_failures', details: { scope: 'account' } });
+    // Their own trail stops at the quota, and its last entry says so.
+    const forged = await forgedEntries();
+    expect(forged).toHaveLength(quota);
+    expect(forged.at(-1)).toMatchObject({ quotaReached: true, quotaPerHour: quota });
+    expect(forged.slice(0, -1).some((d) => d?.quotaReached)).toBe(false);
+
+    await rateLimiter.reset(t.db, 'platform-log:webhook:stripe:unverified');
+  });
+
+  it('bounds each source: refused sign-ins stop at their own quota, marked, and leave webhook refusals alone', async () => {
+    const quota = PLATFORM_LOG_QUOTAS['sign_in:account'];
+    await rateLimiter.reset(t.db, 'platform-log:sign_in:account');
+    try {
+      for (let i = 0; i < quota + 3; i++) {
+        await logRepeatedSignInFailures(t.db, {
+          scope: 'account',
+          login: `bounded-${i}@example.com`,
+          ip: '203.0.113.7',
+          attempts: 3,
+          windowSeconds: 900,
+        });
+      }
+      const rows = await t.db
+        .select({ label: platformLog.targetLabel, details: platformLog.details })
+        .from(platformLog)
+        .where(sql`${platformLog.targetLabel} like 'bounded-%'`)
+        .orderBy(asc(platformLog.seq));
+      expect(rows).toHaveLength(quota);
+      expect(rows.at(-1)).toMatchObject({ label: `bounded-${quota - 1}@example.com`, details: { quotaReached: true } });
+      // Webhook refusals have their own quota.
+      const payload = JSON.stringify(stripeEvent('invoice.paid', { id: 'in_q', object: 'invoice', customer: 'cus_q' }));
+      await new Client(t).post('/api/webhooks/stripe', payload, {
+        'content-type': 'application/json',
+        'stripe-signature': signStripePayload(payload, 'whsec_forged'),
+      });
+      const [newest] = (await root.get('/api/super-admin/logs?kind=webhook&limit=1')).json<LogEntry[]>();
+      expect(newest).toMatchObject({ details: { code: 'invalid_signature' } });
+    } finally {
+      await rateLimiter.reset(t.db, 'platform-log:sign_in:account');
+    }
   });
 });
 

@@ -55,6 +55,10 @@ const consequences = [
     icon: ClipboardList,
     text: 'Their name, email and phone are removed from their mail items, collector names, history notes and the messages sent to them.',
   },
+  {
+    icon: ClipboardList,
+    text: 'Their full name, email and phone are also removed from other people’s mail items (a parcel they collected for someone else, a note), with their history and messages. A first or last name on its own is left there: it may be someone else’s.',
+  },
   { icon: ImageOff, text: 'Photos of their mail items are deleted.' },
   { icon: BellOff, text: 'Messages still waiting to go out to them are cancelled.' },
 ];

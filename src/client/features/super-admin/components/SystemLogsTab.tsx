@@ -47,6 +47,9 @@ function LogRow({ entry }: { entry: PlatformLogEntry }) {
         <p className="text-xs text-fg-subtle">
           <WhenText iso={entry.createdAt} />
           {typeof entry.details?.ip === 'string' && <> · from {entry.details.ip}</>}
+          {entry.details?.quotaReached === true && (
+            <> · the hour’s last entry from this source: further ones are not logged until the hour ends</>
+          )}
         </p>
       </div>
     </li>
