@@ -153,6 +153,8 @@ export const BILLING_MESSAGES = {
   noPaymentMethodTitle: 'Online payment is not set up yet',
   noPaymentMethod: (salesEmail: string) =>
     `This server does not take card or PayPal payments yet. Contact ${salesEmail} to choose a plan; your organization keeps working meanwhile.`,
+  tooManyBillingRequests:
+    'Too many payment requests for this organization. Nothing more was charged; please wait a minute and try again.',
 } as const;
 
 /** Which payment provider a purchase went through; 'demo' is the local simulated one (no keys set). */

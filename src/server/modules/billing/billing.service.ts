@@ -26,7 +26,8 @@ import {
   type UpgradeBody,
 } from '../../../contract';
 import type { Deps, OrgCaller } from '../../context';
-import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
+import { AppError, badRequest, conflict, notFound, tooManyRequests } from '../../lib/errors';
+import * as rateLimiter from '../../lib/rate-limiter';
 import { DAY_MS, addMs, iso, isoOrNull } from '../../lib/time';
 import { usersRepository } from '../auth/users.repository';
 import { membersRepository } from '../organizations/members.repository';
@@ -54,6 +55,17 @@ const DEMO_CUSTOMER_PREFIX = 'demo_cus_';
  * real provider's page would time out; after that, and whenever DEMO_PAYMENTS is off, never.
  */
 export const DEMO_CHECKOUT_TTL_MS = 3600_000;
+/**
+ * Billing writes an organization may make per window, all kinds together: checkout sessions,
+ * PayPal orders and captures, portal sessions, demo completions. Counted in PostgreSQL (the
+ * sign-in limits' counters, lib/rate-limiter.ts) so every instance shares them. A person buying a
+ * plan makes two or three; ten a minute bounds what a script holding an admin session can send
+ * to Stripe and PayPal in our name.
+ */
+export const BILLING_WRITES_PER_WINDOW = 10;
+export const BILLING_WRITE_WINDOW_SECONDS = 60;
+/** The organization's counter in rate_limits. */
+export const billingWritesKey = (organizationId: string) => `billing:org:${organizationId}`;
 
 const paymentRequired = (message: string, code: string) => new AppError(402, message, code);
 /** A payment choice this server does not offer (decision 028): nothing is written. */
@@ -94,6 +106,20 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
   }
   const demoExpired = (checkout: CheckoutRow, now = Date.now()) =>
     checkout.status !== 'completed' && checkout.createdAt.getTime() + DEMO_CHECKOUT_TTL_MS <= now;
+
+  /** One billing write of the organization: 429 with Retry-After past the limit (nothing else is done). */
+  async function throttle(caller: OrgCaller) {
+    const limited = await rateLimiter.hit(
+      db,
+      billingWritesKey(caller.organizationId),
+      BILLING_WRITES_PER_WINDOW,
+      BILLING_WRITE_WINDOW_SECONDS,
+    );
+    if (!limited.allowed) {
+      log.warn({ organizationId: caller.organizationId, count: limited.count }, 'billing writes throttled');
+      throw tooManyRequests(BILLING_MESSAGES.tooManyBillingRequests, limited.retryAfterSeconds);
+    }
+  }
 
   /** The end of the trial a Stripe checkout started now carries over, or null (charged at once). */
   function carriedTrialEnd(org: { subscriptionStatus: string; trialEndDate: Date | null }): Date | null {
@@ -282,6 +308,7 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
      */
     async createCheckoutSession(caller: OrgCaller, body: CreateCheckoutSessionBody): Promise<CheckoutSessionReply> {
       requireCard();
+      await throttle(caller);
       await checkSeats(caller, body.planId, body.quantity);
       const org = await organizationsRepository.findById(db, caller.organizationId);
       if (!org) throw notFound('Organization not found');
@@ -341,6 +368,7 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
         throw conflict(BILLING_MESSAGES.demoEnvironment, 'demo_environment');
       }
       if (!gateways.stripe) throw unavailable(BILLING_MESSAGES.cardUnavailable);
+      await throttle(caller);
       return gateways.stripe
         .createPortalSession(org.stripeCustomerId, `${publicUrl()}/settings-billing`)
         .catch(providerError);
@@ -363,6 +391,7 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
 
     async completeDemoCheckout(caller: OrgCaller, id: string): Promise<Organization> {
       requireDemo();
+      await throttle(caller);
       const checkout = await billingRepository.findCheckout(db, caller.organizationId, id, 'demo');
       if (!checkout || checkout.providerRef !== null) {
         await refuse(caller, notFound(BILLING_MESSAGES.checkoutNotFound), { checkoutId: id });
@@ -381,6 +410,7 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
     /** A PayPal order for the plan's price: the server prices it; a client amount that disagrees is refused. */
     async createPaypalOrder(caller: OrgCaller, body: CreatePaypalOrderBody): Promise<PaypalOrderReply> {
       requirePaypal();
+      await throttle(caller);
       await checkSeats(caller, body.planType, body.userCount);
       const amount = monthlyTotalCents(body.planType, body.userCount);
       const details = { planType: body.planType, userCount: body.userCount, amount: body.amount ?? null };
@@ -428,6 +458,7 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
      */
     async capturePaypalOrder(caller: OrgCaller, orderId: string, body: UpgradeBody): Promise<CaptureReply> {
       requirePaypal();
+      await throttle(caller);
       const order = await billingRepository.findOrder(db, caller.organizationId, orderId);
       if (!order) return refuse(caller, notFound(BILLING_MESSAGES.orderNotFound), { orderId });
       // An order opened under another configuration: the demo provider switched off since, or

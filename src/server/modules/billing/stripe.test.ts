@@ -158,6 +158,43 @@ describe('POST /api/billing/create-checkout-session', () => {
   });
 });
 
+describe('billing writes per organization (issue 24: 30 checkout sessions in 1.2 s reached Stripe)', () => {
+  it('answers the 11th checkout session within a minute 429 with Retry-After, and Stripe received 10', async () => {
+    const { admin, org } = await setup();
+    const sessionsOf = (id: string) =>
+      stripe.requests.filter(
+        (r) =>
+          r.method === 'POST' &&
+          r.path === '/v1/checkout/sessions' &&
+          (r.body as { client_reference_id?: string }).client_reference_id === id,
+      ).length;
+    // As the probe sent them: all at once.
+    const replies = await Promise.all(
+      Array.from({ length: 11 }, () =>
+        admin.post('/api/billing/create-checkout-session', { planId: 'professional', quantity: 5 }),
+      ),
+    );
+    const statuses = replies.map((r) => r.statusCode).sort();
+    expect(statuses).toEqual([...Array<number>(10).fill(200), 429]);
+    const limited = replies.find((r) => r.statusCode === 429)!;
+    expect(limited.json()).toEqual({ message: BILLING_MESSAGES.tooManyBillingRequests, code: 'rate_limited' });
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(sessionsOf(org.id)).toBe(10);
+    const rows = await t.db.select().from(billingCheckouts).where(eq(billingCheckouts.organizationId, org.id));
+    expect(rows).toHaveLength(10);
+
+    // The portal counts against the same budget; another organization has its own.
+    stripe.addCustomer('cus_throttled');
+    await t.db.update(organizations).set({ stripeCustomerId: 'cus_throttled' }).where(eq(organizations.id, org.id));
+    expect((await admin.post('/api/billing/create-portal-session', {})).statusCode).toBe(429);
+    const other = await setup('Other');
+    const theirs = await other.admin.post('/api/billing/create-checkout-session', { planId: 'starter', quantity: 2 });
+    expect(theirs.statusCode, theirs.body).toBe(200);
+  });
+});
+
 describe('POST /api/webhooks/stripe', () => {
   it('refuses unsigned, mis-signed and tampered events with 400 and changes nothing', async () => {
     const { admin, org } = await setup();
