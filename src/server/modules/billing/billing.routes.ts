@@ -201,7 +201,7 @@ export function billingRoutes(app: App, billing: BillingService, webhooks: Strip
       schema: {
         tags,
         summary:
-          'Stripe events (signed): checkout completed, subscription created/updated/deleted, invoice paid/failed; replays change nothing',
+          'Stripe events (signed): checkout completed (granted once paid), async payment succeeded/failed, subscription created/updated/deleted, invoice paid/failed; replays change nothing',
         response: {
           200: z.object({
             received: z.literal(true),
