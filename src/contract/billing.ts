@@ -239,6 +239,12 @@ export const LicenseSummary = z.object({
   /** Whether new items, members and integrations are allowed; when not, `blockedReason` says why. */
   canWrite: z.boolean(),
   blockedReason: z.enum(['trial_expired', 'subscription_inactive']).nullable(),
+  /**
+   * When a card checkout started now would keep the rest of the trial: the day its first charge
+   * is taken (Stripe, on a trial with at least 49 hours left). Null when the card would be charged
+   * at once, or is not taken by Stripe (PayPal charges at once; the demo provider charges nothing).
+   */
+  cardTrialEndsAt: Timestamp.nullable(),
 });
 export type LicenseSummary = z.infer<typeof LicenseSummary>;
 

@@ -264,6 +264,7 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
         customerId: org.stripeCustomerId,
         canWrite: block === null,
         blockedReason: block,
+        cardTrialEndsAt: isoOrNull(carriedTrialEnd(org)),
       };
     },
 

@@ -83,6 +83,8 @@ describe('licence summary', () => {
       customerId: null,
       canWrite: true,
       blockedReason: null,
+      // The demo provider charges nothing: no "won't be charged until the trial ends" to promise.
+      cardTrialEndsAt: null,
     });
     expect((await admin.get('/api/licenses/active')).json()).toEqual([]);
     expect((await admin.get('/api/billing/payments')).json()).toEqual([]);

@@ -143,6 +143,31 @@ describe('POST /api/billing/create-checkout-session', () => {
     expect(request.headers.authorization).toBe('Bearer sk_test_pigeonhole');
   });
 
+  it("tells the checkout whether the card starts with the trial: only when Stripe gets the trial's rest (49 h or more)", async () => {
+    const { admin, org } = await setup();
+    const trialEnd = (await orgRow(org.id)).trialEndDate!;
+    const summary = (await admin.get('/api/licenses/summary')).json<{ cardTrialEndsAt: string | null }>();
+    expect(summary.cardTrialEndsAt).toBe(trialEnd.toISOString());
+    const carried = (await startCheckout(admin)).request.body as { subscription_data: { trial_end?: string } };
+    expect(Number(carried.subscription_data.trial_end)).toBe(Math.floor(trialEnd.getTime() / 1000));
+
+    // 48 hours left: Stripe would refuse the trial_end, so the card is charged at once, and says so.
+    await t.db
+      .update(organizations)
+      .set({ trialEndDate: new Date(Date.now() + 48 * 3600_000) })
+      .where(eq(organizations.id, org.id));
+    expect((await admin.get('/api/licenses/summary')).json()).toMatchObject({ cardTrialEndsAt: null });
+    const charged = (await startCheckout(admin)).request.body as { subscription_data: { trial_end?: string } };
+    expect(charged.subscription_data.trial_end).toBeUndefined();
+
+    // A paid plan has no trial to carry.
+    await t.db
+      .update(organizations)
+      .set({ planType: 'starter', subscriptionStatus: 'active' })
+      .where(eq(organizations.id, org.id));
+    expect((await admin.get('/api/licenses/summary')).json()).toMatchObject({ cardTrialEndsAt: null });
+  });
+
   it('answers 502 with a message a person understands when Stripe is down, and keeps nothing', async () => {
     const { admin, org } = await setup();
     stripe.setDown(true);
