@@ -152,7 +152,7 @@ export const BILLING_MESSAGES = {
   demoCheckoutExpired: 'This demo checkout has expired. Nothing was charged; start again from checkout.',
   noPaymentMethodTitle: 'Online payment is not set up yet',
   noPaymentMethod: (salesEmail: string) =>
-    `This server does not take card or PayPal payments yet. Contact ${salesEmail} to choose a plan; your organization keeps working meanwhile.`,
+    `This server does not take card or PayPal payments yet. Contact ${salesEmail} to choose a plan.`,
   tooManyBillingRequests:
     'Too many payment requests for this organization. Nothing more was charged; please wait a minute and try again.',
 } as const;
