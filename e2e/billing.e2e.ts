@@ -83,7 +83,11 @@ describe('an admin on a free trial', () => {
     const summary = page.getByRole('region', { name: 'Payment summary' });
     await expect.poll(() => summary.getByText('5 users × $35').isVisible()).toBe(true);
     expect(await summary.getByText('$175').count()).toBeGreaterThan(0);
-    await expect.poll(() => summary.getByText('7-Day Free Trial').isVisible()).toBe(true);
+    // The demo provider charges nothing, so there is no "won't be charged until the trial ends" to
+    // promise, nor a trial to start (only a Stripe checkout carries the trial over).
+    await expect.poll(() => page.getByRole('button', { name: 'Subscribe' }).isVisible()).toBe(true);
+    expect(await summary.getByText('7-Day Free Trial').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Start Free Trial' }).count()).toBe(0);
     expect(
       await page
         .getByText('Cancel anytime. No setup fees. Secure payment processing by a card payment provider.')
@@ -95,14 +99,15 @@ describe('an admin on a free trial', () => {
     await expect.poll(() => users.inputValue()).toBe('3');
     await users.fill('4');
     await expect.poll(() => page.getByText('Starter is for 1 to 3 users').isVisible()).toBe(true);
-    expect(await page.getByRole('button', { name: 'Start Free Trial' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Subscribe' }).isDisabled()).toBe(true);
     await choose(page, /^Professional/);
     await users.fill('5');
-    await expect.poll(() => page.getByRole('button', { name: 'Start Free Trial' }).isEnabled()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Subscribe' }).isEnabled()).toBe(true);
     await shootBoth(page, 'billing-checkout');
 
-    // Card: the stack has no Stripe keys, so the demo provider's page stands in for Stripe Checkout.
-    await page.getByRole('button', { name: 'Start Free Trial' }).click();
+    // Card: the stack has no provider keys (the demo provider is on by default outside production),
+    // so the demo provider's page stands in for Stripe Checkout.
+    await page.getByRole('button', { name: 'Subscribe' }).click();
     await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/checkout\/demo\/[0-9a-f-]{36}$/);
     await expect.poll(() => page.getByText('Demo payment provider — no card is charged').isVisible()).toBe(true);
     await expect
@@ -172,6 +177,71 @@ describe('paying with PayPal', () => {
     const plan = page.getByRole('group', { name: 'Current plan' });
     await expect.poll(() => plan.getByRole('heading', { name: 'Starter' }).isVisible()).toBe(true);
     expect(await plan.getByText('1 of 3', { exact: true }).isVisible()).toBe(true);
+    await context.close();
+  });
+});
+
+describe('the payment choices the server offers (decision 028)', () => {
+  /**
+   * The server's own replies with what another configuration would say: which providers take the
+   * choices (GET /api/plans) and whether a card checkout keeps the trial (the licence summary).
+   */
+  async function serverSays(
+    page: Page,
+    providers: { card: string | null; paypal: string | null },
+    cardTrialEndsAt: string | null = null,
+  ) {
+    await page.route('**/api/plans', async (route) => {
+      const reply = await route.fetch();
+      const body = { ...((await reply.json()) as object), demoMode: false, providers };
+      await route.fulfill({ response: reply, json: body });
+    });
+    await page.route('**/api/licenses/summary', async (route) => {
+      const reply = await route.fetch();
+      await route.fulfill({ response: reply, json: { ...((await reply.json()) as object), cardTrialEndsAt } });
+    });
+  }
+
+  it('shows a designed notice when no payment method is set up, and only the methods offered otherwise', async () => {
+    const { context, page } = await stack.newPage(DESKTOP);
+    await registerAdminWithOrganization(page, 'Orchard Court');
+    await serverSays(page, { card: null, paypal: null });
+    await page.goto('/checkout');
+    const summary = page.getByRole('region', { name: 'Payment summary' });
+    await expect.poll(() => summary.getByText('Online payment is not set up yet').isVisible()).toBe(true);
+    const contact = summary.getByRole('link', { name: 'Contact sales' });
+    expect(await contact.getAttribute('href')).toMatch(/^mailto:sales@pigeonhole\.local\?subject=/);
+    expect(await page.getByRole('radio', { name: 'Credit Card' }).count()).toBe(0);
+    expect(await page.getByRole('radio', { name: 'PayPal' }).count()).toBe(0);
+    expect(await summary.getByText('7-Day Free Trial').count()).toBe(0);
+    await shootBoth(page, 'billing-checkout-no-payment-method');
+    await context.close();
+  });
+
+  it('offers the card alone when PayPal is not set up, with the trial note only when Stripe keeps the trial', async () => {
+    const { context, page } = await stack.newPage(DESKTOP);
+    await registerAdminWithOrganization(page, 'Birch House');
+    const trialEnd = new Date(Date.now() + 6 * 86_400_000).toISOString();
+    await serverSays(page, { card: 'stripe', paypal: null }, trialEnd);
+    await page.goto('/checkout');
+    const summary = page.getByRole('region', { name: 'Payment summary' });
+    await expect.poll(() => summary.getByText('7-Day Free Trial').isVisible()).toBe(true);
+    expect(await summary.getByText("You won't be charged until after the trial period ends").isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Start Free Trial' }).isVisible()).toBe(true);
+    expect(await page.getByRole('radio', { name: 'Credit Card' }).isChecked()).toBe(true);
+    expect(await page.getByRole('radio', { name: 'PayPal' }).count()).toBe(0);
+    await context.close();
+  });
+
+  it('never promises the trial to a PayPal payment, which is charged at once', async () => {
+    const { context, page } = await stack.newPage(DESKTOP);
+    await registerAdminWithOrganization(page, 'Elm Yard');
+    await serverSays(page, { card: 'stripe', paypal: 'demo' }, new Date(Date.now() + 6 * 86_400_000).toISOString());
+    await page.goto('/checkout');
+    const summary = page.getByRole('region', { name: 'Payment summary' });
+    await expect.poll(() => summary.getByText('7-Day Free Trial').isVisible()).toBe(true);
+    await choose(page, 'PayPal');
+    await expect.poll(() => summary.getByText('7-Day Free Trial').count()).toBe(0);
     await context.close();
   });
 });

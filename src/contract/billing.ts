@@ -144,6 +144,17 @@ export const BILLING_MESSAGES = {
   checkoutFooter: 'Cancel anytime. No setup fees. Secure payment processing by a card payment provider.',
   trialNoteTitle: '7-Day Free Trial',
   trialNote: "You won't be charged until after the trial period ends",
+  // Payment choices that are not set up on this server (decision 028)
+  cardUnavailable: 'Card payments are not set up on this server. Nothing was charged.',
+  paypalUnavailable: 'PayPal payments are not set up on this server. Nothing was charged.',
+  demoUnavailable:
+    'The demo payment provider is switched off on this server, so this demo checkout cannot be completed. Nothing was charged; start again from checkout.',
+  demoCheckoutExpired: 'This demo checkout has expired. Nothing was charged; start again from checkout.',
+  noPaymentMethodTitle: 'Online payment is not set up yet',
+  noPaymentMethod: (salesEmail: string) =>
+    `This server does not take card or PayPal payments yet. Contact ${salesEmail} to choose a plan.`,
+  tooManyBillingRequests:
+    'Too many payment requests for this organization. Nothing more was charged; please wait a minute and try again.',
 } as const;
 
 /** Which payment provider a purchase went through; 'demo' is the local simulated one (no keys set). */
@@ -178,9 +189,19 @@ export const PlansReply = z.object({
   trial: z.object({ days: z.number().int(), seats: z.number().int(), maxPackagesPerMonth: z.number().int() }),
   yearlyDiscount: z.number(),
   currency: z.string(),
-  /** True when no payment provider keys are set: checkout completes against the local demo provider. */
+  /**
+   * True when the local demo provider takes payments (DEMO_PAYMENTS: on by default outside
+   * production without provider keys): checkout completes and nothing is charged.
+   */
   demoMode: z.boolean(),
-  providers: z.object({ card: z.enum(['stripe', 'demo']), paypal: z.enum(['paypal', 'demo']) }),
+  /**
+   * Who takes each payment choice: its real provider, the demo provider (demoMode), or null when
+   * it is not offered on this server (its calls answer 409 payment_method_unavailable).
+   */
+  providers: z.object({
+    card: z.enum(['stripe', 'demo']).nullable(),
+    paypal: z.enum(['paypal', 'demo']).nullable(),
+  }),
   /** Where the landing page's Contact Sales button writes to (SALES_EMAIL). */
   salesEmail: z.string(),
 });
@@ -218,6 +239,12 @@ export const LicenseSummary = z.object({
   /** Whether new items, members and integrations are allowed; when not, `blockedReason` says why. */
   canWrite: z.boolean(),
   blockedReason: z.enum(['trial_expired', 'subscription_inactive']).nullable(),
+  /**
+   * When a card checkout started now would keep the rest of the trial: the day its first charge
+   * is taken (Stripe, on a trial with at least 49 hours left). Null when the card would be charged
+   * at once, or is not taken by Stripe (PayPal charges at once; the demo provider charges nothing).
+   */
+  cardTrialEndsAt: Timestamp.nullable(),
 });
 export type LicenseSummary = z.infer<typeof LicenseSummary>;
 
@@ -287,7 +314,8 @@ export const DemoCheckout = z.object({
   /** Cents a month. */
   amount: z.number().int(),
   currency: z.string(),
-  status: z.enum(['open', 'completed']),
+  /** expired: not completed within an hour of being opened (it can no longer be completed). */
+  status: z.enum(['open', 'completed', 'expired']),
   customerEmail: z.string().nullable(),
 });
 export type DemoCheckout = z.infer<typeof DemoCheckout>;

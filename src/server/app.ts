@@ -14,7 +14,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { listeningUrl, type Config } from './config';
+import { listeningUrl, startupWarnings, type Config } from './config';
 import type { Db } from './db/client';
 import type { Deps } from './context';
 import { connectCaches, createCaches, type Caches } from './caches';
@@ -73,14 +73,21 @@ import { createPaypalGateway } from './modules/billing/paypal.gateway';
 import { createSuperAdminService } from './modules/super-admin/super-admin.service';
 import { superAdminRoutes } from './modules/super-admin/super-admin.routes';
 
-export type BuildOptions = { config: Config; db: Db; mailer?: Mailer };
+export type BuildOptions = {
+  config: Config;
+  db: Db;
+  mailer?: Mailer;
+  /** Where the log lines go (stdout unless given; tests read what an instance logs at start). */
+  logStream?: { write: (line: string) => void };
+};
 
 /** The whole HTTP application; main.ts listens with it, tests inject into it. */
-export async function buildApp({ config, db, mailer }: BuildOptions) {
+export async function buildApp({ config, db, mailer, logStream }: BuildOptions) {
   const app = Fastify({
     logger: {
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-api-key"]'],
+      ...(logStream ? { stream: logStream } : {}),
     },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -209,7 +216,9 @@ export async function buildApp({ config, db, mailer }: BuildOptions) {
   app.decorate('notifications', notifications);
   notificationsRoutes(app, createNotificationsService(deps, notifications.unsubscribeKeys));
   integrationsRoutes(app, createIntegrationsService(deps));
-  // Without provider keys, checkout runs against the local demo provider (README: Billing).
+  for (const warning of startupWarnings(config)) app.log.error(warning);
+  // A payment choice without keys runs against the local demo provider only with DEMO_PAYMENTS
+  // (decision 028); otherwise it is not offered (README: Billing).
   const gateways = {
     stripe: config.stripe ? createStripeGateway(config.stripe) : null,
     paypal: config.paypal ? createPaypalGateway(config.paypal) : null,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import os from 'node:os';
-import { defaultPoolSize, loadConfig } from './config';
+import { defaultPoolSize, loadConfig, startupWarnings } from './config';
 
 describe('loadConfig', () => {
   it('has working defaults', () => {
@@ -40,6 +40,31 @@ describe('loadConfig', () => {
     expect(loadConfig({}, '/srv/app').salesEmail).toBe('sales@pigeonhole.local');
     expect(loadConfig({ SALES_EMAIL: 'sales@desk.example.com' }, '/srv/app').salesEmail).toBe('sales@desk.example.com');
     expect(() => loadConfig({ SALES_EMAIL: 'sales desk' }, '/srv/app')).toThrow(/SALES_EMAIL/);
+  });
+
+  it('runs the demo payment provider only where it is asked for or harmless (DEMO_PAYMENTS)', () => {
+    const prod = { NODE_ENV: 'production', APP_URL: 'https://desk.example.com' };
+    // Default: on outside production without provider keys; off with any key; off in production.
+    expect(loadConfig({}, '/srv/app').demoPayments).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }, '/srv/app').demoPayments).toBe(true);
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x' }, '/srv/app').demoPayments).toBe(false);
+    expect(loadConfig({ PAYPAL_CLIENT_ID: 'id', PAYPAL_CLIENT_SECRET: 's' }, '/srv/app').demoPayments).toBe(false);
+    expect(loadConfig({ PAYPAL_CLIENT_ID: 'id' }, '/srv/app').demoPayments).toBe(false);
+    expect(loadConfig(prod, '/srv/app').demoPayments).toBe(false);
+    // Explicit: on in production only when said so; off anywhere.
+    expect(loadConfig({ ...prod, DEMO_PAYMENTS: 'true' }, '/srv/app').demoPayments).toBe(true);
+    expect(loadConfig({ DEMO_PAYMENTS: 'false' }, '/srv/app').demoPayments).toBe(false);
+    // Never beside a real key.
+    expect(() => loadConfig({ DEMO_PAYMENTS: 'true', STRIPE_SECRET_KEY: 'sk_test_x' }, '/srv/app')).toThrow(
+      /DEMO_PAYMENTS: true cannot be combined with STRIPE_SECRET_KEY/,
+    );
+    expect(() => loadConfig({ DEMO_PAYMENTS: 'yes' }, '/srv/app')).toThrow(/DEMO_PAYMENTS/);
+    // Said so in production: started, and warned about loudly (buildApp logs it).
+    expect(startupWarnings(loadConfig({ ...prod, DEMO_PAYMENTS: 'true' }, '/srv/app'))).toEqual([
+      expect.stringMatching(/^DEMO_PAYMENTS=true in production/),
+    ]);
+    expect(startupWarnings(loadConfig(prod, '/srv/app'))).toEqual([]);
+    expect(startupWarnings(loadConfig({}, '/srv/app'))).toEqual([]);
   });
 
   it('names every bad variable', () => {

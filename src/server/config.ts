@@ -125,6 +125,14 @@ const EnvSchema = z.object({
   PAYPAL_CLIENT_SECRET: z.string().optional(),
   /** PayPal's REST API (sandbox by default; https://api-m.paypal.com for live), or any PayPal-compatible host. */
   PAYPAL_API_URL: z.url().default('https://api-m.sandbox.paypal.com'),
+  /**
+   * The local demo payment provider: checkout "completes" without charging anything, so the whole
+   * flow can be tried on a laptop. All or nothing: when on, it takes both the card and the PayPal
+   * choice; when off, a choice whose provider has no keys is not offered (its calls answer 409).
+   * Unset: on outside production when no Stripe or PayPal key is set, off in production. `true`
+   * together with any provider key refuses to start; `true` in production is logged loudly at start.
+   */
+  DEMO_PAYMENTS: z.enum(['true', 'false']).optional(),
   /** Trust X-Forwarded-For from a proxy in front (for client addresses in rate limits). */
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   /**
@@ -167,10 +175,12 @@ export type Config = {
   notificationRetentionDays: number;
   statisticsCheckMs: number;
   smsApiBaseUrl: string;
-  /** Card payments; null: the demo provider takes them. */
+  /** Card payments through Stripe; null: the demo provider takes them when demoPayments, else none. */
   stripe: { secretKey: string; webhookSecret: string | undefined; apiUrl: string } | null;
-  /** PayPal payments; null: the demo provider takes them. */
+  /** PayPal payments; null: the demo provider takes them when demoPayments, else none. */
   paypal: { clientId: string; clientSecret: string; apiUrl: string } | null;
+  /** DEMO_PAYMENTS: the local demo provider takes both payment choices (never together with provider keys). */
+  demoPayments: boolean;
   /** Root of the project (migrations/, dist/client). */
   rootDir: string;
 };
@@ -194,6 +204,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
       'Invalid configuration:\n  APP_URL: required in production (the links in emails and payment pages are built from it)',
     );
   }
+  // Any provider key, even half of PayPal's pair: then no payment choice falls back to the demo provider.
+  const providerKeys = [
+    e.STRIPE_SECRET_KEY ? 'STRIPE_SECRET_KEY' : null,
+    e.PAYPAL_CLIENT_ID ? 'PAYPAL_CLIENT_ID' : null,
+    e.PAYPAL_CLIENT_SECRET ? 'PAYPAL_CLIENT_SECRET' : null,
+  ].filter((k) => k !== null);
+  if (e.DEMO_PAYMENTS === 'true' && providerKeys.length > 0) {
+    throw new Error(
+      `Invalid configuration:\n  DEMO_PAYMENTS: true cannot be combined with ${providerKeys.join(', ')} ` +
+        '(the demo provider would complete the other payment choice without charging anything); unset one of them',
+    );
+  }
+  const demoPayments = e.DEMO_PAYMENTS
+    ? e.DEMO_PAYMENTS === 'true'
+    : e.NODE_ENV !== 'production' && providerKeys.length === 0;
   return {
     env: e.NODE_ENV,
     host: e.HOST,
@@ -242,6 +267,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
       e.PAYPAL_CLIENT_ID && e.PAYPAL_CLIENT_SECRET
         ? { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiUrl: e.PAYPAL_API_URL }
         : null,
+    demoPayments,
     rootDir,
   };
+}
+
+/**
+ * What an operator must hear about when an instance starts (buildApp logs each at error level,
+ * once): today, the demo payment provider switched on in production, where it hands out paid
+ * plans for nothing.
+ */
+export function startupWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  if (config.env === 'production' && config.demoPayments) {
+    warnings.push(
+      'DEMO_PAYMENTS=true in production: checkout completes against the demo payment provider and ' +
+        'puts organizations on paid plans WITHOUT CHARGING ANYTHING. Unset DEMO_PAYMENTS and set ' +
+        'Stripe or PayPal keys to take real payments.',
+    );
+  }
+  return warnings;
 }

@@ -259,7 +259,10 @@ export const billingCheckouts = pgTable(
     /** Cents a month: quantity × the plan's price. */
     amount: integer('amount').notNull(),
     currency: varchar('currency', { length: 3 }).notNull().default('USD'),
-    /** open, capturing (a PayPal capture in flight), completed. */
+    /**
+     * open; capturing (a PayPal capture in flight); awaiting_payment (Stripe completed the session,
+     * the money has not come in yet); completed; failed (that payment failed or never came).
+     */
     status: varchar('status', { length: 16 }).notNull().default('open'),
     customerEmail: varchar('customer_email', { length: 255 }),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, like } from 'drizzle-orm';
 import * as prettier from 'prettier';
 import * as OTPAuth from 'otpauth';
 import sharp from 'sharp';
@@ -29,7 +29,15 @@ import { passwordResetRepository } from '../modules/auth/password-reset.reposito
 import { usersRepository } from '../modules/auth/users.repository';
 import { unsubscribeToken } from '../modules/notifications/messages';
 import { NOT_A_MEMBER } from '../plugins/organization';
-import { Client, createTestApp, joinAs, newAccount, TEST_SECRETS_KEY, type TestApp } from './harness';
+import {
+  Client,
+  createSecondInstance,
+  createTestApp,
+  joinAs,
+  newAccount,
+  TEST_SECRETS_KEY,
+  type TestApp,
+} from './harness';
 import { signStripePayload, startStripeServer, stripeEvent } from './stripe-server';
 import {
   CLIENT_FILES_DIR,
@@ -47,6 +55,12 @@ import {
 } from './role-table';
 
 let t: TestApp;
+/**
+ * A second instance on the same database without provider keys, so the demo provider is on
+ * (DEMO_PAYMENTS' default): the demo checkout and PayPal rows are walked through it, since `t`
+ * has Stripe's keys and therefore offers neither (decision 028).
+ */
+let demo: TestApp;
 
 /** Who sends a request: a session cookie (none when signed out) and the organization header. */
 type Caller = { label: string; cookie?: string; organizationId?: string; account?: Account };
@@ -79,6 +93,8 @@ type Call = {
   ok: number;
   /** Send as this caller instead (e.g. a second session of the same user, for logout). */
   as?: Caller;
+  /** Send to this instance instead of `t` (the demo provider's calls). */
+  instance?: TestApp;
   /** After a refused call: the target is still there, unchanged. */
   intact?: () => Promise<void>;
   /** After the call: undo what it did that would change who the next calls are sent as. */
@@ -86,8 +102,15 @@ type Call = {
 };
 type Fixture = (side: Side, who: Who, caller: Caller) => Promise<Call>;
 
-async function send(caller: Caller, method: Method, url: string, body?: unknown, headers: Record<string, string> = {}) {
-  return t.app.inject({
+async function send(
+  caller: Caller,
+  method: Method,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  instance: TestApp = t,
+) {
+  return instance.app.inject({
     method,
     url,
     headers: {
@@ -269,8 +292,25 @@ async function unchangedRows(read: () => Promise<unknown[]>) {
 const checkoutsOf = (s: Side) => () =>
   t.db.select().from(billingCheckouts).where(eq(billingCheckouts.organizationId, s.organizationId));
 
-/** An open checkout of the demo provider for the side (as the card checkout writes it without Stripe keys). */
+/** The side's admin session, sent to the demo instance. */
+function onDemo(c: Client): Client {
+  const other = new Client(demo);
+  other.cookie = c.cookie;
+  other.organizationId = c.organizationId;
+  return other;
+}
+
+/**
+ * The walk makes more billing writes per organization than the per-minute limit allows (which
+ * billing tests cover): each billing fixture starts the organizations' counters afresh.
+ */
+async function freshBillingBudget() {
+  await t.db.delete(rateLimits).where(like(rateLimits.key, 'billing:org:%'));
+}
+
+/** An open checkout of the demo provider for the side (as the card checkout writes it with the demo provider on). */
 async function demoCheckoutOf(s: Side) {
+  await freshBillingBudget();
   const row = await billingRepository.insertCheckout(t.db, {
     organizationId: s.organizationId,
     provider: 'demo',
@@ -509,6 +549,7 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
   'GET /api/billing/payments': async () => ({ url: '/api/billing/payments', ok: 200 }),
   'POST /api/billing/create-checkout-session': async (s) => ({
     url: '/api/billing/create-checkout-session',
+    cleanup: freshBillingBudget,
     body: { planId: 'enterprise', quantity: 1000 },
     ok: 200,
     intact: await unchangedRows(checkoutsOf(s)),
@@ -520,27 +561,34 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
       .update(organizations)
       .set({ stripeCustomerId: customerId })
       .where(eq(organizations.id, s.organizationId));
-    return { url: '/api/billing/create-portal-session', body: {}, ok: 200 };
+    return { url: '/api/billing/create-portal-session', body: {}, ok: 200, cleanup: freshBillingBudget };
   },
   'GET /api/billing/demo-checkouts/:id': async (s) => ({
     url: `/api/billing/demo-checkouts/${await demoCheckoutOf(s)}`,
     ok: 200,
+    instance: demo,
   }),
   'POST /api/billing/demo-checkouts/:id/complete': async (s) => ({
     url: `/api/billing/demo-checkouts/${await demoCheckoutOf(s)}/complete`,
     ok: 200,
     intact: await unchanged(s, `/api/organizations/${s.organizationId}`),
+    instance: demo,
   }),
-  'GET /api/paypal/setup': async () => ({ url: '/api/paypal/setup', ok: 200 }),
-  'POST /api/paypal/order': async (s) => ({
-    url: '/api/paypal/order',
-    body: { planType: 'enterprise', userCount: 1000 },
-    ok: 200,
-    intact: await unchangedRows(checkoutsOf(s)),
-  }),
+  'GET /api/paypal/setup': async () => ({ url: '/api/paypal/setup', ok: 200, instance: demo }),
+  'POST /api/paypal/order': async (s) => {
+    await freshBillingBudget();
+    return {
+      url: '/api/paypal/order',
+      body: { planType: 'enterprise', userCount: 1000 },
+      ok: 200,
+      intact: await unchangedRows(checkoutsOf(s)),
+      instance: demo,
+    };
+  },
   'POST /api/paypal/order/:id/capture': async (s) => {
+    await freshBillingBudget();
     const order = await created<{ id: string }>(
-      await s.admin.post('/api/paypal/order', { planType: 'enterprise', userCount: 1000 }),
+      await onDemo(s.admin).post('/api/paypal/order', { planType: 'enterprise', userCount: 1000 }),
       200,
     );
     return {
@@ -548,11 +596,12 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
       body: { planType: 'enterprise', userCount: 1000 },
       ok: 200,
       intact: await unchanged(s, `/api/organizations/${s.organizationId}`),
+      instance: demo,
     };
   },
   'POST /api/organizations/:id/upgrade': async (s) => {
     // A verified (demo) payment for exactly this plan and seat count backs the call.
-    await s.admin.post(`/api/billing/demo-checkouts/${await demoCheckoutOf(s)}/complete`);
+    await onDemo(s.admin).post(`/api/billing/demo-checkouts/${await demoCheckoutOf(s)}/complete`);
     return {
       url: `/api/organizations/${s.organizationId}/upgrade`,
       body: { planType: 'enterprise', userCount: 1000 },
@@ -827,13 +876,15 @@ const STRIPE_WEBHOOK_SECRET = 'whsec_role_walk';
 let stripe: Awaited<ReturnType<typeof startStripeServer>>;
 
 beforeAll(async () => {
-  // Card payments go to a local server speaking Stripe's API; PayPal stays on the demo provider.
+  // Card payments go to a local server speaking Stripe's API; the demo provider's and PayPal's
+  // calls to an instance without keys (demo on), since a server with keys offers no demo provider.
   stripe = await startStripeServer();
   t = await createTestApp({
     STRIPE_SECRET_KEY: 'sk_test_role_walk',
     STRIPE_WEBHOOK_SECRET,
     STRIPE_API_URL: stripe.url,
   });
+  demo = await createSecondInstance(t, { STRIPE_SECRET_KEY: '', STRIPE_WEBHOOK_SECRET: '' });
   afterAll(() => stripe.close());
   A = await makeSide('Harbor');
   B = await makeSide('Bayside');
@@ -892,7 +943,7 @@ describe('the role table', () => {
 /** Status and error code of one request, for a readable failure. */
 async function attempt(who: Who, caller: Caller, row: RoleTableRow, call: Call) {
   const as = call.as ?? caller;
-  const res = await send(as, row.method, call.url, call.body, call.headers);
+  const res = await send(as, row.method, call.url, call.body, call.headers, call.instance);
   await call.cleanup?.();
   return { res, label: `${routeKey(row)} as ${as.label} (${who}) → ${res.statusCode} ${res.body.slice(0, 200)}` };
 }
@@ -979,7 +1030,7 @@ describe('an API key', () => {
       const { apiKey } = await integrationsOf(A);
       const admin = callerOf(`${A.name} admin`, A.admin, A.adminAccount);
       const call = await FIXTURES[key](A, 'member', admin);
-      const res = await t.app.inject({
+      const res = await (call.instance ?? t).app.inject({
         method: row.method,
         url: call.url,
         headers: { authorization: `Bearer ${apiKey}` },
@@ -1030,7 +1081,7 @@ describe('rows of another organization named in the body', () => {
         if (field === 'mailroomId' && row.path.startsWith('/api/mail-items')) body.locationId = null;
         const before = await stateOf(A.organizationId);
         const beforeB = await stateOf(B.organizationId);
-        const res = await send(admin, row.method, call.url, body);
+        const res = await send(admin, row.method, call.url, body, {}, call.instance);
         expect(res.statusCode, res.body).toBe(404);
         expect(res.json()).toMatchObject({ code: 'not_found' });
         expect(await stateOf(A.organizationId)).toEqual(before);
@@ -1075,7 +1126,7 @@ describe('the organization header', () => {
         [crypto.randomUUID(), 403, 'not_a_member'],
       ] as const) {
         const call = await FIXTURES[liveKey(row)](A, 'admin', admin);
-        const res = await send({ ...admin, organizationId }, row.method, call.url, call.body);
+        const res = await send({ ...admin, organizationId }, row.method, call.url, call.body, {}, call.instance);
         expect.soft(res.statusCode, `${organizationId}: ${res.body}`).toBe(status);
         expect.soft(res.json(), `${organizationId}`).toMatchObject({ code });
         await call.intact?.();

@@ -360,7 +360,7 @@ export const ROLE_TABLE = [
     path: '/api/plans',
     access: 'public',
     organization: 'none',
-    what: 'The plan table: prices, seats, package limits, features',
+    what: 'The plan table: prices, seats, package limits, features, payment choices offered',
   },
   {
     group: 'Billing and integrations',
@@ -377,7 +377,7 @@ export const ROLE_TABLE = [
     access: 'admin',
     organization: 'header',
     rowParam: 'id',
-    what: 'A checkout of the demo payment provider (no provider keys)',
+    what: 'A checkout of the demo payment provider (only while DEMO_PAYMENTS is on)',
   },
   {
     group: 'Billing and integrations',

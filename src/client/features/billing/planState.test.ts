@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clampSeats, daysLeftText, planBannerOf, seatTextProblem, statusLabel } from './planState';
+import { clampSeats, daysLeftText, offeredMethods, planBannerOf, seatTextProblem, statusLabel } from './planState';
 
 const now = new Date('2026-11-24T12:00:00.000Z');
 const inDays = (days: number) => new Date(now.getTime() + days * 86_400_000).toISOString();
@@ -54,5 +54,15 @@ describe('seats', () => {
     expect(clampSeats('enterprise', 5)).toBe(10);
     expect(clampSeats('professional', 3, 4)).toBe(4);
     expect(clampSeats('professional', Number.NaN)).toBe(1);
+  });
+});
+
+describe('offeredMethods', () => {
+  it('offers only the choices the server takes (decision 028)', () => {
+    expect(offeredMethods({ card: 'stripe', paypal: 'paypal' })).toEqual(['card', 'paypal']);
+    expect(offeredMethods({ card: 'demo', paypal: 'demo' })).toEqual(['card', 'paypal']);
+    expect(offeredMethods({ card: 'stripe', paypal: null })).toEqual(['card']);
+    expect(offeredMethods({ card: null, paypal: 'paypal' })).toEqual(['paypal']);
+    expect(offeredMethods({ card: null, paypal: null })).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { LicenseSummary, Organization, PaidPlanType } from '@contract';
+import type { LicenseSummary, Organization, PaidPlanType, PlansReply } from '@contract';
 // relative, so the unit test (no path aliases in vitest.config) can load it
 import { PLANS, seatCountProblem, trialDaysLeft, writeBlockOf } from '../../../contract/billing';
 
@@ -71,4 +71,11 @@ export function clampSeats(planType: PaidPlanType, users: number, members = 0): 
   const plan = PLANS[planType];
   const wanted = Math.max(Number.isFinite(users) ? Math.round(users) : plan.minUsers, members);
   return Math.min(plan.maxUsers, Math.max(plan.minUsers, wanted));
+}
+
+export type PaymentMethod = 'card' | 'paypal';
+
+/** The checkout's payment choices this server takes, in the order shown (null providers are not offered). */
+export function offeredMethods(providers: PlansReply['providers']): PaymentMethod[] {
+  return (['card', 'paypal'] as const).filter((m) => providers[m] !== null);
 }

@@ -257,6 +257,7 @@ export const billingRepository = {
       .select({
         id: organizations.id,
         stripeCustomerId: organizations.stripeCustomerId,
+        stripeSubscriptionId: organizations.stripeSubscriptionId,
         stripeSubscriptionEventAt: organizations.stripeSubscriptionEventAt,
       })
       .from(organizations)
@@ -270,6 +271,7 @@ export const billingRepository = {
       .select({
         id: organizations.id,
         stripeCustomerId: organizations.stripeCustomerId,
+        stripeSubscriptionId: organizations.stripeSubscriptionId,
         stripeSubscriptionEventAt: organizations.stripeSubscriptionEventAt,
       })
       .from(organizations)

@@ -30,6 +30,8 @@ import type { StripeWebhooks } from './stripe-webhooks';
 /**
  * Billing calls: HTTP only. Every call but the plan table and the webhook is for admins of the
  * organization; a member's attempt is refused (403) and written to the organization's audit log.
+ * A payment choice this server does not offer answers 409 payment_method_unavailable and writes
+ * nothing (decision 028); the writes that reach a provider are limited per organization (429).
  */
 export function billingRoutes(app: App, billing: BillingService, webhooks: StripeWebhooks) {
   const tags = ['Billing'];
@@ -54,7 +56,8 @@ export function billingRoutes(app: App, billing: BillingService, webhooks: Strip
   app.get('/api/plans', {
     schema: {
       tags,
-      summary: 'The plan table (public): prices, seats, package limits, features',
+      summary:
+        'The plan table (public): prices, seats, package limits, features, and which payment choices this server offers',
       response: { 200: PlansReply },
     },
     handler: async () => billing.plans(),
@@ -94,9 +97,9 @@ export function billingRoutes(app: App, billing: BillingService, webhooks: Strip
     schema: {
       tags,
       summary:
-        'Start a card checkout for a plan and seats (admin): a Stripe Checkout Session, or the demo provider without Stripe keys',
+        'Start a card checkout for a plan and seats (admin): a Stripe Checkout Session, or the demo provider with DEMO_PAYMENTS; 409 payment_method_unavailable otherwise',
       body: CreateCheckoutSessionBody,
-      response: { 200: CheckoutSessionReply, ...errorReplies(400, 401, 403, 404) },
+      response: { 200: CheckoutSessionReply, ...errorReplies(400, 401, 403, 404, 409, 429, 502) },
     },
     preValidation: admin,
     handler: async (request) => billing.createCheckoutSession(callerOf(request), request.body),
@@ -106,9 +109,9 @@ export function billingRoutes(app: App, billing: BillingService, webhooks: Strip
     schema: {
       tags,
       summary:
-        "Open Stripe's customer portal for the organization's own customer (admin); 404 no_subscription, 409 demo_environment",
+        "Open Stripe's customer portal for the organization's own customer (admin); 404 no_subscription, 409 demo_environment or payment_method_unavailable",
       body: CreatePortalSessionBody,
-      response: { 200: UrlReply, ...errorReplies(400, 401, 403, 404, 409) },
+      response: { 200: UrlReply, ...errorReplies(400, 401, 403, 404, 409, 429, 502) },
     },
     preValidation: admin,
     handler: async (request) => billing.createPortalSession(callerOf(request), request.body?.customerId),
@@ -117,9 +120,10 @@ export function billingRoutes(app: App, billing: BillingService, webhooks: Strip
   app.get('/api/billing/demo-checkouts/:id', {
     schema: {
       tags,
-      summary: "A demo provider checkout of the organization (admin; only without Stripe's keys)",
+      summary:
+        'A demo provider checkout of the organization (admin; only with DEMO_PAYMENTS, else 409 payment_method_unavailable)',
       params: IdParams,
-      response: { 200: DemoCheckout, ...errorReplies(400, 401, 403, 404) },
+      response: { 200: DemoCheckout, ...errorReplies(400, 401, 403, 404, 409) },
     },
     preValidation: admin,
     handler: async (request) => billing.demoCheckout(callerOf(request), request.params.id),
@@ -128,9 +132,10 @@ export function billingRoutes(app: App, billing: BillingService, webhooks: Strip
   app.post('/api/billing/demo-checkouts/:id/complete', {
     schema: {
       tags,
-      summary: 'Pay a demo checkout with the local simulated provider and apply its plan (admin)',
+      summary:
+        'Pay a demo checkout with the local simulated provider and apply its plan (admin; only with DEMO_PAYMENTS and within an hour of opening it, else 409)',
       params: IdParams,
-      response: { 200: Organization, ...errorReplies(400, 401, 403, 404) },
+      response: { 200: Organization, ...errorReplies(400, 401, 403, 404, 409, 429) },
     },
     preValidation: admin,
     handler: async (request) => billing.completeDemoCheckout(callerOf(request), request.params.id),
@@ -139,8 +144,9 @@ export function billingRoutes(app: App, billing: BillingService, webhooks: Strip
   app.get('/api/paypal/setup', {
     schema: {
       tags,
-      summary: "PayPal's client token and client id, or demo: true without PayPal keys (admin)",
-      response: { 200: PaypalSetupReply, ...errorReplies(400, 401, 403) },
+      summary:
+        "PayPal's client token and client id, or demo: true with DEMO_PAYMENTS (admin); 409 payment_method_unavailable when PayPal is not offered",
+      response: { 200: PaypalSetupReply, ...errorReplies(400, 401, 403, 409, 502) },
     },
     preValidation: admin,
     handler: async () => billing.paypalSetup(),
@@ -152,7 +158,7 @@ export function billingRoutes(app: App, billing: BillingService, webhooks: Strip
       summary:
         'Create a PayPal order for a plan and seats (admin): the server prices it; a client amount that disagrees answers 400',
       body: CreatePaypalOrderBody,
-      response: { 200: PaypalOrderReply, ...errorReplies(400, 401, 403) },
+      response: { 200: PaypalOrderReply, ...errorReplies(400, 401, 403, 409, 429, 502) },
     },
     preValidation: admin,
     handler: async (request) => billing.createPaypalOrder(callerOf(request), request.body),
@@ -165,7 +171,7 @@ export function billingRoutes(app: App, billing: BillingService, webhooks: Strip
         "Capture the organization's PayPal order and apply its plan once PayPal reports it COMPLETED for the priced amount (admin)",
       params: PaypalOrderParams,
       body: UpgradeBody,
-      response: { 200: CaptureReply, ...errorReplies(400, 401, 402, 403, 404, 409) },
+      response: { 200: CaptureReply, ...errorReplies(400, 401, 402, 403, 404, 409, 429, 502) },
     },
     preValidation: admin,
     handler: async (request) => billing.capturePaypalOrder(callerOf(request), request.params.id, request.body),
@@ -195,7 +201,7 @@ export function billingRoutes(app: App, billing: BillingService, webhooks: Strip
       schema: {
         tags,
         summary:
-          'Stripe events (signed): checkout completed, subscription created/updated/deleted, invoice paid/failed; replays change nothing',
+          'Stripe events (signed): checkout completed (granted once paid), async payment succeeded/failed, subscription created/updated/deleted, invoice paid/failed; replays change nothing',
         response: {
           200: z.object({
             received: z.literal(true),

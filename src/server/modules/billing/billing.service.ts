@@ -26,7 +26,8 @@ import {
   type UpgradeBody,
 } from '../../../contract';
 import type { Deps, OrgCaller } from '../../context';
-import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
+import { AppError, badRequest, conflict, notFound, tooManyRequests } from '../../lib/errors';
+import * as rateLimiter from '../../lib/rate-limiter';
 import { DAY_MS, addMs, iso, isoOrNull } from '../../lib/time';
 import { usersRepository } from '../auth/users.repository';
 import { membersRepository } from '../organizations/members.repository';
@@ -47,10 +48,28 @@ export type Gateways = { stripe: StripeGateway | null; paypal: PaypalGateway | n
 /** A one-time payment (PayPal, demo) pays for one month of the seats bought. */
 const ONE_MONTH_MS = 30 * DAY_MS;
 /** Stripe refuses a trial_end less than 48 hours away: a shorter rest of our trial is not carried over. */
-const STRIPE_MIN_TRIAL_MS = 49 * 3600_000;
+export const STRIPE_MIN_TRIAL_MS = 49 * 3600_000;
 const DEMO_CUSTOMER_PREFIX = 'demo_cus_';
+/**
+ * A demo checkout (or demo PayPal order) can be completed for an hour after it was opened, as a
+ * real provider's page would time out; after that, and whenever DEMO_PAYMENTS is off, never.
+ */
+export const DEMO_CHECKOUT_TTL_MS = 3600_000;
+/**
+ * Billing writes an organization may make per window, all kinds together: checkout sessions,
+ * PayPal orders and captures, portal sessions, demo completions. Counted in PostgreSQL (the
+ * sign-in limits' counters, lib/rate-limiter.ts) so every instance shares them. A person buying a
+ * plan makes two or three; ten a minute bounds what a script holding an admin session can send
+ * to Stripe and PayPal in our name.
+ */
+export const BILLING_WRITES_PER_WINDOW = 10;
+export const BILLING_WRITE_WINDOW_SECONDS = 60;
+/** The organization's counter in rate_limits. */
+export const billingWritesKey = (organizationId: string) => `billing:org:${organizationId}`;
 
 const paymentRequired = (message: string, code: string) => new AppError(402, message, code);
+/** A payment choice this server does not offer (decision 028): nothing is written. */
+const unavailable = (message: string) => conflict(message, 'payment_method_unavailable');
 const providerDown = () => new AppError(502, BILLING_MESSAGES.providerDown, 'provider_unavailable');
 
 /** "175.00", "175", 175 or 175.5 as cents; null when it is not an amount. */
@@ -66,6 +85,47 @@ const planLabel = (planType: PaidPlanType, quantity: number) =>
 
 export function createBillingService({ db, log, config, publicUrl }: Deps, gateways: Gateways) {
   const actorOf = (caller: OrgCaller): Actor => ({ userId: caller.userId });
+
+  /**
+   * Who takes each payment choice: its provider when its keys are set, else the demo provider
+   * when DEMO_PAYMENTS is on (config refuses it together with any key), else nobody.
+   */
+  const providers: PlansReply['providers'] = {
+    card: gateways.stripe ? 'stripe' : config.demoPayments ? 'demo' : null,
+    paypal: gateways.paypal ? 'paypal' : config.demoPayments ? 'demo' : null,
+  };
+  function requireCard() {
+    if (!providers.card) throw unavailable(BILLING_MESSAGES.cardUnavailable);
+  }
+  function requirePaypal() {
+    if (!providers.paypal) throw unavailable(BILLING_MESSAGES.paypalUnavailable);
+  }
+  /** Demo checkouts and demo orders complete only while the demo provider is on. */
+  function requireDemo() {
+    if (!config.demoPayments) throw unavailable(BILLING_MESSAGES.demoUnavailable);
+  }
+  const demoExpired = (checkout: CheckoutRow, now = Date.now()) =>
+    checkout.status !== 'completed' && checkout.createdAt.getTime() + DEMO_CHECKOUT_TTL_MS <= now;
+
+  /** One billing write of the organization: 429 with Retry-After past the limit (nothing else is done). */
+  async function throttle(caller: OrgCaller) {
+    const limited = await rateLimiter.hit(
+      db,
+      billingWritesKey(caller.organizationId),
+      BILLING_WRITES_PER_WINDOW,
+      BILLING_WRITE_WINDOW_SECONDS,
+    );
+    if (!limited.allowed) {
+      log.warn({ organizationId: caller.organizationId, count: limited.count }, 'billing writes throttled');
+      throw tooManyRequests(BILLING_MESSAGES.tooManyBillingRequests, limited.retryAfterSeconds);
+    }
+  }
+
+  /** The end of the trial a Stripe checkout started now carries over, or null (charged at once). */
+  function carriedTrialEnd(org: { subscriptionStatus: string; trialEndDate: Date | null }): Date | null {
+    if (!gateways.stripe || org.subscriptionStatus !== 'trial' || !org.trialEndDate) return null;
+    return org.trialEndDate.getTime() - Date.now() >= STRIPE_MIN_TRIAL_MS ? org.trialEndDate : null;
+  }
 
   /** 400 unless the plan allows this many seats and they cover the members present; refusals are audited. */
   async function checkSeats(caller: OrgCaller, planType: PaidPlanType, quantity: number) {
@@ -103,6 +163,8 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
 
   /** A demo checkout or a demo PayPal order: the local provider "charges" it at once. */
   async function completeDemo(caller: OrgCaller, checkout: CheckoutRow) {
+    requireDemo();
+    if (demoExpired(checkout)) throw conflict(BILLING_MESSAGES.demoCheckoutExpired, 'checkout_expired');
     await checkSeats(caller, checkout.planType as PaidPlanType, checkout.quantity);
     await db.transaction(async (tx) => {
       const claimed = await billingRepository.transitionCheckout(
@@ -166,8 +228,8 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
         trial: { days: TRIAL_PLAN.days, seats: TRIAL_PLAN.seats, maxPackagesPerMonth: TRIAL_PLAN.maxPackagesPerMonth },
         yearlyDiscount: YEARLY_DISCOUNT,
         currency: CURRENCY,
-        demoMode: !gateways.stripe && !gateways.paypal,
-        providers: { card: gateways.stripe ? 'stripe' : 'demo', paypal: gateways.paypal ? 'paypal' : 'demo' },
+        demoMode: config.demoPayments,
+        providers,
         salesEmail: config.salesEmail,
       };
     },
@@ -202,6 +264,7 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
         customerId: org.stripeCustomerId,
         canWrite: block === null,
         blockedReason: block,
+        cardTrialEndsAt: isoOrNull(carriedTrialEnd(org)),
       };
     },
 
@@ -242,9 +305,11 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
 
     /**
      * Card checkout: a Stripe subscription Checkout Session for `quantity` seats (the rest of the
-     * trial carried over), or, without Stripe keys, a checkout of the local demo provider.
+     * trial carried over), or, with DEMO_PAYMENTS, a checkout of the local demo provider.
      */
     async createCheckoutSession(caller: OrgCaller, body: CreateCheckoutSessionBody): Promise<CheckoutSessionReply> {
+      requireCard();
+      await throttle(caller);
       await checkSeats(caller, body.planId, body.quantity);
       const org = await organizationsRepository.findById(db, caller.organizationId);
       if (!org) throw notFound('Organization not found');
@@ -265,8 +330,7 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
         return { url: `/checkout/demo/${checkout.id}`, provider: 'demo' };
       }
       const checkoutId = crypto.randomUUID();
-      const trialMs =
-        org.subscriptionStatus === 'trial' && org.trialEndDate ? org.trialEndDate.getTime() - Date.now() : 0;
+      const trialEnd = carriedTrialEnd(org);
       const realCustomer = org.stripeCustomerId && !org.stripeCustomerId.startsWith(DEMO_CUSTOMER_PREFIX);
       const session = await gateways.stripe
         .createCheckoutSession({
@@ -278,7 +342,7 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
           unitAmount: PLANS[body.planId].pricePerUser,
           customerId: realCustomer ? org.stripeCustomerId : null,
           customerEmail: realCustomer ? null : customerEmail,
-          trialEnd: trialMs >= STRIPE_MIN_TRIAL_MS ? Math.floor(org.trialEndDate!.getTime() / 1000) : null,
+          trialEnd: trialEnd ? Math.floor(trialEnd.getTime() / 1000) : null,
           successUrl: `${publicUrl()}/settings-billing?checkout=success`,
           cancelUrl: `${publicUrl()}/checkout?cancelled=1`,
         })
@@ -301,15 +365,18 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
       if (customerId && customerId !== org.stripeCustomerId) {
         await refuse(caller, notFound(BILLING_MESSAGES.noSubscription), { customerId });
       }
-      if (org.stripeCustomerId.startsWith(DEMO_CUSTOMER_PREFIX) || !gateways.stripe) {
+      if (org.stripeCustomerId.startsWith(DEMO_CUSTOMER_PREFIX)) {
         throw conflict(BILLING_MESSAGES.demoEnvironment, 'demo_environment');
       }
+      if (!gateways.stripe) throw unavailable(BILLING_MESSAGES.cardUnavailable);
+      await throttle(caller);
       return gateways.stripe
         .createPortalSession(org.stripeCustomerId, `${publicUrl()}/settings-billing`)
         .catch(providerError);
     },
 
     async demoCheckout(caller: OrgCaller, id: string): Promise<DemoCheckout> {
+      requireDemo();
       const checkout = await billingRepository.findCheckout(db, caller.organizationId, id, 'demo');
       if (!checkout || checkout.providerRef !== null) throw notFound(BILLING_MESSAGES.checkoutNotFound);
       return {
@@ -318,12 +385,14 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
         quantity: checkout.quantity,
         amount: checkout.amount,
         currency: checkout.currency,
-        status: checkout.status === 'completed' ? 'completed' : 'open',
+        status: checkout.status === 'completed' ? 'completed' : demoExpired(checkout) ? 'expired' : 'open',
         customerEmail: checkout.customerEmail,
       };
     },
 
     async completeDemoCheckout(caller: OrgCaller, id: string): Promise<Organization> {
+      requireDemo();
+      await throttle(caller);
       const checkout = await billingRepository.findCheckout(db, caller.organizationId, id, 'demo');
       if (!checkout || checkout.providerRef !== null) {
         await refuse(caller, notFound(BILLING_MESSAGES.checkoutNotFound), { checkoutId: id });
@@ -333,6 +402,7 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
     },
 
     async paypalSetup(): Promise<PaypalSetupReply> {
+      requirePaypal();
       if (!gateways.paypal) return { clientToken: 'demo', clientId: null, demo: true };
       const clientToken = await gateways.paypal.clientToken().catch(providerError);
       return { clientToken, clientId: config.paypal?.clientId ?? null, demo: false };
@@ -340,6 +410,8 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
 
     /** A PayPal order for the plan's price: the server prices it; a client amount that disagrees is refused. */
     async createPaypalOrder(caller: OrgCaller, body: CreatePaypalOrderBody): Promise<PaypalOrderReply> {
+      requirePaypal();
+      await throttle(caller);
       await checkSeats(caller, body.planType, body.userCount);
       const amount = monthlyTotalCents(body.planType, body.userCount);
       const details = { planType: body.planType, userCount: body.userCount, amount: body.amount ?? null };
@@ -386,8 +458,15 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
      * reports the capture COMPLETED for exactly the amount and currency priced.
      */
     async capturePaypalOrder(caller: OrgCaller, orderId: string, body: UpgradeBody): Promise<CaptureReply> {
+      requirePaypal();
+      await throttle(caller);
       const order = await billingRepository.findOrder(db, caller.organizationId, orderId);
       if (!order) return refuse(caller, notFound(BILLING_MESSAGES.orderNotFound), { orderId });
+      // An order opened under another configuration: the demo provider switched off since, or
+      // PayPal's keys removed. Neither can be completed now.
+      const paypal = order.provider === 'demo' ? null : gateways.paypal;
+      if (order.provider === 'demo') requireDemo();
+      else if (!paypal) throw unavailable(BILLING_MESSAGES.paypalUnavailable);
       if (order.planType !== body.planType || order.quantity !== body.userCount) {
         await refuse(caller, badRequest('The plan or number of users differs from the order', 'order_mismatch'), {
           orderId,
@@ -402,13 +481,14 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
         await completeDemo(caller, order);
         return { id: orderId, status: 'COMPLETED', organization: await organizationOf(caller.organizationId) };
       }
+      if (!paypal) throw unavailable(BILLING_MESSAGES.paypalUnavailable);
       await checkSeats(caller, order.planType as PaidPlanType, order.quantity);
       if (!(await billingRepository.transitionCheckout(db, caller.organizationId, order.id, 'open', 'capturing'))) {
         throw conflict('This payment is already being confirmed', 'capture_in_progress');
       }
       let capture: PaypalCapture;
       try {
-        capture = await gateways.paypal!.captureOrder(orderId);
+        capture = await paypal.captureOrder(orderId);
       } catch (err) {
         await billingRepository.transitionCheckout(db, caller.organizationId, order.id, 'capturing', 'open');
         if (err instanceof ProviderRefusedError) {

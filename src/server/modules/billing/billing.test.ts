@@ -83,6 +83,8 @@ describe('licence summary', () => {
       customerId: null,
       canWrite: true,
       blockedReason: null,
+      // The demo provider charges nothing: no "won't be charged until the trial ends" to promise.
+      cardTrialEndsAt: null,
     });
     expect((await admin.get('/api/licenses/active')).json()).toEqual([]);
     expect((await admin.get('/api/billing/payments')).json()).toEqual([]);
@@ -246,6 +248,42 @@ describe('PayPal with the demo provider, and the upgrade call', () => {
     const body = { planType: 'starter', userCount: 3 };
     expect((await b.admin.post(`/api/organizations/${a.org.id}/upgrade`, body)).statusCode).toBe(404);
     expect((await a.member.post(`/api/organizations/${a.org.id}/upgrade`, body)).statusCode).toBe(403);
+  });
+});
+
+describe('billing writes per organization', () => {
+  it('share one budget of 10 a minute: checkouts, demo completions, PayPal orders and captures; the 11th answers 429', async () => {
+    const { admin, org } = await setup();
+    const checkouts = await Promise.all([1, 2, 3].map(() => demoCheckout(admin, 'professional', 5))); // 3
+    for (const id of checkouts.slice(0, 2)) {
+      expect((await admin.post(`/api/billing/demo-checkouts/${id}/complete`)).statusCode).toBe(200); // 5
+    }
+    const orders = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await admin.post('/api/paypal/order', { planType: 'starter', userCount: 3 }); // 8
+      expect(res.statusCode, res.body).toBe(200);
+      orders.push(res.json<{ id: string }>().id);
+    }
+    for (const id of orders.slice(0, 2)) {
+      const res = await admin.post(`/api/paypal/order/${id}/capture`, { planType: 'starter', userCount: 3 }); // 10
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const before = await orgRow(org.id);
+    for (const [url, body] of [
+      ['/api/billing/create-checkout-session', { planId: 'enterprise', quantity: 10 }],
+      [`/api/billing/demo-checkouts/${checkouts[2]}/complete`, undefined],
+      ['/api/paypal/order', { planType: 'enterprise', userCount: 10 }],
+      [`/api/paypal/order/${orders[2]}/capture`, { planType: 'starter', userCount: 3 }],
+    ] as const) {
+      const res = await admin.post(url, body);
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(429);
+      expect(res.headers['retry-after']).toBeDefined();
+      expect(res.json()).toMatchObject({ code: 'rate_limited', message: BILLING_MESSAGES.tooManyBillingRequests });
+    }
+    expect(await orgRow(org.id)).toEqual(before);
+    // Reads are not counted.
+    expect((await admin.get('/api/licenses/summary')).statusCode).toBe(200);
+    expect((await admin.get(`/api/billing/demo-checkouts/${checkouts[2]}`)).statusCode).toBe(200);
   });
 });
 

@@ -56,6 +56,13 @@ describe('PayPal', () => {
     expect(paypal.requests.some((r) => r.path === '/v1/oauth2/token')).toBe(true);
   });
 
+  it('promises no trial before the charge: PayPal charges at once and no card is offered', async () => {
+    const { admin } = await setup();
+    const summary = await admin.get('/api/licenses/summary');
+    expect(summary.json()).toMatchObject({ subscriptionStatus: 'trial', daysLeft: 7, cardTrialEndsAt: null });
+    expect((await admin.get('/api/plans')).json()).toMatchObject({ providers: { card: null, paypal: 'paypal' } });
+  });
+
   it('creates the order at the price of the plan table, for this organization', async () => {
     const { admin, org } = await setup();
     const { id, status } = await order(admin);

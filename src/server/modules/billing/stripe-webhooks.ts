@@ -6,7 +6,7 @@ import { AppError, badRequest } from '../../lib/errors';
 import { auditRepository } from '../audit/audit.repository';
 import { queuePaymentFailedEmails } from './billing-emails';
 import { logWebhookFailure } from '../super-admin/platform-events';
-import { billingRepository } from './billing.repository';
+import { billingRepository, type CheckoutRow } from './billing.repository';
 import { WebhookSignatureError, type StripeGateway } from './gateways';
 import { applyPurchase, applySubscriptionState, planLimits } from './plan-changes';
 
@@ -17,6 +17,12 @@ import { applyPurchase, applySubscriptionState, planLimits } from './plan-change
  * arriving after a newer one is recorded but not applied. Plans and seats come from our own
  * checkout rows and the subscription's metadata we wrote, and the organization must own the
  * Stripe customer: an event for a customer we do not know answers 400 and grants nothing.
+ *
+ * Nothing is granted before Stripe has the money (or none is due: a trial). A session completed
+ * with payment_status 'unpaid' (a bank debit still clearing) leaves its checkout
+ * awaiting_payment; an 'incomplete' subscription changes nothing. The plan follows the first of
+ * checkout.session.async_payment_succeeded, the subscription becoming active or trialing, or
+ * invoice.paid for that subscription; async_payment_failed or 'incomplete_expired' close it.
  */
 
 export const WEBHOOK_MESSAGES = {
@@ -73,7 +79,10 @@ function subscriptionFacts(sub: Loose) {
 
 function invoiceFacts(invoice: Loose) {
   const parent = invoice.parent as Loose | undefined;
-  const details = parent?.subscription_details as Loose | undefined;
+  // Where the subscription's metadata travels: parent.subscription_details since API 2025-03,
+  // subscription_details before.
+  const details = (parent?.subscription_details ?? invoice.subscription_details) as Loose | undefined;
+  const metadata = details ? metadataOf(details) : {};
   const lines = ((invoice.lines as Loose | undefined)?.data as Loose[] | undefined) ?? [];
   const period = lines[0]?.period as Loose | undefined;
   return {
@@ -86,8 +95,14 @@ function invoiceFacts(invoice: Loose) {
     invoiceUrl: str(invoice.hosted_invoice_url),
     periodEnd: fromUnix(period?.end),
     quantity: num(lines[0]?.quantity),
+    organizationId: metadata.organizationId ?? null,
+    checkoutId: metadata.checkoutId ?? null,
   };
 }
+
+/** Stripe has the session's money, or none was due (a subscription starting with a trial). */
+const sessionPaid = (session: Loose) =>
+  session.payment_status === 'paid' || session.payment_status === 'no_payment_required';
 
 const isUuid = (v: string | null): v is string =>
   v !== null && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
@@ -114,14 +129,56 @@ export function createStripeWebhooks({ db, log }: Deps, stripe: StripeGateway | 
   const isStale = (org: { stripeSubscriptionEventAt: Date | null }, at: Date) =>
     org.stripeSubscriptionEventAt !== null && org.stripeSubscriptionEventAt.getTime() > at.getTime();
 
-  async function checkoutCompleted(tx: DbOrTx, event: Stripe.Event) {
+  /** A session event's session, and our checkout it completes (400 unknown_customer if none). */
+  async function sessionOf(tx: DbOrTx, event: Stripe.Event) {
     const session = event.data.object as unknown as Loose;
     const organizationId = str(session.client_reference_id) ?? metadataOf(session).organizationId ?? null;
     const sessionId = str(session.id)!;
     if (!isUuid(organizationId)) throw unknownCustomer();
     const checkout = await billingRepository.findStripeCheckout(tx, organizationId, sessionId);
     if (!checkout) throw unknownCustomer();
-    await billingRepository.transitionCheckout(tx, organizationId, checkout.id, 'open', 'completed');
+    return { session, organizationId, sessionId, checkout };
+  }
+
+  /** Marks a checkout completed, whether it was open or awaiting its payment. */
+  async function completeCheckout(tx: DbOrTx, organizationId: string, checkoutId: string) {
+    for (const from of ['open', 'awaiting_payment']) {
+      await billingRepository.transitionCheckout(tx, organizationId, checkoutId, from, 'completed');
+    }
+  }
+
+  async function checkoutCompleted(tx: DbOrTx, event: Stripe.Event) {
+    const { session, organizationId, checkout } = await sessionOf(tx, event);
+    if (!sessionPaid(session)) {
+      // The money has not come in: nothing is granted until Stripe says it has.
+      await billingRepository.transitionCheckout(tx, organizationId, checkout.id, 'open', 'awaiting_payment');
+      return organizationId;
+    }
+    return grantSession(tx, event, organizationId, session, checkout);
+  }
+
+  async function asyncPaymentSucceeded(tx: DbOrTx, event: Stripe.Event) {
+    const { session, organizationId, checkout } = await sessionOf(tx, event);
+    if (!sessionPaid(session)) return organizationId;
+    return grantSession(tx, event, organizationId, session, checkout);
+  }
+
+  async function asyncPaymentFailed(tx: DbOrTx, event: Stripe.Event) {
+    const { organizationId, checkout } = await sessionOf(tx, event);
+    await billingRepository.transitionCheckout(tx, organizationId, checkout.id, 'awaiting_payment', 'failed');
+    return organizationId;
+  }
+
+  /** A session Stripe has been paid for (or owes nothing yet): the plan and seats of our checkout. */
+  async function grantSession(
+    tx: DbOrTx,
+    event: Stripe.Event,
+    organizationId: string,
+    session: Loose,
+    checkout: CheckoutRow,
+  ) {
+    const sessionId = str(session.id)!;
+    await completeCheckout(tx, organizationId, checkout.id);
     const org = await billingRepository.stripeState(tx, organizationId);
     if (!org) throw unknownCustomer();
     const customerId = str(session.customer);
@@ -174,6 +231,16 @@ export function createStripeWebhooks({ db, log }: Deps, stripe: StripeGateway | 
     const at = new Date(event.created * 1000);
     if (isStale(org, at)) return org.id;
     const deleted = event.type === 'customer.subscription.deleted';
+    // Its first payment has not come in ('incomplete'), or never will ('incomplete_expired'):
+    // nothing was granted for it, so nothing changes, unless it is the organization's own
+    // subscription already (then it ends like any other).
+    const unpaid = facts.status === 'incomplete' || facts.status === 'incomplete_expired';
+    if (!deleted && unpaid && org.stripeSubscriptionId !== facts.id) {
+      if (facts.status === 'incomplete_expired' && isUuid(facts.checkoutId)) {
+        await billingRepository.transitionCheckout(tx, org.id, facts.checkoutId, 'awaiting_payment', 'failed');
+      }
+      return org.id;
+    }
     const status = deleted ? 'cancelled' : statusOf(facts.status);
     const seats = facts.quantity;
     const planType = facts.planType;
@@ -191,6 +258,10 @@ export function createStripeWebhooks({ db, log }: Deps, stripe: StripeGateway | 
       },
       { userId: null },
     );
+    if (status === 'active' && isUuid(facts.checkoutId)) {
+      // Paid (or trialing) now: the checkout that opened it no longer waits for its payment.
+      await billingRepository.transitionCheckout(tx, org.id, facts.checkoutId, 'awaiting_payment', 'completed');
+    }
     if (deleted) {
       await billingRepository.updateLicense(tx, org.id, 'stripe', facts.id, { isActive: false, cancelledAt: at });
     } else if (planType && seats) {
@@ -220,7 +291,44 @@ export function createStripeWebhooks({ db, log }: Deps, stripe: StripeGateway | 
     return { invoice, org };
   }
 
+  /**
+   * The first invoice of a subscription whose checkout completed unpaid: the money is in, so the
+   * plan and seats of our checkout (named in the subscription's metadata) are granted now.
+   */
+  async function grantAwaitedInvoice(tx: DbOrTx, event: Stripe.Event) {
+    const invoice = invoiceFacts(event.data.object as unknown as Loose);
+    if (invoice.amountPaid <= 0 || !isUuid(invoice.organizationId) || !isUuid(invoice.checkoutId)) return;
+    const checkout = await billingRepository.findCheckout(tx, invoice.organizationId, invoice.checkoutId, 'stripe');
+    if (!checkout || checkout.status !== 'awaiting_payment') return;
+    await completeCheckout(tx, invoice.organizationId, checkout.id);
+    const planType = checkout.planType as PaidPlanType;
+    await applyPurchase(
+      tx,
+      invoice.organizationId,
+      {
+        provider: 'stripe',
+        planType,
+        quantity: checkout.quantity,
+        sourceRef: invoice.subscriptionId ?? invoice.id,
+        subscriptionId: invoice.subscriptionId,
+        periodEnd: invoice.periodEnd,
+        payment: {
+          providerRef: invoice.id,
+          amount: invoice.amountPaid,
+          currency: invoice.currency,
+          planType,
+          quantity: checkout.quantity,
+          description: `${PLANS[planType].name} plan, ${checkout.quantity} users, first month`,
+          invoiceUrl: invoice.invoiceUrl,
+        },
+        customer: { customerId: invoice.customerId, subscriptionId: invoice.subscriptionId },
+      },
+      { userId: null },
+    );
+  }
+
   async function invoicePaid(tx: DbOrTx, event: Stripe.Event) {
+    await grantAwaitedInvoice(tx, event);
     const { invoice, org } = await invoiceOf(tx, event);
     if (invoice.amountPaid > 0) {
       await billingRepository.recordPayment(tx, {
@@ -282,6 +390,8 @@ export function createStripeWebhooks({ db, log }: Deps, stripe: StripeGateway | 
 
   const handlers: Partial<Record<string, (tx: DbOrTx, event: Stripe.Event) => Promise<string>>> = {
     'checkout.session.completed': checkoutCompleted,
+    'checkout.session.async_payment_succeeded': asyncPaymentSucceeded,
+    'checkout.session.async_payment_failed': asyncPaymentFailed,
     'customer.subscription.created': subscriptionChanged,
     'customer.subscription.updated': subscriptionChanged,
     'customer.subscription.deleted': subscriptionChanged,

@@ -143,6 +143,31 @@ describe('POST /api/billing/create-checkout-session', () => {
     expect(request.headers.authorization).toBe('Bearer sk_test_pigeonhole');
   });
 
+  it("tells the checkout whether the card starts with the trial: only when Stripe gets the trial's rest (49 h or more)", async () => {
+    const { admin, org } = await setup();
+    const trialEnd = (await orgRow(org.id)).trialEndDate!;
+    const summary = (await admin.get('/api/licenses/summary')).json<{ cardTrialEndsAt: string | null }>();
+    expect(summary.cardTrialEndsAt).toBe(trialEnd.toISOString());
+    const carried = (await startCheckout(admin)).request.body as { subscription_data: { trial_end?: string } };
+    expect(Number(carried.subscription_data.trial_end)).toBe(Math.floor(trialEnd.getTime() / 1000));
+
+    // 48 hours left: Stripe would refuse the trial_end, so the card is charged at once, and says so.
+    await t.db
+      .update(organizations)
+      .set({ trialEndDate: new Date(Date.now() + 48 * 3600_000) })
+      .where(eq(organizations.id, org.id));
+    expect((await admin.get('/api/licenses/summary')).json()).toMatchObject({ cardTrialEndsAt: null });
+    const charged = (await startCheckout(admin)).request.body as { subscription_data: { trial_end?: string } };
+    expect(charged.subscription_data.trial_end).toBeUndefined();
+
+    // A paid plan has no trial to carry.
+    await t.db
+      .update(organizations)
+      .set({ planType: 'starter', subscriptionStatus: 'active' })
+      .where(eq(organizations.id, org.id));
+    expect((await admin.get('/api/licenses/summary')).json()).toMatchObject({ cardTrialEndsAt: null });
+  });
+
   it('answers 502 with a message a person understands when Stripe is down, and keeps nothing', async () => {
     const { admin, org } = await setup();
     stripe.setDown(true);
@@ -155,6 +180,43 @@ describe('POST /api/billing/create-checkout-session', () => {
     }
     const rows = await t.db.select().from(billingCheckouts).where(eq(billingCheckouts.organizationId, org.id));
     expect(rows).toEqual([]);
+  });
+});
+
+describe('billing writes per organization (issue 24: 30 checkout sessions in 1.2 s reached Stripe)', () => {
+  it('answers the 11th checkout session within a minute 429 with Retry-After, and Stripe received 10', async () => {
+    const { admin, org } = await setup();
+    const sessionsOf = (id: string) =>
+      stripe.requests.filter(
+        (r) =>
+          r.method === 'POST' &&
+          r.path === '/v1/checkout/sessions' &&
+          (r.body as { client_reference_id?: string }).client_reference_id === id,
+      ).length;
+    // As the probe sent them: all at once.
+    const replies = await Promise.all(
+      Array.from({ length: 11 }, () =>
+        admin.post('/api/billing/create-checkout-session', { planId: 'professional', quantity: 5 }),
+      ),
+    );
+    const statuses = replies.map((r) => r.statusCode).sort();
+    expect(statuses).toEqual([...Array<number>(10).fill(200), 429]);
+    const limited = replies.find((r) => r.statusCode === 429)!;
+    expect(limited.json()).toEqual({ message: BILLING_MESSAGES.tooManyBillingRequests, code: 'rate_limited' });
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(sessionsOf(org.id)).toBe(10);
+    const rows = await t.db.select().from(billingCheckouts).where(eq(billingCheckouts.organizationId, org.id));
+    expect(rows).toHaveLength(10);
+
+    // The portal counts against the same budget; another organization has its own.
+    stripe.addCustomer('cus_throttled');
+    await t.db.update(organizations).set({ stripeCustomerId: 'cus_throttled' }).where(eq(organizations.id, org.id));
+    expect((await admin.post('/api/billing/create-portal-session', {})).statusCode).toBe(429);
+    const other = await setup('Other');
+    const theirs = await other.admin.post('/api/billing/create-checkout-session', { planId: 'starter', quantity: 2 });
+    expect(theirs.statusCode, theirs.body).toBe(200);
   });
 });
 
@@ -324,6 +386,181 @@ describe('POST /api/webhooks/stripe', () => {
       .from(notificationJobs)
       .where(and(eq(notificationJobs.organizationId, org.id), eq(notificationJobs.channel, 'email')));
     expect(emails.map((e) => e.destination)).toEqual([account.email]);
+  });
+});
+
+describe('a payment Stripe has not received yet grants nothing (issue 24)', () => {
+  /** A session event for our checkout, with Stripe's payment_status. */
+  function sessionEvent(
+    type: string,
+    orgId: string,
+    sessionId: string,
+    ids: { customer: string; subscription: string },
+    paymentStatus: 'paid' | 'unpaid',
+    created = now(),
+  ) {
+    return stripeEvent(
+      type,
+      {
+        id: sessionId,
+        object: 'checkout.session',
+        client_reference_id: orgId,
+        customer: ids.customer,
+        subscription: ids.subscription,
+        mode: 'subscription',
+        amount_total: 17500,
+        currency: 'usd',
+        payment_status: paymentStatus,
+        metadata: { organizationId: orgId },
+      },
+      { created },
+    );
+  }
+  /** A subscription event carrying the metadata our checkout wrote. */
+  const subscriptionEvent = (
+    type: string,
+    ids: { customer: string; subscription: string },
+    meta: { orgId: string; checkoutId: string; planType: string; quantity: number },
+    status: string,
+    created = now(),
+  ) =>
+    stripeEvent(
+      type,
+      {
+        ...subscription(ids.subscription, ids.customer, { status, quantity: meta.quantity, planType: meta.planType }),
+        metadata: {
+          organizationId: meta.orgId,
+          checkoutId: meta.checkoutId,
+          planType: meta.planType,
+          quantity: String(meta.quantity),
+        },
+      },
+      { created },
+    );
+  const trialState = { planType: 'trial', subscriptionStatus: 'trial', maxUsers: 5, stripeCustomerId: null };
+  const checkoutStatus = async (id: string) =>
+    (await t.db.select().from(billingCheckouts).where(eq(billingCheckouts.id, id)))[0]!.status;
+
+  it("checkout.session.completed with payment_status 'unpaid' grants nothing; async_payment_succeeded does", async () => {
+    const { admin, org } = await setup();
+    const { sessionId, checkoutId } = await startCheckout(admin, 'professional', 5);
+    const ids = { customer: 'cus_async', subscription: 'sub_async' };
+    const unpaid = await deliver(sessionEvent('checkout.session.completed', org.id, sessionId, ids, 'unpaid'));
+    expect(unpaid.statusCode, unpaid.body).toBe(200);
+    expect(await orgRow(org.id)).toMatchObject(trialState);
+    expect(await licences(org.id)).toEqual([]);
+    expect(await payments(org.id)).toEqual([]);
+    expect(await checkoutStatus(checkoutId)).toBe('awaiting_payment');
+
+    const paid = await deliver(
+      sessionEvent('checkout.session.async_payment_succeeded', org.id, sessionId, ids, 'paid', now() + 60),
+    );
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(await orgRow(org.id)).toMatchObject({
+      planType: 'professional',
+      subscriptionStatus: 'active',
+      maxUsers: 5,
+      stripeCustomerId: 'cus_async',
+    });
+    expect(await payments(org.id)).toMatchObject([{ status: 'paid', amount: 17500 }]);
+    expect(await checkoutStatus(checkoutId)).toBe('completed');
+  });
+
+  it('an async payment that fails grants nothing and closes the checkout', async () => {
+    const { admin, org } = await setup();
+    const { sessionId, checkoutId } = await startCheckout(admin, 'professional', 5);
+    const ids = { customer: 'cus_async_fail', subscription: 'sub_async_fail' };
+    await deliver(sessionEvent('checkout.session.completed', org.id, sessionId, ids, 'unpaid'));
+    const failed = await deliver(
+      sessionEvent('checkout.session.async_payment_failed', org.id, sessionId, ids, 'unpaid', now() + 60),
+    );
+    expect(failed.statusCode, failed.body).toBe(200);
+    expect(await orgRow(org.id)).toMatchObject(trialState);
+    expect(await checkoutStatus(checkoutId)).toBe('failed');
+  });
+
+  it('an incomplete subscription grants nothing (seats included); once active it grants the plan', async () => {
+    const { admin, org } = await setup();
+    const { sessionId, checkoutId } = await startCheckout(admin, 'enterprise', 500);
+    const ids = { customer: 'cus_incomplete', subscription: 'sub_incomplete' };
+    const meta = { orgId: org.id, checkoutId, planType: 'enterprise', quantity: 500 };
+    const t0 = now();
+    for (const event of [
+      subscriptionEvent('customer.subscription.created', ids, meta, 'incomplete', t0),
+      sessionEvent('checkout.session.completed', org.id, sessionId, ids, 'unpaid', t0 + 1),
+    ]) {
+      const res = await deliver(event);
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    expect(await orgRow(org.id)).toMatchObject(trialState);
+    expect(await licences(org.id)).toEqual([]);
+
+    const active = await deliver(subscriptionEvent('customer.subscription.updated', ids, meta, 'active', t0 + 10));
+    expect(active.statusCode, active.body).toBe(200);
+    expect(await orgRow(org.id)).toMatchObject({
+      planType: 'enterprise',
+      subscriptionStatus: 'active',
+      maxUsers: 500,
+      stripeCustomerId: 'cus_incomplete',
+    });
+    expect(await checkoutStatus(checkoutId)).toBe('completed');
+  });
+
+  it('an incomplete subscription that expires unpaid leaves the plan the organization has', async () => {
+    const { admin, org } = await setup();
+    // Paid for by PayPal earlier: Starter, 3 seats, active.
+    await t.db
+      .update(organizations)
+      .set({ planType: 'starter', subscriptionStatus: 'active', maxUsers: 3, billingProvider: 'paypal' })
+      .where(eq(organizations.id, org.id));
+    const { checkoutId } = await startCheckout(admin, 'enterprise', 500);
+    const ids = { customer: 'cus_expired', subscription: 'sub_expired' };
+    const meta = { orgId: org.id, checkoutId, planType: 'enterprise', quantity: 500 };
+    const t0 = now();
+    await deliver(subscriptionEvent('customer.subscription.created', ids, meta, 'incomplete', t0));
+    const expired = await deliver(
+      subscriptionEvent('customer.subscription.updated', ids, meta, 'incomplete_expired', t0 + 10),
+    );
+    expect(expired.statusCode, expired.body).toBe(200);
+    expect(await orgRow(org.id)).toMatchObject({ planType: 'starter', subscriptionStatus: 'active', maxUsers: 3 });
+  });
+
+  it('invoice.paid for the subscription of a checkout awaiting its payment grants it', async () => {
+    const { admin, org } = await setup();
+    const { sessionId, checkoutId } = await startCheckout(admin, 'professional', 7);
+    const ids = { customer: 'cus_invoice_grant', subscription: 'sub_invoice_grant' };
+    await deliver(sessionEvent('checkout.session.completed', org.id, sessionId, ids, 'unpaid'));
+    expect(await orgRow(org.id)).toMatchObject(trialState);
+    const periodEnd = now() + 30 * 86400;
+    const paid = await deliver(
+      stripeEvent('invoice.paid', {
+        id: 'in_first_async',
+        object: 'invoice',
+        customer: ids.customer,
+        amount_paid: 24500,
+        amount_due: 24500,
+        currency: 'usd',
+        hosted_invoice_url: null,
+        parent: {
+          type: 'subscription_details',
+          subscription_details: {
+            subscription: ids.subscription,
+            metadata: { organizationId: org.id, checkoutId, planType: 'professional', quantity: '7' },
+          },
+        },
+        lines: { object: 'list', data: [{ quantity: 7, period: { start: now(), end: periodEnd } }] },
+      }),
+    );
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(await orgRow(org.id)).toMatchObject({
+      planType: 'professional',
+      subscriptionStatus: 'active',
+      maxUsers: 7,
+      stripeCustomerId: ids.customer,
+      stripeSubscriptionId: ids.subscription,
+    });
+    expect(await payments(org.id)).toMatchObject([{ providerRef: 'in_first_async', amount: 24500 }]);
+    expect(await checkoutStatus(checkoutId)).toBe('completed');
   });
 });
 

@@ -95,7 +95,7 @@ export const superAdminRepository = {
         (select coalesce(sum(${packagesThisMonth()}), 0)::int from organizations) as packages,
         (select count(*)::int from users) as total_users,
         (select coalesce(sum(${billingPayments.amount}), 0)::bigint from ${billingPayments}
-          where ${billingPayments.status} = 'paid') as revenue_cents`,
+          where ${billingPayments.status} = 'paid' and ${billingPayments.provider} <> 'demo') as revenue_cents`,
       )
       .then((r) => r.rows);
     return {

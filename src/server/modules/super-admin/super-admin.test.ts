@@ -128,12 +128,22 @@ describe('GET /api/super-admin/stats', () => {
     await fresh.db.insert(billingPayments).values([
       {
         organizationId: paid.org.id,
-        provider: 'demo',
+        provider: 'stripe',
         providerRef: `p1-${paid.org.id}`,
         status: 'paid',
         amount: 17500,
         currency: 'usd',
         description: 'Professional plan, 5 users',
+      },
+      {
+        // The demo provider charged nobody: not revenue (issue 24).
+        organizationId: paid.org.id,
+        provider: 'demo',
+        providerRef: `p3-${paid.org.id}`,
+        status: 'paid',
+        amount: 4_500_000,
+        currency: 'usd',
+        description: 'Enterprise plan, 1000 users, one month (demo payment)',
       },
       {
         organizationId: paid.org.id,
@@ -154,7 +164,7 @@ describe('GET /api/super-admin/stats', () => {
     expect(after.activeTrials - before.activeTrials).toBe(1);
     expect(after.paidSubscriptions - before.paidSubscriptions).toBe(1);
     expect(after.totalPackagesThisMonth - before.totalPackagesThisMonth).toBe(2);
-    // Only paid payments count, in dollars.
+    // Only money that moved counts (paid, not through the demo provider), in dollars.
     expect(after.revenue - before.revenue).toBe(175);
   });
 

@@ -7,7 +7,7 @@ export function paypalSetupQueryKey(organizationId: string) {
   return orgQueryKey(organizationId, '/api/paypal/setup');
 }
 
-/** PayPal's client id for its JS SDK, or `demo: true` when the server has no PayPal keys. */
+/** PayPal's client id for its JS SDK, or `demo: true` while the server runs the demo provider. */
 export function fetchPaypalSetup(organizationId: string) {
   return apiRequest<PaypalSetupReply>('GET', '/api/paypal/setup', undefined, { organizationId });
 }

@@ -4,7 +4,7 @@ import { apiRequest } from '@/lib/api';
 
 export const plansQueryKey = ['/api/plans'] as const;
 
-/** The public plan table and whether payments run against the local demo provider (no keys set). */
+/** The public plan table, and who takes each payment choice (null: not offered on this server). */
 export function fetchPlans() {
   return apiRequest<PlansReply>('GET', '/api/plans');
 }

@@ -6,31 +6,43 @@ import {
   YEARLY_DISCOUNT,
   formatCents,
   monthlyTotalCents,
-  trialDaysLeft,
   type MyOrganization,
   type PaidPlanType,
+  type PlansReply,
 } from '@contract';
-import { CheckCircle2, CreditCard, FlaskConical, Info, Lock, ShieldCheck, Sparkles, Wallet } from 'lucide-react';
-import { useState } from 'react';
+import {
+  AlertCircle,
+  CheckCircle2,
+  CreditCard,
+  FlaskConical,
+  Info,
+  Lock,
+  Mail,
+  RefreshCw,
+  ShieldCheck,
+  Sparkles,
+  Wallet,
+} from 'lucide-react';
+import { useState, type ReactNode } from 'react';
 import { Link, useSearch } from 'wouter';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
+import { Skeleton } from '@/components/ui/skeleton';
 import { useMembers } from '@/lib/resources/organizations';
 import { ApiError } from '@/lib/api';
-import { useNow } from '@/lib/useNow';
 import { useCreateCheckoutSession } from '../api/createCheckoutSession';
+import { useLicenseSummary } from '../api/licenseSummary';
 import { usePlans } from '../api/plans';
 import { useUpgradeComplete } from '../hooks/useUpgradeComplete';
-import { clampSeats, seatTextProblem } from '../planState';
+import { clampSeats, offeredMethods, seatTextProblem, type PaymentMethod } from '../planState';
 import { ChoiceTile } from './ChoiceTile';
 import { PaypalPayment } from './PaypalPayment';
 import { QuantityInput } from './QuantityInput';
 
 type Cycle = 'monthly' | 'yearly';
-type Method = 'card' | 'paypal';
 
 const USERS_ID = 'checkout-users';
 const yearlyPercent = `${Math.round(YEARLY_DISCOUNT * 100)}%`;
@@ -50,6 +62,39 @@ function AdminsOnly({ organization }: { organization: MyOrganization }) {
         <Link href="/dashboard">Back to the dashboard</Link>
       </Button>
     </Card>
+  );
+}
+
+/** No payment provider is set up on this server (decision 028): who to write to instead. */
+function NoPaymentMethod({ salesEmail }: { salesEmail: string }) {
+  return (
+    <div role="status" className="space-y-3 rounded-lg border border-line bg-surface-subtle px-4 py-4 text-sm">
+      <p className="flex items-start gap-2 font-semibold text-fg">
+        <Info aria-hidden className="mt-0.5 size-4 shrink-0 text-fg-subtle" />
+        {BILLING_MESSAGES.noPaymentMethodTitle}
+      </p>
+      <p className="text-fg-muted">{BILLING_MESSAGES.noPaymentMethod(salesEmail)}</p>
+      <Button asChild variant="outline" className="w-full">
+        <a href={`mailto:${salesEmail}?subject=${encodeURIComponent('Choosing a Pigeonhole plan')}`}>
+          <Mail aria-hidden /> Contact sales
+        </a>
+      </Button>
+    </div>
+  );
+}
+
+/** The plan table's payment choices could not be loaded: nothing to pay with until they are. */
+function PaymentMethodsFailed({ onRetry }: { onRetry: () => void }) {
+  return (
+    <div className="space-y-2 rounded-lg border border-red-200 dark:border-red-800 bg-red-50 dark:bg-red-950/40 px-3 py-3 text-sm text-red-800 dark:text-red-300">
+      <p className="flex items-start gap-2">
+        <AlertCircle aria-hidden className="mt-0.5 size-4 shrink-0" />
+        The payment methods could not be loaded. Check your connection and try again.
+      </p>
+      <Button variant="outline" size="sm" onClick={onRetry}>
+        <RefreshCw aria-hidden /> Try again
+      </Button>
+    </div>
   );
 }
 
@@ -108,22 +153,27 @@ function PlanTiles({ planType, onChoose }: { planType: PaidPlanType; onChoose: (
 function Checkout({ organization }: { organization: MyOrganization }) {
   const plans = usePlans();
   const members = useMembers(organization.id);
+  const summary = useLicenseSummary(organization.id);
   const memberCount = members.data?.length ?? 0;
-  const now = useNow();
   const search = useSearch();
   const cancelled = new URLSearchParams(search).has('cancelled');
 
   const [planType, setPlanType] = useState<PaidPlanType>(CHECKOUT_DEFAULTS.planType);
   const [usersText, setUsersText] = useState(String(CHECKOUT_DEFAULTS.users));
   const [cycle, setCycle] = useState<Cycle>('monthly');
-  const [method, setMethod] = useState<Method>(CHECKOUT_DEFAULTS.method);
+  const [chosenMethod, setMethod] = useState<PaymentMethod>(CHECKOUT_DEFAULTS.method);
 
   const plan = PLANS[planType];
   const users = Number(usersText);
   const problem = seatTextProblem(planType, usersText, memberCount);
   const total = problem ? null : monthlyTotalCents(planType, users);
-  const onTrial = organization.subscriptionStatus === 'trial' && trialDaysLeft(organization.trialEndDate, now) > 0;
+  // Only the choices this server takes (decision 028); the one chosen, or the first offered.
+  const offered = plans.data ? offeredMethods(plans.data.providers) : [];
+  const method: PaymentMethod | null = offered.includes(chosenMethod) ? chosenMethod : (offered[0] ?? null);
   const cardDemo = plans.data?.providers.card === 'demo';
+  // The server says whether a card checkout keeps the rest of the trial (Stripe, 49 h or more
+  // left): only then is "you won't be charged until the trial ends" true. PayPal charges at once.
+  const cardStartsTrial = method === 'card' && Boolean(summary.data?.cardTrialEndsAt);
 
   const checkout = useCreateCheckoutSession(organization.id);
   const upgraded = useUpgradeComplete(organization.id);
@@ -287,7 +337,7 @@ function Checkout({ organization }: { organization: MyOrganization }) {
               </ul>
             </div>
 
-            {onTrial && (
+            {cardStartsTrial && (
               <div className="rounded-lg border border-emerald-200 dark:border-emerald-800 bg-emerald-50 dark:bg-emerald-950/40 px-3 py-2.5 text-sm">
                 <p className="flex items-center gap-1.5 font-semibold text-emerald-900 dark:text-emerald-300">
                   <ShieldCheck aria-hidden className="size-4 text-emerald-600 dark:text-emerald-400" />
@@ -297,64 +347,37 @@ function Checkout({ organization }: { organization: MyOrganization }) {
               </div>
             )}
 
-            <fieldset className="space-y-2">
-              <legend className="mb-2 text-sm font-semibold text-fg">Payment method</legend>
-              <div className="grid gap-2">
-                <ChoiceTile
-                  name="method"
-                  value="card"
-                  label="Credit Card"
-                  checked={method === 'card'}
-                  onSelect={() => setMethod('card')}
-                  disabled={paid}
-                  className="p-3 sm:p-3"
-                >
-                  <span className="flex items-center justify-between gap-2">
-                    <span className="text-sm font-medium text-fg">Credit Card</span>
-                    <CreditCard aria-hidden className="size-4 text-fg-subtle" />
-                  </span>
-                  <span className="mt-0.5 block text-xs text-fg-subtle">On a secure checkout page</span>
-                </ChoiceTile>
-                <ChoiceTile
-                  name="method"
-                  value="paypal"
-                  label="PayPal"
-                  checked={method === 'paypal'}
-                  onSelect={() => setMethod('paypal')}
-                  disabled={paid || redirecting}
-                  className="p-3 sm:p-3"
-                >
-                  <span className="flex items-center justify-between gap-2">
-                    <span className="text-sm font-medium text-fg">PayPal</span>
-                    <Wallet aria-hidden className="size-4 text-fg-subtle" />
-                  </span>
-                  <span className="mt-0.5 block text-xs text-fg-subtle">Pays one month at a time</span>
-                </ChoiceTile>
-              </div>
-            </fieldset>
-
-            {method === 'card' ? (
-              <div className="space-y-2">
-                <Button size="lg" className="w-full" disabled={problem !== null || redirecting} onClick={payByCard}>
-                  <Lock aria-hidden />
-                  {redirecting ? 'Opening secure checkout…' : onTrial ? 'Start Free Trial' : 'Subscribe'}
-                </Button>
-                {cardDemo && (
-                  <p className="flex items-start gap-1.5 text-xs text-fg-subtle">
-                    <FlaskConical aria-hidden className="mt-0.5 size-3.5 shrink-0" />
-                    Demo mode: you confirm on a demo payment page and no card is charged.
-                  </p>
-                )}
-              </div>
-            ) : (
-              <PaypalPayment
-                organizationId={organization.id}
-                planType={planType}
-                userCount={users}
-                problem={problem}
-                onSucceeded={onPaypalSucceeded}
-              />
-            )}
+            <PaymentSection
+              plans={plans}
+              offered={offered}
+              method={method}
+              onChoose={setMethod}
+              paid={paid}
+              redirecting={redirecting}
+              card={
+                <div className="space-y-2">
+                  <Button size="lg" className="w-full" disabled={problem !== null || redirecting} onClick={payByCard}>
+                    <Lock aria-hidden />
+                    {redirecting ? 'Opening secure checkout…' : cardStartsTrial ? 'Start Free Trial' : 'Subscribe'}
+                  </Button>
+                  {cardDemo && (
+                    <p className="flex items-start gap-1.5 text-xs text-fg-subtle">
+                      <FlaskConical aria-hidden className="mt-0.5 size-3.5 shrink-0" />
+                      Demo mode: you confirm on a demo payment page and no card is charged.
+                    </p>
+                  )}
+                </div>
+              }
+              paypal={
+                <PaypalPayment
+                  organizationId={organization.id}
+                  planType={planType}
+                  userCount={users}
+                  problem={problem}
+                  onSucceeded={onPaypalSucceeded}
+                />
+              }
+            />
           </CardContent>
         </Card>
       </div>
@@ -363,6 +386,78 @@ function Checkout({ organization }: { organization: MyOrganization }) {
         {BILLING_MESSAGES.checkoutFooter}
       </p>
     </div>
+  );
+}
+
+/**
+ * The payment method choice and its button: only the methods the server offers, a designed
+ * notice when it offers none, a placeholder while the plan table loads.
+ */
+function PaymentSection({
+  plans,
+  offered,
+  method,
+  onChoose,
+  paid,
+  redirecting,
+  card,
+  paypal,
+}: {
+  plans: { data?: PlansReply; isPending: boolean; isError: boolean; refetch: () => unknown };
+  offered: PaymentMethod[];
+  method: PaymentMethod | null;
+  onChoose: (method: PaymentMethod) => void;
+  paid: boolean;
+  redirecting: boolean;
+  card: ReactNode;
+  paypal: ReactNode;
+}) {
+  if (plans.isPending) return <Skeleton aria-label="Loading payment methods" className="h-32 w-full" />;
+  if (plans.isError || !plans.data) return <PaymentMethodsFailed onRetry={() => void plans.refetch()} />;
+  if (method === null) return <NoPaymentMethod salesEmail={plans.data.salesEmail} />;
+  return (
+    <>
+      <fieldset className="space-y-2">
+        <legend className="mb-2 text-sm font-semibold text-fg">Payment method</legend>
+        <div className="grid gap-2">
+          {offered.includes('card') && (
+            <ChoiceTile
+              name="method"
+              value="card"
+              label="Credit Card"
+              checked={method === 'card'}
+              onSelect={() => onChoose('card')}
+              disabled={paid}
+              className="p-3 sm:p-3"
+            >
+              <span className="flex items-center justify-between gap-2">
+                <span className="text-sm font-medium text-fg">Credit Card</span>
+                <CreditCard aria-hidden className="size-4 text-fg-subtle" />
+              </span>
+              <span className="mt-0.5 block text-xs text-fg-subtle">On a secure checkout page</span>
+            </ChoiceTile>
+          )}
+          {offered.includes('paypal') && (
+            <ChoiceTile
+              name="method"
+              value="paypal"
+              label="PayPal"
+              checked={method === 'paypal'}
+              onSelect={() => onChoose('paypal')}
+              disabled={paid || redirecting}
+              className="p-3 sm:p-3"
+            >
+              <span className="flex items-center justify-between gap-2">
+                <span className="text-sm font-medium text-fg">PayPal</span>
+                <Wallet aria-hidden className="size-4 text-fg-subtle" />
+              </span>
+              <span className="mt-0.5 block text-xs text-fg-subtle">Pays one month at a time</span>
+            </ChoiceTile>
+          )}
+        </div>
+      </fieldset>
+      {method === 'card' ? card : paypal}
+    </>
   );
 }
 

@@ -80,8 +80,9 @@ function Problem({ title, children }: { title: string; children: ReactNode }) {
 }
 
 /**
- * /checkout/demo/{id}: the local stand-in for Stripe Checkout when the server has no Stripe keys.
- * Completing it applies the plan on the server exactly as a verified payment would.
+ * /checkout/demo/{id}: the local stand-in for Stripe Checkout while the server runs the demo
+ * payment provider (DEMO_PAYMENTS). Completing it applies the plan on the server exactly as a
+ * verified payment would; an hour after it was opened it has expired.
  */
 export function DemoCheckoutView({ organizationId, checkoutId }: { organizationId: string; checkoutId: string }) {
   const checkout = useDemoCheckout(organizationId, checkoutId);
@@ -121,6 +122,8 @@ export function DemoCheckoutView({ organizationId, checkoutId }: { organizationI
           : serverMessage(checkout.error, 'Please try again in a moment.')}
       </Problem>
     );
+  } else if (checkout.data.status === 'expired') {
+    body = <Problem title="This demo checkout has expired">{BILLING_MESSAGES.demoCheckoutExpired}</Problem>;
   } else {
     const paidAlready = checkout.data.status === 'completed' && !done;
     body = (
@@ -171,8 +174,8 @@ export function DemoCheckoutView({ organizationId, checkoutId }: { organizationI
           )}
         </div>
         <p className="border-t border-line bg-surface-subtle px-6 py-4 text-xs leading-relaxed text-fg-subtle">
-          This page stands in for Stripe Checkout because this server has no Stripe keys. Completing it applies the plan
-          exactly as a real payment would, and nobody is charged.
+          This page stands in for Stripe Checkout because this server runs the demo payment provider. Completing it
+          applies the plan exactly as a real payment would, and nobody is charged.
         </p>
       </Card>
     );
