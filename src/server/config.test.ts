@@ -49,7 +49,9 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'test' }, '/srv/app').demoPayments).toBe(true);
     expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x' }, '/srv/app').demoPayments).toBe(false);
     expect(loadConfig({ PAYPAL_CLIENT_ID: 'id', PAYPAL_CLIENT_SECRET: 's' }, '/srv/app').demoPayments).toBe(false);
-    expect(loadConfig({ PAYPAL_CLIENT_ID: 'id' }, '/srv/app').demoPayments).toBe(false);
+    // Half of PayPal's pair is refused at start, naming the missing half.
+    expect(() => loadConfig({ PAYPAL_CLIENT_ID: 'id' }, '/srv/app')).toThrow(/PAYPAL_CLIENT_SECRET: required/);
+    expect(() => loadConfig({ PAYPAL_CLIENT_SECRET: 's' }, '/srv/app')).toThrow(/PAYPAL_CLIENT_ID: required/);
     expect(loadConfig(prod, '/srv/app').demoPayments).toBe(false);
     // Explicit: on in production only when said so; off anywhere.
     expect(loadConfig({ ...prod, DEMO_PAYMENTS: 'true' }, '/srv/app').demoPayments).toBe(true);

@@ -204,7 +204,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
       'Invalid configuration:\n  APP_URL: required in production (the links in emails and payment pages are built from it)',
     );
   }
-  // Any provider key, even half of PayPal's pair: then no payment choice falls back to the demo provider.
+  // Half of PayPal's pair is a typo, not a choice: PayPal would silently be off.
+  if (Boolean(e.PAYPAL_CLIENT_ID) !== Boolean(e.PAYPAL_CLIENT_SECRET)) {
+    const missing = e.PAYPAL_CLIENT_ID ? 'PAYPAL_CLIENT_SECRET' : 'PAYPAL_CLIENT_ID';
+    throw new Error(
+      `Invalid configuration:\n  ${missing}: required with ${missing === 'PAYPAL_CLIENT_ID' ? 'PAYPAL_CLIENT_SECRET' : 'PAYPAL_CLIENT_ID'} (PayPal needs both)`,
+    );
+  }
+  // Any provider key: then no payment choice falls back to the demo provider.
   const providerKeys = [
     e.STRIPE_SECRET_KEY ? 'STRIPE_SECRET_KEY' : null,
     e.PAYPAL_CLIENT_ID ? 'PAYPAL_CLIENT_ID' : null,
