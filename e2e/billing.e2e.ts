@@ -202,10 +202,17 @@ describe('the payment choices the server offers (decision 028)', () => {
     });
   }
 
+  /** A server of its own, configured as an operator would (no mocked replies): its stack and a page. */
+  async function configuredAs(env: Record<string, string>) {
+    const own = await startStack({ env });
+    const { context, page } = await own.newPage(DESKTOP);
+    return { own, context, page };
+  }
+
   it('shows a designed notice when no payment method is set up, and only the methods offered otherwise', async () => {
-    const { context, page } = await stack.newPage(DESKTOP);
+    // Production's default without keys: no demo provider, nothing offered.
+    const { own, context, page } = await configuredAs({ DEMO_PAYMENTS: 'false' });
     await registerAdminWithOrganization(page, 'Orchard Court');
-    await serverSays(page, { card: null, paypal: null });
     await page.goto('/checkout');
     const summary = page.getByRole('region', { name: 'Payment summary' });
     await expect.poll(() => summary.getByText('Online payment is not set up yet').isVisible()).toBe(true);
@@ -214,15 +221,19 @@ describe('the payment choices the server offers (decision 028)', () => {
     expect(await page.getByRole('radio', { name: 'Credit Card' }).count()).toBe(0);
     expect(await page.getByRole('radio', { name: 'PayPal' }).count()).toBe(0);
     expect(await summary.getByText('7-Day Free Trial').count()).toBe(0);
+    expect(await page.getByText('Secure payment processing', { exact: false }).count()).toBe(0);
     await shootBoth(page, 'billing-checkout-no-payment-method');
     await context.close();
+    await own.stop();
   });
 
   it('offers the card alone when PayPal is not set up, with the trial note only when Stripe keeps the trial', async () => {
-    const { context, page } = await stack.newPage(DESKTOP);
-    await registerAdminWithOrganization(page, 'Birch House');
-    const trialEnd = new Date(Date.now() + 6 * 86_400_000).toISOString();
-    await serverSays(page, { card: 'stripe', paypal: null }, trialEnd);
+    // Stripe's keys only (nothing here reaches Stripe: the page only shows what the server offers).
+    const { own, context, page } = await configuredAs({
+      STRIPE_SECRET_KEY: 'sk_test_e2e',
+      STRIPE_API_URL: 'http://127.0.0.1:9',
+    });
+    const { id } = await registerAdminWithOrganization(page, 'Birch House');
     await page.goto('/checkout');
     const summary = page.getByRole('region', { name: 'Payment summary' });
     await expect.poll(() => summary.getByText('7-Day Free Trial').isVisible()).toBe(true);
@@ -230,7 +241,14 @@ describe('the payment choices the server offers (decision 028)', () => {
     expect(await page.getByRole('button', { name: 'Start Free Trial' }).isVisible()).toBe(true);
     expect(await page.getByRole('radio', { name: 'Credit Card' }).isChecked()).toBe(true);
     expect(await page.getByRole('radio', { name: 'PayPal' }).count()).toBe(0);
+
+    // A day of trial left: Stripe would not keep it (under 49 hours), so nothing is promised.
+    await own.sql("update organizations set trial_end_date = now() + interval '24 hours' where id = $1", [id]);
+    await page.reload();
+    await expect.poll(() => page.getByRole('button', { name: 'Subscribe' }).isVisible()).toBe(true);
+    expect(await summary.getByText("You won't be charged until after the trial period ends").count()).toBe(0);
     await context.close();
+    await own.stop();
   });
 
   it('never promises the trial to a PayPal payment, which is charged at once', async () => {

@@ -381,10 +381,13 @@ function Checkout({ organization }: { organization: MyOrganization }) {
           </CardContent>
         </Card>
       </div>
-      <p className="flex items-center justify-center gap-1.5 text-center text-xs text-fg-subtle">
-        <Lock aria-hidden className="size-3.5 shrink-0" />
-        {BILLING_MESSAGES.checkoutFooter}
-      </p>
+      {/* Promises a payment provider: only where one takes payments. */}
+      {method !== null && (
+        <p className="flex items-center justify-center gap-1.5 text-center text-xs text-fg-subtle">
+          <Lock aria-hidden className="size-3.5 shrink-0" />
+          {BILLING_MESSAGES.checkoutFooter}
+        </p>
+      )}
     </div>
   );
 }
