@@ -267,6 +267,15 @@ describe('guessing codes with a stolen password (issue 24)', () => {
     return statuses;
   }
 
+  /** The owner asks for a reset link and sets `password` through it, as from the sign-in page. */
+  async function resetThroughEmail(email: string, password: string) {
+    await new Client(t).post('/api/forgot-password', { email });
+    const mail = await smtp.waitFor(email, { subject: /Reset/ });
+    smtp.received.splice(smtp.received.indexOf(mail), 1);
+    const token = /reset-password\?token=([\w-]+)/.exec(mail.text)![1];
+    expect((await new Client(t).post('/api/reset-password', { token, password })).statusCode).toBe(200);
+  }
+
   /** Lets the 15-minute window of sign-in codes pass (the day's count stays). */
   const windowPasses = (userId: string) =>
     t.asOwner(
@@ -316,13 +325,7 @@ describe('guessing codes with a stolen password (issue 24)', () => {
     expect(notice.text).toContain('30 wrong two-factor codes');
 
     // The owner resets the password from the emailed link; the count starts again.
-    await new Client(t).post('/api/forgot-password', { email: account.email });
-    const mail = await smtp.waitFor(account.email, { subject: /Reset/ });
-    smtp.received.splice(smtp.received.indexOf(mail), 1);
-    const token = /reset-password\?token=([\w-]+)/.exec(mail.text)![1];
-    expect((await new Client(t).post('/api/reset-password', { token, password: 'owners-new-one' })).statusCode).toBe(
-      200,
-    );
+    await resetThroughEmail(account.email, 'owners-new-one');
     await forgetUsedSteps(account.user.id);
     const back = await startLogin({ email: account.email, password: 'owners-new-one' });
     const ok = await back.c.post('/api/login/two-factor', {
@@ -337,13 +340,7 @@ describe('guessing codes with a stolen password (issue 24)', () => {
     const before = await startLogin(account);
     expect(before.res.json()).toHaveProperty('challenge');
 
-    await new Client(t).post('/api/forgot-password', { email: account.email });
-    const mail = await smtp.waitFor(account.email, { subject: /Reset/ });
-    smtp.received.splice(smtp.received.indexOf(mail), 1);
-    const token = /reset-password\?token=([\w-]+)/.exec(mail.text)![1];
-    expect((await new Client(t).post('/api/reset-password', { token, password: 'owners-new-one' })).statusCode).toBe(
-      200,
-    );
+    await resetThroughEmail(account.email, 'owners-new-one');
     const open = await t.db
       .select()
       .from(twoFactorChallenges)
