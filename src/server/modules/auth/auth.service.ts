@@ -162,8 +162,7 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
   }
 
   /** The session of a sign-in that passed every step, and the join of its invitation link if any. */
-  async function signIn(found: UserRow, client: ClientInfo, invitationToken?: string | null) {
-    const user = found;
+  async function signIn(user: UserRow, client: ClientInfo, invitationToken?: string | null) {
     const session = await openSession(user.id, client);
     const token = tokenOf(invitationToken);
     const invitation = token ? await joinOnSignIn(user, token) : undefined;
