@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import importCycles from './eslint-rules/no-import-cycle.js';
 
 // Repositories and services must never reach for the client, and the client never for the server.
 const NO_SERVER = { group: ['**/server/**'], message: 'The client never imports server code.' };
@@ -50,6 +51,27 @@ function featureBoundary(feature, depth) {
   };
 }
 
+/**
+ * The server's floors: what the modules (routes, services, repositories) stand on. A floor never
+ * imports a module; what a plugin needs of one (a session, a role) app.ts hands it as an option,
+ * and what both share (types, error texts) sits in context.ts, lib/ or the contract. Tests are
+ * exempt: they may drive a floor through the modules above it.
+ */
+const SERVER_FLOORS = [
+  'src/server/plugins/**/*.ts',
+  'src/server/lib/**/*.ts',
+  'src/server/db/**/*.ts',
+  'src/server/caches.ts',
+  'src/server/context.ts',
+  'src/server/http.ts',
+];
+const NO_MODULES = {
+  regex: '(^|/)modules(/|$)',
+  message:
+    'plugins/, lib/, db/, caches.ts, context.ts and http.ts sit below the modules and never import them: ' +
+    'move the shared type or text down (context.ts, lib/, the contract) or have app.ts pass the lookup in.',
+};
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'migrations/', 'data/', 'coverage/', 'e2e/artifacts/'] },
   js.configs.recommended,
@@ -92,4 +114,16 @@ export default tseslint.config(
   ...features.flatMap((feature) =>
     Array.from({ length: MAX_FEATURE_DEPTH + 1 }, (_, depth) => featureBoundary(feature, depth)),
   ),
+  {
+    files: SERVER_FLOORS,
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_MODULES] }] },
+  },
+  {
+    // No run-time import loops between the server's files (type-only imports are erased).
+    files: ['src/server/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { local: importCycles },
+    rules: { 'local/no-import-cycle': ['error', { root: 'src/server' }] },
+  },
 );

@@ -1,7 +1,7 @@
 // Operator commands: `npm run admin -- grant-super-admin EMAIL`, `revoke-super-admin EMAIL` and
 // `reset-two-factor EMAIL` (someone who lost both the phone and the recovery codes).
-import { grantSuperAdmin, revokeSuperAdmin } from '../src/server/modules/admin/super-admin';
-import { resetTwoFactor } from '../src/server/modules/admin/two-factor-reset';
+import { grantSuperAdmin, revokeSuperAdmin } from '../src/server/modules/super-admin/shell';
+import { resetTwoFactor } from '../src/server/modules/super-admin/two-factor-reset';
 import { withDatabase } from './with-database';
 
 const [command, email] = process.argv.slice(2);

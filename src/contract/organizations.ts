@@ -105,6 +105,12 @@ export type Member = z.infer<typeof Member>;
 /** PUT /api/organizations/{id}/members/{userId} (admins). */
 export const UpdateMemberBody = z.object({ role: Role });
 
+/**
+ * An organization the caller cannot see: unknown, or not theirs (the server answers the same for
+ * both, so organization ids cannot be probed). Shared by the organization plugin and the services.
+ */
+export const ORGANIZATION_NOT_FOUND = 'Organization not found';
+
 export const MEMBER_MESSAGES = {
   cannotRemoveSelf: 'Cannot remove yourself from the organization',
   lastAdminRemove: 'The last admin of an organization cannot be removed',

@@ -35,8 +35,10 @@ import { createAuthService } from './modules/auth/auth.service';
 import { authRoutes } from './modules/auth/auth.routes';
 import { createTwoFactorService } from './modules/auth/two-factor.service';
 import { twoFactorRoutes } from './modules/auth/two-factor.routes';
+import { sessionsRepository } from './modules/auth/sessions.repository';
 import { createOrganizationsService } from './modules/organizations/organizations.service';
 import { organizationsRoutes } from './modules/organizations/organizations.routes';
+import { membersRepository } from './modules/organizations/members.repository';
 import { createDashboardService } from './modules/dashboard/dashboard.service';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { createHealthService } from './modules/health/health.service';
@@ -189,8 +191,19 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   const apiKeys = createApiKeyAuth(db, deps.caches);
-  await app.register(sessionPlugin, { db, config, caches: deps.caches, apiKeys });
-  await app.register(organizationPlugin, { db, caches: deps.caches });
+  await app.register(sessionPlugin, {
+    config,
+    caches: deps.caches,
+    lookups: {
+      findLiveSession: (sid, organizationId) => sessionsRepository.findLive(db, sid, organizationId),
+      extendSession: (sid, expire) => sessionsRepository.extend(db, sid, expire),
+      authenticateApiKey: (key) => apiKeys.authenticate(key),
+    },
+  });
+  await app.register(organizationPlugin, {
+    caches: deps.caches,
+    lookups: { findRole: (organizationId, userId) => membersRepository.findRole(db, organizationId, userId) },
+  });
 
   healthRoutes(app, createHealthService(deps));
   const twoFactor = createTwoFactorService(deps);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config';
 import { hashToken, newToken } from './lib/tokens';
-import { grantSuperAdmin } from './modules/admin/super-admin';
+import { grantSuperAdmin } from './modules/super-admin/shell';
 import { passwordResetRepository } from './modules/auth/password-reset.repository';
 import { Client, createSecondInstance, createTestApp, joinAs, TEST_SECRETS_KEY, type TestApp } from './test/harness';
 

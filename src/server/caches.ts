@@ -12,10 +12,9 @@ import type {
 import type { Db, DbOrTx } from './db/client';
 import { notifyChange, type ChangeFeed } from './lib/change-feed';
 import { TtlCache } from './lib/ttl-cache';
-import type { UserRow } from './modules/auth/users.repository';
-import type { ApiKeyPrincipal } from './modules/integrations/api-keys';
+import type { ApiKeyPrincipal, SessionUser } from './context';
 
-export type CachedSession = { expire: Date; user: UserRow };
+export type CachedSession = { expire: Date; user: SessionUser };
 
 /**
  * How long the operator console's platform figures are reused (when caching is on at all). They

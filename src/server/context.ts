@@ -4,6 +4,7 @@ import type { Db } from './db/client';
 import type { Mailer } from './lib/mailer';
 import type { SecretBox } from './lib/secrets';
 import type { Role } from '../contract';
+import type { users } from './db/schema';
 import type { Caches } from './caches';
 
 /** What services need from the outside world; built once per app. */
@@ -24,3 +25,40 @@ export type Deps = {
 
 /** The caller of an organization-scoped service method: who, in which organization, as what. */
 export type OrgCaller = { userId: string; organizationId: string; role: Role };
+
+/**
+ * The user a request acts as (a session's, or an API key's creator): their row as the database
+ * holds it. Defined here, below the modules, so the plugins and the caches need none of them.
+ */
+export type SessionUser = typeof users.$inferSelect;
+
+/** An API key that may be used: its organization, the user it acts as, and when it was last stamped. */
+export type ApiKeyPrincipal = {
+  apiKeyId: string;
+  integrationId: string;
+  organizationId: string;
+  user: SessionUser;
+  lastUsedAt: number;
+};
+
+/**
+ * What the session plugin asks of the modules, handed to it by app.ts (auth's sessions and
+ * integrations' API keys): a plugin never imports a module.
+ */
+export type SessionLookups = {
+  /** The live session and its user, with the caller's role in `organizationId` when one is named. */
+  findLiveSession: (
+    sid: string,
+    organizationId?: string,
+  ) => Promise<{ expire: Date; user: SessionUser; role: Role | null } | undefined>;
+  /** Slides the session's expiry. */
+  extendSession: (sid: string, expire: Date) => Promise<void>;
+  /** The key's principal, or undefined when the key is unknown or may not be used. */
+  authenticateApiKey: (key: string) => Promise<ApiKeyPrincipal | undefined>;
+};
+
+/** What the organization plugin asks of the modules (organizations' members), handed to it by app.ts. */
+export type MembershipLookups = {
+  /** The user's role in the organization; undefined when they are not a member. */
+  findRole: (organizationId: string, userId: string) => Promise<Role | undefined>;
+};

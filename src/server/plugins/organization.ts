@@ -1,13 +1,10 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ORGANIZATION_HEADER, type Role } from '../../contract';
-import type { Db } from '../db/client';
+import { ORGANIZATION_HEADER, ORGANIZATION_NOT_FOUND, type Role } from '../../contract';
 import { membershipKey, type Caches } from '../caches';
-import type { OrgCaller } from '../context';
+import type { MembershipLookups, OrgCaller } from '../context';
 import { AppError, badRequest, forbidden, notFound } from '../lib/errors';
-import { membersRepository } from '../modules/organizations/members.repository';
-import { ORGANIZATION_NOT_FOUND } from '../modules/organizations/organizations.service';
 import { authOf } from './session';
 import { withTenants } from '../db/tenant-scope';
 import { isOrganizationId, organizationHeaderOf } from './organization-header';
@@ -43,7 +40,7 @@ export function callerOf(request: FastifyRequest): OrgCaller {
   return { userId: auth.user.id, organizationId: request.membership.organizationId, role: request.membership.role };
 }
 
-export const organizationPlugin = fp(async (app, opts: { db: Db; caches: Caches }) => {
+export const organizationPlugin = fp(async (app, opts: { caches: Caches; lookups: MembershipLookups }) => {
   app.decorateRequest('membership', null);
 
   app.decorate('requireOrganization', async (request: FastifyRequest) => {
@@ -63,7 +60,7 @@ export const organizationPlugin = fp(async (app, opts: { db: Db; caches: Caches 
       roleIn?.organizationId === value
         ? roleIn.role
         : await opts.caches.memberships.getOrLoad(membershipKey(value, user.id), () =>
-            membersRepository.findRole(opts.db, value, user.id),
+            opts.lookups.findRole(value, user.id),
           );
     if (!role) throw forbidden(NOT_A_MEMBER, 'not_a_member');
     request.membership = { organizationId: value, role };
@@ -91,7 +88,7 @@ export const organizationPlugin = fp(async (app, opts: { db: Db; caches: Caches 
     }
     const userId = authOf(request).user.id;
     const role = await opts.caches.memberships.getOrLoad(membershipKey(organizationId, userId), () =>
-      membersRepository.findRole(opts.db, organizationId, userId),
+      opts.lookups.findRole(organizationId, userId),
     );
     if (!role) throw notFound(ORGANIZATION_NOT_FOUND);
     request.membership = { organizationId, role };

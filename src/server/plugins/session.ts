@@ -1,16 +1,13 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
-import type { Db } from '../db/client';
 import type { Caches } from '../caches';
 import { AppError, forbidden, unauthorized } from '../lib/errors';
 import { hashToken } from '../lib/tokens';
 import { addMs } from '../lib/time';
-import { sessionsRepository } from '../modules/auth/sessions.repository';
-import type { UserRow } from '../modules/auth/users.repository';
+import type { SessionLookups, SessionUser } from '../context';
 import type { Role } from '../../contract';
 import { isOrganizationId, organizationHeaderOf } from './organization-header';
-import type { ApiKeyAuth } from '../modules/integrations/api-keys';
 
 export const SESSION_COOKIE = 'pigeonhole.sid';
 export const API_KEY_HEADER = 'x-api-key';
@@ -22,7 +19,7 @@ export const API_KEY_NOT_ALLOWED = 'API keys cannot be used for this call; sign 
  * only (`apiKey` set, `sessionId` empty).
  */
 export type AuthContext = {
-  user: UserRow;
+  user: SessionUser;
   sessionId: string;
   apiKey?: { id: string; organizationId: string };
   /**
@@ -77,8 +74,8 @@ export function authOf(request: FastifyRequest): AuthContext {
  * Server-side sessions in the `sessions` table. The cookie holds a random token; the table holds
  * its hash. Sessions slide: a request in the second half of the lifetime renews it.
  */
-export const sessionPlugin = fp(async (app, opts: { db: Db; config: Config; caches: Caches; apiKeys: ApiKeyAuth }) => {
-  const { db, config, caches, apiKeys } = opts;
+export const sessionPlugin = fp(async (app, opts: { config: Config; caches: Caches; lookups: SessionLookups }) => {
+  const { config, caches, lookups } = opts;
   const cookieOptions = {
     path: '/',
     httpOnly: true,
@@ -108,7 +105,7 @@ export const sessionPlugin = fp(async (app, opts: { db: Db; config: Config; cach
     if (request.auth) return;
     const key = presentedApiKey(request);
     if (key !== undefined) {
-      const principal = await apiKeys.authenticate(key);
+      const principal = await lookups.authenticateApiKey(key);
       if (!principal) throw new AppError(401, INVALID_API_KEY, 'invalid_api_key');
       if (!request.routeOptions.config.apiKeys) throw forbidden(API_KEY_NOT_ALLOWED, 'api_key_not_allowed');
       request.auth = {
@@ -127,7 +124,7 @@ export const sessionPlugin = fp(async (app, opts: { db: Db; config: Config; cach
     const organizationId = isOrganizationId(named) ? named : undefined;
     let roleIn: AuthContext['roleIn'];
     const found = await caches.sessions.getOrLoad(sid, async () => {
-      const row = await sessionsRepository.findLive(db, sid, organizationId);
+      const row = await lookups.findLiveSession(sid, organizationId);
       if (!row) return undefined;
       if (organizationId) roleIn = { organizationId, role: row.role };
       return { expire: row.expire, user: row.user };
@@ -136,7 +133,7 @@ export const sessionPlugin = fp(async (app, opts: { db: Db; config: Config; cach
     request.auth = { user: found.user, sessionId: sid, roleIn };
     if (found.expire.getTime() - Date.now() < config.sessionTtlMs / 2) {
       const expire = addMs(new Date(), config.sessionTtlMs);
-      await sessionsRepository.extend(db, sid, expire);
+      await lookups.extendSession(sid, expire);
       caches.sessions.set(sid, { ...found, expire });
       reply.setSessionCookie(token, expire);
     }

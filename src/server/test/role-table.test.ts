@@ -22,7 +22,7 @@ import {
 } from '../db/schema';
 import { createSecretBox } from '../lib/secrets';
 import { hashToken, newToken } from '../lib/tokens';
-import { grantSuperAdmin } from '../modules/admin/super-admin';
+import { grantSuperAdmin } from '../modules/super-admin/shell';
 import { billingRepository } from '../modules/billing/billing.repository';
 import { emailVerificationRepository } from '../modules/auth/email-verification.repository';
 import { passwordResetRepository } from '../modules/auth/password-reset.repository';

@@ -12,7 +12,7 @@ import {
   type VerifyEmailBody,
 } from '../../../contract';
 import type { Deps } from '../../context';
-import { forget, forgetMembership, forgetUser, transactionForgetting } from '../../caches';
+import { forget, forgetMembership, forgetUser, tellInstances, transactionForgetting } from '../../caches';
 import { AppError, badRequest, conflict, tooManyRequests, unauthorized } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { violatedUniqueConstraint } from '../../lib/pg-errors';
@@ -27,7 +27,7 @@ import { sessionsRepository } from './sessions.repository';
 import { usersRepository, type UserRow } from './users.repository';
 import { forgetSignInCodeAttempts, requiresTwoFactor, type TwoFactorService } from './two-factor.service';
 import { twoFactorRepository } from './two-factor.repository';
-import { changeSuperAdminFlag } from '../admin/super-admin';
+import { setSuperAdminFlag } from '../super-admin/super-admin-flag';
 
 const RESET_TOKEN_TTL_MS = 3600_000;
 const VERIFY_TOKEN_TTL_MS = 48 * 3600_000;
@@ -386,7 +386,7 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
         if (user && awaitsSuperAdminClaim(user)) {
           await twoFactorRepository.clear(tx, user.id);
           await usersRepository.markEmailVerified(tx, user.id);
-          await changeSuperAdminFlag(tx, user, true, 'inbox');
+          await setSuperAdminFlag(tx, user.id, true, { via: 'inbox' }, (change) => tellInstances(tx, [change]));
         }
         forget({ kind: 'user', userId: token.userId });
       });

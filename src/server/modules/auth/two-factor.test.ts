@@ -5,7 +5,7 @@ import { TWO_FACTOR_MESSAGES } from '../../../contract';
 import { platformLog, twoFactorChallenges, twoFactorRecoveryCodes, users } from '../../db/schema';
 import { Client, createTestApp, type TestApp } from '../../test/harness';
 import { startTestSmtp } from '../../test/smtp';
-import { resetTwoFactor } from '../admin/two-factor-reset';
+import { resetTwoFactor } from '../super-admin/two-factor-reset';
 
 let t: TestApp;
 let smtp: Awaited<ReturnType<typeof startTestSmtp>>;

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { ADMIN_EMAIL_EVENTS } from '../notifications/admin-messages';
+import { ADMIN_EMAIL_EVENTS } from '../../lib/admin-email-events';
 
 export type PaymentFailedDetails = {
   /** Minor units (cents), as the provider reports them. */

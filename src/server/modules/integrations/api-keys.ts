@@ -4,7 +4,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { apiKeys, integrations, organizationMembers, users } from '../../db/schema';
 import type { Caches } from '../../caches';
 import { hashToken } from '../../lib/tokens';
-import type { UserRow } from '../auth/users.repository';
+import type { ApiKeyPrincipal } from '../../context';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
@@ -109,15 +109,6 @@ export const apiKeysRepository = {
         ),
       );
   },
-};
-
-/** A key that may be used: its organization, the user it acts as, and when it was last stamped. */
-export type ApiKeyPrincipal = {
-  apiKeyId: string;
-  integrationId: string;
-  organizationId: string;
-  user: UserRow;
-  lastUsedAt: number;
 };
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ADMIN_EMAIL_EVENTS } from '../../lib/admin-email-events';
 import { escapeHtml, formatInZone, type RenderedEmail } from './messages';
 
 /**
@@ -6,10 +7,7 @@ import { escapeHtml, formatInZone, type RenderedEmail } from './messages';
  * same outbox as recipient messages (retries, dedupe keys, retention) but always go through the
  * platform's SMTP_URL, never an organization's email integration, and carry no mail item.
  */
-export const ADMIN_EMAIL_EVENTS = {
-  trialEnding: 'billing.trial_ending',
-  paymentFailed: 'billing.payment_failed',
-} as const;
+export { ADMIN_EMAIL_EVENTS };
 
 const adminEvents: readonly string[] = Object.values(ADMIN_EMAIL_EVENTS);
 

@@ -1,6 +1,7 @@
 import type { Member, MyOrganization, Organization, Role } from '../../../contract';
 import {
   MEMBER_MESSAGES,
+  ORGANIZATION_NOT_FOUND,
   TRIAL_DAYS,
   type CreateOrganizationBody,
   type UpdateOrganizationBody,
@@ -45,7 +46,6 @@ export function toOrganizationDto(o: OrganizationRow): Organization {
 
 const withRole = (o: OrganizationRow, role: Role): MyOrganization => ({ ...toOrganizationDto(o), role });
 
-export const ORGANIZATION_NOT_FOUND = 'Organization not found';
 export const MEMBER_NOT_FOUND = 'Member not found';
 
 const toMemberDto = (m: MemberRow): Member => ({ ...m, createdAt: iso(m.createdAt) });

@@ -1,11 +1,15 @@
 import type { z } from 'zod';
-import { CORE_STATUSES, type OrganizationSettings, type UpdateOrganizationSettingsBody } from '../../../contract';
+import {
+  CORE_STATUSES,
+  ORGANIZATION_NOT_FOUND,
+  type OrganizationSettings,
+  type UpdateOrganizationSettingsBody,
+} from '../../../contract';
 import type { Deps, OrgCaller } from '../../context';
 import { transactionForgetting } from '../../caches';
 import { badRequest, notFound } from '../../lib/errors';
 import { auditRepository, changedFields } from '../audit/audit.repository';
 import { membersRepository } from '../organizations/members.repository';
-import { ORGANIZATION_NOT_FOUND } from '../organizations/organizations.service';
 import { settingsRepository, type SettingsChanges } from './settings.repository';
 
 export type SettingsUpdateInput = z.output<typeof UpdateOrganizationSettingsBody>;

@@ -5,7 +5,7 @@ import { SUPER_ADMIN_MESSAGES } from '../../../contract';
 import { loadConfig } from '../../config';
 import { users } from '../../db/schema';
 import { Client, createTestApp, type TestApp } from '../../test/harness';
-import { grantSuperAdmin } from '../admin/super-admin';
+import { grantSuperAdmin } from './shell';
 
 /**
  * SUPER_ADMIN_TWO_FACTOR=required (production's default, decision 029): the console reaches every

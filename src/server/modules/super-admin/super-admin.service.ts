@@ -19,6 +19,7 @@ import { badRequest, notFound } from '../../lib/errors';
 import { iso } from '../../lib/time';
 import { applyOperatorChange } from '../billing/plan-changes';
 import { platformLogRepository, type PlatformLogRow } from './platform-log.repository';
+import { setSuperAdminFlag } from './super-admin-flag';
 import { superAdminRepository, type PlatformOrganizationRow, type PlatformUserRow } from './super-admin.repository';
 
 /** The super admin making a call (the route has checked the flag). */
@@ -114,21 +115,9 @@ export function createSuperAdminService({ db, caches, config }: Deps) {
     async updateUser(caller: PlatformCaller, id: string, body: UpdatePlatformUserBody): Promise<SuperAdminUser> {
       if (id === caller.userId && !body.isSuperAdmin) throw badRequest(SUPER_ADMIN_MESSAGES.selfRevoke, 'self_revoke');
       await transactionForgetting(db, caches, async (tx, forget) => {
-        const before = await superAdminRepository.setSuperAdmin(tx, id, body.isSuperAdmin);
+        const actor = { id: caller.userId, email: caller.email };
+        const before = await setSuperAdminFlag(tx, id, body.isSuperAdmin, { actor }, forget);
         if (!before) throw notFound(SUPER_ADMIN_MESSAGES.userNotFound);
-        if (before.isSuperAdmin === body.isSuperAdmin) return;
-        // Their cached sessions carry the old flag.
-        forget({ kind: 'user', userId: id });
-        await platformLogRepository.record(tx, {
-          kind: 'super_admin',
-          action: body.isSuperAdmin ? 'user.super_admin_granted' : 'user.super_admin_revoked',
-          actor: { id: caller.userId, email: caller.email },
-          targetType: 'user',
-          targetId: id,
-          targetLabel: before.email,
-          before: { isSuperAdmin: before.isSuperAdmin },
-          after: { isSuperAdmin: body.isSuperAdmin },
-        });
       });
       return toUserDto((await superAdminRepository.findUser(db, id))!);
     },

@@ -5,7 +5,7 @@ import { auditLog, billingPayments, organizations, platformLog, users } from '..
 import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
 import { signStripePayload, stripeEvent } from '../../test/stripe-server';
 import * as rateLimiter from '../../lib/rate-limiter';
-import { grantSuperAdmin, revokeSuperAdmin } from '../admin/super-admin';
+import { grantSuperAdmin, revokeSuperAdmin } from './shell';
 import { logRepeatedSignInFailures, PLATFORM_LOG_QUOTAS } from './platform-events';
 
 /**

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Client, createTestApp, type TestApp } from '../../test/harness';
-import { grantSuperAdmin } from './super-admin';
+import { grantSuperAdmin } from './shell';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { and, count, eq, ne } from 'drizzle-orm';
 import { tellInstances } from '../../caches';
-import type { Db, DbOrTx } from '../../db/client';
+import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { usersRepository } from '../auth/users.repository';
-import { platformLogRepository } from '../super-admin/platform-log.repository';
+import { setSuperAdminFlag } from './super-admin-flag';
 
 /**
  * The shell's way to make the first super admin and to take the flag away
@@ -36,32 +36,9 @@ export async function revokeSuperAdmin(
   return 'revoked';
 }
 
-async function setFlag(db: Db, user: { id: string; email: string }, isSuperAdmin: boolean) {
-  await db.transaction((tx) => changeSuperAdminFlag(tx, user, isSuperAdmin, 'shell'));
-}
-
-/**
- * Sets the flag and writes its platform log row, inside the caller's transaction. `via` says who
- * proved the right to it: the shell, or the owner of a SUPER_ADMIN_EMAILS inbox who set the
- * password through the emailed link (decision 029).
- */
-export async function changeSuperAdminFlag(
-  tx: DbOrTx,
-  user: { id: string; email: string },
-  isSuperAdmin: boolean,
-  via: 'shell' | 'inbox',
-) {
-  await usersRepository.update(tx, user.id, { isSuperAdmin });
-  // Running instances' cached sessions carry the old flag.
-  await tellInstances(tx, [{ kind: 'user', userId: user.id }]);
-  await platformLogRepository.record(tx, {
-    kind: 'super_admin',
-    action: isSuperAdmin ? 'user.super_admin_granted' : 'user.super_admin_revoked',
-    targetType: 'user',
-    targetId: user.id,
-    targetLabel: user.email,
-    before: { isSuperAdmin: !isSuperAdmin },
-    after: { isSuperAdmin },
-    details: { via },
-  });
+async function setFlag(db: Db, user: { id: string }, isSuperAdmin: boolean) {
+  // The command runs in a process of its own: the running instances hear of it through the feed.
+  await db.transaction((tx) =>
+    setSuperAdminFlag(tx, user.id, isSuperAdmin, { via: 'shell' }, (change) => tellInstances(tx, [change])),
+  );
 }
