@@ -264,15 +264,30 @@ function groupFromRow(row: Record<string, unknown>, group: keyof typeof RELATION
   return out;
 }
 
-/** A row selected with ITEM_WITH_RELATIONS_SELECT in the shape the list query gives (and toMailItemDto takes). */
-export function itemWithRelationsFromRow(row: Record<string, unknown>) {
+/**
+ * An item with its relations: THE shape of "a mail item with its recipient, location and
+ * mailroom" on the server. Every statement that reads one selects ITEM_WITH_RELATIONS_SELECT over
+ * ITEM_JOINS and reads it back with itemWithRelationsFromRow: the writes' answers, the single
+ * read, the notification worker's and the personal-data export. The recipient and mailroom are
+ * null when the item has none; the location's values are null then (the reply drops it).
+ */
+export type MailItemWithRelations = {
+  item: MailItemRow;
+  recipient: z.infer<typeof MailItemRecipient> | null;
+  location: { id: string | null; name: string | null; mailroomName: string | null };
+  mailroom: { id: string; name: string } | null;
+};
+
+/** A row selected with ITEM_WITH_RELATIONS_SELECT (over ITEM_JOINS) as an item with its relations. */
+export function itemWithRelationsFromRow(row: Record<string, unknown>): MailItemWithRelations {
+  // The values are the columns' own (mapFromDriverValue), so the groups are what the type says.
   const recipient = groupFromRow(row, 'recipient');
   const mailroom = groupFromRow(row, 'mailroom');
   return {
     item: itemFromRow(row),
-    recipient: recipient.id ? recipient : null,
-    location: groupFromRow(row, 'location'),
-    mailroom: mailroom.id ? mailroom : null,
+    recipient: recipient.id ? (recipient as MailItemWithRelations['recipient']) : null,
+    location: groupFromRow(row, 'location') as MailItemWithRelations['location'],
+    mailroom: mailroom.id ? (mailroom as MailItemWithRelations['mailroom']) : null,
   };
 }
 

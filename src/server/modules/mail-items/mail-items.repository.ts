@@ -1,23 +1,21 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import { CORE_STATUSES, HANDED_OVER_STATUSES, OVERDUE_HOURS } from '../../../contract';
 import type { DbOrTx } from '../../db/client';
 import { mailItemCountsRepository } from './mail-item-counts.repository';
 import { isPreparedPageSize, pageClause, queryPage, queryShape } from '../../db/prepared';
-import { ITEM_JOINS, ITEM_REPLY_JSON, ITEM_SUMMARY_JSON } from './mail-items.columns';
-import { jsonArray } from '../../db/json-reply';
 import {
-  mailItemHistory,
-  mailItems,
-  mailroomLocations,
-  mailrooms,
-  notificationJobs,
-  recipients,
-  users,
-} from '../../db/schema';
+  ITEM_JOINS,
+  ITEM_REPLY_JSON,
+  ITEM_SUMMARY_JSON,
+  ITEM_WITH_RELATIONS_SELECT,
+  itemWithRelationsFromRow,
+  type MailItemWithRelations,
+} from './mail-items.columns';
+import { jsonArray } from '../../db/json-reply';
+import { mailItemHistory, mailItems, recipients, users } from '../../db/schema';
 
 export type MailItemRow = typeof mailItems.$inferSelect;
-export type HistoryInsert = typeof mailItemHistory.$inferInsert;
+export type { MailItemWithRelations } from './mail-items.columns';
 
 export type MailItemFilters = {
   statuses?: string[];
@@ -32,51 +30,22 @@ export type MailItemFilters = {
   offset: number;
 };
 
-const locationMailroom = alias(mailrooms, 'location_mailroom');
-
-/** The columns of a mail item reply: the row plus its recipient, location and mailroom, never photo bytes. */
-const listColumns = {
-  item: mailItems,
-  recipient: {
-    id: recipients.id,
-    firstName: recipients.firstName,
-    lastName: recipients.lastName,
-    email: recipients.email,
-    phone: recipients.phone,
-    unit: recipients.unit,
-    department: recipients.department,
-  },
-  location: { id: mailroomLocations.id, name: mailroomLocations.name, mailroomName: locationMailroom.name },
-  mailroom: { id: mailrooms.id, name: mailrooms.name },
-};
-
 /** `%` and `_` in a search term are text, not wildcards. */
 const likeTerm = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** An item with its recipient, location (with mailroom name) and mailroom, as the list query returns it. */
-export type MailItemWithRelations = Awaited<ReturnType<ReturnType<typeof withRelations>['execute']>>[number];
-
-function withRelations(db: DbOrTx) {
-  // Every join also matches organization_id, so a foreign row can never be attached.
-  return db
-    .select(listColumns)
-    .from(mailItems)
-    .leftJoin(
-      recipients,
-      and(eq(recipients.organizationId, mailItems.organizationId), eq(recipients.id, mailItems.recipientId)),
-    )
-    .leftJoin(
-      mailroomLocations,
-      and(
-        eq(mailroomLocations.organizationId, mailItems.organizationId),
-        eq(mailroomLocations.id, mailItems.locationId),
-      ),
-    )
-    .leftJoin(locationMailroom, eq(locationMailroom.id, mailroomLocations.mailroomId))
-    .leftJoin(
-      mailrooms,
-      and(eq(mailrooms.organizationId, mailItems.organizationId), eq(mailrooms.id, mailItems.mailroomId)),
-    );
+/**
+ * Items with their relations (the one shape: MailItemWithRelations, mail-items.columns.ts) for
+ * which `where` holds of the item `i`, in the order `orderBy` (of `i`) gives.
+ */
+export async function selectWithRelations(
+  db: DbOrTx,
+  where: SQL,
+  orderBy: SQL = sql``,
+): Promise<MailItemWithRelations[]> {
+  const { rows } = await db.execute<Record<string, unknown>>(
+    sql`select ${sql.raw(ITEM_WITH_RELATIONS_SELECT)} from mail_items i ${sql.raw(ITEM_JOINS)} where ${where} ${orderBy}`,
+  );
+  return rows.map(itemWithRelationsFromRow);
 }
 
 /**
@@ -210,24 +179,8 @@ export const mailItemsRepository = {
   },
 
   async findWithRelations(db: DbOrTx, organizationId: string, id: string): Promise<MailItemWithRelations | undefined> {
-    const [row] = await withRelations(db).where(
-      and(eq(mailItems.organizationId, organizationId), eq(mailItems.id, id)),
-    );
+    const [row] = await selectWithRelations(db, sql`i.organization_id = ${organizationId} and i.id = ${id}`);
     return row;
-  },
-
-  /** The row locked for the rest of the transaction, so concurrent changes to one item serialise. */
-  async findForUpdate(db: DbOrTx, organizationId: string, id: string): Promise<MailItemRow | undefined> {
-    const [row] = await db
-      .select()
-      .from(mailItems)
-      .where(and(eq(mailItems.organizationId, organizationId), eq(mailItems.id, id)))
-      .for('update');
-    return row;
-  },
-
-  async delete(db: DbOrTx, organizationId: string, id: string) {
-    await db.delete(mailItems).where(and(eq(mailItems.organizationId, organizationId), eq(mailItems.id, id)));
   },
 
   /** The Pending Pickups counters in one statement: the waiting items from the kept counts, the overdue ones from the waiting index. */
@@ -243,18 +196,6 @@ export const mailItemsRepository = {
                (${counted(['notified'])}) as notified`;
     });
     return row!;
-  },
-
-  async insertHistory(db: DbOrTx, rows: HistoryInsert[]) {
-    if (rows.length) await db.insert(mailItemHistory).values(rows);
-  },
-
-  /** A notification event (outbox row) in the caller's transaction; the worker fans it out. */
-  async insertEvent(
-    db: DbOrTx,
-    e: { organizationId: string; event: string; mailItemId: string; recipientId: string | null; payload: object },
-  ) {
-    await db.insert(notificationJobs).values({ ...e, channel: 'event', payload: e.payload as Record<string, unknown> });
   },
 
   /** Oldest first; the rows outlive their item. */

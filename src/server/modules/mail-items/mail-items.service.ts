@@ -14,79 +14,42 @@ import {
 import type { Deps, OrgCaller } from '../../context';
 import { jsonListPage, type ListPage } from '../../http';
 import { forgetOrganizationData } from '../../caches';
-import { withPgTransaction, type DbOrTx } from '../../db/client';
-import { createBatcher } from '../../lib/batcher';
-import { withTenants } from '../../db/tenant-scope';
+import type { DbOrTx } from '../../db/client';
 import { AppError, badRequest, notFound } from '../../lib/errors';
-import { violatedForeignKey } from '../../lib/pg-errors';
 import { iso } from '../../lib/time';
 import { decodePhotoData, processPhoto, type ProcessedPhoto } from '../photos/photo-processing';
 import { settingsRepository } from '../settings/settings.repository';
 import { valueFromList } from '../settings/list-values';
-import { mailItemsRepository, type MailItemWithRelations } from './mail-items.repository';
-import { EDITED_KEYS, FIELD_KEYS, replyOf, type EditedRow, type ItemFields } from './mail-items.columns';
+import { mailItemsRepository } from './mail-items.repository';
 import {
-  applyEdits,
-  checkStorage,
-  queryableOf,
-  readForEdit,
-  readWithRelationsForUpdate,
-  removeItems,
-  runIntakes,
+  EDITED_KEYS,
+  FIELD_KEYS,
+  replyOf,
+  type EditedRow,
+  type ItemFields,
+  type MailItemWithRelations,
+} from './mail-items.columns';
+import {
+  createMailItemWriter,
+  editInTransaction,
+  MAIL_ITEM_NOT_FOUND,
   type Edit,
-  type IntakeOutcome,
-  type IntakeValues,
-  type ItemKey,
-  type Queryable,
+  type StorageMove,
   type VersionedItem,
 } from './mail-items.writes';
 import * as transitions from './transitions';
-import { writeBlockError } from '../billing/access';
-import { checkPackageAllowance } from './usage.repository';
 
 type CreateInput = z.output<typeof CreateMailItemBody>;
 type UpdateInput = z.output<typeof UpdateMailItemBody>;
 type ListQuery = z.output<typeof MailItemListQuery>;
 
-export const MAIL_ITEM_NOT_FOUND = 'Mail item not found';
-/** An edit that finds its item changed meanwhile is worked out again this many times, then locks. */
-const OPTIMISTIC_EDIT_ATTEMPTS = 3;
+export { MAIL_ITEM_NOT_FOUND } from './mail-items.writes';
 const OVERDUE_MS = OVERDUE_HOURS * 3600_000;
 const pick = <T, K extends keyof T>(row: T, keys: readonly K[]) =>
   Object.fromEntries(keys.map((k) => [k, row[k]])) as Pick<T, K>;
 
 /** A rule's refusal as the reply it is. */
 const refusalError = (r: transitions.Refusal) => new AppError(r.status, r.message, r.code);
-
-const STORAGE_ERRORS = {
-  recipient_not_found: () => notFound('Recipient not found'),
-  location_not_found: () => notFound('Storage location not found'),
-  mailroom_not_found: () => notFound('Mailroom not found'),
-  storage_mismatch: () => badRequest('The storage location is not in that mailroom', 'storage_mismatch'),
-} as const;
-
-/** Why a write found nothing to write: a recipient or storage that is not the organization's. */
-function storageError(outcome: IntakeOutcome | keyof typeof STORAGE_ERRORS): AppError {
-  return outcome in STORAGE_ERRORS
-    ? STORAGE_ERRORS[outcome as keyof typeof STORAGE_ERRORS]()
-    : new AppError(500, `Unexpected intake outcome ${outcome}`);
-}
-
-/**
- * A referenced row deleted between the check and the write (same statement, fresh snapshot for
- * the foreign key) answers like a missing one.
- */
-async function writing<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (err) {
-    const fk = violatedForeignKey(err);
-    if (fk?.includes('recipient')) throw storageError('recipient_not_found');
-    if (fk?.includes('location')) throw storageError('location_not_found');
-    if (fk?.includes('mailroom')) throw storageError('mailroom_not_found');
-    throw err;
-  }
-}
 
 /**
  * The reply for an item: its columns as the schema has them (times in ISO text), in the
@@ -116,23 +79,9 @@ function dateBound(value: string | undefined, end: boolean): Date | undefined {
   return new Date(value);
 }
 
-const orgsOf = (inputs: { organizationId: string }[]) => inputs.map((i) => i.organizationId);
-
 export function createMailItemsService({ db, caches }: Deps) {
-  const pool = db.$client;
-  // Concurrent requests share one statement (and one commit) per turn of the event loop; a few
-  // batches run at once so reads keep connections of the pool to themselves.
-  const batching = { maxSize: 64, maxInFlight: 4 };
-  // A batch serves several requests, perhaps of several organizations: it runs scoped to those.
-  const intake = createBatcher(
-    (batch: IntakeValues[]) => withTenants(orgsOf(batch), () => runIntakes(pool, batch)),
-    batching,
-  );
-  const read = createBatcher((keys: ItemKey[]) => withTenants(orgsOf(keys), () => readForEdit(pool, keys)), batching);
-  const write = createBatcher((edits: Edit[]) => withTenants(orgsOf(edits), () => applyEdits(pool, edits)), {
-    ...batching,
-    keyOf: (e: Edit) => e.id, // two edits of one item go in turn
-  });
+  // Batching, tenant scope, retries and locks are the writer's: the service works out what to write.
+  const writer = createMailItemWriter(db.$client);
   /** Decoding and re-encoding is CPU work done before any transaction opens. */
   async function photoFrom(photoData: string | null | undefined): Promise<ProcessedPhoto | undefined> {
     return photoData ? processPhoto(decodePhotoData(photoData)) : undefined;
@@ -214,7 +163,7 @@ export function createMailItemsService({ db, caches }: Deps) {
       if (settings.requirePhotoUpload && !input.photoData) throw badRequest(PHOTO_REQUIRED_MESSAGE, 'photo_required');
       const fields = Object.fromEntries(FIELD_KEYS.map((k) => [k, input[k] ?? null])) as ItemFields;
       const { set: state, history, events } = transitions.intake(userId);
-      const values: IntakeValues = {
+      const item = await writer.intake({
         organizationId,
         userId,
         fields: { ...fields, type },
@@ -222,15 +171,9 @@ export function createMailItemsService({ db, caches }: Deps) {
         history,
         events,
         photo: await photoFrom(input.photoData),
-        refuseCapped: true,
-      };
-      const result = await writing(async () => {
-        const fast = await intake(values);
-        return fast.outcome === 'capped' ? intakeWithinCap({ ...values, refuseCapped: false }) : fast;
       });
-      if (!result.item) throw storageError(result.outcome);
       changed(organizationId);
-      return toMailItemDto(result.item);
+      return toMailItemDto(item);
     },
 
     /**
@@ -246,24 +189,14 @@ export function createMailItemsService({ db, caches }: Deps) {
         input.type !== undefined ? valueFromList(settings.packageTypes, input.type, 'Unknown package type') : undefined;
       const photo = await photoFrom(input.photoData);
 
-      const plan = async (before: VersionedItem | undefined, db: Queryable) => {
-        if (!before) throw notFound(MAIL_ITEM_NOT_FOUND);
-        return planEdit(caller, before, { ...input, type, status }, settings, photo, db);
-      };
-      let item: MailItemWithRelations | undefined;
-      for (let attempt = 1; !item && attempt <= OPTIMISTIC_EDIT_ATTEMPTS; attempt++) {
-        const edit = await plan(await read({ organizationId, id }), pool);
-        item = await writing(() => write(edit));
-      }
-      // Lost the race every time (many clerks on one item): wait for the row lock instead.
-      item ??= await writing(() =>
-        withPgTransaction(pool, async (client) => {
-          const [before] = await readForEdit(client, [{ organizationId, id }], true);
-          const [edited] = await applyEdits(client, [await plan(before, client)]);
-          return edited;
-        }),
+      const request = { ...input, type, status };
+      const item = await writer.edit(
+        { organizationId, id },
+        {
+          move: (before) => storageMove(before, request),
+          plan: (before, checked) => planEdit(caller, before, request, settings, photo, checked),
+        },
       );
-      if (!item) throw notFound(MAIL_ITEM_NOT_FOUND);
       changed(organizationId);
       return toMailItemDto(item);
     },
@@ -271,69 +204,64 @@ export function createMailItemsService({ db, caches }: Deps) {
     /** Deletes the item (any status), which frees its shelf; its history rows stay, with a 'deleted' row. */
     async delete(caller: OrgCaller, id: string): Promise<void> {
       const { organizationId, userId } = caller;
-      await withPgTransaction(pool, async (client) => {
-        const before = await readWithRelationsForUpdate(client, organizationId, id);
-        if (!before) throw notFound(MAIL_ITEM_NOT_FOUND);
-        // The webhook of a deleted item carries the item as it was: the row is gone by then.
-        const { history, events } = transitions.remove(before.item, { actor: userId, snapshot: toMailItemDto(before) });
-        await removeItems(client, [{ organizationId, id, history, events }]);
-      });
+      // The webhook of a deleted item carries the item as it was: the row is gone by then.
+      await writer.remove({ organizationId, id }, (before) =>
+        transitions.remove(before.item, { actor: userId, snapshot: toMailItemDto(before) }),
+      );
       changed(organizationId);
     },
   };
+}
 
-  /** Logs an item for an organization with a monthly cap or on trial: serialised, counted, exact. */
-  function intakeWithinCap(values: IntakeValues) {
-    return withPgTransaction(pool, async (client) => {
-      const usage = await checkPackageAllowance(client, values.organizationId);
-      if (usage === 'package_limit') throw new AppError(402, PACKAGE_LIMIT_MESSAGE, 'package_limit');
-      if (usage !== 'counted') throw writeBlockError(usage);
-      const [result] = await runIntakes(client, [values]);
-      return result!;
-    });
-  }
+type EditInput = Omit<UpdateInput, 'status'> & { status: string | undefined };
 
-  /**
-   * The whole row as the edit leaves it, and its history rows. Each changed value is checked like
-   * at creation; the status's side effects (notifiedAt, deliveredAt, the hand-over) are the server's.
-   */
-  async function planEdit(
-    { organizationId, userId }: OrgCaller,
-    before: VersionedItem,
-    input: Omit<UpdateInput, 'status'> & { status: string | undefined },
-    settings: OrganizationSettings,
-    photo: ProcessedPhoto | undefined,
-    db: Queryable,
-  ): Promise<Edit> {
-    const fields: Partial<ItemFields> = {};
-    for (const field of FIELD_KEYS) {
-      if (input[field] !== undefined) (fields as Record<string, unknown>)[field] = input[field];
-    }
-    const storageChanged = input.locationId !== undefined || input.mailroomId !== undefined;
-    if (input.recipientId || storageChanged) {
-      // A new location alone brings its own mailroom; a mailroom alone means the whole mailroom.
-      const locationId = input.locationId === undefined ? before.locationId : input.locationId;
-      const mailroomId =
-        input.locationId !== undefined && input.mailroomId === undefined ? null : (input.mailroomId ?? null);
-      const check = await checkStorage(
-        db,
-        organizationId,
-        input.recipientId ?? null,
-        storageChanged ? locationId : null,
-        storageChanged ? mailroomId : null,
-      );
-      if (check.outcome !== 'ok') throw storageError(check.outcome);
-      if (storageChanged)
-        Object.assign(fields, { locationId, mailroomId: locationId ? check.locationMailroomId : mailroomId });
-    }
-    const change = transitions.edit(
-      before,
-      { fields, status: input.status, newPhoto: Boolean(photo), removePhoto: Boolean(input.removePhoto) },
-      { actor: userId, at: new Date(), allowEditAfterDelivery: settings.allowEditAfterDelivery },
-    );
-    if (!change.ok) throw refusalError(change);
-    return editOf(before, change, { organizationId, userId, photo, removePhoto: Boolean(input.removePhoto) });
+/**
+ * The recipient and storage an edit moves the item to, for the writer to check (undefined when it
+ * names neither). A new location alone brings its own mailroom; a mailroom alone means the whole
+ * mailroom.
+ */
+function storageMove(before: VersionedItem, input: EditInput): StorageMove | undefined {
+  const storageChanged = input.locationId !== undefined || input.mailroomId !== undefined;
+  if (!input.recipientId && !storageChanged) return undefined;
+  const locationId = input.locationId === undefined ? before.locationId : input.locationId;
+  const mailroomId =
+    input.locationId !== undefined && input.mailroomId === undefined ? null : (input.mailroomId ?? null);
+  return {
+    recipientId: input.recipientId ?? null,
+    locationId: storageChanged ? locationId : null,
+    mailroomId: storageChanged ? mailroomId : null,
+  };
+}
+
+/**
+ * The whole row as the edit leaves it, and its history rows. Each changed value is checked like
+ * at creation (the storage by the writer, `checked`); the status's side effects (notifiedAt,
+ * deliveredAt, the hand-over) are the server's.
+ */
+function planEdit(
+  { organizationId, userId }: OrgCaller,
+  before: VersionedItem,
+  input: EditInput,
+  settings: OrganizationSettings,
+  photo: ProcessedPhoto | undefined,
+  checked: { locationMailroomId: string | null } | undefined,
+): Edit {
+  const fields: Partial<ItemFields> = {};
+  for (const field of FIELD_KEYS) {
+    if (input[field] !== undefined) (fields as Record<string, unknown>)[field] = input[field];
   }
+  const move = storageMove(before, input);
+  if (checked && move && (input.locationId !== undefined || input.mailroomId !== undefined)) {
+    const { locationId, mailroomId } = move;
+    Object.assign(fields, { locationId, mailroomId: locationId ? checked.locationMailroomId : mailroomId });
+  }
+  const change = transitions.edit(
+    before,
+    { fields, status: input.status, newPhoto: Boolean(photo), removePhoto: Boolean(input.removePhoto) },
+    { actor: userId, at: new Date(), allowEditAfterDelivery: settings.allowEditAfterDelivery },
+  );
+  if (!change.ok) throw refusalError(change);
+  return editOf(before, change, { organizationId, userId, photo, removePhoto: Boolean(input.removePhoto) });
 }
 
 /** The edit statement's input: the version read with the change applied, and what goes with it. */
@@ -367,13 +295,11 @@ export async function markNotified(
   itemId: string,
   { at, via }: { at: Date; via: 'email' | 'sms' },
 ): Promise<boolean> {
-  const db = queryableOf(tx);
-  const [before] = await readForEdit(db, [{ organizationId, id: itemId }], true);
-  const change = transitions.autoNotify(before, { via, at });
-  if (!change.ok || !before) return false;
-  const [written] = await applyEdits(db, [
-    editOf(before, change, { organizationId, userId: null, photo: undefined, removePhoto: false }),
-  ]);
+  const written = await editInTransaction(tx, { organizationId, id: itemId }, (before) => {
+    const change = transitions.autoNotify(before, { via, at });
+    if (!change.ok || !before) return undefined;
+    return editOf(before, change, { organizationId, userId: null, photo: undefined, removePhoto: false });
+  });
   return written !== undefined;
 }
 

@@ -1,9 +1,15 @@
 import crypto from 'node:crypto';
 import { sql, type SQLChunk } from 'drizzle-orm';
 import type pg from 'pg';
-import type { DbOrTx } from '../../db/client';
+import { PACKAGE_LIMIT_MESSAGE } from '../../../contract';
+import { withPgTransaction, type DbOrTx } from '../../db/client';
+import { withTenants } from '../../db/tenant-scope';
+import { createBatcher } from '../../lib/batcher';
+import { AppError, badRequest, notFound } from '../../lib/errors';
+import { violatedForeignKey } from '../../lib/pg-errors';
+import { writeBlockError } from '../billing/access';
 import type { ProcessedPhoto } from '../photos/photo-processing';
-import type { MailItemWithRelations } from './mail-items.repository';
+import { checkPackageAllowance } from './usage.repository';
 import {
   EDITED_KEYS,
   INSERTED_KEYS,
@@ -26,6 +32,7 @@ import {
   type HistoryEntry,
   type ItemFields,
   type MailItemRow,
+  type MailItemWithRelations,
   type OutboxEvent,
   type PhotoContent,
   type StateColumns,
@@ -218,9 +225,7 @@ export async function runIntakes(db: Queryable, batch: IntakeValues[]): Promise<
   const byId = new Map(rows.map((r) => [r.input_id, r]));
   return prepared.map(({ id }) => {
     const row = byId.get(id)!;
-    return row.outcome === 'ok'
-      ? { outcome: 'ok', item: itemWithRelationsFromRow(row) as MailItemWithRelations }
-      : { outcome: row.outcome };
+    return row.outcome === 'ok' ? { outcome: 'ok', item: itemWithRelationsFromRow(row) } : { outcome: row.outcome };
   });
 }
 
@@ -356,7 +361,7 @@ export async function applyEdits(db: Queryable, batch: Edit[]): Promise<Array<Ma
     text: EDIT,
     values: editParams.values(prepared),
   });
-  const byId = new Map(rows.map((r) => [r.id as string, itemWithRelationsFromRow(r) as MailItemWithRelations]));
+  const byId = new Map(rows.map((r) => [r.id as string, itemWithRelationsFromRow(r)]));
   return batch.map((e) => byId.get(e.id));
 }
 
@@ -372,7 +377,7 @@ export async function readWithRelationsForUpdate(
            where i.${col.organizationId} = $1 and i.${col.id} = $2 for update of i`,
     values: [organizationId, id],
   });
-  return rows[0] ? (itemWithRelationsFromRow(rows[0]) as MailItemWithRelations) : undefined;
+  return rows[0] ? itemWithRelationsFromRow(rows[0]) : undefined;
 }
 
 export type Removal = Recorded & ItemKey;
@@ -410,3 +415,183 @@ export async function removeItems(db: Queryable, batch: Removal[]): Promise<Set<
   });
   return new Set(rows.map((r) => r.id));
 }
+
+// ---------------------------------------------------------------------------------------------
+// The writer: what the service calls
+
+export const MAIL_ITEM_NOT_FOUND = 'Mail item not found';
+/** An edit that finds its item changed meanwhile is worked out again this many times, then locks. */
+const OPTIMISTIC_EDIT_ATTEMPTS = 3;
+
+const STORAGE_ERRORS = {
+  recipient_not_found: () => notFound('Recipient not found'),
+  location_not_found: () => notFound('Storage location not found'),
+  mailroom_not_found: () => notFound('Mailroom not found'),
+  storage_mismatch: () => badRequest('The storage location is not in that mailroom', 'storage_mismatch'),
+} as const;
+
+/** Why a write found nothing to write: a recipient or storage that is not the organization's. */
+function storageError(outcome: IntakeOutcome | keyof typeof STORAGE_ERRORS): AppError {
+  return outcome in STORAGE_ERRORS
+    ? STORAGE_ERRORS[outcome as keyof typeof STORAGE_ERRORS]()
+    : new AppError(500, `Unexpected intake outcome ${outcome}`);
+}
+
+/**
+ * A referenced row deleted between the check and the write (same statement, fresh snapshot for
+ * the foreign key) answers like a missing one.
+ */
+async function writing<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    const fk = violatedForeignKey(err);
+    if (fk?.includes('recipient')) throw storageError('recipient_not_found');
+    if (fk?.includes('location')) throw storageError('location_not_found');
+    if (fk?.includes('mailroom')) throw storageError('mailroom_not_found');
+    throw err;
+  }
+}
+
+const orgsOf = (inputs: { organizationId: string }[]) => inputs.map((i) => i.organizationId);
+
+/** The recipient, location and mailroom an edit moves an item to (null: not given), checked before it is worked out. */
+export type StorageMove = { recipientId: string | null; locationId: string | null; mailroomId: string | null };
+
+/**
+ * How an edit is worked out from the row it starts from (the service's rules, no database):
+ * `move` names what to check of the recipient and storage (undefined: nothing changes there),
+ * `plan` works out the edit with the checked storage's mailroom (undefined when nothing was
+ * checked). Either may throw a refusal. Both run again when the row changed meanwhile.
+ */
+export type EditPlanner = {
+  move: (before: VersionedItem) => StorageMove | undefined;
+  plan: (before: VersionedItem, checked: { locationMailroomId: string | null } | undefined) => Edit;
+};
+
+/**
+ * The one writer of mail items for requests: it batches concurrent requests (lib/batcher.ts),
+ * scopes every statement to the organizations it writes for (db/tenant-scope.ts), checks the
+ * storage an edit moves to, retries an edit that lost a race and falls back to the row lock,
+ * serialises capped organizations' intakes under their usage lock, and answers each write with
+ * the item and its relations (MailItemWithRelations) or the reply's error (404, 400, 402).
+ * What to write is the caller's, worked out with transitions.ts.
+ */
+export function createMailItemWriter(pool: pg.Pool) {
+  // Concurrent requests share one statement (and one commit) per turn of the event loop; a few
+  // batches run at once so reads keep connections of the pool to themselves.
+  const batching = { maxSize: 64, maxInFlight: 4 };
+  // A batch serves several requests, perhaps of several organizations: it runs scoped to those.
+  const intakeBatch = createBatcher(
+    (batch: IntakeValues[]) => withTenants(orgsOf(batch), () => runIntakes(pool, batch)),
+    batching,
+  );
+  const readBatch = createBatcher(
+    (keys: ItemKey[]) => withTenants(orgsOf(keys), () => readForEdit(pool, keys)),
+    batching,
+  );
+  const editBatch = createBatcher((edits: Edit[]) => withTenants(orgsOf(edits), () => applyEdits(pool, edits)), {
+    ...batching,
+    keyOf: (e: Edit) => e.id, // two edits of one item go in turn
+  });
+  /** A transaction of its own, scoped to the organization it writes for. */
+  const transaction = <T>(organizationId: string, work: (client: pg.PoolClient) => Promise<T>) =>
+    withTenants([organizationId], () => withPgTransaction(pool, work));
+
+  /** Logs an item for an organization with a monthly cap or on trial: serialised, counted, exact. */
+  function intakeWithinCap(values: IntakeValues) {
+    return transaction(values.organizationId, async (client) => {
+      const usage = await checkPackageAllowance(client, values.organizationId);
+      if (usage === 'package_limit') throw new AppError(402, PACKAGE_LIMIT_MESSAGE, 'package_limit');
+      if (usage !== 'counted') throw writeBlockError(usage);
+      const [result] = await runIntakes(client, [values]);
+      return result!;
+    });
+  }
+
+  /** The edit of the row read: 404 when there is none, the storage it moves to checked first. */
+  async function planned(
+    organizationId: string,
+    before: VersionedItem | undefined,
+    planner: EditPlanner,
+    db: Queryable,
+  ): Promise<Edit> {
+    if (!before) throw notFound(MAIL_ITEM_NOT_FOUND);
+    const move = planner.move(before);
+    if (!move) return planner.plan(before, undefined);
+    const check = await checkStorage(db, organizationId, move.recipientId, move.locationId, move.mailroomId);
+    if (check.outcome !== 'ok') throw storageError(check.outcome);
+    return planner.plan(before, { locationMailroomId: check.locationMailroomId });
+  }
+
+  return {
+    /**
+     * Logs an item with its photo, `created` row and event. Unlimited organizations share a
+     * batched statement; one with a monthly cap (or on trial) is answered 'capped' there and
+     * logged again under its usage lock, so the cap is exact.
+     */
+    async intake(values: Omit<IntakeValues, 'refuseCapped'>): Promise<MailItemWithRelations> {
+      const result = await writing(async () => {
+        const fast = await intakeBatch({ ...values, refuseCapped: true });
+        return fast.outcome === 'capped' ? intakeWithinCap({ ...values, refuseCapped: false }) : fast;
+      });
+      if (!result.item) throw storageError(result.outcome);
+      return result.item;
+    },
+
+    /**
+     * Edits an item: the row is read, the edit worked out by `planner`, and written in one
+     * statement that applies only to the version read; if another change got in between, it is
+     * worked out again from the new version (optimistic concurrency), and after a few lost races
+     * under the row lock.
+     */
+    async edit(key: ItemKey, planner: EditPlanner): Promise<MailItemWithRelations> {
+      const { organizationId } = key;
+      let item: MailItemWithRelations | undefined;
+      for (let attempt = 1; !item && attempt <= OPTIMISTIC_EDIT_ATTEMPTS; attempt++) {
+        const before = await readBatch(key);
+        const edit = await withTenants([organizationId], () => planned(organizationId, before, planner, pool));
+        item = await writing(() => editBatch(edit));
+      }
+      // Lost the race every time (many clerks on one item): wait for the row lock instead.
+      item ??= await writing(() =>
+        transaction(organizationId, async (client) => {
+          const [before] = await readForEdit(client, [key], true);
+          const [edited] = await applyEdits(client, [await planned(organizationId, before, planner, client)]);
+          return edited;
+        }),
+      );
+      if (!item) throw notFound(MAIL_ITEM_NOT_FOUND);
+      return item;
+    },
+
+    /** Deletes an item (locked, read with its relations for `plan`), its photo, with what `plan` records. */
+    async remove(key: ItemKey, plan: (before: MailItemWithRelations) => Recorded): Promise<void> {
+      await transaction(key.organizationId, async (client) => {
+        const before = await readWithRelationsForUpdate(client, key.organizationId, key.id);
+        if (!before) throw notFound(MAIL_ITEM_NOT_FOUND);
+        await removeItems(client, [{ ...key, ...plan(before) }]);
+      });
+    },
+  };
+}
+
+/**
+ * An edit inside a transaction the caller holds (the notification worker's): the row locked,
+ * `plan` works out the edit from it (undefined: nothing to write), and it is written. Answers the
+ * item as written, or undefined when nothing was.
+ */
+export async function editInTransaction(
+  tx: DbOrTx,
+  key: ItemKey,
+  plan: (before: VersionedItem | undefined) => Edit | undefined,
+): Promise<MailItemWithRelations | undefined> {
+  const db = queryableOf(tx);
+  const [before] = await readForEdit(db, [key], true);
+  const edit = plan(before);
+  if (!edit) return undefined;
+  const [written] = await applyEdits(db, [edit]);
+  return written;
+}
+
+export type MailItemWriter = ReturnType<typeof createMailItemWriter>;

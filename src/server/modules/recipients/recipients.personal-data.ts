@@ -1,19 +1,10 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import { ERASED_RECIPIENT, type EraseRecipientResult, type RecipientPersonalData } from '../../../contract';
 import type { DbOrTx } from '../../db/client';
-import {
-  mailItemHistory,
-  mailItems,
-  mailroomLocations,
-  mailrooms,
-  notificationJobs,
-  organizations,
-  photos,
-  recipients,
-} from '../../db/schema';
+import { mailItemHistory, notificationJobs, organizations, photos, recipients } from '../../db/schema';
 import { escapeLike } from '../../lib/like';
 import { iso, isoOrNull } from '../../lib/time';
+import { selectWithRelations } from '../mail-items/mail-items.repository';
 import { escapeHtml, toGsm } from '../notifications/messages';
 import type { RecipientRow } from './recipients.repository';
 
@@ -216,8 +207,6 @@ const itemIdsOf = (organizationId: string, recipientId: string) => sql`
   where j.organization_id = ${organizationId} and j.recipient_id = ${recipientId} and j.mail_item_id is not null
     and not exists (select 1 from mail_items g where g.organization_id = j.organization_id and g.id = j.mail_item_id)`;
 
-const locationMailroom = alias(mailrooms, 'location_mailroom');
-
 /**
  * `column` (of a row about someone else) with every mention of the erased recipient replaced:
  * the pattern of a namesake's own items on rows whose recipient (`recipientColumn`) is one of
@@ -269,36 +258,27 @@ export const personalDataRepository = {
       .select({ id: organizations.id, name: organizations.name })
       .from(organizations)
       .where(eq(organizations.id, organizationId));
-    const items = await tx
-      .select({
-        item: mailItems,
-        location: mailroomLocations.name,
-        locationMailroom: locationMailroom.name,
-        mailroom: mailrooms.name,
-        photo: {
-          id: photos.id,
-          contentType: photos.contentType,
-          width: photos.width,
-          height: photos.height,
-          createdAt: photos.createdAt,
-        },
-      })
-      .from(mailItems)
-      .leftJoin(
-        mailroomLocations,
-        and(
-          eq(mailroomLocations.organizationId, mailItems.organizationId),
-          eq(mailroomLocations.id, mailItems.locationId),
-        ),
-      )
-      .leftJoin(locationMailroom, eq(locationMailroom.id, mailroomLocations.mailroomId))
-      .leftJoin(
-        mailrooms,
-        and(eq(mailrooms.organizationId, mailItems.organizationId), eq(mailrooms.id, mailItems.mailroomId)),
-      )
-      .leftJoin(photos, and(eq(photos.organizationId, mailItems.organizationId), eq(photos.id, mailItems.photoId)))
-      .where(and(eq(mailItems.organizationId, organizationId), eq(mailItems.recipientId, recipientId)))
-      .orderBy(asc(mailItems.arrivedAt), asc(mailItems.id));
+    // The items in the one shape of an item with its relations (mail-items.columns.ts), then
+    // their photos' descriptions (never the bytes).
+    const items = await selectWithRelations(
+      tx,
+      sql`i.organization_id = ${organizationId} and i.recipient_id = ${recipientId}`,
+      sql`order by i.arrived_at asc, i.id asc`,
+    );
+    const photoIds = items.flatMap(({ item }) => (item.photoId ? [item.photoId] : []));
+    const itemPhotos = photoIds.length
+      ? await tx
+          .select({
+            id: photos.id,
+            contentType: photos.contentType,
+            width: photos.width,
+            height: photos.height,
+            createdAt: photos.createdAt,
+          })
+          .from(photos)
+          .where(and(eq(photos.organizationId, organizationId), inArray(photos.id, photoIds)))
+      : [];
+    const photoById = new Map(itemPhotos.map((photo) => [photo.id, photo]));
     const history = await tx
       .select({
         id: mailItemHistory.id,
@@ -343,28 +323,31 @@ export const personalDataRepository = {
 
     return {
       organization: organization ?? { id: organizationId, name: '' },
-      mailItems: items.map(({ item: i, location, locationMailroom: inRoom, mailroom, photo }) => ({
-        id: i.id,
-        type: i.type,
-        status: i.status,
-        trackingNumber: i.trackingNumber,
-        sender: i.sender,
-        senderAddress: i.senderAddress,
-        courierCompany: i.courierCompany,
-        description: i.description,
-        size: i.size,
-        weight: i.weight,
-        notes: i.notes,
-        collectorName: i.collectorName,
-        location,
-        mailroom: inRoom ?? mailroom,
-        arrivedAt: iso(i.arrivedAt),
-        notifiedAt: isoOrNull(i.notifiedAt),
-        deliveredAt: isoOrNull(i.deliveredAt),
-        createdAt: iso(i.createdAt),
-        updatedAt: iso(i.updatedAt),
-        photo: photo?.id ? { ...photo, createdAt: iso(photo.createdAt) } : null,
-      })),
+      mailItems: items.map(({ item: i, location, mailroom }) => {
+        const photo = i.photoId ? photoById.get(i.photoId) : undefined;
+        return {
+          id: i.id,
+          type: i.type,
+          status: i.status,
+          trackingNumber: i.trackingNumber,
+          sender: i.sender,
+          senderAddress: i.senderAddress,
+          courierCompany: i.courierCompany,
+          description: i.description,
+          size: i.size,
+          weight: i.weight,
+          notes: i.notes,
+          collectorName: i.collectorName,
+          location: location.name,
+          mailroom: location.mailroomName ?? mailroom?.name ?? null,
+          arrivedAt: iso(i.arrivedAt),
+          notifiedAt: isoOrNull(i.notifiedAt),
+          deliveredAt: isoOrNull(i.deliveredAt),
+          createdAt: iso(i.createdAt),
+          updatedAt: iso(i.updatedAt),
+          photo: photo ? { ...photo, createdAt: iso(photo.createdAt) } : null,
+        };
+      }),
       history: history.map((h) => ({ ...h, createdAt: iso(h.createdAt) })),
       notifications: messages.map((m) => ({
         ...m,
