@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import {
   OVERDUE_HOURS,
-  PACKAGE_LIMIT_MESSAGE,
   PHOTO_REQUIRED_MESSAGE,
   type CreateMailItemBody,
   type MailItem,
