@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
  */
 
 const FLOOR_RULE = 'no-restricted-imports';
-const CYCLE_RULE = 'local/no-import-cycle';
+const CYCLE_RULE = 'import-x/no-cycle';
 
 let eslint: ESLint;
 beforeAll(() => {
@@ -57,16 +57,14 @@ describe('import cycles on the server', () => {
     const code = "import { createCaches } from '../caches';\nexport const c = createCaches;\n";
     const messages = await lint(code, 'src/server/lib/ttl-cache.ts');
     expect(messages.map((m) => m.ruleId)).toEqual([CYCLE_RULE]);
-    expect(messages[0]!.message).toContain(
-      'Import cycle: src/server/lib/ttl-cache.ts -> src/server/caches.ts -> src/server/lib/ttl-cache.ts',
-    );
+    expect(messages[0]!.message).toMatch(/^Dependency cycle detected/);
   });
 
   it('are refused across modules (billing reading notifications, which reads mail items, which check billing)', async () => {
     const code = "import { fanOut } from '../notifications/fan-out';\nexport const f = fanOut;\n";
     const messages = await lint(code, 'src/server/modules/billing/access.ts');
     expect(messages.map((m) => m.ruleId)).toEqual([CYCLE_RULE]);
-    expect(messages[0]!.message).toMatch(/^Import cycle: src\/server\/modules\/billing\/access\.ts -> .*fan-out\.ts/);
+    expect(messages[0]!.message).toMatch(/^Dependency cycle via .*mail-items/);
   });
 
   it('leave type-only imports alone (they are erased)', async () => {
