@@ -1,18 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { MailItem, MailItemSummary, UpdateMailItemBody } from '@contract';
 import { useEffect, useId, useRef, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { FormField } from '@/components/ui/form-field';
 import { Skeleton } from '@/components/ui/skeleton';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { useOrganizationSettings } from '@/lib/resources/organizationSettings';
 import { humanize } from '@/lib/format';
 import { useMailItem } from '../api/mailItem';
 import { packageTypes, statuses } from '../mailItemFormat';
 import { editMailItemForm, type EditMailItemValues } from '../mailItemForms';
 import { MailItemLoadError } from './MailItemLoadError';
-import { FormActions, OptionalTextField, PackageTypeField } from './MailItemFields';
+import { FormActions, OptionSelectField, OptionalTextField, PackageTypeField } from './MailItemFields';
 import { RecipientCombobox, keepDialogOpenWhileListOpen, type RecipientChoice } from './RecipientCombobox';
 
 const resolver = zodResolver(editMailItemForm);
@@ -98,26 +97,14 @@ function EditForm({ organizationId, item: loaded, pending, onSave, onCancel }: E
           options={types}
           error={errors.type?.message}
         />
-        <FormField id={ids.status} label="Status" error={errors.status?.message}>
-          <Controller
-            control={control}
-            name="status"
-            render={({ field }) => (
-              <Select value={field.value} onValueChange={field.onChange}>
-                <SelectTrigger id={ids.status} onBlur={field.onBlur}>
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  {statusList.map((status) => (
-                    <SelectItem key={status} value={status}>
-                      {humanize(status)}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-            )}
-          />
-        </FormField>
+        <OptionSelectField
+          id={ids.status}
+          label="Status"
+          error={errors.status?.message}
+          control={control}
+          name="status"
+          options={statusList.map((status) => ({ value: status, label: humanize(status) }))}
+        />
       </div>
       <FormField id={ids.recipient} label="Recipient" error={recipientError}>
         <RecipientCombobox

@@ -27,7 +27,7 @@ import {
   storageOptions,
 } from '../mailItemFormat';
 import { logMailForm, type LogMailValues } from '../mailItemForms';
-import { FormActions, OptionalTextField, PackageTypeField } from './MailItemFields';
+import { FormActions, OptionSelectField, OptionalTextField, PackageTypeField } from './MailItemFields';
 import {
   RecipientCombobox,
   keepDialogOpenWhileListOpen,
@@ -329,27 +329,16 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
             error={errors.type?.message}
             onPicked={() => clearErrors('type')}
           />
-          <FormField id={ids.storage} label="Storage Location" optional>
-            <Controller
-              control={control}
-              name="storage"
-              render={({ field }) => (
-                <Select value={field.value} onValueChange={field.onChange}>
-                  <SelectTrigger id={ids.storage} onBlur={field.onBlur}>
-                    <SelectValue placeholder="Choose where it is kept" />
-                  </SelectTrigger>
-                  <SelectContent>
-                    <SelectItem value={NO_STORAGE}>No storage location</SelectItem>
-                    {storage.map((option) => (
-                      <SelectItem key={option.value} value={option.value}>
-                        {option.label}
-                      </SelectItem>
-                    ))}
-                  </SelectContent>
-                </Select>
-              )}
-            />
-          </FormField>
+          <OptionSelectField
+            id={ids.storage}
+            label="Storage Location"
+            optional
+            control={control}
+            name="storage"
+            options={storage}
+            placeholder="Choose where it is kept"
+            leading={<SelectItem value={NO_STORAGE}>No storage location</SelectItem>}
+          />
           <FormField id={ids.courier} label="Courier Company" optional>
             <Controller
               control={control}

@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { ChoiceSelect } from '@/components/ui/choice-select';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
 import { typeLabel } from '../mailItemFormat';
 
@@ -48,6 +49,56 @@ export function PackageTypeField<V extends FieldValues, C, T>({
               onPicked?.();
             }}
           />
+        )}
+      />
+    </FormField>
+  );
+}
+
+interface OptionSelectFieldProps<V extends FieldValues, C, T> {
+  id: string;
+  label: string;
+  optional?: boolean;
+  error?: string;
+  control: Control<V, C, T>;
+  name: Path<V>;
+  options: readonly { value: string; label: string }[];
+  placeholder?: string;
+  /** An item drawn before the options ("No storage location"). */
+  leading?: ReactNode;
+}
+
+/** A field choosing one value from a list: Edit's Status, Log Mail's Storage Location. */
+export function OptionSelectField<V extends FieldValues, C, T>({
+  id,
+  label,
+  optional,
+  error,
+  control,
+  name,
+  options,
+  placeholder,
+  leading,
+}: OptionSelectFieldProps<V, C, T>) {
+  return (
+    <FormField id={id} label={label} optional={optional} error={error}>
+      <Controller
+        control={control}
+        name={name}
+        render={({ field }) => (
+          <Select value={field.value as string} onValueChange={field.onChange}>
+            <SelectTrigger id={id} onBlur={field.onBlur}>
+              <SelectValue placeholder={placeholder} />
+            </SelectTrigger>
+            <SelectContent>
+              {leading}
+              {options.map((option) => (
+                <SelectItem key={option.value} value={option.value}>
+                  {option.label}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
         )}
       />
     </FormField>
