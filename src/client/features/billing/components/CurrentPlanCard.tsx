@@ -83,7 +83,9 @@ export function CurrentPlanCard({ organizationId, summary, isPending, isError, o
   if (isError || !summary) {
     return (
       <Card aria-label="Current plan">
-        <LoadError title="Your plan could not be loaded" onRetry={onRetry} />
+        <LoadError title="Your plan could not be loaded" onRetry={onRetry}>
+          <p>Check your connection and try again.</p>
+        </LoadError>
       </Card>
     );
   }

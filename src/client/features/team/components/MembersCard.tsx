@@ -155,7 +155,11 @@ export function MembersCard({
       />
     );
   } else if (isError && !members) {
-    body = <LoadError icon={Users} title="The member list could not be loaded" onRetry={onRetry} />;
+    body = (
+      <LoadError icon={Users} title="The member list could not be loaded" onRetry={onRetry}>
+        <p>Check your connection and try again.</p>
+      </LoadError>
+    );
   } else {
     const list = members ?? [];
     body = (
