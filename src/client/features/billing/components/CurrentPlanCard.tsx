@@ -1,8 +1,9 @@
 import { formatCents, type LicenseSummary } from '@contract';
-import { AlertCircle, ArrowUpRight, RefreshCw } from 'lucide-react';
+import { ArrowUpRight } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
-import { EmptyState } from '@/components/EmptyState';
+
+import { LoadError } from '@/components/ListState';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -82,17 +83,9 @@ export function CurrentPlanCard({ organizationId, summary, isPending, isError, o
   if (isError || !summary) {
     return (
       <Card aria-label="Current plan">
-        <EmptyState
-          icon={AlertCircle}
-          title="Your plan could not be loaded"
-          action={
-            <Button variant="outline" size="sm" onClick={onRetry}>
-              <RefreshCw aria-hidden /> Try again
-            </Button>
-          }
-        >
+        <LoadError title="Your plan could not be loaded" onRetry={onRetry}>
           <p>Check your connection and try again.</p>
-        </EmptyState>
+        </LoadError>
       </Card>
     );
   }

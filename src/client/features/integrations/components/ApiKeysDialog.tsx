@@ -1,7 +1,8 @@
 import type { Integration } from '@contract';
-import { AlertCircle, KeyRound, Plus } from 'lucide-react';
+import { KeyRound, Plus } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { EmptyState } from '@/components/EmptyState';
+import { LoadError } from '@/components/ListState';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -134,18 +135,12 @@ function ApiKeysPanel({ organizationId, integration }: { organizationId: string;
             row={() => <Skeleton className="h-10 w-full" />}
           />
         ) : keys.isError ? (
-          <EmptyState
-            icon={AlertCircle}
+          <LoadError
             title="The keys could not be loaded"
             className="py-6"
-            action={
-              <Button variant="outline" size="sm" onClick={() => void keys.refetch()}>
-                Try again
-              </Button>
-            }
-          >
-            Check your connection and try again.
-          </EmptyState>
+            retryIcon={false}
+            onRetry={() => void keys.refetch()}
+          />
         ) : keys.data.length === 0 ? (
           <EmptyState icon={KeyRound} title="No keys yet" className="py-6">
             Create a key for each system that calls the API, so you can revoke one without touching the others.

@@ -1,7 +1,8 @@
 import type { Integration, NotificationMessage } from '@contract';
-import { AlertCircle, RefreshCw, ScrollText } from 'lucide-react';
+import { RefreshCw, ScrollText } from 'lucide-react';
 import { useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
+import { LoadError } from '@/components/ListState';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
@@ -103,19 +104,7 @@ function DeliveryLog({ organizationId, integration }: { organizationId: string; 
       />
     );
   } else if (log.isError && !log.data) {
-    body = (
-      <EmptyState
-        icon={AlertCircle}
-        title="The delivery log could not be loaded"
-        action={
-          <Button variant="outline" size="sm" onClick={() => void log.refetch()}>
-            <RefreshCw aria-hidden /> Try again
-          </Button>
-        }
-      >
-        Check your connection and try again.
-      </EmptyState>
-    );
+    body = <LoadError title="The delivery log could not be loaded" onRetry={() => void log.refetch()} />;
   } else if (total === 0) {
     body = (
       <EmptyState icon={ScrollText} title="No deliveries yet">

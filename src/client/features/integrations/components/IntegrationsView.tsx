@@ -1,6 +1,5 @@
 import { INTEGRATION_MESSAGES, type Integration, type IntegrationType, type MyOrganization } from '@contract';
 import {
-  AlertCircle,
   CheckCircle2,
   Info,
   KeyRound,
@@ -9,7 +8,6 @@ import {
   Pencil,
   Plug,
   Plus,
-  RefreshCw,
   RotateCcw,
   ScrollText,
   Send,
@@ -17,6 +15,7 @@ import {
 } from 'lucide-react';
 import { useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
+import { LoadError } from '@/components/ListState';
 import { PageHeader } from '@/components/PageHeader';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -365,17 +364,7 @@ export function IntegrationsView({ organization, userEmail }: { organization: My
     body = <ListSkeleton label="Loading integrations" trailingClassName="h-6 w-11 rounded-full" />;
   } else if (list.isError && !integrations) {
     body = (
-      <EmptyState
-        icon={AlertCircle}
-        title="The integrations could not be loaded"
-        action={
-          <Button variant="outline" onClick={() => void list.refetch()}>
-            <RefreshCw aria-hidden /> Try again
-          </Button>
-        }
-      >
-        Check your connection and try again.
-      </EmptyState>
+      <LoadError title="The integrations could not be loaded" retrySize="default" onRetry={() => void list.refetch()} />
     );
   } else if (!integrations?.length) {
     body = (

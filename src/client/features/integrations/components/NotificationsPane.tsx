@@ -1,7 +1,8 @@
 import { UpdateOrganizationSettingsBody, type OrganizationSettings } from '@contract';
-import { BellRing, Clock, Info, MessageSquareText, RefreshCw, type LucideIcon } from 'lucide-react';
+import { BellRing, Clock, Info, MessageSquareText, type LucideIcon } from 'lucide-react';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { EmptyState } from '@/components/EmptyState';
+
+import { LoadError } from '@/components/ListState';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
@@ -320,17 +321,11 @@ export function NotificationsPane({ organizationId, isAdmin }: { organizationId:
         />
       ) : (
         <Card>
-          <EmptyState
+          <LoadError
             icon={BellRing}
             title="The notification settings could not be loaded"
-            action={
-              <Button variant="outline" size="sm" onClick={() => void refetch()}>
-                <RefreshCw aria-hidden /> Try again
-              </Button>
-            }
-          >
-            Check your connection and try again.
-          </EmptyState>
+            onRetry={() => void refetch()}
+          />
         </Card>
       )}
     </div>

@@ -1,21 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { MailItem, MailItemSummary, UpdateMailItemBody } from '@contract';
 import { useEffect, useId, useRef, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
-import { Button } from '@/components/ui/button';
-import { ChoiceSelect } from '@/components/ui/choice-select';
+import { useForm } from 'react-hook-form';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
-import { FormField, fieldA11y } from '@/components/ui/form-field';
-import { Input } from '@/components/ui/input';
+import { FormField } from '@/components/ui/form-field';
 import { Skeleton } from '@/components/ui/skeleton';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { Textarea } from '@/components/ui/textarea';
 import { useOrganizationSettings } from '@/lib/resources/organizationSettings';
 import { humanize } from '@/lib/format';
 import { useMailItem } from '../api/mailItem';
-import { packageTypes, statuses, typeLabel } from '../mailItemFormat';
+import { packageTypes, statuses } from '../mailItemFormat';
 import { editMailItemForm, type EditMailItemValues } from '../mailItemForms';
 import { MailItemLoadError } from './MailItemLoadError';
+import { FormActions, OptionSelectField, OptionalTextField, PackageTypeField } from './MailItemFields';
 import { RecipientCombobox, keepDialogOpenWhileListOpen, type RecipientChoice } from './RecipientCombobox';
 
 const resolver = zodResolver(editMailItemForm);
@@ -90,47 +86,25 @@ function EditForm({ organizationId, item: loaded, pending, onSave, onCancel }: E
 
   const types = withCurrent(packageTypes(settings.data), item.type);
   const statusList = withCurrent(statuses(settings.data), item.status);
-  const typeError = errors.type?.message;
 
   return (
     <form ref={formRef} onSubmit={submit} noValidate className="space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField id={ids.type} label="Package Type" error={typeError}>
-          <Controller
-            control={control}
-            name="type"
-            render={({ field }) => (
-              <ChoiceSelect
-                id={ids.type}
-                options={types}
-                label={typeLabel}
-                placeholder="Select a type"
-                error={typeError}
-                {...field}
-              />
-            )}
-          />
-        </FormField>
-        <FormField id={ids.status} label="Status" error={errors.status?.message}>
-          <Controller
-            control={control}
-            name="status"
-            render={({ field }) => (
-              <Select value={field.value} onValueChange={field.onChange}>
-                <SelectTrigger id={ids.status} onBlur={field.onBlur}>
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  {statusList.map((status) => (
-                    <SelectItem key={status} value={status}>
-                      {humanize(status)}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-            )}
-          />
-        </FormField>
+        <PackageTypeField
+          id={ids.type}
+          label="Package Type"
+          control={control}
+          options={types}
+          error={errors.type?.message}
+        />
+        <OptionSelectField
+          id={ids.status}
+          label="Status"
+          error={errors.status?.message}
+          control={control}
+          name="status"
+          options={statusList.map((status) => ({ value: status, label: humanize(status) }))}
+        />
       </div>
       <FormField id={ids.recipient} label="Recipient" error={recipientError}>
         <RecipientCombobox
@@ -147,40 +121,35 @@ function EditForm({ organizationId, item: loaded, pending, onSave, onCancel }: E
         />
       </FormField>
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField id={ids.sender} label="Sender" optional error={errors.sender?.message}>
-          <Input
-            {...fieldA11y(ids.sender, errors.sender?.message)}
-            maxLength={255}
-            autoComplete="off"
-            {...register('sender')}
-          />
-        </FormField>
-        <FormField id={ids.tracking} label="Tracking Number" optional error={errors.trackingNumber?.message}>
-          <Input
-            {...fieldA11y(ids.tracking, errors.trackingNumber?.message)}
-            maxLength={255}
-            autoComplete="off"
-            spellCheck={false}
-            {...register('trackingNumber')}
-          />
-        </FormField>
-      </div>
-      <FormField id={ids.desc} label="Description" optional error={errors.description?.message}>
-        <Textarea
-          {...fieldA11y(ids.desc, errors.description?.message)}
-          maxLength={2000}
-          rows={3}
-          {...register('description')}
+        <OptionalTextField
+          id={ids.sender}
+          label="Sender"
+          error={errors.sender?.message}
+          registration={register('sender')}
         />
-      </FormField>
-      <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-        <Button variant="outline" onClick={onCancel} disabled={pending}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={pending}>
-          {pending ? 'Saving…' : 'Save Changes'}
-        </Button>
+        <OptionalTextField
+          id={ids.tracking}
+          label="Tracking Number"
+          error={errors.trackingNumber?.message}
+          registration={register('trackingNumber')}
+          spellCheck={false}
+        />
       </div>
+      <OptionalTextField
+        id={ids.desc}
+        label="Description"
+        error={errors.description?.message}
+        registration={register('description')}
+        maxLength={2000}
+        rows={3}
+      />
+      <FormActions
+        pending={pending}
+        onCancel={onCancel}
+        submitLabel="Save Changes"
+        pendingLabel="Saving…"
+        className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end"
+      />
     </form>
   );
 }

@@ -3,7 +3,6 @@ import { CheckCircle2, UserPlus } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
-import { ChoiceSelect } from '@/components/ui/choice-select';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
@@ -26,9 +25,9 @@ import {
   recipientFullName,
   storageFields,
   storageOptions,
-  typeLabel,
 } from '../mailItemFormat';
 import { logMailForm, type LogMailValues } from '../mailItemForms';
+import { FormActions, OptionSelectField, OptionalTextField, PackageTypeField } from './MailItemFields';
 import {
   RecipientCombobox,
   keepDialogOpenWhileListOpen,
@@ -223,7 +222,6 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
 
   const tracking = register('trackingNumber', { onChange: (event) => onTrackingChange(event.target.value) });
   const { errors } = formState;
-  const typeError = errors.type?.message;
   const storage = storageOptions(mailrooms.data, locations.data);
   const currentCourierOptions = (current: string) =>
     current && !couriers.includes(current) ? [...couriers, current] : couriers;
@@ -323,47 +321,24 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
         </div>
 
         <div className="grid gap-4 sm:grid-cols-2">
-          <FormField id={ids.type} label="Type" error={typeError}>
-            <Controller
-              control={control}
-              name="type"
-              render={({ field }) => (
-                <ChoiceSelect
-                  id={ids.type}
-                  options={types}
-                  label={typeLabel}
-                  placeholder="Select a type"
-                  error={typeError}
-                  {...field}
-                  onChange={(value: string) => {
-                    field.onChange(value);
-                    clearErrors('type');
-                  }}
-                />
-              )}
-            />
-          </FormField>
-          <FormField id={ids.storage} label="Storage Location" optional>
-            <Controller
-              control={control}
-              name="storage"
-              render={({ field }) => (
-                <Select value={field.value} onValueChange={field.onChange}>
-                  <SelectTrigger id={ids.storage} onBlur={field.onBlur}>
-                    <SelectValue placeholder="Choose where it is kept" />
-                  </SelectTrigger>
-                  <SelectContent>
-                    <SelectItem value={NO_STORAGE}>No storage location</SelectItem>
-                    {storage.map((option) => (
-                      <SelectItem key={option.value} value={option.value}>
-                        {option.label}
-                      </SelectItem>
-                    ))}
-                  </SelectContent>
-                </Select>
-              )}
-            />
-          </FormField>
+          <PackageTypeField
+            id={ids.type}
+            label="Type"
+            control={control}
+            options={types}
+            error={errors.type?.message}
+            onPicked={() => clearErrors('type')}
+          />
+          <OptionSelectField
+            id={ids.storage}
+            label="Storage Location"
+            optional
+            control={control}
+            name="storage"
+            options={storage}
+            placeholder="Choose where it is kept"
+            leading={<SelectItem value={NO_STORAGE}>No storage location</SelectItem>}
+          />
           <FormField id={ids.courier} label="Courier Company" optional>
             <Controller
               control={control}
@@ -391,30 +366,25 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
               )}
             />
           </FormField>
-          <FormField id={ids.sender} label="Sender" optional error={errors.sender?.message}>
-            <Input
-              {...fieldA11y(ids.sender, errors.sender?.message)}
-              maxLength={255}
-              autoComplete="off"
-              {...register('sender')}
-            />
-          </FormField>
-          <FormField id={ids.collectedBy} label="Collected By" optional error={errors.collectedByStaff?.message}>
-            <Input
-              {...fieldA11y(ids.collectedBy, errors.collectedByStaff?.message)}
-              maxLength={255}
-              autoComplete="off"
-              {...register('collectedByStaff')}
-            />
-          </FormField>
-          <FormField id={ids.description} label="Description" optional error={errors.description?.message}>
-            <Input
-              {...fieldA11y(ids.description, errors.description?.message)}
-              maxLength={2000}
-              autoComplete="off"
-              {...register('description')}
-            />
-          </FormField>
+          <OptionalTextField
+            id={ids.sender}
+            label="Sender"
+            error={errors.sender?.message}
+            registration={register('sender')}
+          />
+          <OptionalTextField
+            id={ids.collectedBy}
+            label="Collected By"
+            error={errors.collectedByStaff?.message}
+            registration={register('collectedByStaff')}
+          />
+          <OptionalTextField
+            id={ids.description}
+            label="Description"
+            error={errors.description?.message}
+            registration={register('description')}
+            maxLength={2000}
+          />
         </div>
 
         <PhotoCapture
@@ -433,15 +403,15 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
           nextPackage={logged?.count ?? 0}
         />
 
-        <div className="flex flex-col-reverse gap-2 border-t border-line-subtle pt-4 sm:flex-row sm:items-center sm:justify-end">
+        <FormActions
+          pending={create.isPending}
+          onCancel={onClose}
+          submitLabel="Log Mail"
+          pendingLabel="Logging..."
+          className="flex flex-col-reverse gap-2 border-t border-line-subtle pt-4 sm:flex-row sm:items-center sm:justify-end"
+        >
           <p className="hidden text-xs text-fg-subtle sm:mr-auto sm:block">Ctrl+Enter logs from any field</p>
-          <Button variant="outline" onClick={onClose} disabled={create.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={create.isPending}>
-            {create.isPending ? 'Logging...' : 'Log Mail'}
-          </Button>
-        </div>
+        </FormActions>
       </form>
       <RecipientFormDialog
         open={addingRecipient}

@@ -1,7 +1,8 @@
 import type { Location, Mailroom } from '@contract';
-import { Info, MapPin, Pencil, Plus, RefreshCw, Trash2, Warehouse } from 'lucide-react';
+import { Info, MapPin, Pencil, Plus, Trash2, Warehouse } from 'lucide-react';
 import { useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
+import { LoadError } from '@/components/ListState';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -288,17 +289,12 @@ export function MailroomsPane({ organizationId, isAdmin }: { organizationId: str
         </Card>
       ) : mailrooms.isError && !mailrooms.data ? (
         <Card>
-          <EmptyState
+          <LoadError
             icon={Warehouse}
             title="The mailrooms could not be loaded"
-            action={
-              <Button variant="outline" onClick={() => void mailrooms.refetch()}>
-                <RefreshCw aria-hidden /> Try again
-              </Button>
-            }
-          >
-            Check your connection and try again.
-          </EmptyState>
+            retrySize="default"
+            onRetry={() => void mailrooms.refetch()}
+          />
         </Card>
       ) : !mailrooms.data?.length ? (
         <Card>

@@ -1,8 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Organization } from '@contract';
-import { Building2, RefreshCw } from 'lucide-react';
+import { Building2 } from 'lucide-react';
 import { useForm, useWatch } from 'react-hook-form';
-import { EmptyState } from '@/components/EmptyState';
+
+import { LoadError } from '@/components/ListState';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -95,17 +96,11 @@ export function OrganizationSettingsForm({ organizationId }: { organizationId: s
         ) : data ? (
           <OrganizationDetailsForm key={data.id} organization={data} />
         ) : (
-          <EmptyState
+          <LoadError
             icon={Building2}
             title="The organization details could not be loaded"
-            action={
-              <Button variant="outline" size="sm" onClick={() => void refetch()}>
-                <RefreshCw aria-hidden /> Try again
-              </Button>
-            }
-          >
-            Check your connection and try again.
-          </EmptyState>
+            onRetry={() => void refetch()}
+          />
         )}
       </CardContent>
     </Card>

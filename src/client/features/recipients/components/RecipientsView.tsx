@@ -1,7 +1,8 @@
 import type { MyOrganization, Recipient } from '@contract';
-import { AlertCircle, FileUp, RefreshCw, Search, SearchX, UserPlus, Users, X } from 'lucide-react';
+import { FileUp, Search, SearchX, UserPlus, Users, X } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
+import { LoadError } from '@/components/ListState';
 import { PageHeader } from '@/components/PageHeader';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -178,17 +179,7 @@ export function RecipientsView({ organization }: { organization: MyOrganization 
   let body;
   if (list.isError && !list.data) {
     body = (
-      <EmptyState
-        icon={AlertCircle}
-        title="The recipients could not be loaded"
-        action={
-          <Button variant="outline" onClick={() => void list.refetch()}>
-            <RefreshCw aria-hidden /> Try again
-          </Button>
-        }
-      >
-        Check your connection and try again.
-      </EmptyState>
+      <LoadError title="The recipients could not be loaded" retrySize="default" onRetry={() => void list.refetch()} />
     );
   } else if (loadedEmpty && searching) {
     body = (

@@ -1,7 +1,7 @@
-import { AlertCircle, RefreshCw, type LucideIcon } from 'lucide-react';
+import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { EmptyState } from '@/components/EmptyState';
-import { Button } from '@/components/ui/button';
+import { ListState } from '@/components/ListState';
 import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
 
 /** A console list's page, kept in the URL by the view. */
@@ -11,8 +11,8 @@ export interface ListPaging {
 }
 
 /**
- * What every console list shows around its rows: 5 skeleton rows while loading, an error with
- * Try again, and an empty state that names the search (the tabs put the Pager under the rows).
+ * The console lists' `ListState`: their skeleton row, and an empty state that names the search (the
+ * tabs put the Pager under the rows).
  */
 export function PlatformListState({
   label,
@@ -39,45 +39,36 @@ export function PlatformListState({
   onRetry: () => void;
   children: ReactNode;
 }) {
-  if (isPending) {
-    return (
-      <SkeletonRows
-        label={`Loading ${label}`}
-        className="divide-y divide-line-subtle"
-        row={() => (
-          <div className="flex items-center gap-4 px-5 py-4">
-            <Skeleton className="size-9 rounded-full" />
-            <div className="flex-1 space-y-1.5">
-              <Skeleton className="h-4 w-1/3" />
-              <Skeleton className="h-3 w-1/4" />
+  return (
+    <ListState
+      data={hasData ? count : undefined}
+      isPending={isPending}
+      isError={isError}
+      isEmpty={(rows) => rows === 0}
+      error={{ title: `The ${label} could not be loaded`, onRetry }}
+      skeleton={
+        <SkeletonRows
+          label={`Loading ${label}`}
+          className="divide-y divide-line-subtle"
+          row={() => (
+            <div className="flex items-center gap-4 px-5 py-4">
+              <Skeleton className="size-9 rounded-full" />
+              <div className="flex-1 space-y-1.5">
+                <Skeleton className="h-4 w-1/3" />
+                <Skeleton className="h-3 w-1/4" />
+              </div>
+              <Skeleton className="hidden h-5 w-20 rounded-full sm:block" />
             </div>
-            <Skeleton className="hidden h-5 w-20 rounded-full sm:block" />
-          </div>
-        )}
-      />
-    );
-  }
-  if (isError && !hasData) {
-    return (
-      <EmptyState
-        icon={AlertCircle}
-        title={`The ${label} could not be loaded`}
-        action={
-          <Button variant="outline" size="sm" onClick={onRetry}>
-            <RefreshCw aria-hidden /> Try again
-          </Button>
-        }
-      >
-        Check your connection and try again.
-      </EmptyState>
-    );
-  }
-  if (count === 0) {
-    return (
-      <EmptyState icon={emptyIcon} title={search ? `No ${label} match "${search}"` : emptyTitle}>
-        {search ? 'Try part of a name, an email or a domain.' : emptyHint}
-      </EmptyState>
-    );
-  }
-  return <>{children}</>;
+          )}
+        />
+      }
+      empty={
+        <EmptyState icon={emptyIcon} title={search ? `No ${label} match "${search}"` : emptyTitle}>
+          {search ? 'Try part of a name, an email or a domain.' : emptyHint}
+        </EmptyState>
+      }
+    >
+      {() => children}
+    </ListState>
+  );
 }

@@ -25,9 +25,10 @@ import {
   XCircle,
   type LucideIcon,
 } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
-import { Button } from '@/components/ui/button';
+import { ListState } from '@/components/ListState';
+
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
 import { Pager } from '@/components/Pager';
@@ -76,81 +77,77 @@ export function ActivityCard({
   const { data, isPending, isError, isPlaceholderData, refetch } = useAuditLog(organizationId, page);
   const total = data?.total ?? 0;
 
-  let body: ReactNode;
-  if (isPending) {
-    body = (
-      <SkeletonRows
-        label="Loading activity"
-        className="space-y-4"
-        row={() => (
-          <div className="flex items-center gap-3">
-            <Skeleton className="size-8 rounded-full" />
-            <div className="flex-1 space-y-1.5">
-              <Skeleton className="h-4 w-3/4" />
-              <Skeleton className="h-3 w-24" />
+  const body = (
+    <ListState
+      data={data}
+      isPending={isPending}
+      isError={isError}
+      isEmpty={(data) => data.items.length === 0}
+      error={{
+        title: 'The activity log could not be loaded',
+        onRetry: () => void refetch(),
+        icon: History,
+        className: 'py-8',
+      }}
+      skeleton={
+        <SkeletonRows
+          label="Loading activity"
+          className="space-y-4"
+          row={() => (
+            <div className="flex items-center gap-3">
+              <Skeleton className="size-8 rounded-full" />
+              <div className="flex-1 space-y-1.5">
+                <Skeleton className="h-4 w-3/4" />
+                <Skeleton className="h-3 w-24" />
+              </div>
             </div>
-          </div>
-        )}
-      />
-    );
-  } else if (isError && !data) {
-    body = (
-      <EmptyState
-        icon={History}
-        title="The activity log could not be loaded"
-        className="py-8"
-        action={
-          <Button variant="outline" size="sm" onClick={() => void refetch()}>
-            <RefreshCw aria-hidden /> Try again
-          </Button>
-        }
-      >
-        Check your connection and try again.
-      </EmptyState>
-    );
-  } else if (!data?.items.length) {
-    body = (
-      <EmptyState icon={History} title="No activity yet" className="py-8">
-        Invitations, role changes and removals, and changes to settings, integrations and mailrooms will be listed here.
-      </EmptyState>
-    );
-  } else {
-    body = (
-      <>
-        <ol aria-label="Activity" aria-busy={isPlaceholderData || undefined} className="space-y-4">
-          {data.items.map((entry) => {
-            const Icon = icons[entry.action] ?? History;
-            return (
-              <li key={entry.id} className="flex items-start gap-3">
-                <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-surface-muted text-fg-muted">
-                  <Icon aria-hidden className="size-4" />
-                </span>
-                <div className="min-w-0 pt-0.5">
-                  <p className="text-sm break-words text-fg-secondary">
-                    <span className="font-medium text-fg">{auditActor(entry)}</span> {auditAction(entry, nameOf)}
-                  </p>
-                  <p className="text-xs text-fg-subtle">
-                    <time dateTime={entry.createdAt} title={formatDateTime(entry.createdAt)}>
-                      {relativeTime(entry.createdAt)}
-                    </time>
-                  </p>
-                </div>
-              </li>
-            );
-          })}
-        </ol>
-        <Pager
-          label="Activity"
-          page={page}
-          pageSize={AUDIT_PAGE_SIZE}
-          total={total}
-          busy={isPlaceholderData}
-          onPage={setPage}
-          className="mt-5 pt-4"
+          )}
         />
-      </>
-    );
-  }
+      }
+      empty={
+        <EmptyState icon={History} title="No activity yet" className="py-8">
+          Invitations, role changes and removals, and changes to settings, integrations and mailrooms will be listed
+          here.
+        </EmptyState>
+      }
+    >
+      {(data) => (
+        <>
+          <ol aria-label="Activity" aria-busy={isPlaceholderData || undefined} className="space-y-4">
+            {data.items.map((entry) => {
+              const Icon = icons[entry.action] ?? History;
+              return (
+                <li key={entry.id} className="flex items-start gap-3">
+                  <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-surface-muted text-fg-muted">
+                    <Icon aria-hidden className="size-4" />
+                  </span>
+                  <div className="min-w-0 pt-0.5">
+                    <p className="text-sm break-words text-fg-secondary">
+                      <span className="font-medium text-fg">{auditActor(entry)}</span> {auditAction(entry, nameOf)}
+                    </p>
+                    <p className="text-xs text-fg-subtle">
+                      <time dateTime={entry.createdAt} title={formatDateTime(entry.createdAt)}>
+                        {relativeTime(entry.createdAt)}
+                      </time>
+                    </p>
+                  </div>
+                </li>
+              );
+            })}
+          </ol>
+          <Pager
+            label="Activity"
+            page={page}
+            pageSize={AUDIT_PAGE_SIZE}
+            total={total}
+            busy={isPlaceholderData}
+            onPage={setPage}
+            className="mt-5 pt-4"
+          />
+        </>
+      )}
+    </ListState>
+  );
 
   return (
     <Card>

@@ -1,7 +1,8 @@
 import type { Invitation } from '@contract';
-import { MailPlus, RefreshCw, RotateCw, X } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import { MailPlus, RotateCw, X } from 'lucide-react';
+import { useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
+import { ListState } from '@/components/ListState';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -92,74 +93,64 @@ export function InvitationsCard({
     );
   };
 
-  let body: ReactNode;
-  if (isPending) {
-    body = (
-      <SkeletonRows
-        label="Loading pending invitations"
-        className="space-y-3 px-5 sm:px-6"
-        row={() => <Skeleton className="h-10 w-full" />}
-      />
-    );
-  } else if (isError && !invitations) {
-    body = (
-      <EmptyState
-        icon={MailPlus}
-        title="Pending invitations could not be loaded"
-        action={
-          <Button variant="outline" size="sm" onClick={onRetry}>
-            <RefreshCw aria-hidden /> Try again
-          </Button>
-        }
-      >
-        Check your connection and try again.
-      </EmptyState>
-    );
-  } else if (!invitations?.length) {
-    body = (
-      <EmptyState
-        icon={MailPlus}
-        title="No pending invitations"
-        className="py-8"
-        action={
-          onInvite && (
-            <Button variant="outline" size="sm" onClick={onInvite}>
-              <MailPlus aria-hidden /> Invite user
-            </Button>
-          )
-        }
-      >
-        Invite colleagues by email; they appear here until they accept.
-      </EmptyState>
-    );
-  } else {
-    body = (
-      <ul aria-label="Pending invitations" className="divide-y divide-line-subtle border-t border-line-subtle">
-        {invitations.map((invitation) => (
-          <li
-            key={invitation.id}
-            className="flex flex-col gap-2 px-5 py-3.5 sm:flex-row sm:items-center sm:justify-between sm:gap-4 sm:px-6"
-          >
-            <div className="min-w-0 space-y-1">
-              <div className="flex min-w-0 flex-wrap items-center gap-2">
-                <p className="min-w-0 truncate font-medium text-fg" title={invitation.email}>
-                  {invitation.email}
+  const body = (
+    <ListState
+      data={invitations}
+      isPending={isPending}
+      isError={isError}
+      error={{ title: 'Pending invitations could not be loaded', onRetry, icon: MailPlus }}
+      skeleton={
+        <SkeletonRows
+          label="Loading pending invitations"
+          className="space-y-3 px-5 sm:px-6"
+          row={() => <Skeleton className="h-10 w-full" />}
+        />
+      }
+      empty={
+        <EmptyState
+          icon={MailPlus}
+          title="No pending invitations"
+          className="py-8"
+          action={
+            onInvite && (
+              <Button variant="outline" size="sm" onClick={onInvite}>
+                <MailPlus aria-hidden /> Invite user
+              </Button>
+            )
+          }
+        >
+          Invite colleagues by email; they appear here until they accept.
+        </EmptyState>
+      }
+    >
+      {(invitations) => (
+        <ul aria-label="Pending invitations" className="divide-y divide-line-subtle border-t border-line-subtle">
+          {invitations.map((invitation) => (
+            <li
+              key={invitation.id}
+              className="flex flex-col gap-2 px-5 py-3.5 sm:flex-row sm:items-center sm:justify-between sm:gap-4 sm:px-6"
+            >
+              <div className="min-w-0 space-y-1">
+                <div className="flex min-w-0 flex-wrap items-center gap-2">
+                  <p className="min-w-0 truncate font-medium text-fg" title={invitation.email}>
+                    {invitation.email}
+                  </p>
+                  <Badge tone={invitation.role === 'admin' ? 'indigo' : 'neutral'}>{humanize(invitation.role)}</Badge>
+                  <StatusBadge invitation={invitation} />
+                </div>
+                <p className="text-sm text-fg-subtle">
+                  Sent {formatDate(invitation.createdAt)} · {invitation.status === 'expired' ? 'Expired' : 'Expires'}{' '}
+                  {formatDate(invitation.expiresAt)}
+                  {invitation.invitedBy && <> · by {displayName(invitation.invitedBy)}</>}
                 </p>
-                <Badge tone={invitation.role === 'admin' ? 'indigo' : 'neutral'}>{humanize(invitation.role)}</Badge>
-                <StatusBadge invitation={invitation} />
               </div>
-              <p className="text-sm text-fg-subtle">
-                Sent {formatDate(invitation.createdAt)} · {invitation.status === 'expired' ? 'Expired' : 'Expires'}{' '}
-                {formatDate(invitation.expiresAt)}
-                {invitation.invitedBy && <> · by {displayName(invitation.invitedBy)}</>}
-              </p>
-            </div>
-            {actions(invitation)}
-          </li>
-        ))}
-      </ul>
-    );
-  }
+              {actions(invitation)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </ListState>
+  );
 
   return (
     <Card>

@@ -1,7 +1,7 @@
 import type { Member, Role } from '@contract';
-import { RefreshCw, UserMinus, Users } from 'lucide-react';
+import { UserMinus, Users } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
-import { EmptyState } from '@/components/EmptyState';
+import { LoadError } from '@/components/ListState';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -156,17 +156,9 @@ export function MembersCard({
     );
   } else if (isError && !members) {
     body = (
-      <EmptyState
-        icon={Users}
-        title="The member list could not be loaded"
-        action={
-          <Button variant="outline" size="sm" onClick={onRetry}>
-            <RefreshCw aria-hidden /> Try again
-          </Button>
-        }
-      >
+      <LoadError icon={Users} title="The member list could not be loaded" onRetry={onRetry}>
         <p>Check your connection and try again.</p>
-      </EmptyState>
+      </LoadError>
     );
   } else {
     const list = members ?? [];

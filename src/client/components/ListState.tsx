@@ -1,0 +1,85 @@
+import { AlertCircle, RefreshCw, type LucideIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { EmptyState } from '@/components/EmptyState';
+import { Button } from '@/components/ui/button';
+
+interface LoadErrorProps {
+  /** What failed: "The licences could not be loaded". */
+  title: string;
+  onRetry: () => void;
+  icon?: LucideIcon;
+  /** The sentence under the title; "Check your connection and try again." unless told. */
+  children?: ReactNode;
+  /** A page-level list's Try again is a full-size button, a card's or dialog's a small one. */
+  retrySize?: 'sm' | 'default';
+  /** Try again draws its circling arrow, except where a screen never did. */
+  retryIcon?: boolean;
+  className?: string;
+}
+
+/** The one "could not be loaded" state: what failed, why it may have, and Try again. */
+export function LoadError({
+  title,
+  onRetry,
+  icon = AlertCircle,
+  children = 'Check your connection and try again.',
+  retrySize = 'sm',
+  retryIcon = true,
+  className,
+}: LoadErrorProps) {
+  return (
+    <EmptyState
+      icon={icon}
+      title={title}
+      className={className}
+      action={
+        <Button variant="outline" size={retrySize} onClick={onRetry}>
+          {retryIcon && <RefreshCw aria-hidden />} Try again
+        </Button>
+      }
+    >
+      {children}
+    </EmptyState>
+  );
+}
+
+interface ListStateProps<T> {
+  /** The query's data: undefined until the first answer. */
+  data: T | undefined;
+  isPending: boolean;
+  isError: boolean;
+  /** The skeleton rows drawn while the first answer is on its way. */
+  skeleton: ReactNode;
+  /** The load error shown when the first answer failed (a refetch that fails keeps the rows). */
+  error: LoadErrorProps;
+  /** Whether the answer holds no rows; an array's length unless told. */
+  isEmpty?: (data: T) => boolean;
+  /** The empty state with its next step (add the first one, choose a plan, clear the search). */
+  empty: ReactNode;
+  /** The rows, drawn from the answer. */
+  children: (data: T) => ReactNode;
+}
+
+function noRows(data: unknown) {
+  return Array.isArray(data) && data.length === 0;
+}
+
+/**
+ * What every list shows in turn: skeleton rows while loading, a load error with Try again, an
+ * empty state with the next step, and then its rows.
+ */
+export function ListState<T>({
+  data,
+  isPending,
+  isError,
+  skeleton,
+  error,
+  isEmpty = noRows,
+  empty,
+  children,
+}: ListStateProps<T>) {
+  if (isPending) return <>{skeleton}</>;
+  if (data === undefined) return isError ? <LoadError {...error} /> : <>{empty}</>;
+  if (isEmpty(data)) return <>{empty}</>;
+  return <>{children(data)}</>;
+}
