@@ -1,5 +1,5 @@
 import { SUPER_ADMIN_MESSAGES, type User } from '@contract';
-import { Loader2, ShieldAlert } from 'lucide-react';
+import { ShieldAlert } from 'lucide-react';
 import { Link } from 'wouter';
 import { StatusPanel } from '@/components/StatusPanel';
 import { Button } from '@/components/ui/button';
@@ -19,34 +19,26 @@ export function SuperAdminScreen({ user }: { user: User }) {
 }
 
 function SuperAdminGate({ user }: { user: User }) {
-  // The console's first call answers whether it may be used; the view reuses its reply.
+  // The console's first call answers whether it may be used; the view shows its own loading
+  // state meanwhile and reuses the reply.
   const stats = usePlatformStats();
   const refused = stats.error instanceof ApiError && stats.error.reply?.code === 'two_factor_required';
-  if (stats.isPending) {
-    return (
-      <div role="status" className="flex items-center gap-2 p-6 text-sm text-fg-muted">
-        <Loader2 aria-hidden className="size-4 animate-spin" /> Loading the console…
-      </div>
-    );
-  }
-  if (refused) {
-    return (
-      <div className="mx-auto max-w-lg py-8">
-        <StatusPanel
-          icon={ShieldAlert}
-          tone="warning"
-          title="Two-factor authentication required"
-          actions={
-            <Button asChild>
-              <Link href="/settings">Open Account settings</Link>
-            </Button>
-          }
-        >
-          <p>{SUPER_ADMIN_MESSAGES.twoFactorRequired}</p>
-          <p>The super admin console reaches every organization, so a password alone is not enough to open it.</p>
-        </StatusPanel>
-      </div>
-    );
-  }
-  return <SuperAdminView user={user} />;
+  if (!refused) return <SuperAdminView user={user} />;
+  return (
+    <div className="mx-auto max-w-lg py-8">
+      <StatusPanel
+        icon={ShieldAlert}
+        tone="warning"
+        title="Two-factor authentication required"
+        actions={
+          <Button asChild>
+            <Link href="/settings">Open Account settings</Link>
+          </Button>
+        }
+      >
+        <p>{SUPER_ADMIN_MESSAGES.twoFactorRequired}</p>
+        <p>The super admin console reaches every organization, so a password alone is not enough to open it.</p>
+      </StatusPanel>
+    </div>
+  );
 }
