@@ -17,3 +17,4 @@ export * from './audit';
 export * from './integrations';
 export * from './billing';
 export * from './super-admin';
+export * from './pickups';

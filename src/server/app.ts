@@ -74,6 +74,8 @@ import { createStripeGateway } from './modules/billing/stripe.gateway';
 import { createPaypalGateway } from './modules/billing/paypal.gateway';
 import { createSuperAdminService } from './modules/super-admin/super-admin.service';
 import { superAdminRoutes } from './modules/super-admin/super-admin.routes';
+import { createPickupsService } from './modules/pickups/pickups.service';
+import { pickupsRoutes } from './modules/pickups/pickups.routes';
 
 export type BuildOptions = {
   config: Config;
@@ -212,6 +214,7 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
   organizationsRoutes(app, createOrganizationsService(deps));
   dashboardRoutes(app, createDashboardService(deps));
   recipientsRoutes(app, createRecipientsService(deps));
+  pickupsRoutes(app, createPickupsService(deps));
   organizationSettingsRoutes(app, createOrganizationSettingsService(deps));
   mailroomsRoutes(app, createMailroomsService(deps));
   mailItemsRoutes(app, createMailItemsService(deps), config.bodyLimitBytes);

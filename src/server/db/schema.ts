@@ -378,6 +378,12 @@ export const recipients = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     /** Set when the recipient follows the unsubscribe link of a message: no more email or SMS. */
     notificationsOptOutAt: ts('notifications_opt_out_at'),
+    /**
+     * What the recipient shows at the desk to collect (decision 031): six characters of
+     * PICKUP_CODE_ALPHABET, drawn by PostgreSQL (migration 0022) on insert and on regeneration,
+     * re-drawn by a trigger until no other recipient of the organization holds it.
+     */
+    pickupCode: varchar('pickup_code', { length: 6 }).notNull().default(sql`pickup_code_draw()`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -388,6 +394,7 @@ export const recipients = pgTable(
     // by or are wider, or it read all the organization's recipients for each item. Same for
     // mailrooms and their locations.
     uniqueIndex('recipients_org_id_idx').on(t.organizationId, t.id),
+    uniqueIndex('recipients_org_pickup_code_idx').on(t.organizationId, t.pickupCode),
     index('recipients_active_org_idx').on(t.isActive, t.organizationId),
     index('recipients_org_name_idx').on(t.organizationId, t.lastName, t.firstName),
     // Substring search over name, email, unit and department (the repository uses the same expression).

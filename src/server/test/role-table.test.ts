@@ -283,6 +283,15 @@ async function unchanged(s: Side, url: string) {
   return async () => expect(await read(), `${url} must not change on a refused call`).toEqual(before);
 }
 
+/** A recipient's pickup code as the database holds it. */
+async function pickupCodeOf(recipientId: string) {
+  const [row] = await t.db
+    .select({ code: recipients.pickupCode })
+    .from(recipients)
+    .where(eq(recipients.id, recipientId));
+  return row!.code;
+}
+
 /** Reads rows now; the returned check fails if a refused call added or changed any. */
 async function unchangedRows(read: () => Promise<unknown[]>) {
   const before = await read();
@@ -755,6 +764,23 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
     url: `/api/recipients/${s.recipientId}/personal-data`,
     ok: 200,
   }),
+  'GET /api/pickups/lookup': async (s) => ({
+    url: `/api/pickups/lookup?code=${await pickupCodeOf(s.recipientId)}`,
+    ok: 200,
+  }),
+  'GET /api/recipients/:id/pickup-code': async (s) => ({
+    url: `/api/recipients/${s.recipientId}/pickup-code`,
+    ok: 200,
+  }),
+  'POST /api/recipients/:id/pickup-code': async (s) => {
+    const id = await throwaway.recipient(s);
+    const before = await pickupCodeOf(id);
+    return {
+      url: `/api/recipients/${id}/pickup-code`,
+      ok: 200,
+      intact: async () => expect(await pickupCodeOf(id)).toBe(before),
+    };
+  },
   'POST /api/recipients/:id/erase': async (s) => {
     const id = await throwaway.recipient(s);
     return {

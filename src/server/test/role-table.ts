@@ -39,6 +39,8 @@ export type RoleRow = {
   readonly rowParam?: string;
   /** Body fields naming rows of the organization: another organization's row answers 404. */
   readonly bodyRefs?: readonly string[];
+  /** Query parameters naming rows of the organization (a pickup code): another organization's answers 404. */
+  readonly queryRefs?: readonly string[];
   readonly what: string;
   /** A call of the specification not served yet: the walk marks it todo, the route check expects it absent. */
   readonly planned?: boolean;
@@ -705,6 +707,35 @@ export const ROLE_TABLE = [
     what: "Erase a recipient's personal data everywhere (the row stays, anonymised; idempotent)",
   },
 
+  // Pickups: codes and hand-over
+  {
+    group: 'Pickups',
+    method: 'GET',
+    path: '/api/pickups/lookup',
+    access: 'member',
+    organization: 'header',
+    queryRefs: ['code'],
+    what: 'Whose pickup code it is and their items still waiting (404 for a wrong, regenerated or other organization’s code)',
+  },
+  {
+    group: 'Pickups',
+    method: 'GET',
+    path: '/api/recipients/:id/pickup-code',
+    access: 'member',
+    organization: 'header',
+    rowParam: 'id',
+    what: 'A recipient’s pickup code and its QR',
+  },
+  {
+    group: 'Pickups',
+    method: 'POST',
+    path: '/api/recipients/:id/pickup-code',
+    access: 'member',
+    organization: 'header',
+    rowParam: 'id',
+    what: 'A new pickup code for a recipient; the old one stops working',
+  },
+
   // Mailrooms and storage locations
   {
     group: 'Mailrooms and locations',
@@ -944,7 +975,7 @@ export function refusals(row: RoleRow) {
     /** A signed-in user who is not a member of the organization named. */
     nonMember: row.access === 'superAdmin' || row.organization === 'header' ? 403 : path ? 404 : null,
     /** An admin naming another organization's row (or, for path calls, another organization). */
-    otherOrganizationRow: row.rowParam || path ? 404 : null,
+    otherOrganizationRow: row.rowParam || row.queryRefs || path ? 404 : null,
   } as const;
 }
 
@@ -996,6 +1027,7 @@ function otherRowLabel(row: RoleRow) {
   if (row.organization === 'path') named.push(`\`:${row.path.includes(':orgId') ? 'orgId' : 'id'}\``);
   if (row.rowParam) named.push(`\`:${row.rowParam}\``);
   if (row.bodyRefs) named.push(...row.bodyRefs.map((f) => `body \`${f}\``));
+  if (row.queryRefs) named.push(...row.queryRefs.map((f) => `query \`${f}\``));
   return named.length ? `404 (${named.join(', ')})` : 'n/a';
 }
 

@@ -583,7 +583,8 @@ export const personalDataRepository = {
   async eraseRecipient(tx: DbOrTx, organizationId: string, id: string): Promise<RecipientRow | undefined> {
     const [row] = await tx
       .update(recipients)
-      .set({ ...ERASED_VALUES, updatedAt: new Date() })
+      // A new pickup code: the one the person held no longer opens anything (decision 031).
+      .set({ ...ERASED_VALUES, pickupCode: sql`pickup_code_draw()`, updatedAt: new Date() })
       .where(
         and(
           eq(recipients.organizationId, organizationId),

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { MailItemSummary } from './mail-items';
+import { Recipient } from './recipients';
+
+/**
+ * A recipient's pickup code (decision 031): six characters a person reads, types and says without
+ * confusion (no 0/O/Q, 1/I/L, 2/Z, 5/S, 6/G, 8/B), unique in the organization. PostgreSQL draws
+ * them from this alphabet (migration 0022); the desk shows them as two groups of three.
+ */
+export const PICKUP_CODE_ALPHABET = 'ACDEFHJKMNPRTUVWXY3479';
+export const PICKUP_CODE_LENGTH = 6;
+
+export const PICKUP_CODE_INVALID = 'A pickup code is 6 letters and digits, like K7M-4PX';
+export const PICKUP_CODE_NOT_FOUND = 'No recipient has this pickup code. Check it, or search by name';
+
+/** What was typed or scanned, as the code it may be: capitals, without spaces or dashes. */
+export function normalisePickupCode(input: string): string {
+  return input.replace(/[\s-]+/g, '').toUpperCase();
+}
+
+export const isPickupCode = (code: string) =>
+  code.length === PICKUP_CODE_LENGTH && [...code].every((c) => PICKUP_CODE_ALPHABET.includes(c));
+
+/** The code as the desk and the recipient see it: K7M-4PX. */
+export const formatPickupCode = (code: string) => `${code.slice(0, 3)}-${code.slice(3)}`;
+
+/** A code typed, scanned by a USB scanner or read by the camera; spaces, dashes and case do not matter. */
+export const PickupCode = z
+  .string({ message: PICKUP_CODE_INVALID })
+  .max(40, PICKUP_CODE_INVALID)
+  .transform(normalisePickupCode)
+  .refine(isPickupCode, PICKUP_CODE_INVALID);
+
+/** GET /api/pickups/lookup?code= */
+export const PickupLookupQuery = z.object({ code: PickupCode });
+
+/** GET/POST /api/recipients/:id/pickup-code: the code and its QR (an SVG image of the code). */
+export const RecipientPickupCode = z.object({
+  recipientId: z.uuid(),
+  code: z.string(),
+  qrCodeSvg: z.string(),
+});
+export type RecipientPickupCode = z.infer<typeof RecipientPickupCode>;
+
+/** The recipient as the hand-over shows them: who, and where they live or work. */
+export const PickupRecipient = Recipient.pick({
+  id: true,
+  firstName: true,
+  lastName: true,
+  email: true,
+  unit: true,
+  department: true,
+  isActive: true,
+});
+
+/**
+ * GET /api/pickups/lookup: whose code it is and every item of theirs still waiting (pending or
+ * notified), oldest first, as Pending Pickups' rows show them.
+ */
+export const PickupLookup = z.object({
+  recipient: PickupRecipient,
+  items: z.array(MailItemSummary),
+});
+export type PickupLookup = z.infer<typeof PickupLookup>;

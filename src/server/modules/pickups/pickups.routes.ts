@@ -1,0 +1,52 @@
+import { IdParams, PickupLookup, PickupLookupQuery, RecipientPickupCode } from '../../../contract';
+import type { App } from '../../http';
+import { errorReplies } from '../../http';
+import { callerOf } from '../../plugins/organization';
+import type { PickupsService } from './pickups.service';
+
+export function pickupsRoutes(app: App, pickups: PickupsService) {
+  const tags = ['Pickups'];
+  const guards = [app.authenticate, app.requireOrganization];
+
+  app.get('/api/pickups/lookup', {
+    schema: {
+      tags,
+      summary:
+        'Whose pickup code it is (typed, scanned or read by the camera; spaces, dashes and case do not matter) ' +
+        'and their items still waiting, oldest first',
+      querystring: PickupLookupQuery,
+      response: { 200: PickupLookup, ...errorReplies(400, 401, 403, 404) },
+    },
+    preValidation: guards,
+    handler: async (request, reply) => {
+      // A code is as good as a key to someone's parcels: no cache keeps the answer.
+      reply.header('cache-control', 'no-store');
+      return pickups.lookup(callerOf(request), request.query.code);
+    },
+  });
+
+  app.get('/api/recipients/:id/pickup-code', {
+    schema: {
+      tags,
+      summary: 'A recipient’s pickup code and its QR (SVG)',
+      params: IdParams,
+      response: { 200: RecipientPickupCode, ...errorReplies(400, 401, 403, 404) },
+    },
+    preValidation: guards,
+    handler: async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return pickups.code(callerOf(request), request.params.id);
+    },
+  });
+
+  app.post('/api/recipients/:id/pickup-code', {
+    schema: {
+      tags,
+      summary: 'Give a recipient a new pickup code; the old one stops working at once',
+      params: IdParams,
+      response: { 200: RecipientPickupCode, ...errorReplies(400, 401, 403, 404) },
+    },
+    preValidation: guards,
+    handler: async (request) => pickups.regenerate(callerOf(request), request.params.id),
+  });
+}

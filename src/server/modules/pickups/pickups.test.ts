@@ -1,0 +1,227 @@
+import { eq, sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  PICKUP_CODE_ALPHABET,
+  PICKUP_CODE_INVALID,
+  PICKUP_CODE_NOT_FOUND,
+  formatPickupCode,
+  normalisePickupCode,
+} from '../../../contract';
+import { recipients } from '../../db/schema';
+import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+
+type Lookup = {
+  recipient: { id: string; firstName: string; lastName: string; unit: string | null };
+  items: Array<{ id: string; status: string; arrivedAt: string; recipient: { id: string } | null }>;
+};
+
+const CODE = new RegExp(`^[${PICKUP_CODE_ALPHABET}]{3}-[${PICKUP_CODE_ALPHABET}]{3}$`);
+
+/** An organization with an admin and a member, and a recipient with items in each status. */
+async function desk(name = 'Harbor View') {
+  const admin = new Client(t);
+  await admin.register();
+  await admin.createOrganization(name);
+  const { client: member } = await joinAs(t, admin.organizationId!);
+  const recipient = await create(admin, '/api/recipients', { firstName: 'Amara', lastName: 'Okafor', unit: '12B' });
+  return { admin, member, recipient };
+}
+
+async function create(c: Client, url: string, body: object) {
+  const res = await c.post(url, body);
+  if (res.statusCode !== 201) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+  return res.json<{ id: string }>();
+}
+
+async function logItem(c: Client, recipientId: string, status?: string) {
+  const item = await create(c, '/api/mail-items', { type: 'Package', recipientId });
+  if (status) {
+    const res = await c.put(`/api/mail-items/${item.id}`, { status });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+  return item;
+}
+
+async function codeOf(c: Client, recipientId: string) {
+  const res = await c.get(`/api/recipients/${recipientId}/pickup-code`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<{ recipientId: string; code: string; qrCodeSvg: string }>();
+}
+
+describe('pickup codes', () => {
+  it('every recipient has one, six characters of the alphabet, shown as two groups of three with a QR of it', async () => {
+    const { member, recipient } = await desk();
+    const reply = await codeOf(member, recipient.id);
+    expect(reply.recipientId).toBe(recipient.id);
+    expect(reply.code).toMatch(CODE);
+    expect(reply.qrCodeSvg).toMatch(/^<svg[\s\S]*<\/svg>$/);
+    const [row] = await t.db.select().from(recipients).where(eq(recipients.id, recipient.id));
+    expect(formatPickupCode(row!.pickupCode)).toBe(reply.code);
+  });
+
+  it('imported recipients get codes too, all different within the organization', async () => {
+    const { admin } = await desk();
+    const csv = ['first name,last name', ...Array.from({ length: 300 }, (_, i) => `R${i},Import`)].join('\n');
+    const res = await admin.post('/api/recipients/import', { csv });
+    expect(res.statusCode, res.body).toBe(200);
+    const [row] = await t.db
+      .execute<{ n: number; distinct: number; bad: number }>(
+        sql`
+      select count(*)::int as n, count(distinct pickup_code)::int as distinct,
+             count(*) filter (where pickup_code !~ ${`^[${PICKUP_CODE_ALPHABET}]{6}$`})::int as bad
+      from recipients where organization_id = ${admin.organizationId}`,
+      )
+      .then((r) => r.rows);
+    expect(row).toEqual({ n: 301, distinct: 301, bad: 0 });
+  });
+
+  it('are drawn again when another recipient of the organization holds the code', async () => {
+    const { admin, recipient } = await desk();
+    const taken = (await t.db.select().from(recipients).where(eq(recipients.id, recipient.id)))[0]!.pickupCode;
+    // An insert asking for a code that is taken gets another one (the trigger draws again).
+    const [other] = await t.db
+      .insert(recipients)
+      .values({ organizationId: admin.organizationId!, firstName: 'Ben', lastName: 'Ito', pickupCode: taken })
+      .returning();
+    expect(other!.pickupCode).not.toBe(taken);
+    expect(other!.pickupCode).toMatch(new RegExp(`^[${PICKUP_CODE_ALPHABET}]{6}$`));
+  });
+
+  it('a regenerated code replaces the old one, which stops working at once', async () => {
+    const { member, recipient } = await desk();
+    await logItem(member, recipient.id);
+    const before = await codeOf(member, recipient.id);
+    const res = await member.post(`/api/recipients/${recipient.id}/pickup-code`);
+    expect(res.statusCode, res.body).toBe(200);
+    const after = res.json<{ code: string }>();
+    expect(after.code).toMatch(CODE);
+    expect(after.code).not.toBe(before.code);
+    expect((await codeOf(member, recipient.id)).code).toBe(after.code);
+
+    const old = await member.get(`/api/pickups/lookup?code=${before.code}`);
+    expect(old.statusCode).toBe(404);
+    expect(old.json()).toEqual({ message: PICKUP_CODE_NOT_FOUND, code: 'not_found' });
+    expect((await member.get(`/api/pickups/lookup?code=${after.code}`)).statusCode).toBe(200);
+  });
+
+  it('an erased recipient’s code stops working (decision 015: nothing of theirs opens anything)', async () => {
+    const { admin, recipient } = await desk();
+    const before = await codeOf(admin, recipient.id);
+    const res = await admin.post(`/api/recipients/${recipient.id}/erase`, { confirm: true });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await admin.get(`/api/pickups/lookup?code=${before.code}`)).statusCode).toBe(404);
+    expect((await codeOf(admin, recipient.id)).code).not.toBe(before.code);
+  });
+
+  it('answer 404 for another organization’s recipient, and change nothing there', async () => {
+    const a = await desk('A');
+    const b = await desk('B');
+    const bCode = (await codeOf(b.admin, b.recipient.id)).code;
+    for (const res of [
+      await a.admin.get(`/api/recipients/${b.recipient.id}/pickup-code`),
+      await a.admin.post(`/api/recipients/${b.recipient.id}/pickup-code`),
+    ]) {
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ message: 'Recipient not found', code: 'not_found' });
+    }
+    expect((await codeOf(b.admin, b.recipient.id)).code).toBe(bCode);
+  });
+});
+
+describe('GET /api/pickups/lookup', () => {
+  it('finds the recipient by code and shows all their waiting items, oldest first, and nobody else’s', async () => {
+    const { member, admin, recipient } = await desk();
+    const neighbour = await create(admin, '/api/recipients', { firstName: 'Ben', lastName: 'Ito' });
+    const first = await logItem(member, recipient.id);
+    const second = await logItem(member, recipient.id, 'notified');
+    await logItem(member, recipient.id, 'delivered');
+    await logItem(member, recipient.id, 'returned');
+    await logItem(member, neighbour.id);
+    const { code } = await codeOf(member, recipient.id);
+
+    const res = await member.get(`/api/pickups/lookup?code=${encodeURIComponent(code)}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const body = res.json<Lookup>();
+    expect(body.recipient).toEqual({
+      id: recipient.id,
+      firstName: 'Amara',
+      lastName: 'Okafor',
+      email: null,
+      unit: '12B',
+      department: null,
+      isActive: true,
+    });
+    expect(body.items.map((i) => [i.id, i.status])).toEqual([
+      [first.id, 'pending'],
+      [second.id, 'notified'],
+    ]);
+    // A list row: no photo bytes, no details beyond the row's.
+    expect(Object.keys(body.items[0]!)).not.toContain('notes');
+  });
+
+  it('takes the code however it was typed or scanned: spaces, dashes and case do not matter', async () => {
+    const { member, recipient } = await desk();
+    const { code } = await codeOf(member, recipient.id);
+    const bare = normalisePickupCode(code);
+    for (const typed of [
+      bare,
+      bare.toLowerCase(),
+      ` ${code} `,
+      `${bare.slice(0, 2)} ${bare.slice(2, 4)} ${bare.slice(4)}`,
+    ]) {
+      const res = await member.get(`/api/pickups/lookup?code=${encodeURIComponent(typed)}`);
+      expect(res.statusCode, typed).toBe(200);
+      expect(res.json<Lookup>().recipient.id).toBe(recipient.id);
+    }
+  });
+
+  it('answers an empty list for a recipient with nothing waiting', async () => {
+    const { member, recipient } = await desk();
+    const { code } = await codeOf(member, recipient.id);
+    const res = await member.get(`/api/pickups/lookup?code=${code}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json<Lookup>().items).toEqual([]);
+  });
+
+  it('refuses what cannot be a code with 400 and the format, and a code nobody holds with 404', async () => {
+    const { member } = await desk();
+    for (const typed of ['', 'K7M4P', 'K7M4PXA', 'K0M-4PX', 'ABC 1234', 'x'.repeat(41)]) {
+      const res = await member.get(`/api/pickups/lookup?code=${encodeURIComponent(typed)}`);
+      expect(res.statusCode, typed).toBe(400);
+      expect(res.json().message, typed).toContain(PICKUP_CODE_INVALID);
+    }
+    const missing = await member.get('/api/pickups/lookup');
+    expect(missing.statusCode).toBe(400);
+
+    const unknown = await member.get('/api/pickups/lookup?code=AAA-AAA');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ message: PICKUP_CODE_NOT_FOUND, code: 'not_found' });
+  });
+
+  it('answers 404 for another organization’s code, as for one nobody holds', async () => {
+    const a = await desk('A');
+    const b = await desk('B');
+    await logItem(b.member, b.recipient.id);
+    const bCode = (await codeOf(b.member, b.recipient.id)).code;
+    const res = await a.member.get(`/api/pickups/lookup?code=${bCode}`);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: PICKUP_CODE_NOT_FOUND, code: 'not_found' });
+  });
+
+  it('a code that collides across organizations finds each organization’s own holder', async () => {
+    const a = await desk('A');
+    const b = await desk('B');
+    const bCode = (await t.db.select().from(recipients).where(eq(recipients.id, b.recipient.id)))[0]!.pickupCode;
+    await t.db.update(recipients).set({ pickupCode: bCode }).where(eq(recipients.id, a.recipient.id));
+    const [aRow] = await t.db.select().from(recipients).where(eq(recipients.id, a.recipient.id));
+    expect(aRow!.pickupCode).toBe(bCode); // unique in the organization only
+    const res = await a.member.get(`/api/pickups/lookup?code=${bCode}`);
+    expect(res.json<Lookup>().recipient.id).toBe(a.recipient.id);
+  });
+});
