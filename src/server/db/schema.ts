@@ -383,7 +383,9 @@ export const recipients = pgTable(
      * PICKUP_CODE_ALPHABET, drawn by PostgreSQL (migration 0022) on insert and on regeneration,
      * re-drawn by a trigger until no other recipient of the organization holds it.
      */
-    pickupCode: varchar('pickup_code', { length: 6 }).notNull().default(sql`pickup_code_draw()`),
+    pickupCode: varchar('pickup_code', { length: 6 })
+      .notNull()
+      .default(sql`pickup_code_draw()`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
