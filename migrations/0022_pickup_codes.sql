@@ -28,4 +28,4 @@ CREATE TRIGGER recipients_pickup_code_unique BEFORE INSERT OR UPDATE OF pickup_c
 UPDATE "recipients" SET "pickup_code" = NULL;--> statement-breakpoint
 ALTER TABLE "recipients" ALTER COLUMN "pickup_code" SET DEFAULT pickup_code_draw();--> statement-breakpoint
 ALTER TABLE "recipients" ALTER COLUMN "pickup_code" SET NOT NULL;--> statement-breakpoint
-CREATE UNIQUE INDEX "recipients_org_pickup_code_idx" ON "recipients" USING btree ("organization_id","pickup_code");
+CREATE UNIQUE INDEX "recipients_pickup_code_org_idx" ON "recipients" USING btree ("pickup_code","organization_id");

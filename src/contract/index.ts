@@ -18,3 +18,4 @@ export * from './integrations';
 export * from './billing';
 export * from './super-admin';
 export * from './pickups';
+export * from './handovers';

@@ -87,6 +87,8 @@ export const MailItem = z.object({
   createdBy: z.uuid().nullable(),
   /** The staff member who handed it over. */
   handedOverBy: z.uuid().nullable(),
+  /** The proof of the hand-over (GET /api/handovers/{id}), when it was handed over with one. */
+  handoverId: z.uuid().nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
   isOverdue: z.boolean(),

@@ -16,6 +16,9 @@ export const OrganizationSettings = z.object({
   sendReminders: z.boolean(),
   reminderAfterDays: z.number().int(),
   pickupInstructions: z.string().nullable(),
+  /** What a hand-over needs (decision 031). */
+  handoverRequiresSignature: z.boolean(),
+  handoverRequiresPhoto: z.boolean(),
 });
 export type OrganizationSettings = z.infer<typeof OrganizationSettings>;
 
@@ -61,6 +64,8 @@ export const UpdateOrganizationSettingsBody = z
       .max(500, 'Pickup instructions must be at most 500 characters')
       .transform((v) => (v === '' ? null : v))
       .nullable(),
+    handoverRequiresSignature: z.boolean(),
+    handoverRequiresPhoto: z.boolean(),
   })
   .partial()
   .refine((v) => Object.keys(v).length > 0, 'Nothing to update');

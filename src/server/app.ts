@@ -76,6 +76,8 @@ import { createSuperAdminService } from './modules/super-admin/super-admin.servi
 import { superAdminRoutes } from './modules/super-admin/super-admin.routes';
 import { createPickupsService } from './modules/pickups/pickups.service';
 import { pickupsRoutes } from './modules/pickups/pickups.routes';
+import { createHandoversService } from './modules/mail-items/handovers.service';
+import { handoversRoutes } from './modules/mail-items/handovers.routes';
 
 export type BuildOptions = {
   config: Config;
@@ -218,6 +220,7 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
   organizationSettingsRoutes(app, createOrganizationSettingsService(deps));
   mailroomsRoutes(app, createMailroomsService(deps));
   mailItemsRoutes(app, createMailItemsService(deps), config.bodyLimitBytes);
+  handoversRoutes(app, createHandoversService(deps), config.bodyLimitBytes);
   photosRoutes(app, createPhotosService(deps));
   historyRoutes(app, createHistoryService(deps));
   analyticsRoutes(app, createAnalyticsService(deps));

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { IdentifiedBy } from '../../contract/handovers';
 import {
   bigint,
   boolean,
@@ -396,12 +397,34 @@ export const recipients = pgTable(
     // by or are wider, or it read all the organization's recipients for each item. Same for
     // mailrooms and their locations.
     uniqueIndex('recipients_org_id_idx').on(t.organizationId, t.id),
-    uniqueIndex('recipients_org_pickup_code_idx').on(t.organizationId, t.pickupCode),
+    // Led by the code, like the others that narrow by their own value: led by the organization it
+    // would be the smallest such index, and a planner without statistics would find recipients by id through it.
+    uniqueIndex('recipients_pickup_code_org_idx').on(t.pickupCode, t.organizationId),
     index('recipients_active_org_idx').on(t.isActive, t.organizationId),
     index('recipients_org_name_idx').on(t.organizationId, t.lastName, t.firstName),
     // Substring search over name, email, unit and department (the repository uses the same expression).
     index('recipients_search_trgm_idx').using('gin', sql`(${RECIPIENT_SEARCH_SQL}) gin_trgm_ops`),
   ],
+);
+
+/**
+ * People a recipient allows to collect for them (decision 031): the desk sees the list at
+ * hand-over, and handing over to someone not on it asks for a reason.
+ */
+export const recipientProxies = pgTable(
+  'recipient_proxies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    recipientId: uuid('recipient_id')
+      .notNull()
+      .references(() => recipients.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: 255 }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('recipient_proxies_org_recipient_name_idx').on(t.organizationId, t.recipientId, sql`lower(${t.name})`)],
 );
 
 export const mailrooms = pgTable(
@@ -467,6 +490,31 @@ export const photos = pgTable(
   (t) => [index('photos_org_idx').on(t.organizationId)],
 );
 
+/**
+ * The proof of one hand-over (decision 031): who collected, how they were identified, their
+ * signature and an optional photo (rows of `photos`, served by URL like item photos, never inline
+ * in a list), and the staff member. The items handed over point at it (mail_items.handover_id).
+ */
+export const handovers = pgTable(
+  'handovers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    recipientId: uuid('recipient_id').references(() => recipients.id, { onDelete: 'set null' }),
+    collectorName: varchar('collector_name', { length: 255 }).notNull(),
+    identifiedBy: varchar('identified_by', { length: 20 }).$type<IdentifiedBy>().notNull(),
+    /** Why someone not on the recipient's list of proxies collected (null: the recipient or a proxy). */
+    proxyReason: text('proxy_reason'),
+    signaturePhotoId: uuid('signature_photo_id').references(() => photos.id, { onDelete: 'set null' }),
+    photoId: uuid('photo_id').references(() => photos.id, { onDelete: 'set null' }),
+    handedOverBy: uuid('handed_over_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('handovers_org_id_idx').on(t.organizationId, t.id)],
+);
+
 export const mailItems = pgTable(
   'mail_items',
   {
@@ -498,6 +546,8 @@ export const mailItems = pgTable(
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     /** The staff member who handed the item over. */
     handedOverBy: uuid('handed_over_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The proof of the hand-over (signature, identification), when it was handed over with one. */
+    handoverId: uuid('handover_id').references(() => handovers.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -521,6 +571,10 @@ export const mailItems = pgTable(
       .on(t.organizationId, t.locationId)
       .where(sql`${t.status} not in ('delivered', 'returned') and ${t.locationId} is not null`),
     index('mail_items_tracking_org_idx').on(t.trackingNumber, t.organizationId),
+    // A hand-over's items (its proof page, the receipt); most items have none.
+    index('mail_items_handover_idx')
+      .on(t.handoverId)
+      .where(sql`${t.handoverId} is not null`),
     // Pending Pickups and the pending counters read only items not yet handed over.
     index('mail_items_org_waiting_arrived_idx')
       .on(t.organizationId, t.arrivedAt, t.id)
@@ -765,6 +819,8 @@ export const DEFAULT_SETTINGS = {
   sendReminders: true,
   reminderAfterDays: 3,
   pickupInstructions: null as string | null,
+  handoverRequiresSignature: false,
+  handoverRequiresPhoto: false,
 };
 
 export const organizationSettings = pgTable('organization_settings', {
@@ -785,6 +841,9 @@ export const organizationSettings = pgTable('organization_settings', {
   reminderAfterDays: integer('reminder_after_days').notNull().default(3),
   /** Pickup hours or a note, quoted in the arrival message. */
   pickupInstructions: text('pickup_instructions'),
+  /** What a hand-over needs (decision 031): a signature drawn at the desk, a photo of the collector. */
+  handoverRequiresSignature: boolean('handover_requires_signature').notNull().default(false),
+  handoverRequiresPhoto: boolean('handover_requires_photo').notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

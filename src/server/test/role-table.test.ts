@@ -781,6 +781,27 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
       intact: async () => expect(await pickupCodeOf(id)).toBe(before),
     };
   },
+  'POST /api/handovers': async (s) => {
+    const id = await throwaway.mailItem(s);
+    return {
+      url: '/api/handovers',
+      body: { itemIds: [id], collectorName: 'Walk Collector', identifiedBy: 'known_to_staff', proxyReason: 'Walk' },
+      ok: 201,
+      intact: async () => expect((await s.admin.get(`/api/mail-items/${id}`)).json().status).toBe('pending'),
+    };
+  },
+  'GET /api/handovers/:id': async (s) => {
+    const id = await throwaway.mailItem(s);
+    const handover = await created(
+      await s.admin.post('/api/handovers', {
+        itemIds: [id],
+        collectorName: 'Walk Collector',
+        identifiedBy: 'known_to_staff',
+        proxyReason: 'Walk',
+      }),
+    );
+    return { url: `/api/handovers/${handover.id}`, ok: 200 };
+  },
   'POST /api/recipients/:id/erase': async (s) => {
     const id = await throwaway.recipient(s);
     return {
@@ -1097,7 +1118,8 @@ async function stateOf(organizationId: string) {
 }
 
 /** The id of the other organization's row that a body field names. */
-const OTHER_ROW: Record<string, (s: Side) => string> = {
+const OTHER_ROW: Record<string, (s: Side) => unknown> = {
+  itemIds: (s) => [s.mailItemId],
   recipientId: (s) => s.recipientId,
   locationId: (s) => s.locationId,
   mailroomId: (s) => s.mailroomId,

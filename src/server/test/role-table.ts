@@ -735,6 +735,24 @@ export const ROLE_TABLE = [
     rowParam: 'id',
     what: 'A new pickup code for a recipient; the old one stops working',
   },
+  {
+    group: 'Pickups',
+    method: 'POST',
+    path: '/api/handovers',
+    access: 'member',
+    organization: 'header',
+    bodyRefs: ['itemIds'],
+    what: 'Hand items over with proof (collector, identification, signature, photo), all or none',
+  },
+  {
+    group: 'Pickups',
+    method: 'GET',
+    path: '/api/handovers/:id',
+    access: 'member',
+    organization: 'header',
+    rowParam: 'id',
+    what: 'The proof of a hand-over and the items it took',
+  },
 
   // Mailrooms and storage locations
   {

@@ -44,6 +44,7 @@ const SERVER_COLUMNS = {
   notifiedAt: 'state',
   deliveredAt: 'state',
   handedOverBy: 'state',
+  handoverId: 'state',
   photoId: 'photo',
   createdBy: 'creator',
   arrivedAt: 'database',

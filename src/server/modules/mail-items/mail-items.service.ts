@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import {
+  HANDOVER_PROOF_REQUIRED,
   OVERDUE_HOURS,
   PHOTO_REQUIRED_MESSAGE,
   type CreateMailItemBody,
@@ -14,7 +15,7 @@ import type { Deps, OrgCaller } from '../../context';
 import { jsonListPage, type ListPage } from '../../http';
 import { forgetOrganizationData } from '../../caches';
 import type { DbOrTx } from '../../db/client';
-import { AppError, badRequest, notFound } from '../../lib/errors';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { iso } from '../../lib/time';
 import { decodePhotoData, processPhoto, type ProcessedPhoto } from '../photos/photo-processing';
 import { settingsRepository } from '../settings/settings.repository';
@@ -48,7 +49,7 @@ const pick = <T, K extends keyof T>(row: T, keys: readonly K[]) =>
   Object.fromEntries(keys.map((k) => [k, row[k]])) as Pick<T, K>;
 
 /** A rule's refusal as the reply it is. */
-const refusalError = (r: transitions.Refusal) => new AppError(r.status, r.message, r.code);
+export const refusalError = (r: transitions.Refusal) => new AppError(r.status, r.message, r.code);
 
 /**
  * The reply for an item: its columns as the schema has them (times in ISO text), in the
@@ -254,6 +255,10 @@ function planEdit(
     const { locationId, mailroomId } = move;
     Object.assign(fields, { locationId, mailroomId: locationId ? checked.locationMailroomId : mailroomId });
   }
+  const handingOver = input.status === transitions.DELIVERED && before.status !== transitions.DELIVERED;
+  if (handingOver && (settings.handoverRequiresSignature || settings.handoverRequiresPhoto)) {
+    throw conflict(HANDOVER_PROOF_REQUIRED, 'handover_proof_required');
+  }
   const change = transitions.edit(
     before,
     { fields, status: input.status, newPhoto: Boolean(photo), removePhoto: Boolean(input.removePhoto) },
@@ -264,7 +269,7 @@ function planEdit(
 }
 
 /** The edit statement's input: the version read with the change applied, and what goes with it. */
-function editOf(
+export function editOf(
   before: VersionedItem,
   { set, history, events }: transitions.Change<Partial<EditedRow>>,
   { organizationId, userId, photo, removePhoto }: Pick<Edit, 'organizationId' | 'userId' | 'photo' | 'removePhoto'>,

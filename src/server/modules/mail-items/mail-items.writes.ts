@@ -565,6 +565,35 @@ export function createMailItemWriter(pool: pg.Pool) {
       return item;
     },
 
+    /**
+     * Hands items over together with one proof (the desk's Hand over, decision 031): all or none,
+     * in one transaction. The items are locked in id order (two desks handing over overlapping
+     * items wait instead of deadlocking); `record` writes the proof from them and answers what
+     * `plan` needs; each item is then written as `plan` works it out from its row. A missing item
+     * (404) or a refusal `record` or `plan` throws ends it with nothing written.
+     */
+    async handOverTogether<P>(
+      organizationId: string,
+      ids: string[],
+      record: (db: Queryable, items: VersionedItem[]) => Promise<P>,
+      plan: (before: VersionedItem, proof: P) => Edit,
+    ): Promise<{ proof: P; items: MailItemWithRelations[] }> {
+      return transaction(organizationId, async (client) => {
+        const keys = [...ids].sort().map((id) => ({ organizationId, id }));
+        const rows = await readForEdit(client, keys, true);
+        const found = rows.map((before) => {
+          if (!before) throw notFound(MAIL_ITEM_NOT_FOUND);
+          return before;
+        });
+        const proof = await record(client, found);
+        const written = await writing(() => applyEdits(client, found.map((before) => plan(before, proof))));
+        // Locked rows cannot have changed since they were read.
+        if (written.some((item) => !item)) throw new AppError(500, 'A locked mail item changed during its hand-over');
+        const byId = new Map(written.map((w) => [w!.item.id, w!]));
+        return { proof, items: ids.map((id) => byId.get(id)!) };
+      });
+    },
+
     /** Deletes an item (locked, read with its relations for `plan`), its photo, with what `plan` records. */
     async remove(key: ItemKey, plan: (before: MailItemWithRelations) => Recorded): Promise<void> {
       await transaction(key.organizationId, async (client) => {

@@ -105,6 +105,8 @@ const SERVER_COLUMNS: Record<
   deliveredAt: (r, _d, stage) =>
     stage === 'delivered' ? expect(r.deliveredAt).toMatch(ISO) : expect(r.deliveredAt).toBeNull(),
   handedOverBy: (r, d, stage) => expect(r.handedOverBy).toBe(stage === 'delivered' ? d.userId : null),
+  // Marked delivered without a hand-over's proof (pickups.test.ts covers the proof).
+  handoverId: (r) => expect(r.handoverId).toBeNull(),
   photoId: (r) => {
     expect(r.photoUrl).toMatch(/^\/api\/photos\/[0-9a-f-]{36}$/);
     expect(r.thumbnailUrl).toBe(`${r.photoUrl as string}/thumbnail`);

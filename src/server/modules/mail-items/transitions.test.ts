@@ -3,8 +3,10 @@ import { FIELD_KEYS, type MailItemRow } from './mail-items.columns';
 import {
   autoNotify,
   changeStatus,
+  ALREADY_HANDED_OVER,
   EDIT_AFTER_DELIVERY,
   edit,
+  handOver,
   intake,
   NOT_PENDING,
   remove,
@@ -44,6 +46,7 @@ function item(overrides: Partial<MailItemRow> = {}): MailItemRow {
     photoId: null,
     createdBy: clerk,
     handedOverBy: null,
+    handoverId: null,
     createdAt: earlier,
     updatedAt: earlier,
     ...overrides,
@@ -59,7 +62,7 @@ describe('intake', () => {
   it('starts pending with nothing handed over, a created row by the clerk and a created event', () => {
     expect(intake(clerk)).toEqual({
       ok: true,
-      set: { status: 'pending', notifiedAt: null, deliveredAt: null, handedOverBy: null },
+      set: { status: 'pending', notifiedAt: null, deliveredAt: null, handedOverBy: null, handoverId: null },
       history: [{ action: 'created', previousStatus: null, newStatus: 'pending', notes: null, performedBy: clerk }],
       events: [{ event: 'mail_item.created', payload: {} }],
     });
@@ -87,6 +90,7 @@ describe('statusEffects (what a new status brings)', () => {
         expect(statusEffects({ status: from, notifiedAt: null }, to, clerk, at)).toEqual({
           deliveredAt: null,
           handedOverBy: null,
+          handoverId: null,
         });
       }
     }
@@ -99,11 +103,13 @@ describe('statusEffects (what a new status brings)', () => {
     expect(statusEffects({ status: 'delivered', notifiedAt: earlier }, 'notified', clerk, at)).toEqual({
       deliveredAt: null,
       handedOverBy: null,
+      handoverId: null,
     });
     expect(statusEffects({ status: 'delivered', notifiedAt: null }, 'notified', clerk, at)).toEqual({
       notifiedAt: at,
       deliveredAt: null,
       handedOverBy: null,
+      handoverId: null,
     });
   });
 });
@@ -289,7 +295,7 @@ describe('edit', () => {
     });
     expect(ok(edit(delivered, { fields: { sender: 'Amazon' } }, ctx)).history).toEqual([]);
     const back = ok(edit(delivered, { fields: {}, status: 'pending' }, ctx));
-    expect(back.set).toEqual({ status: 'pending', deliveredAt: null, handedOverBy: null });
+    expect(back.set).toEqual({ status: 'pending', deliveredAt: null, handedOverBy: null, handoverId: null });
     expect(back.history[0]).toMatchObject({
       action: 'status_changed',
       previousStatus: 'delivered',
@@ -324,5 +330,67 @@ describe('remove', () => {
       history: [{ action: 'deleted', previousStatus: 'delivered', newStatus: null, notes: null, performedBy: clerk }],
       events: [{ event: 'mail_item.deleted', payload: { item: snapshot } }],
     });
+  });
+});
+
+describe('handOver (with proof)', () => {
+  const proof = {
+    id: '55555555-5555-4555-8555-555555555555',
+    collectorName: 'Ben Ito',
+    identified: 'pickup code',
+    signed: true,
+    photographed: false,
+    proxyReason: null,
+  };
+
+  it('delivers a waiting item with the proof, the collector, who and when, in one delivered row and event', () => {
+    for (const from of ['pending', 'notified', 'awaiting ID']) {
+      expect(handOver({ status: from, notifiedAt: earlier }, proof, { actor: clerk, at })).toEqual({
+        ok: true,
+        set: {
+          status: 'delivered',
+          deliveredAt: at,
+          handedOverBy: clerk,
+          collectorName: 'Ben Ito',
+          handoverId: proof.id,
+        },
+        history: [
+          {
+            action: 'delivered',
+            previousStatus: from,
+            newStatus: 'delivered',
+            notes: 'Collected by Ben Ito · pickup code, signed',
+            performedBy: clerk,
+          },
+        ],
+        events: [{ event: 'mail_item.delivered', payload: { handoverId: proof.id } }],
+      });
+    }
+  });
+
+  it('says what was taken and why someone not on the list collected', () => {
+    const r = ok(
+      handOver(
+        { status: 'pending', notifiedAt: null },
+        {
+          ...proof,
+          identified: 'ID checked',
+          signed: false,
+          photographed: true,
+          proxyReason: 'Neighbour, asked by phone',
+        },
+        { actor: clerk, at },
+      ),
+    );
+    expect(r.history[0]!.notes).toBe(
+      'Collected by Ben Ito · ID checked, photo taken · not on their list: Neighbour, asked by phone',
+    );
+  });
+
+  it('refuses an item already handed over (delivered or returned)', () => {
+    for (const from of ['delivered', 'returned']) {
+      expect(handOver({ status: from, notifiedAt: null }, proof, { actor: clerk, at })).toBe(ALREADY_HANDED_OVER);
+    }
+    expect(ALREADY_HANDED_OVER).toMatchObject({ status: 409, code: 'already_handed_over' });
   });
 });

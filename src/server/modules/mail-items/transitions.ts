@@ -62,7 +62,7 @@ const entry = (
 export function intake(actor: string): Change<StateColumns> {
   return {
     ok: true,
-    set: { status: PENDING, notifiedAt: null, deliveredAt: null, handedOverBy: null },
+    set: { status: PENDING, notifiedAt: null, deliveredAt: null, handedOverBy: null, handoverId: null },
     history: [entry('created', actor, null, PENDING)],
     events: [{ event: 'mail_item.created', payload: {} }],
   };
@@ -83,7 +83,9 @@ export function statusEffects(
   if (status === DELIVERED) return { deliveredAt: at, handedOverBy: actor };
   const notified = status === NOTIFIED && !before.notifiedAt ? { notifiedAt: at } : {};
   const handedBack =
-    isHandedOver(before.status) && !isHandedOver(status) ? { deliveredAt: null, handedOverBy: null } : {};
+    isHandedOver(before.status) && !isHandedOver(status)
+      ? { deliveredAt: null, handedOverBy: null, handoverId: null }
+      : {};
   return { ...notified, ...handedBack };
 }
 
@@ -119,6 +121,53 @@ export function changeStatus(
       ),
     ],
     events: EVENT_ACTIONS.has(action) ? [{ event: `mail_item.${action}`, payload: {} }] : [],
+  };
+}
+
+export const ALREADY_HANDED_OVER: Refusal = {
+  ok: false,
+  status: 409,
+  code: 'already_handed_over',
+  message: 'This item was already handed over. Refresh to see who collected it.',
+};
+
+/** The proof a hand-over is given with (decision 031), recorded once for all its items. */
+export type HandoverProof = {
+  id: string;
+  collectorName: string;
+  /** How the desk knew the collector, as the history row says it. */
+  identified: string;
+  signed: boolean;
+  photographed: boolean;
+  proxyReason: string | null;
+};
+
+/**
+ * Handing an item over with proof (the desk's Hand over): a waiting item (any status but a
+ * hand-over) becomes delivered, with the hand-over's proof, the collector's name, who handed it
+ * over and when; its `delivered` row says who collected, how they were identified and what proof
+ * was taken; the `delivered` event brings the pickup receipt. An item already handed over is refused.
+ */
+export function handOver(
+  before: Pick<StateColumns, 'status' | 'notifiedAt'>,
+  proof: HandoverProof,
+  { actor, at }: { actor: string; at: Date },
+): Change<Partial<EditedRow>> | Refusal {
+  if (isHandedOver(before.status)) return ALREADY_HANDED_OVER;
+  const change = changeStatus(before, DELIVERED, { actor, at, collectorName: proof.collectorName });
+  const taken = [proof.identified, proof.signed && 'signed', proof.photographed && 'photo taken'].filter(Boolean);
+  const notes = [
+    `Collected by ${proof.collectorName}`,
+    taken.join(', '),
+    proof.proxyReason && `not on their list: ${proof.proxyReason}`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  return {
+    ...change,
+    set: { ...change.set, collectorName: proof.collectorName, handoverId: proof.id },
+    history: change.history.map((h) => ({ ...h, notes })),
+    events: change.events.map((e) => ({ ...e, payload: { handoverId: proof.id } })),
   };
 }
 

@@ -8,7 +8,7 @@ export type ProcessedPhoto = {
   thumbnail: Buffer;
   width: number;
   height: number;
-  contentType: 'image/jpeg';
+  contentType: 'image/jpeg' | 'image/png';
 };
 
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif']);

@@ -20,7 +20,7 @@ const holderColumns = {
 
 /** Pickup codes live on the recipient's row (PostgreSQL draws them: migration 0022, decision 031). */
 export const pickupCodesRepository = {
-  /** The recipient holding `code` in the organization: one read of recipients_org_pickup_code_idx. */
+  /** The recipient holding `code` in the organization: one read of recipients_pickup_code_org_idx. */
   async findHolder(db: DbOrTx, organizationId: string, code: string): Promise<CodeHolder | undefined> {
     const [row] = await db
       .select(holderColumns)

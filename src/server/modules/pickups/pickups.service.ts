@@ -65,7 +65,7 @@ export function createPickupsService({ db }: Deps) {
           if (!code) throw notFound(RECIPIENT_NOT_FOUND);
           return codeReply(recipientId, code);
         } catch (err) {
-          if (attempt >= 3 || violatedUniqueConstraint(err) !== 'recipients_org_pickup_code_idx') throw err;
+          if (attempt >= 3 || violatedUniqueConstraint(err) !== 'recipients_pickup_code_org_idx') throw err;
         }
       }
     },

@@ -18,6 +18,8 @@ export function toSettingsDto(s: SettingsRow): OrganizationSettings {
     sendReminders: s.sendReminders,
     reminderAfterDays: s.reminderAfterDays,
     pickupInstructions: s.pickupInstructions,
+    handoverRequiresSignature: s.handoverRequiresSignature,
+    handoverRequiresPhoto: s.handoverRequiresPhoto,
   };
 }
 

@@ -20,6 +20,8 @@ const DEFAULTS = {
   sendReminders: true,
   reminderAfterDays: 3,
   pickupInstructions: null,
+  handoverRequiresSignature: false,
+  handoverRequiresPhoto: false,
 };
 
 async function orgWithMember() {

@@ -1,0 +1,108 @@
+import crypto from 'node:crypto';
+import { and, asc, eq } from 'drizzle-orm';
+import type { IdentifiedBy } from '../../../contract';
+import type { DbOrTx } from '../../db/client';
+import { handovers, mailItems, users } from '../../db/schema';
+import type { ProcessedPhoto } from '../photos/photo-processing';
+import type { Queryable } from './mail-items.writes';
+
+export type HandoverValues = {
+  organizationId: string;
+  recipientId: string | null;
+  collectorName: string;
+  identifiedBy: IdentifiedBy;
+  proxyReason: string | null;
+  signature: ProcessedPhoto | undefined;
+  photo: ProcessedPhoto | undefined;
+  handedOverBy: string;
+};
+
+export type RecordedHandover = { id: string; signaturePhotoId: string | null; photoId: string | null };
+
+/**
+ * The proof of a hand-over: its signature and photo (rows of `photos`, like an item's photo) and
+ * the hand-over row, in one statement on the writer's transaction (mail-items.writes.ts), so the
+ * items handed over and their proof commit together.
+ */
+export async function recordHandover(db: Queryable, v: HandoverValues): Promise<RecordedHandover> {
+  const ids = {
+    id: crypto.randomUUID(),
+    signaturePhotoId: v.signature ? crypto.randomUUID() : null,
+    photoId: v.photo ? crypto.randomUUID() : null,
+  };
+  const photo = (p: ProcessedPhoto | undefined) => [
+    p?.contentType ?? null,
+    p?.data ?? null,
+    p?.thumbnail ?? null,
+    p?.width ?? null,
+    p?.height ?? null,
+  ];
+  await db.query({
+    name: 'handover_record',
+    text: `
+      with photo_input(id, content_type, data, thumbnail, width, height) as (
+        values ($4::uuid, $5::varchar, $6::bytea, $7::bytea, $8::int, $9::int),
+               ($10::uuid, $11::varchar, $12::bytea, $13::bytea, $14::int, $15::int)
+      ),
+      stored as (
+        insert into photos (id, organization_id, content_type, data, thumbnail, width, height, created_by)
+        select id, $1::uuid, content_type, data, thumbnail, width, height, $3::uuid from photo_input where id is not null
+      )
+      insert into handovers (id, organization_id, recipient_id, collector_name, identified_by, proxy_reason,
+                             signature_photo_id, photo_id, handed_over_by)
+      values ($2::uuid, $1::uuid, $16::uuid, $17, $18, $19, $4::uuid, $10::uuid, $3::uuid)`,
+    values: [
+      v.organizationId,
+      ids.id,
+      v.handedOverBy,
+      ids.signaturePhotoId,
+      ...photo(v.signature),
+      ids.photoId,
+      ...photo(v.photo),
+      v.recipientId,
+      v.collectorName,
+      v.identifiedBy,
+      v.proxyReason,
+    ],
+  });
+  return ids;
+}
+
+export const handoversRepository = {
+  /** A hand-over of the organization with the staff member who made it and the items it took. */
+  async find(db: DbOrTx, organizationId: string, id: string) {
+    const [row] = await db
+      .select({
+        handover: handovers,
+        staff: { id: users.id, firstName: users.firstName, lastName: users.lastName },
+      })
+      .from(handovers)
+      .leftJoin(users, eq(users.id, handovers.handedOverBy))
+      .where(and(eq(handovers.organizationId, organizationId), eq(handovers.id, id)));
+    if (!row) return undefined;
+    const items = await db
+      .select({ id: mailItems.id })
+      .from(mailItems)
+      .where(and(eq(mailItems.organizationId, organizationId), eq(mailItems.handoverId, id)))
+      .orderBy(asc(mailItems.arrivedAt), asc(mailItems.id));
+    return { ...row.handover, staff: row.staff?.id ? row.staff : null, itemIds: items.map((i) => i.id) };
+  },
+};
+
+/** Who may collect a recipient's items: the recipient's own name and the proxies they named. */
+export async function collectorsOf(
+  db: Queryable,
+  organizationId: string,
+  recipientId: string,
+): Promise<{ firstName: string; lastName: string; proxies: string[] } | undefined> {
+  const { rows } = await db.query<{ first_name: string; last_name: string; proxies: string[] }>({
+    name: 'handover_collectors',
+    text: `select r.first_name, r.last_name,
+                  array(select p.name from recipient_proxies p
+                        where p.organization_id = r.organization_id and p.recipient_id = r.id order by p.name) as proxies
+           from recipients r where r.organization_id = $1 and r.id = $2`,
+    values: [organizationId, recipientId],
+  });
+  const row = rows[0];
+  return row && { firstName: row.first_name, lastName: row.last_name, proxies: row.proxies };
+}

@@ -1,0 +1,137 @@
+import type { z } from 'zod';
+import {
+  HANDOVER_NOT_FOUND,
+  HANDOVER_PHOTO_REQUIRED,
+  IDENTIFIED_BY_LABELS,
+  MIXED_RECIPIENTS,
+  SIGNATURE_REQUIRED,
+  type HandOverBody,
+  type Handover,
+} from '../../../contract';
+import { forgetOrganizationData } from '../../caches';
+import type { Deps, OrgCaller } from '../../context';
+import { badRequest, conflict, notFound } from '../../lib/errors';
+import { iso } from '../../lib/time';
+import { decodePhotoData, processPhoto } from '../photos/photo-processing';
+import { decodeSignatureData, processSignature } from '../photos/signature-processing';
+import { settingsRepository } from '../settings/settings.repository';
+import { collectorsOf, handoversRepository, recordHandover, type RecordedHandover } from './handovers.repository';
+import { editOf, refusalError } from './mail-items.service';
+import { createMailItemWriter, type Queryable, type VersionedItem } from './mail-items.writes';
+import * as transitions from './transitions';
+
+export type HandOverInput = z.output<typeof HandOverBody>;
+
+/** Names compared as a person reads them: case, spacing and word order do not matter. */
+const nameKey = (name: string) => name.toLowerCase().split(/\s+/).filter(Boolean).sort().join(' ');
+
+export const proxyReasonRequired = (collector: string, recipient: string) =>
+  `${collector} is not on ${recipient}'s list of people who may collect. Say why they collect for them.`;
+
+/** What a hand-over was given with, for its items' history rows. */
+type Proof = RecordedHandover & { input: HandOverInput };
+
+export function createHandoversService({ db, caches }: Deps) {
+  const writer = createMailItemWriter(db.$client);
+
+  /** The items' one recipient (or none), and whether the collector may take them without a reason. */
+  async function checkCollector(tx: Queryable, organizationId: string, items: VersionedItem[], input: HandOverInput) {
+    const recipientIds = new Set(items.map((i) => i.recipientId));
+    if (recipientIds.size > 1) throw conflict(MIXED_RECIPIENTS, 'mixed_recipients');
+    const [recipientId = null] = recipientIds;
+    if (!recipientId || input.proxyReason) return recipientId;
+    const collectors = await collectorsOf(tx, organizationId, recipientId);
+    if (!collectors) return recipientId;
+    const fullName = `${collectors.firstName} ${collectors.lastName}`;
+    const allowed = [fullName, ...collectors.proxies].map(nameKey);
+    if (!allowed.includes(nameKey(input.collectorName))) {
+      throw badRequest(proxyReasonRequired(input.collectorName, fullName), 'proxy_reason_required');
+    }
+    return recipientId;
+  }
+
+  return {
+    /**
+     * Hands items over with proof (decision 031): the organization's requirements are checked and
+     * the signature and photo re-encoded before any transaction opens; then the proof and every
+     * item are written together, or nothing is.
+     */
+    async handOver(caller: OrgCaller, input: HandOverInput): Promise<Handover> {
+      const { organizationId, userId } = caller;
+      const settings = await caches.settings.getOrLoad(organizationId, () =>
+        settingsRepository.get(db, organizationId),
+      );
+      if (settings.handoverRequiresSignature && !input.signatureData) {
+        throw badRequest(SIGNATURE_REQUIRED, 'signature_required');
+      }
+      if (settings.handoverRequiresPhoto && !input.photoData) {
+        throw badRequest(HANDOVER_PHOTO_REQUIRED, 'handover_photo_required');
+      }
+      const signature = input.signatureData
+        ? await processSignature(decodeSignatureData(input.signatureData))
+        : undefined;
+      const photo = input.photoData ? await processPhoto(decodePhotoData(input.photoData)) : undefined;
+      const at = new Date();
+
+      const { proof } = await writer.handOverTogether<Proof>(
+        organizationId,
+        input.itemIds,
+        async (tx, items) => {
+          const recipientId = await checkCollector(tx, organizationId, items, input);
+          const recorded = await recordHandover(tx, {
+            organizationId,
+            recipientId,
+            collectorName: input.collectorName,
+            identifiedBy: input.identifiedBy,
+            proxyReason: input.proxyReason ?? null,
+            signature,
+            photo,
+            handedOverBy: userId,
+          });
+          return { ...recorded, input };
+        },
+        (before, recorded) => {
+          const change = transitions.handOver(
+            before,
+            {
+              id: recorded.id,
+              collectorName: input.collectorName,
+              identified: IDENTIFIED_BY_LABELS[input.identifiedBy],
+              signed: Boolean(signature),
+              photographed: Boolean(photo),
+              proxyReason: input.proxyReason ?? null,
+            },
+            { actor: userId, at },
+          );
+          if (!change.ok) throw refusalError(change);
+          return editOf(before, change, { organizationId, userId, photo: undefined, removePhoto: false });
+        },
+      );
+      forgetOrganizationData(caches, organizationId);
+      return this.get(caller, proof.id);
+    },
+
+    async get(caller: OrgCaller, id: string): Promise<Handover> {
+      const found = await handoversRepository.find(db, caller.organizationId, id);
+      if (!found) throw notFound(HANDOVER_NOT_FOUND);
+      return {
+        id: found.id,
+        recipientId: found.recipientId,
+        collectorName: found.collectorName,
+        identifiedBy: found.identifiedBy,
+        proxyReason: found.proxyReason,
+        signatureUrl: found.signaturePhotoId ? `/api/photos/${found.signaturePhotoId}` : null,
+        photoUrl: found.photoId ? `/api/photos/${found.photoId}` : null,
+        handedOverBy: found.staff && {
+          id: found.staff.id,
+          firstName: found.staff.firstName ?? '',
+          lastName: found.staff.lastName ?? '',
+        },
+        createdAt: iso(found.createdAt),
+        itemIds: found.itemIds,
+      };
+    },
+  };
+}
+
+export type HandoversService = ReturnType<typeof createHandoversService>;
