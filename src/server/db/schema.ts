@@ -424,7 +424,9 @@ export const recipientProxies = pgTable(
     name: varchar('name', { length: 255 }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('recipient_proxies_org_recipient_name_idx').on(t.organizationId, t.recipientId, sql`lower(${t.name})`)],
+  (t) => [
+    uniqueIndex('recipient_proxies_org_recipient_name_idx').on(t.organizationId, t.recipientId, sql`lower(${t.name})`),
+  ],
 );
 
 export const mailrooms = pgTable(

@@ -586,7 +586,12 @@ export function createMailItemWriter(pool: pg.Pool) {
           return before;
         });
         const proof = await record(client, found);
-        const written = await writing(() => applyEdits(client, found.map((before) => plan(before, proof))));
+        const written = await writing(() =>
+          applyEdits(
+            client,
+            found.map((before) => plan(before, proof)),
+          ),
+        );
         // Locked rows cannot have changed since they were read.
         if (written.some((item) => !item)) throw new AppError(500, 'A locked mail item changed during its hand-over');
         const byId = new Map(written.map((w) => [w!.item.id, w!]));
