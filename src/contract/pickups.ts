@@ -58,7 +58,31 @@ export const PickupRecipient = Recipient.pick({
  * notified), oldest first, as Pending Pickups' rows show them.
  */
 export const PickupLookup = z.object({
-  recipient: PickupRecipient,
+  /** With the people the recipient allows to collect for them. */
+  recipient: PickupRecipient.extend({ proxies: z.array(z.string()) }),
   items: z.array(MailItemSummary),
 });
 export type PickupLookup = z.infer<typeof PickupLookup>;
+
+/** How many people one recipient may name to collect for them. */
+export const PROXIES_MAX = 10;
+
+/** Someone a recipient allows to collect for them. */
+export const Proxy = z.object({ id: z.uuid(), name: z.string() });
+export type Proxy = z.infer<typeof Proxy>;
+
+export const ProxyBody = z.object({
+  name: z
+    .string({ message: 'Name is required' })
+    .trim()
+    .min(1, 'Name is required')
+    .max(255, 'Name must be less than 255 characters'),
+});
+
+export const ProxyParams = z.object({
+  id: z.uuid({ message: 'Recipient not found' }),
+  proxyId: z.uuid({ message: 'Proxy not found' }),
+});
+
+export const proxyExists = (name: string) => `${name} is already on the list`;
+export const TOO_MANY_PROXIES = `A recipient can name at most ${PROXIES_MAX} people`;

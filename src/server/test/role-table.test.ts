@@ -781,6 +781,25 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
       intact: async () => expect(await pickupCodeOf(id)).toBe(before),
     };
   },
+  'GET /api/recipients/:id/proxies': async (s) => ({ url: `/api/recipients/${s.recipientId}/proxies`, ok: 200 }),
+  'POST /api/recipients/:id/proxies': async (s) => {
+    const id = await throwaway.recipient(s);
+    return {
+      url: `/api/recipients/${id}/proxies`,
+      body: { name: `Proxy ${uid()}` },
+      ok: 201,
+      intact: await unchanged(s, `/api/recipients/${id}/proxies`),
+    };
+  },
+  'DELETE /api/recipients/:id/proxies/:proxyId': async (s) => {
+    const id = await throwaway.recipient(s);
+    const proxy = await created(await s.admin.post(`/api/recipients/${id}/proxies`, { name: `Proxy ${uid()}` }));
+    return {
+      url: `/api/recipients/${id}/proxies/${proxy.id}`,
+      ok: 204,
+      intact: await unchanged(s, `/api/recipients/${id}/proxies`),
+    };
+  },
   'POST /api/handovers': async (s) => {
     const id = await throwaway.mailItem(s);
     return {

@@ -1,4 +1,13 @@
-import { IdParams, PickupLookup, PickupLookupQuery, RecipientPickupCode } from '../../../contract';
+import { z } from 'zod';
+import {
+  IdParams,
+  PickupLookup,
+  PickupLookupQuery,
+  Proxy,
+  ProxyBody,
+  ProxyParams,
+  RecipientPickupCode,
+} from '../../../contract';
 import type { App } from '../../http';
 import { errorReplies } from '../../http';
 import { callerOf } from '../../plugins/organization';
@@ -48,5 +57,43 @@ export function pickupsRoutes(app: App, pickups: PickupsService) {
     },
     preValidation: guards,
     handler: async (request) => pickups.regenerate(callerOf(request), request.params.id),
+  });
+
+  app.get('/api/recipients/:id/proxies', {
+    schema: {
+      tags,
+      summary: 'The people a recipient allows to collect for them',
+      params: IdParams,
+      response: { 200: z.array(Proxy), ...errorReplies(400, 401, 403, 404) },
+    },
+    preValidation: guards,
+    handler: async (request) => pickups.proxies(callerOf(request), request.params.id),
+  });
+
+  app.post('/api/recipients/:id/proxies', {
+    schema: {
+      tags,
+      summary: 'Name someone who may collect for a recipient (at most 10; a name once)',
+      params: IdParams,
+      body: ProxyBody,
+      response: { 201: Proxy, ...errorReplies(400, 401, 403, 404, 409) },
+    },
+    preValidation: guards,
+    handler: async (request, reply) =>
+      reply.status(201).send(await pickups.addProxy(callerOf(request), request.params.id, request.body.name)),
+  });
+
+  app.delete('/api/recipients/:id/proxies/:proxyId', {
+    schema: {
+      tags,
+      summary: 'Take someone off a recipient’s list of proxies',
+      params: ProxyParams,
+      response: { 204: z.null(), ...errorReplies(400, 401, 403, 404) },
+    },
+    preValidation: guards,
+    handler: async (request, reply) => {
+      await pickups.removeProxy(callerOf(request), request.params.id, request.params.proxyId);
+      return reply.status(204).send(null);
+    },
   });
 }

@@ -1,16 +1,23 @@
 import { renderSVG } from 'uqr';
+import { and, eq } from 'drizzle-orm';
 import {
   PICKUP_CODE_NOT_FOUND,
+  PROXIES_MAX,
+  TOO_MANY_PROXIES,
   formatPickupCode,
+  proxyExists,
   type PickupLookup,
+  type Proxy,
   type RecipientPickupCode,
 } from '../../../contract';
+import { recipients } from '../../db/schema';
 import type { Deps, OrgCaller } from '../../context';
-import { notFound } from '../../lib/errors';
+import { conflict, notFound } from '../../lib/errors';
 import { violatedUniqueConstraint } from '../../lib/pg-errors';
 import { mailItemsRepository } from '../mail-items/mail-items.repository';
 import { RECIPIENT_NOT_FOUND } from '../recipients/recipients.service';
 import { pickupCodesRepository } from './pickup-codes.repository';
+import { proxiesRepository } from './proxies.repository';
 
 /** More than a desk hands over at once; the lookup shows the oldest this many. */
 export const LOOKUP_MAX_ITEMS = 100;
@@ -45,7 +52,8 @@ export function createPickupsService({ db }: Deps) {
         },
         'summary',
       );
-      return { recipient, items: JSON.parse(json) };
+      const proxies = await proxiesRepository.list(db, caller.organizationId, recipient.id);
+      return { recipient: { ...recipient, proxies: proxies.map((p) => p.name) }, items: JSON.parse(json) };
     },
 
     async code(caller: OrgCaller, recipientId: string): Promise<RecipientPickupCode> {
@@ -67,6 +75,38 @@ export function createPickupsService({ db }: Deps) {
         } catch (err) {
           if (attempt >= 3 || violatedUniqueConstraint(err) !== 'recipients_pickup_code_org_idx') throw err;
         }
+      }
+    },
+
+    async proxies(caller: OrgCaller, recipientId: string): Promise<Proxy[]> {
+      if (!(await pickupCodesRepository.codeOf(db, caller.organizationId, recipientId))) {
+        throw notFound(RECIPIENT_NOT_FOUND);
+      }
+      return proxiesRepository.list(db, caller.organizationId, recipientId);
+    },
+
+    /** Names someone who may collect; the recipient's row is locked so the list never passes PROXIES_MAX. */
+    async addProxy(caller: OrgCaller, recipientId: string, name: string): Promise<Proxy> {
+      const { organizationId } = caller;
+      return db.transaction(async (tx) => {
+        const [recipient] = await tx
+          .select({ id: recipients.id })
+          .from(recipients)
+          .where(and(eq(recipients.organizationId, organizationId), eq(recipients.id, recipientId)))
+          .for('update');
+        if (!recipient) throw notFound(RECIPIENT_NOT_FOUND);
+        if ((await proxiesRepository.count(tx, organizationId, recipientId)) >= PROXIES_MAX) {
+          throw conflict(TOO_MANY_PROXIES, 'too_many_proxies');
+        }
+        const proxy = await proxiesRepository.insert(tx, organizationId, recipientId, name);
+        if (!proxy) throw conflict(proxyExists(name), 'proxy_exists');
+        return proxy;
+      });
+    },
+
+    async removeProxy(caller: OrgCaller, recipientId: string, proxyId: string): Promise<void> {
+      if (!(await proxiesRepository.delete(db, caller.organizationId, recipientId, proxyId))) {
+        throw notFound('Proxy not found');
       }
     },
   };

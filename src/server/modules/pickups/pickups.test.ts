@@ -156,6 +156,7 @@ describe('GET /api/pickups/lookup', () => {
       unit: '12B',
       department: null,
       isActive: true,
+      proxies: [],
     });
     expect(body.items.map((i) => [i.id, i.status])).toEqual([
       [first.id, 'pending'],
@@ -223,5 +224,70 @@ describe('GET /api/pickups/lookup', () => {
     expect(aRow!.pickupCode).toBe(bCode); // unique in the organization only
     const res = await a.member.get(`/api/pickups/lookup?code=${bCode}`);
     expect(res.json<Lookup>().recipient.id).toBe(a.recipient.id);
+  });
+});
+
+describe('proxies of a recipient', () => {
+  it('are named, listed by name, shown with the lookup, and taken off again', async () => {
+    const { member, recipient } = await desk();
+    const url = `/api/recipients/${recipient.id}/proxies`;
+    const chidi = await member.post(url, { name: '  Chidi Eze ' });
+    expect(chidi.statusCode, chidi.body).toBe(201);
+    expect(chidi.json()).toMatchObject({ name: 'Chidi Eze' });
+    expect((await member.post(url, { name: 'Ada Obi' })).statusCode).toBe(201);
+    expect((await member.get(url)).json<Array<{ name: string }>>().map((p) => p.name)).toEqual([
+      'Ada Obi',
+      'Chidi Eze',
+    ]);
+
+    const { code } = await codeOf(member, recipient.id);
+    const lookup = (await member.get(`/api/pickups/lookup?code=${code}`)).json<{ recipient: { proxies: string[] } }>();
+    expect(lookup.recipient.proxies).toEqual(['Ada Obi', 'Chidi Eze']);
+
+    const gone = await member.delete(`${url}/${chidi.json<{ id: string }>().id}`);
+    expect(gone.statusCode).toBe(204);
+    expect((await member.get(url)).json<Array<{ name: string }>>().map((p) => p.name)).toEqual(['Ada Obi']);
+    expect((await member.delete(`${url}/${chidi.json<{ id: string }>().id}`)).statusCode).toBe(404);
+  });
+
+  it('refuses a name twice (in any case), a blank or long name, and more than ten', async () => {
+    const { member, recipient } = await desk();
+    const url = `/api/recipients/${recipient.id}/proxies`;
+    expect((await member.post(url, { name: 'Chidi Eze' })).statusCode).toBe(201);
+    const twice = await member.post(url, { name: 'chidi eze' });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json()).toEqual({ message: 'chidi eze is already on the list', code: 'proxy_exists' });
+    for (const [name, message] of [
+      ['  ', 'Name is required'],
+      ['x'.repeat(256), 'Name must be less than 255 characters'],
+    ]) {
+      const res = await member.post(url, { name });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toContain(message);
+    }
+    for (let i = 2; i <= 10; i++) expect((await member.post(url, { name: `Proxy ${i}` })).statusCode).toBe(201);
+    const eleventh = await member.post(url, { name: 'One too many' });
+    expect(eleventh.statusCode).toBe(409);
+    expect(eleventh.json()).toMatchObject({ code: 'too_many_proxies' });
+    expect((await member.get(url)).json<unknown[]>()).toHaveLength(10);
+  });
+
+  it('answer 404 for another organization’s recipient and proxy, changing nothing', async () => {
+    const a = await desk('A');
+    const b = await desk('B');
+    const proxy = (await b.member.post(`/api/recipients/${b.recipient.id}/proxies`, { name: 'Chidi Eze' })).json<{
+      id: string;
+    }>();
+    for (const res of [
+      await a.member.get(`/api/recipients/${b.recipient.id}/proxies`),
+      await a.member.post(`/api/recipients/${b.recipient.id}/proxies`, { name: 'Mallory' }),
+      await a.member.delete(`/api/recipients/${b.recipient.id}/proxies/${proxy.id}`),
+      await a.member.delete(`/api/recipients/${a.recipient.id}/proxies/${proxy.id}`),
+    ]) {
+      expect(res.statusCode).toBe(404);
+    }
+    expect((await b.member.get(`/api/recipients/${b.recipient.id}/proxies`)).json()).toEqual([
+      { id: proxy.id, name: 'Chidi Eze' },
+    ]);
   });
 });
