@@ -4,6 +4,7 @@ import { RequireOrganization } from '@/features/organizations/components/Require
 import { usePendingSummary } from '@/features/mail-items/api/pendingSummary';
 import { PendingCounters } from '@/features/mail-items/components/PendingCounters';
 import { PendingPickupsTable } from '@/features/mail-items/components/PendingPickupsTable';
+import { HandOverSearch } from '@/features/mail-items/handover/HandOverSearch';
 import { useErrorToast } from '@/lib/useErrorToast';
 
 function PendingPickups({ organization }: { organization: MyOrganization }) {
@@ -11,6 +12,7 @@ function PendingPickups({ organization }: { organization: MyOrganization }) {
   useErrorToast(summary.error, 'Failed to fetch pending items');
   return (
     <div className="space-y-6">
+      <HandOverSearch organizationId={organization.id} />
       <PendingCounters data={summary.data} isLoading={summary.isPending} />
       <PendingPickupsTable organizationId={organization.id} />
     </div>

@@ -1,0 +1,309 @@
+import { IDENTIFIED_BY, PHOTO_MAX_BYTES, PHOTO_TOO_LARGE, type IdentifiedBy, type PickupLookup } from '@contract';
+import { Camera, PackageCheck, Trash2, Users } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { FormField, fieldA11y } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { Textarea } from '@/components/ui/textarea';
+import { toast } from '@/components/ui/use-toast';
+import { serverMessage } from '@/lib/api';
+import { relativeTime } from '@/lib/format';
+import { useOrganizationSettings } from '@/lib/resources/organizationSettings';
+import { useHandOver } from '../api/handOver';
+import { storageLabel, typeLabel } from '../mailItemFormat';
+import { SignaturePad } from './SignaturePad';
+
+/** Names compared as a person reads them: case, spacing and word order do not matter (as the server does). */
+const nameKey = (name: string) => name.toLowerCase().split(/\s+/).filter(Boolean).sort().join(' ');
+
+const IDENTIFIED_BY_TEXT: Record<IdentifiedBy, string> = {
+  pickup_code: 'Pickup code',
+  id_checked: 'ID checked',
+  known_to_staff: 'Known to staff',
+};
+
+interface HandOverDialogProps {
+  organizationId: string;
+  /** Whose items, found by their pickup code; null closes the dialog. */
+  lookup: PickupLookup | null;
+  onOpenChange: (open: boolean) => void;
+  /** After the hand-over: the desk goes back to its code field for the next person. */
+  onDone: () => void;
+}
+
+function readPhoto(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result as string);
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+}
+
+type Errors = Partial<Record<'items' | 'collector' | 'signature' | 'photo' | 'reason' | 'form', string>>;
+
+function HandOverForm({
+  organizationId,
+  lookup,
+  onCancel,
+  onDone,
+}: HandOverDialogProps & { lookup: PickupLookup; onCancel: () => void }) {
+  const ids = { collector: useId(), signature: useId(), photo: useId(), reason: useId(), identified: useId() };
+  const { recipient, items } = lookup;
+  const fullName = `${recipient.firstName} ${recipient.lastName}`;
+  const settings = useOrganizationSettings(organizationId).data;
+  const handOver = useHandOver(organizationId);
+
+  const [chosen, setChosen] = useState<Set<string>>(() => new Set(items.map((i) => i.id)));
+  const [collector, setCollector] = useState(fullName);
+  const [identifiedBy, setIdentifiedBy] = useState<IdentifiedBy>('pickup_code');
+  const [signature, setSignature] = useState<string | null>(null);
+  const [photo, setPhoto] = useState<string | null>(null);
+  const [reason, setReason] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+
+  const allowed = [fullName, ...recipient.proxies].map(nameKey);
+  const needsReason = collector.trim() !== '' && !allowed.includes(nameKey(collector));
+  const signatureRequired = settings?.handoverRequiresSignature ?? false;
+  const photoRequired = settings?.handoverRequiresPhoto ?? false;
+
+  const toggle = (id: string) =>
+    setChosen((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found: Errors = {};
+    if (chosen.size === 0) found.items = 'Choose at least one item to hand over';
+    if (!collector.trim()) found.collector = 'Collector name is required';
+    if (signatureRequired && !signature) found.signature = 'A signature is required for every hand-over';
+    if (photoRequired && !photo) found.photo = 'A photo of the collector is required for every hand-over';
+    if (needsReason && !reason.trim()) found.reason = `Say why ${collector.trim()} collects for ${fullName}`;
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    handOver.mutate(
+      {
+        itemIds: items.filter((i) => chosen.has(i.id)).map((i) => i.id),
+        collectorName: collector.trim(),
+        identifiedBy,
+        signatureData: signature,
+        photoData: photo,
+        proxyReason: needsReason ? reason.trim() : null,
+      },
+      {
+        onSuccess: () => {
+          toast({
+            title: 'Handed over',
+            description: `${chosen.size} ${chosen.size === 1 ? 'item' : 'items'} handed to ${collector.trim()}.`,
+          });
+          onDone();
+        },
+        onError: (err) => setErrors({ form: serverMessage(err, 'The hand-over could not be saved. Try again.') }),
+      },
+    );
+  };
+
+  const count = chosen.size;
+  return (
+    <form onSubmit={submit} noValidate className="space-y-5">
+      <fieldset className="space-y-2">
+        <legend className="text-sm font-medium text-fg-secondary">Items to hand over</legend>
+        <ul className="divide-y divide-line rounded-lg border border-line">
+          {items.map((item) => (
+            <li key={item.id}>
+              <label className="flex cursor-pointer items-center gap-3 px-3 py-2.5 hover:bg-surface-subtle">
+                <input
+                  type="checkbox"
+                  className="size-4 accent-indigo-600"
+                  checked={chosen.has(item.id)}
+                  onChange={() => toggle(item.id)}
+                />
+                <span className="min-w-0 flex-1">
+                  <span className="block text-sm font-medium text-fg">
+                    {typeLabel(item.type)}
+                    {item.trackingNumber && (
+                      <span className="ml-2 font-mono text-xs text-fg-muted">{item.trackingNumber}</span>
+                    )}
+                  </span>
+                  <span className="block text-xs text-fg-subtle">
+                    {[storageLabel(item), `arrived ${relativeTime(item.arrivedAt)}`].filter(Boolean).join(' · ')}
+                  </span>
+                </span>
+              </label>
+            </li>
+          ))}
+        </ul>
+        {errors.items && <p className="text-sm text-red-600 dark:text-red-400">{errors.items}</p>}
+      </fieldset>
+
+      <FormField
+        id={ids.collector}
+        label="Collector Name"
+        error={errors.collector}
+        hint={
+          recipient.proxies.length > 0 ? (
+            <span className="inline-flex items-center gap-1">
+              <Users className="size-3.5" aria-hidden /> May also collect: {recipient.proxies.join(', ')}
+            </span>
+          ) : (
+            'Who is picking the items up.'
+          )
+        }
+      >
+        <Input
+          {...fieldA11y(ids.collector, errors.collector)}
+          autoComplete="off"
+          maxLength={255}
+          list={`${ids.collector}-proxies`}
+          value={collector}
+          onFocus={(event) => event.currentTarget.select()}
+          onChange={(event) => {
+            setCollector(event.target.value);
+            setErrors((e) => ({ ...e, collector: undefined, reason: undefined }));
+          }}
+        />
+        <datalist id={`${ids.collector}-proxies`}>
+          {[fullName, ...recipient.proxies].map((name) => (
+            <option key={name} value={name} />
+          ))}
+        </datalist>
+      </FormField>
+
+      {needsReason && (
+        <FormField
+          id={ids.reason}
+          label="Why they collect"
+          error={errors.reason}
+          hint={`${collector.trim()} is not on ${fullName}'s list of people who may collect.`}
+        >
+          <Textarea
+            {...fieldA11y(ids.reason, errors.reason)}
+            rows={2}
+            maxLength={500}
+            value={reason}
+            onChange={(event) => {
+              setReason(event.target.value);
+              setErrors((e) => ({ ...e, reason: undefined }));
+            }}
+          />
+        </FormField>
+      )}
+
+      <fieldset className="space-y-2">
+        <legend id={ids.identified} className="text-sm font-medium text-fg-secondary">
+          Identified by
+        </legend>
+        <div className="grid grid-cols-3 gap-2">
+          {IDENTIFIED_BY.map((way) => (
+            <label
+              key={way}
+              className="flex cursor-pointer items-center justify-center gap-2 rounded-lg border border-line px-2 py-2 text-sm has-[:checked]:border-indigo-500 has-[:checked]:bg-indigo-50 dark:has-[:checked]:bg-indigo-950/40"
+            >
+              <input
+                type="radio"
+                name="identifiedBy"
+                className="accent-indigo-600"
+                checked={identifiedBy === way}
+                onChange={() => setIdentifiedBy(way)}
+              />
+              {IDENTIFIED_BY_TEXT[way]}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+
+      <FormField id={ids.signature} label="Signature" optional={!signatureRequired} error={errors.signature}>
+        <SignaturePad
+          id={ids.signature}
+          invalid={Boolean(errors.signature)}
+          describedBy={errors.signature ? `${ids.signature}-error` : undefined}
+          onChange={(png) => {
+            setSignature(png);
+            setErrors((e) => ({ ...e, signature: undefined }));
+          }}
+        />
+      </FormField>
+
+      <FormField id={ids.photo} label="Photo of the collector" optional={!photoRequired} error={errors.photo}>
+        {photo ? (
+          <div className="flex items-center gap-3 rounded-lg border border-line bg-surface-subtle p-2">
+            <img src={photo} alt="Collector photo preview" className="size-14 shrink-0 rounded-md object-cover" />
+            <p className="min-w-0 flex-1 text-sm text-fg-muted">Photo attached</p>
+            <Button type="button" variant="ghost" size="sm" onClick={() => setPhoto(null)}>
+              <Trash2 aria-hidden /> Remove
+            </Button>
+          </div>
+        ) : (
+          <label className="flex h-10 cursor-pointer items-center justify-center gap-2 rounded-lg border border-dashed border-line-strong text-sm text-fg-muted hover:bg-surface-subtle">
+            <Camera className="size-4" aria-hidden /> Take or choose a photo
+            <input
+              {...fieldA11y(ids.photo, errors.photo)}
+              type="file"
+              accept="image/*"
+              capture="user"
+              className="sr-only"
+              onChange={async (event) => {
+                const file = event.target.files?.[0];
+                if (!file) return;
+                if (file.size > PHOTO_MAX_BYTES) {
+                  setErrors((e) => ({ ...e, photo: PHOTO_TOO_LARGE }));
+                  return;
+                }
+                setPhoto(await readPhoto(file));
+                setErrors((e) => ({ ...e, photo: undefined }));
+              }}
+            />
+          </label>
+        )}
+      </FormField>
+
+      {errors.form && (
+        <p
+          role="alert"
+          className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950/40 dark:text-red-300"
+        >
+          {errors.form}
+        </p>
+      )}
+
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button type="button" variant="outline" onClick={onCancel} disabled={handOver.isPending}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={handOver.isPending || count === 0}>
+          <PackageCheck aria-hidden />
+          {handOver.isPending ? 'Handing over…' : `Hand over ${count} ${count === 1 ? 'item' : 'items'}`}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** The desk's hand-over: a recipient's waiting items, the collector, how identified, signature and photo. */
+export function HandOverDialog({ organizationId, lookup, onOpenChange, onDone }: HandOverDialogProps) {
+  const recipient = lookup?.recipient;
+  return (
+    <Dialog open={lookup !== null} onOpenChange={onOpenChange}>
+      {lookup && recipient && (
+        <DialogContent
+          className="max-w-xl"
+          title={`Hand over to ${recipient.firstName} ${recipient.lastName}`}
+          description={[recipient.unit, recipient.department].filter(Boolean).join(' · ') || undefined}
+        >
+          <HandOverForm
+            organizationId={organizationId}
+            lookup={lookup}
+            onOpenChange={onOpenChange}
+            onDone={onDone}
+            onCancel={() => onOpenChange(false)}
+          />
+        </DialogContent>
+      )}
+    </Dialog>
+  );
+}
