@@ -1,7 +1,14 @@
 import { and, eq, inArray, ne, sql, TransactionRollbackError } from 'drizzle-orm';
-import { WEBHOOK_EVENTS, type MailItem } from '../../../contract';
+import { IDENTIFIED_BY_LABELS, WEBHOOK_EVENTS, formatPickupCode, type MailItem } from '../../../contract';
 import type { Db, DbOrTx } from '../../db/client';
-import { integrations, notificationJobs, organizations, recipients, type IntegrationConfig } from '../../db/schema';
+import {
+  handovers,
+  integrations,
+  notificationJobs,
+  organizations,
+  recipients,
+  type IntegrationConfig,
+} from '../../db/schema';
 import { mailItemsRepository } from '../mail-items/mail-items.repository';
 import { toMailItemDto } from '../mail-items/mail-items.service';
 import { settingsRepository } from '../settings/settings.repository';
@@ -180,9 +187,17 @@ export async function fanOut(ctx: FanOutContext, event: JobRow): Promise<boolean
       const location = itemRow.location?.name
         ? `${itemRow.location.name}${itemRow.location.mailroomName ? `, ${itemRow.location.mailroomName}` : ''}`
         : (itemRow.mailroom?.name ?? null);
+      // The receipt carries the hand-over's proof (decision 031).
+      const [handover] =
+        kind === 'receipt' && i.handoverId
+          ? await db
+              .select()
+              .from(handovers)
+              .where(and(eq(handovers.organizationId, organizationId), eq(handovers.id, i.handoverId)))
+          : [];
       const context: MessageContext = {
         organization,
-        recipient,
+        recipient: { ...recipient, pickupCode: formatPickupCode(recipient.pickupCode) },
         item: {
           type: i.type,
           sender: i.sender,
@@ -193,6 +208,13 @@ export async function fanOut(ctx: FanOutContext, event: JobRow): Promise<boolean
           deliveredAt: i.deliveredAt,
           collectorName: i.collectorName,
           hasPhoto: !!i.photoId,
+          handover: handover
+            ? {
+                identified: IDENTIFIED_BY_LABELS[handover.identifiedBy],
+                signed: Boolean(handover.signaturePhotoId),
+                photographed: Boolean(handover.photoId),
+              }
+            : null,
         },
         pickupInstructions: settings.pickupInstructions ?? null,
         unsubscribeUrl: ctx.unsubscribeUrl(recipient.id),
@@ -221,6 +243,9 @@ export async function fanOut(ctx: FanOutContext, event: JobRow): Promise<boolean
                 unsubscribeUrl: context.unsubscribeUrl,
                 fromName: organization.name,
                 photoId: kind === 'arrival' ? i.photoId : null,
+                // Drawn by the worker as images: the code's QR, the collector's signature.
+                pickupCode: kind === 'receipt' ? null : context.recipient.pickupCode,
+                signaturePhotoId: handover?.signaturePhotoId ?? null,
               },
               dedupeKey: `${event.id}:email:${recipientId}`,
             });

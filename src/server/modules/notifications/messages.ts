@@ -5,7 +5,8 @@ export type MessageKind = 'arrival' | 'reminder' | 'receipt';
 
 export type MessageContext = {
   organization: { name: string; logoUrl: string | null; timezone: string };
-  recipient: { firstName: string; lastName: string };
+  /** `pickupCode` as the desk shows it (K7M-4PX): what the recipient shows to collect (decision 031). */
+  recipient: { firstName: string; lastName: string; pickupCode: string | null };
   item: {
     type: string;
     sender: string | null;
@@ -16,6 +17,8 @@ export type MessageContext = {
     deliveredAt: Date | null;
     collectorName: string | null;
     hasPhoto: boolean;
+    /** The proof the item was handed over with, for the receipt: how identified, what was taken. */
+    handover: { identified: string; signed: boolean; photographed: boolean } | null;
   };
   pickupInstructions: string | null;
   unsubscribeUrl: string;
@@ -25,6 +28,10 @@ export type RenderedEmail = { subject: string; text: string; html: string };
 
 /** The CID the arrival email's thumbnail is attached under (referenced from the HTML part). */
 export const THUMBNAIL_CID = 'thumbnail@pigeonhole';
+/** The CID of the pickup code's QR in the arrival and reminder emails. */
+export const PICKUP_QR_CID = 'pickup-code@pigeonhole';
+/** The CID of the collector's signature in the receipt. */
+export const SIGNATURE_CID = 'signature@pigeonhole';
 
 export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -49,10 +56,16 @@ function details(ctx: MessageContext, kind: MessageKind): Array<[string, string]
   if (item.courierCompany) rows.push(['Courier', item.courierCompany]);
   if (item.trackingNumber) rows.push(['Tracking number', item.trackingNumber]);
   if (kind !== 'receipt' && item.location) rows.push(['Where', item.location]);
+  if (kind !== 'receipt' && ctx.recipient.pickupCode) rows.push(['Your pickup code', ctx.recipient.pickupCode]);
   rows.push(['Arrived', formatInZone(item.arrivedAt, ctx.organization.timezone)]);
   if (kind === 'receipt') {
     rows.push(['Collected by', item.collectorName || `${ctx.recipient.firstName} ${ctx.recipient.lastName}`]);
     rows.push(['Collected at', formatInZone(item.deliveredAt ?? new Date(), ctx.organization.timezone)]);
+    if (item.handover) {
+      rows.push(['Identified by', item.handover.identified]);
+      const taken = [item.handover.signed && 'signature', item.handover.photographed && 'photo'].filter(Boolean);
+      if (taken.length > 0) rows.push(['Proof taken', taken.join(' and ')]);
+    }
   }
   return rows;
 }
@@ -110,6 +123,14 @@ export function renderEmail(kind: MessageKind, ctx: MessageContext): RenderedEma
     kind === 'arrival' && ctx.item.hasPhoto
       ? `<p><img src="cid:${THUMBNAIL_CID}" alt="Photo of the ${escapeHtml(typeLabel(ctx.item.type))}" width="160" style="border-radius:6px;max-width:160px"></p>`
       : '';
+  const code =
+    kind !== 'receipt' && ctx.recipient.pickupCode
+      ? `<p style="margin:16px 0"><img src="cid:${PICKUP_QR_CID}" alt="QR code of your pickup code ${escapeHtml(ctx.recipient.pickupCode)}" width="120" height="120"><br><span style="font-size:12px;color:#6b7280">Show this code at the desk to collect.</span></p>`
+      : '';
+  const signature =
+    kind === 'receipt' && ctx.item.handover?.signed
+      ? `<p><img src="cid:${SIGNATURE_CID}" alt="Signature of ${escapeHtml(ctx.item.collectorName ?? 'the collector')}" width="240" style="max-width:240px;border:1px solid #e5e7eb;border-radius:6px"></p>`
+      : '';
   const html = `<!doctype html>
 <html><body style="font-family:Arial,Helvetica,sans-serif;color:#1f2937;max-width:560px;margin:0 auto;padding:16px">
 <div style="font-size:18px;font-weight:bold;margin-bottom:16px">${logo}${escapeHtml(org)}</div>
@@ -119,6 +140,8 @@ export function renderEmail(kind: MessageKind, ctx: MessageContext): RenderedEma
 ${rows.map(([k, v]) => `<tr><td style="padding:4px 12px 4px 0;color:#6b7280">${escapeHtml(k)}</td><td style="padding:4px 0">${escapeHtml(v)}</td></tr>`).join('\n')}
 </table>
 ${photo}
+${code}
+${signature}
 ${pickup ? `<p style="background:#f3f4f6;padding:8px 12px;border-radius:6px"><strong>Pickup:</strong> ${escapeHtml(pickup)}</p>` : ''}
 <hr style="border:none;border-top:1px solid #e5e7eb;margin-top:24px">
 <p style="font-size:12px;color:#6b7280">You receive these messages because ${escapeHtml(org)} logs mail for you. <a href="${escapeHtml(ctx.unsubscribeUrl)}">Unsubscribe</a></p>
@@ -155,11 +178,13 @@ export function renderSms(kind: MessageKind, ctx: MessageContext): string {
     const from = withSender && ctx.item.sender ? ` from ${ctx.item.sender}` : '';
     const at = withLocation && ctx.item.location ? ` (${ctx.item.location})` : '';
     const pickup = withPickup && ctx.pickupInstructions ? ` ${ctx.pickupInstructions}` : '';
+    // The code is what the recipient needs at the desk: it stays while the rest is shortened.
+    const code = ctx.recipient.pickupCode ? ` Code ${ctx.recipient.pickupCode}.` : '';
     switch (kind) {
       case 'arrival':
-        return `${org}: a ${what}${from} has arrived for you${at}.${pickup}`;
+        return `${org}: a ${what}${from} has arrived for you${at}.${code}${pickup}`;
       case 'reminder':
-        return `${org}: reminder, a ${what}${from} is still waiting for you${at}.${pickup}`;
+        return `${org}: reminder, a ${what}${from} is still waiting for you${at}.${code}${pickup}`;
       case 'receipt':
         return `${org}: your ${what}${from} was collected by ${ctx.item.collectorName || ctx.recipient.firstName} on ${formatInZone(ctx.item.deliveredAt ?? new Date(), ctx.organization.timezone)}.`;
     }

@@ -14,7 +14,8 @@ import { sendSms } from './channels/sms';
 import { errorText, failure, type SendResult } from './channels/types';
 import { sendWebhook } from './channels/webhook';
 import { fanOut, hasSmsAccount, type FanOutContext } from './fan-out';
-import { THUMBNAIL_CID, unsubscribeKey, unsubscribeToken } from './messages';
+import { PICKUP_QR_CID, SIGNATURE_CID, THUMBNAIL_CID, unsubscribeKey, unsubscribeToken } from './messages';
+import { pickupCodeQrPng } from './pickup-code-image';
 import { queueRepository, type JobRow } from './queue.repository';
 import { scanReminders } from './reminders';
 import { scanTrialEndings } from './trial-endings';
@@ -137,6 +138,8 @@ export function createNotifications(deps: NotificationsDeps) {
         unsubscribeUrl?: string;
         photoId?: string | null;
         fromName?: string;
+        pickupCode?: string | null;
+        signaturePhotoId?: string | null;
       };
       let route: EmailRoute | undefined;
       const integration = await integrationOf(job, 'email');
@@ -162,6 +165,28 @@ export function createNotifications(deps: NotificationsDeps) {
             content: photo.thumbnail,
             cid: THUMBNAIL_CID,
             contentType: 'image/jpeg',
+          });
+        }
+      }
+      if (p.pickupCode) {
+        attachments.push({
+          filename: 'pickup-code.png',
+          content: await pickupCodeQrPng(p.pickupCode),
+          cid: PICKUP_QR_CID,
+          contentType: 'image/png',
+        });
+      }
+      if (p.signaturePhotoId) {
+        const [signature] = await db
+          .select({ data: photos.data })
+          .from(photos)
+          .where(and(eq(photos.organizationId, job.organizationId), eq(photos.id, p.signaturePhotoId)));
+        if (signature) {
+          attachments.push({
+            filename: 'signature.png',
+            content: signature.data,
+            cid: SIGNATURE_CID,
+            contentType: 'image/png',
           });
         }
       }
