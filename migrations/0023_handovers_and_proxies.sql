@@ -32,4 +32,5 @@ ALTER TABLE "recipient_proxies" ADD CONSTRAINT "recipient_proxies_recipient_id_r
 CREATE UNIQUE INDEX "handovers_org_id_idx" ON "handovers" USING btree ("organization_id","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "recipient_proxies_org_recipient_name_idx" ON "recipient_proxies" USING btree ("organization_id","recipient_id",lower("name"));--> statement-breakpoint
 ALTER TABLE "mail_items" ADD CONSTRAINT "mail_items_handover_id_handovers_id_fk" FOREIGN KEY ("handover_id") REFERENCES "public"."handovers"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "mail_items_recipient_waiting_idx" ON "mail_items" USING btree ("recipient_id","organization_id","arrived_at","id") WHERE "mail_items"."status" in ('pending', 'notified');--> statement-breakpoint
 CREATE INDEX "mail_items_handover_idx" ON "mail_items" USING btree ("handover_id") WHERE "mail_items"."handover_id" is not null;

@@ -573,6 +573,11 @@ export const mailItems = pgTable(
       .on(t.organizationId, t.locationId)
       .where(sql`${t.status} not in ('delivered', 'returned') and ${t.locationId} is not null`),
     index('mail_items_tracking_org_idx').on(t.trackingNumber, t.organizationId),
+    // A recipient's waiting items in arrival order: the hand-over by pickup code (decision 031)
+    // reads them alone, however many items the organization holds or has waiting.
+    index('mail_items_recipient_waiting_idx')
+      .on(t.recipientId, t.organizationId, t.arrivedAt, t.id)
+      .where(sql`${t.status} in ('pending', 'notified')`),
     // A hand-over's items (its proof page, the receipt); most items have none.
     index('mail_items_handover_idx')
       .on(t.handoverId)

@@ -43,7 +43,12 @@ const lists: { key: SettingsList; title: string; singular: string; description: 
 ];
 
 /** Auto-notify is also on the Notifications tab, beside reminders and pickup instructions. */
-type Preference = 'allowEditAfterDelivery' | 'requirePhotoUpload' | 'autoNotifyRecipients';
+type Preference =
+  | 'allowEditAfterDelivery'
+  | 'requirePhotoUpload'
+  | 'autoNotifyRecipients'
+  | 'handoverRequiresSignature'
+  | 'handoverRequiresPhoto';
 
 const preferences: { key: Preference; label: string; description: string }[] = [
   {
@@ -60,6 +65,16 @@ const preferences: { key: Preference; label: string; description: string }[] = [
     key: 'autoNotifyRecipients',
     label: 'Notify recipients automatically',
     description: 'An email or text goes to the recipient as soon as an item is logged.',
+  },
+  {
+    key: 'handoverRequiresSignature',
+    label: 'Require a signature at hand-over',
+    description: 'The collector signs on the screen before any item is handed over.',
+  },
+  {
+    key: 'handoverRequiresPhoto',
+    label: 'Require a photo at hand-over',
+    description: 'A photo of the collector is taken at every hand-over.',
   },
 ];
 
