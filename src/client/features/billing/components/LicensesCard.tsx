@@ -1,11 +1,9 @@
 import { formatCents, type License } from '@contract';
 import { KeyRound } from 'lucide-react';
 
-import { Link } from 'wouter';
-import { EmptyState } from '@/components/EmptyState';
+import { EmptyState, EmptyStateLink } from '@/components/EmptyState';
 import { ListState } from '@/components/ListState';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -81,11 +79,7 @@ export function LicensesCard({ licenses, isPending, isError, onRetry }: Licenses
           icon={KeyRound}
           title="No active licences"
           className="py-10"
-          action={
-            <Button asChild variant="outline" size="sm">
-              <Link href="/checkout">Choose a plan</Link>
-            </Button>
-          }
+          action={<EmptyStateLink href="/checkout">Choose a plan</EmptyStateLink>}
         >
           Licences appear here once you subscribe to a plan: one for each person who signs in.
         </EmptyState>

@@ -1,6 +1,7 @@
 import type { PendingSummary } from '@contract';
 import { AlertTriangle, BellRing, Clock, type LucideIcon } from 'lucide-react';
 import { Card } from '@/components/ui/card';
+import { IconTile } from '@/components/IconTile';
 import { Skeleton } from '@/components/ui/skeleton';
 import { cn } from '@/lib/cn';
 
@@ -32,13 +33,15 @@ const counters: { label: string; key: keyof PendingSummary; icon: LucideIcon; ic
 export function PendingCounters({ data, isLoading }: { data: PendingSummary | undefined; isLoading: boolean }) {
   return (
     <div className="grid grid-cols-3 gap-2 sm:gap-4">
-      {counters.map(({ label, key, icon: Icon, iconClass, hint }) => (
+      {counters.map(({ label, key, icon, iconClass, hint }) => (
         <Card key={key} role="group" aria-label={label} className="p-3 sm:p-5">
           <div className="flex items-start justify-between gap-2">
             <p className="text-xs font-medium text-fg-subtle sm:text-sm">{label}</p>
-            <span className={cn('hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex', iconClass)}>
-              <Icon aria-hidden className="size-5" />
-            </span>
+            <IconTile
+              icon={icon}
+              className={cn('hidden size-9 rounded-lg sm:flex', iconClass)}
+              iconClassName="size-5"
+            />
           </div>
           {isLoading ? (
             <Skeleton className="mt-1 h-8 w-12" />
