@@ -43,6 +43,19 @@ export function LoadError({
   );
 }
 
+/** The Try again of a one-line load error inside a panel: "Messages could not be loaded. Try again". */
+export function RetryLink({ onRetry }: { onRetry: () => void }) {
+  return (
+    <button
+      type="button"
+      onClick={onRetry}
+      className="font-medium text-indigo-600 dark:text-indigo-400 hover:underline"
+    >
+      Try again
+    </button>
+  );
+}
+
 interface ListStateProps<T> {
   /** The query's data: undefined until the first answer. */
   data: T | undefined;

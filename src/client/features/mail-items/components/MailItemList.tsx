@@ -204,10 +204,10 @@ export function MailItemList({ organizationId }: { organizationId: string }) {
         </div>
       </CardHeader>
       <CardContent className="px-0 pt-3 pb-2 sm:px-0 sm:pt-4 sm:pb-2">
+        {/* a failed load is told by the toast above: no load error of its own */}
         <ListState
           data={list.data?.items}
           isPending={list.isPending}
-          isError={list.isError}
           skeleton={<ListSkeleton label="Loading mail items" iconClassName="hidden size-10 rounded-lg sm:block" />}
           empty={
             <EmptyState

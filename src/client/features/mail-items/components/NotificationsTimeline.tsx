@@ -4,6 +4,7 @@ import { Mail, MessageSquareText, Webhook } from 'lucide-react';
 import { useEffect } from 'react';
 import { Skeleton } from '@/components/ui/skeleton';
 import { IconTile } from '@/components/IconTile';
+import { RetryLink } from '@/components/ListState';
 import { TextLink } from '@/components/TextLink';
 import { NotificationStatusBadge } from '@/components/StatusBadge';
 import { formatDateTime, relativeTime } from '@/lib/format';
@@ -88,14 +89,7 @@ export function NotificationsTimeline({ organizationId, id, updatedAt }: Notific
   if (messages.isError) {
     return (
       <p className="text-fg-subtle">
-        Messages could not be loaded.{' '}
-        <button
-          type="button"
-          onClick={() => void messages.refetch()}
-          className="font-medium text-indigo-600 dark:text-indigo-400 hover:underline"
-        >
-          Try again
-        </button>
+        Messages could not be loaded. <RetryLink onRetry={() => void messages.refetch()} />
       </p>
     );
   }

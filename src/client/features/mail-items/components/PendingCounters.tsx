@@ -1,7 +1,7 @@
 import type { PendingSummary } from '@contract';
 import { AlertTriangle, BellRing, Clock, type LucideIcon } from 'lucide-react';
 import { Card } from '@/components/ui/card';
-import { IconTile } from '@/components/IconTile';
+import { StatCardHead } from '@/components/StatCardHead';
 import { Skeleton } from '@/components/ui/skeleton';
 import { cn } from '@/lib/cn';
 
@@ -35,14 +35,7 @@ export function PendingCounters({ data, isLoading }: { data: PendingSummary | un
     <div className="grid grid-cols-3 gap-2 sm:gap-4">
       {counters.map(({ label, key, icon, iconClass, hint }) => (
         <Card key={key} role="group" aria-label={label} className="p-3 sm:p-5">
-          <div className="flex items-start justify-between gap-2">
-            <p className="text-xs font-medium text-fg-subtle sm:text-sm">{label}</p>
-            <IconTile
-              icon={icon}
-              className={cn('hidden size-9 rounded-lg sm:flex', iconClass)}
-              iconClassName="size-5"
-            />
-          </div>
+          <StatCardHead label={label} icon={icon} iconClass={iconClass} compact />
           {isLoading ? (
             <Skeleton className="mt-1 h-8 w-12" />
           ) : (

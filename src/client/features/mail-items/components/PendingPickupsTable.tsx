@@ -175,10 +175,10 @@ export function PendingPickupsTable({ organizationId }: { organizationId: string
         <CardDescription>Overdue items first, then the oldest arrivals.</CardDescription>
       </CardHeader>
       <CardContent className="px-0 pt-3 pb-2 sm:px-0 sm:pt-4 sm:pb-2">
+        {/* a failed load is told by the toast above: no load error of its own */}
         <ListState
           data={list.data?.items}
           isPending={list.isPending}
-          isError={list.isError}
           skeleton={
             <SkeletonRows
               label="Loading pending pickups"
