@@ -83,15 +83,15 @@ export const RecipientImportBody = z.object({
 export const RecipientImportRow = z.object({
   /** 1-based line in the file, counting the header. */
   line: z.number().int(),
-  values: z.object({
-    firstName: z.string(),
-    lastName: z.string(),
-    email: z.string().nullable(),
-    phone: z.string().nullable(),
-    unit: z.string().nullable(),
-    department: z.string().nullable(),
-    recipientType: z.string(),
-  }),
+  /** As the file has them: the type is any text until checked. */
+  values: Recipient.pick({
+    firstName: true,
+    lastName: true,
+    email: true,
+    phone: true,
+    unit: true,
+    department: true,
+  }).extend({ recipientType: z.string() }),
   errors: z.array(z.string()),
   /** Why the row duplicates another: an existing recipient (same email, or same name and unit) or an earlier line. */
   duplicate: z
