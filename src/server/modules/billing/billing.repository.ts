@@ -39,6 +39,10 @@ const stripeStateColumns = {
   stripeSubscriptionEventAt: organizations.stripeSubscriptionEventAt,
 };
 
+/** This organization's licences that match every condition. */
+const licensesOf = (organizationId: string, ...conditions: SQL[]) =>
+  and(eq(organizationLicenses.organizationId, organizationId), ...conditions);
+
 /** The one checkout of this organization that matches every condition, if any. */
 async function findOneCheckout(db: DbOrTx, organizationId: string, ...conditions: SQL[]) {
   const [row] = await db
@@ -164,8 +168,8 @@ export const billingRepository = {
       .update(organizationLicenses)
       .set(values)
       .where(
-        and(
-          eq(organizationLicenses.organizationId, organizationId),
+        licensesOf(
+          organizationId,
           eq(organizationLicenses.provider, provider),
           eq(organizationLicenses.sourceRef, sourceRef),
         ),
@@ -178,8 +182,8 @@ export const billingRepository = {
       .update(organizationLicenses)
       .set({ isActive: false, cancelledAt: new Date() })
       .where(
-        and(
-          eq(organizationLicenses.organizationId, organizationId),
+        licensesOf(
+          organizationId,
           eq(organizationLicenses.isActive, true),
           sql`not (${organizationLicenses.provider} = ${keep.provider} and ${organizationLicenses.sourceRef} is not distinct from ${keep.sourceRef})`,
         ),
@@ -190,7 +194,7 @@ export const billingRepository = {
     return db
       .select()
       .from(organizationLicenses)
-      .where(and(eq(organizationLicenses.organizationId, organizationId), eq(organizationLicenses.isActive, true)))
+      .where(licensesOf(organizationId, eq(organizationLicenses.isActive, true)))
       .orderBy(desc(organizationLicenses.purchaseDate));
   },
 
@@ -200,8 +204,8 @@ export const billingRepository = {
       .select({ id: organizationLicenses.id })
       .from(organizationLicenses)
       .where(
-        and(
-          eq(organizationLicenses.organizationId, organizationId),
+        licensesOf(
+          organizationId,
           eq(organizationLicenses.isActive, true),
           eq(organizationLicenses.planType, planType),
           eq(organizationLicenses.quantity, quantity),
