@@ -50,9 +50,3 @@ export function sendListPage(reply: FastifyReply, page: ListPage) {
 export function sendItemsPage(reply: FastifyReply, page: { items: unknown[]; total: number }) {
   return reply.header(TOTAL_COUNT_HEADER, String(page.total)).send(page.items);
 }
-
-/** 204 No Content once the work is done; a failure goes to the error handler like any other. */
-export async function sendNoContent(reply: FastifyReply, work: Promise<unknown>) {
-  await work;
-  return reply.status(204).send(null);
-}

@@ -16,7 +16,7 @@ import {
   UpdateIntegrationBody,
 } from '../../../contract';
 import type { App } from '../../http';
-import { errorReplies, sendItemsPage, sendNoContent } from '../../http';
+import { errorReplies, sendItemsPage } from '../../http';
 import { callerOf } from '../../plugins/organization';
 import type { IntegrationsService } from './integrations.service';
 
@@ -81,7 +81,10 @@ export function integrationsRoutes(app: App, integrations: IntegrationsService) 
       response: { 204: z.null(), ...errorReplies(400, 401, 403, 404) },
     },
     preValidation: admin,
-    handler: async (request, reply) => sendNoContent(reply, integrations.remove(callerOf(request), request.params.id)),
+    handler: async (request, reply) => {
+      await integrations.remove(callerOf(request), request.params.id);
+      return reply.status(204).send(null);
+    },
   });
 
   app.post('/api/integrations/:id/rotate-secret', {
@@ -155,7 +158,9 @@ export function integrationsRoutes(app: App, integrations: IntegrationsService) 
       response: { 204: z.null(), ...errorReplies(400, 401, 403, 404) },
     },
     preValidation: admin,
-    handler: async (request, reply) =>
-      sendNoContent(reply, integrations.revokeApiKey(callerOf(request), request.params.id, request.params.keyId)),
+    handler: async (request, reply) => {
+      await integrations.revokeApiKey(callerOf(request), request.params.id, request.params.keyId);
+      return reply.status(204).send(null);
+    },
   });
 }

@@ -10,7 +10,7 @@ import {
   InvitationTokenParams,
 } from '../../../contract';
 import type { App } from '../../http';
-import { errorReplies, sendNoContent } from '../../http';
+import { errorReplies } from '../../http';
 import { callerOf } from '../../plugins/organization';
 import { authOf } from '../../plugins/session';
 import type { InvitationsService } from './invitations.service';
@@ -60,7 +60,10 @@ export function invitationsRoutes(app: App, invitations: InvitationsService) {
       response: { 204: z.null(), ...errorReplies(400, 401, 403, 404) },
     },
     preValidation: adminOnly,
-    handler: async (request, reply) => sendNoContent(reply, invitations.revoke(callerOf(request), request.params.id)),
+    handler: async (request, reply) => {
+      await invitations.revoke(callerOf(request), request.params.id);
+      return reply.status(204).send(null);
+    },
   });
 
   app.get('/api/invitations/verify/:token', {

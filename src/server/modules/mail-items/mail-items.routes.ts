@@ -11,7 +11,7 @@ import {
   UpdateMailItemBody,
 } from '../../../contract';
 import type { App } from '../../http';
-import { errorReplies, sendListPage, sendNoContent } from '../../http';
+import { errorReplies, sendListPage } from '../../http';
 import { callerOf } from '../../plugins/organization';
 import type { MailItemsService } from './mail-items.service';
 
@@ -116,7 +116,10 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService, photoBody
         response: { 204: z.null(), ...errorReplies(400, 401, 403, 404) },
       },
       preValidation: guards,
-      handler: async (request, reply) => sendNoContent(reply, mailItems.delete(callerOf(request), request.params.id)),
+      handler: async (request, reply) => {
+        await mailItems.delete(callerOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
     });
   }
 }

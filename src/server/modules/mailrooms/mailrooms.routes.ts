@@ -13,7 +13,7 @@ import {
   UpdateMailroomBody,
 } from '../../../contract';
 import type { App } from '../../http';
-import { errorReplies, sendNoContent } from '../../http';
+import { errorReplies } from '../../http';
 import { callerOf } from '../../plugins/organization';
 import type { MailroomsService } from './mailrooms.service';
 
@@ -68,8 +68,10 @@ export function mailroomsRoutes(app: App, mailrooms: MailroomsService) {
       response: { 204: z.null(), ...errorReplies(400, 401, 403, 404, 409) },
     },
     preValidation: admin,
-    handler: async (request, reply) =>
-      sendNoContent(reply, mailrooms.deleteMailroom(callerOf(request), request.params.id)),
+    handler: async (request, reply) => {
+      await mailrooms.deleteMailroom(callerOf(request), request.params.id);
+      return reply.status(204).send(null);
+    },
   });
 
   app.get('/api/mailroom-locations', {
@@ -122,7 +124,9 @@ export function mailroomsRoutes(app: App, mailrooms: MailroomsService) {
       response: { 204: z.null(), ...errorReplies(400, 401, 403, 404, 409) },
     },
     preValidation: admin,
-    handler: async (request, reply) =>
-      sendNoContent(reply, mailrooms.deleteLocation(callerOf(request), request.params.id)),
+    handler: async (request, reply) => {
+      await mailrooms.deleteLocation(callerOf(request), request.params.id);
+      return reply.status(204).send(null);
+    },
   });
 }

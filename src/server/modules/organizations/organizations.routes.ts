@@ -10,7 +10,7 @@ import {
   UpdateOrganizationBody,
 } from '../../../contract';
 import type { App } from '../../http';
-import { errorReplies, sendNoContent } from '../../http';
+import { errorReplies } from '../../http';
 import { callerOf } from '../../plugins/organization';
 import { authOf } from '../../plugins/session';
 import type { OrganizationsService } from './organizations.service';
@@ -99,7 +99,9 @@ export function organizationsRoutes(app: App, organizations: OrganizationsServic
       response: { 204: z.null(), ...errorReplies(400, 401, 403, 404, 409) },
     },
     preValidation: admin,
-    handler: async (request, reply) =>
-      sendNoContent(reply, organizations.removeMember(callerOf(request), request.params.userId)),
+    handler: async (request, reply) => {
+      await organizations.removeMember(callerOf(request), request.params.userId);
+      return reply.status(204).send(null);
+    },
   });
 }

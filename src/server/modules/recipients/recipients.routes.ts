@@ -18,7 +18,7 @@ import {
   personalDataFileName,
 } from '../../../contract';
 import type { App } from '../../http';
-import { errorReplies, sendListPage, sendNoContent } from '../../http';
+import { errorReplies, sendListPage } from '../../http';
 import { callerOf } from '../../plugins/organization';
 import type { RecipientsService } from './recipients.service';
 
@@ -96,7 +96,10 @@ export function recipientsRoutes(app: App, recipients: RecipientsService) {
       response: { 204: z.null(), ...errorReplies(400, 401, 403, 404) },
     },
     preValidation: adminOnly,
-    handler: async (request, reply) => sendNoContent(reply, recipients.remove(callerOf(request), request.params.id)),
+    handler: async (request, reply) => {
+      await recipients.remove(callerOf(request), request.params.id);
+      return reply.status(204).send(null);
+    },
   });
 
   app.get('/api/recipients/:id/personal-data', {
