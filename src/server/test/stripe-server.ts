@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import Stripe from 'stripe';
+import { startFakeProvider, type JsonReply } from './fake-provider-server';
 
 /**
  * A real HTTP server on loopback speaking the parts of Stripe's REST API that Pigeonhole uses
@@ -19,7 +19,7 @@ export type StripeRequest = {
 };
 
 type StripeObject = Record<string, unknown> & { id: string };
-type Reply = { status: number; body: unknown };
+type Reply = JsonReply;
 type State = {
   url: string;
   secretKey: string | undefined;
@@ -33,8 +33,6 @@ type State = {
  * picks its own.
  */
 export async function startStripeServer(options: { secretKey?: string } = {}) {
-  const requests: StripeRequest[] = [];
-  let down = false;
   const state: State = {
     url: '',
     secretKey: options.secretKey,
@@ -42,29 +40,21 @@ export async function startStripeServer(options: { secretKey?: string } = {}) {
     customers: new Set(),
     subscriptions: new Map(),
   };
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', state.url);
-      const form = req.method === 'GET' ? url.search.slice(1) : raw;
-      const request = {
-        method: req.method ?? '',
-        path: url.pathname,
-        body: parseStripeForm(form),
-        headers: req.headers,
-      };
-      requests.push(request);
-      const reply = down ? stripeError(503, 'api_error', 'Stripe is down (test server)') : answer(state, request);
-      res.writeHead(reply.status, { 'content-type': 'application/json', 'request-id': `req_${randomId()}` });
-      res.end(JSON.stringify(reply.body));
-    });
+  const server = await startFakeProvider<StripeRequest>({
+    read: ({ method, url, raw, headers }) => ({
+      method,
+      path: url.pathname,
+      body: parseStripeForm(method === 'GET' ? url.search.slice(1) : raw),
+      headers,
+    }),
+    answer: (request) => answer(state, request),
+    outage: () => stripeError(503, 'api_error', 'Stripe is down (test server)'),
+    headers: () => ({ 'request-id': `req_${randomId()}` }),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  state.url = server.url;
   return {
     url: state.url,
-    requests,
+    requests: server.requests,
     sessions: state.sessions,
     customers: state.customers,
     subscriptions: state.subscriptions,
@@ -77,14 +67,8 @@ export async function startStripeServer(options: { secretKey?: string } = {}) {
       state.subscriptions.set(subscription.id, { object: 'subscription', ...subscription });
     },
     /** While down, every request is answered 503 as by a Stripe outage. */
-    setDown(value: boolean) {
-      down = value;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    setDown: server.setDown,
+    close: server.close,
   };
 }
 

@@ -9,7 +9,7 @@ import {
   organizationLicenses,
   organizations,
 } from '../../db/schema';
-import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
+import { adminAndMember, type Client, createTestApp, type TestApp } from '../../test/harness';
 import { signStripePayload, startStripeServer, stripeEvent } from '../../test/stripe-server';
 import { WEBHOOK_MESSAGES } from './stripe-webhooks';
 
@@ -33,13 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => stripe.close());
 
-async function setup(name = 'Harbor View') {
-  const admin = new Client(t);
-  const account = await admin.register();
-  const org = await admin.createOrganization(name);
-  const { client: member } = await joinAs(t, org.id);
-  return { admin, member, org, account };
-}
+const setup = (name?: string) => adminAndMember(t, name);
 
 const orgRow = async (id: string) => (await t.db.select().from(organizations).where(eq(organizations.id, id)))[0]!;
 const licences = (id: string) =>

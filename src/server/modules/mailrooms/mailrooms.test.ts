@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import { LOCATION_NOT_EMPTY, MAILROOM_NOT_EMPTY } from '../../../contract';
 import { mailItems, mailroomLocations, mailrooms } from '../../db/schema';
-import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
+import { adminAndMember, Client, createTestApp, type TestApp } from '../../test/harness';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -12,14 +12,7 @@ beforeAll(async () => {
 type MailroomDto = { id: string; name: string; locationCount: number };
 type LocationDto = { id: string; name: string; mailroomName: string; currentCount: number; isFull: boolean };
 
-/** An admin with an organization and a member of it. */
-async function setup() {
-  const admin = new Client(t);
-  await admin.register();
-  const org = await admin.createOrganization('Harbor View');
-  const { client: member } = await joinAs(t, org.id);
-  return { admin, member, org };
-}
+const setup = () => adminAndMember(t);
 
 async function createMailroom(c: Client, name = 'Main Lobby') {
   const res = await c.post('/api/mailrooms', { name });

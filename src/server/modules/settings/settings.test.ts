@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { auditLog, organizationSettings } from '../../db/schema';
-import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
+import { adminAndMember, Client, createTestApp, type TestApp } from '../../test/harness';
 import { getSettings } from './settings.service';
 
 let t: TestApp;
@@ -23,10 +23,7 @@ const DEFAULTS = {
 };
 
 async function orgWithMember() {
-  const admin = new Client(t);
-  await admin.register();
-  const org = await admin.createOrganization('Harbor View');
-  const { client: member } = await joinAs(t, org.id);
+  const { admin, member, org } = await adminAndMember(t);
   return { admin, member, org, url: `/api/organization-settings/${org.id}` };
 }
 
