@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { ERASE_CONFIRM_MESSAGE } from '../../../contract';
@@ -11,33 +11,22 @@ import {
   photos,
   recipients,
 } from '../../db/schema';
-import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
-import { startTestSmtp } from '../../test/smtp';
-import type { NotificationWorker } from '../notifications/worker';
+import { Client, joinAs, type TestApp } from '../../test/harness';
+import { testWorkers } from '../../test/notification-workers';
+import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
 import { escapeHtml } from '../notifications/messages';
 import { ERASED_TEXT, ERASURE_SKIP_REASON, mentionPatterns, mentionValues } from './recipients.personal-data';
 
-let smtp: Awaited<ReturnType<typeof startTestSmtp>>;
+let smtp: TestSmtp;
 let t: TestApp;
 beforeAll(async () => {
-  smtp = await startTestSmtp();
   // A platform SMTP server: the arrival email of an intake really goes out (and is recorded).
-  t = await createTestApp({ SMTP_URL: smtp.url, APP_URL: 'http://pigeonhole.test' });
+  ({ t, smtp } = await createTestAppWithSmtp());
 });
-const workers: NotificationWorker[] = [];
-afterAll(async () => {
-  await Promise.all(workers.map((w) => w.stop()));
-  await smtp?.close();
-});
+const workers = testWorkers();
 
 /** Sends every message that is due, as the worker does in production, then stops. */
-async function drain() {
-  const worker = t.app.notifications.createWorker({ pollMs: 20, reminderEveryMs: 0, recoverEveryMs: 0 });
-  workers.push(worker);
-  worker.start();
-  await worker.idle();
-  await worker.stop();
-}
+const drain = () => workers.drain(t);
 
 let seq = 0;
 /**
