@@ -181,3 +181,17 @@ export async function adminAndMember(t: TestApp, organizationName = 'Harbor View
   const { client: member, userId: memberId } = await joinAs(t, org.id);
   return { admin, account, member, memberId, org };
 }
+
+/**
+ * A POST of a raw body (not JSON-encoded by the client) with the given content type, without a
+ * session: malformed input, or a provider's signed webhook.
+ */
+export function postRaw(
+  t: TestApp,
+  url: string,
+  contentType: string,
+  payload: string,
+  headers: Record<string, string> = {},
+) {
+  return t.app.inject({ method: 'POST', url, headers: { 'content-type': contentType, ...headers }, payload });
+}

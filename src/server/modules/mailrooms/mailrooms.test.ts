@@ -3,6 +3,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { LOCATION_NOT_EMPTY, MAILROOM_NOT_EMPTY } from '../../../contract';
 import { mailItems, mailroomLocations, mailrooms } from '../../db/schema';
 import { adminAndMember, Client, createTestApp, type TestApp } from '../../test/harness';
+import { everyMailroomWrite } from '../../test/mailroom-writes';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -365,14 +366,7 @@ describe('access', () => {
     expect((await member.get('/api/mailrooms')).json()).toHaveLength(1);
     expect((await member.get('/api/mailroom-locations')).json()).toHaveLength(1);
 
-    const writes = [
-      await member.post('/api/mailrooms', { name: 'Mine' }),
-      await member.put(`/api/mailrooms/${room.id}`, { name: 'Mine' }),
-      await member.delete(`/api/mailrooms/${room.id}`),
-      await member.post('/api/mailroom-locations', { name: 'Mine', type: 'bin', mailroomId: room.id }),
-      await member.put(`/api/mailroom-locations/${loc.id}`, { name: 'Mine' }),
-      await member.delete(`/api/mailroom-locations/${loc.id}`),
-    ];
+    const writes = await everyMailroomWrite(member, room.id, loc.id);
     for (const res of writes) {
       expect(res.statusCode).toBe(403);
       expect(res.json().message).toBe('Only organization admins can do this');

@@ -18,7 +18,7 @@ import {
   type IntegrationConfig,
 } from '../../db/schema';
 import { createSecretBox } from '../../lib/secrets';
-import { Client, createTestApp, TEST_SECRETS_KEY, type TestApp } from '../../test/harness';
+import { Client, createTestApp, postRaw, TEST_SECRETS_KEY, type TestApp } from '../../test/harness';
 import { testWorkers } from '../../test/notification-workers';
 import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
 import { backoffMs } from './queue.repository';
@@ -323,12 +323,7 @@ describe('unsubscribe link', () => {
     expect(asked.body).toContain('<form method="post">');
     expect(await optOut()).toBeNull();
     // A mail client's one-click unsubscribe (RFC 8058) posts a form body.
-    const res = await t.app.inject({
-      method: 'POST',
-      url: link,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'List-Unsubscribe=One-Click',
-    });
+    const res = await postRaw(t, link, 'application/x-www-form-urlencoded', 'List-Unsubscribe=One-Click');
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('You are unsubscribed');
     expect(await optOut()).not.toBeNull();

@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { MEMBER_MESSAGES } from '../../../contract';
 import { auditLog, organizationMembers, organizations, organizationSettings, userInvitations } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
+import { EXPECTED_DEFAULT_SETTINGS } from '../../test/default-settings';
 import { adminAndMember, Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
 
 let t: TestApp;
@@ -49,15 +50,7 @@ describe('POST /api/organizations', () => {
       .select()
       .from(organizationSettings)
       .where(eq(organizationSettings.organizationId, org.id));
-    expect(settings).toMatchObject({
-      packageTypes: ['package', 'letter', 'certified_mail', 'express', 'fragile'],
-      packageSizes: ['small', 'medium', 'large', 'extra_large'],
-      courierCompanies: ['FedEx', 'UPS', 'DHL', 'USPS', 'Amazon', 'Other'],
-      customStatuses: ['pending', 'notified', 'delivered', 'returned'],
-      allowEditAfterDelivery: false,
-      requirePhotoUpload: false,
-      autoNotifyRecipients: true,
-    });
+    expect(settings).toMatchObject(EXPECTED_DEFAULT_SETTINGS);
   });
 
   it.each([

@@ -260,6 +260,23 @@ async function auditOf(organizationId: string, action?: string) {
     .orderBy(asc(auditLog.seq));
 }
 
+/**
+ * The one `action` entry in the organization's audit log, checked to be by `actorId` and about the
+ * recipient by id alone: no label, nothing before.
+ */
+async function onlyRecipientEntry(organizationId: string, action: string, actorId: string, recipientId: string) {
+  const entries = await auditOf(organizationId, action);
+  expect(entries).toHaveLength(1);
+  expect(entries[0]).toMatchObject({
+    actorId,
+    targetType: 'recipient',
+    targetId: recipientId,
+    targetLabel: null,
+    before: null,
+  });
+  return entries[0]!;
+}
+
 const searchNames = async (c: Client, url: string) => {
   const res = await c.get(url);
   expect(res.statusCode, res.body).toBe(200);
@@ -356,17 +373,11 @@ describe('GET /api/recipients/:id/personal-data', () => {
     expect(res.body).not.toContain(life.bystanderItem.id);
 
     // Audited, by id and counts only.
-    const entries = await auditOf(org.id, 'recipient.personal_data_exported');
-    expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({
-      actorId: life.adminId,
-      targetType: 'recipient',
-      targetId: recipient.id,
-      targetLabel: null,
-      before: null,
+    const entry = await onlyRecipientEntry(org.id, 'recipient.personal_data_exported', life.adminId, recipient.id);
+    expect(entry).toMatchObject({
       after: { mailItems: 2, historyEntries: 6, notifications: data.notifications.length },
     });
-    const text = JSON.stringify(entries[0]).toLowerCase();
+    const text = JSON.stringify(entry).toLowerCase();
     for (const value of piiOf(p)) expect(text).not.toContain(value.toLowerCase());
     // The activity log shows it to admins.
     const log = await admin.get('/api/audit-log');
@@ -571,16 +582,8 @@ describe('POST /api/recipients/:id/erase', () => {
     expect(await rowsAbout(life.bystander.id, [life.bystanderItem.id])).toEqual(bystanderBefore);
 
     // One audit entry, with the recipient's id and the counts only.
-    const entries = await auditOf(org.id, 'recipient.erased');
-    expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({
-      actorId: life.adminId,
-      targetType: 'recipient',
-      targetId: recipient.id,
-      targetLabel: null,
-      before: null,
-      after: body.counts,
-    });
+    const entry = await onlyRecipientEntry(org.id, 'recipient.erased', life.adminId, recipient.id);
+    expect(entry).toMatchObject({ after: body.counts });
   });
 
   it('is idempotent: erasing again answers 200 with nothing changed and writes no second audit entry', async () => {

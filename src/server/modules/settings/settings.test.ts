@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { auditLog, organizationSettings } from '../../db/schema';
+import { EXPECTED_DEFAULT_SETTINGS as DEFAULTS } from '../../test/default-settings';
 import { adminAndMember, Client, createTestApp, type TestApp } from '../../test/harness';
 import { getSettings } from './settings.service';
 
@@ -8,19 +9,6 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
-
-const DEFAULTS = {
-  packageTypes: ['package', 'letter', 'certified_mail', 'express', 'fragile'],
-  packageSizes: ['small', 'medium', 'large', 'extra_large'],
-  courierCompanies: ['FedEx', 'UPS', 'DHL', 'USPS', 'Amazon', 'Other'],
-  customStatuses: ['pending', 'notified', 'delivered', 'returned'],
-  allowEditAfterDelivery: false,
-  requirePhotoUpload: false,
-  autoNotifyRecipients: true,
-  sendReminders: true,
-  reminderAfterDays: 3,
-  pickupInstructions: null,
-};
 
 async function orgWithMember() {
   const { admin, member, org } = await adminAndMember(t);
