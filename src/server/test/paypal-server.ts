@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
-import type http from 'node:http';
-import { startFakeProvider, type JsonReply } from './fake-provider-server';
+import { startFakeProvider, type JsonReply, type ProviderRequest } from './fake-provider-server';
 
 /**
  * A real HTTP server on loopback speaking PayPal's OAuth (client credentials), identity
@@ -9,14 +8,8 @@ import { startFakeProvider, type JsonReply } from './fake-provider-server';
  * back not completed or for another amount with `setCaptureOutcome`.
  */
 
-export type PaypalRequest = {
-  method: string;
-  /** Without the query string. */
-  path: string;
-  /** Parsed JSON, or the form fields for the token request. */
-  body: unknown;
-  headers: http.IncomingHttpHeaders;
-};
+/** Its body: parsed JSON, or the form fields for the token request. */
+export type PaypalRequest = ProviderRequest<unknown>;
 
 export type PaypalMoney = { currency_code: string; value: string };
 export type PaypalCaptureObject = {
@@ -65,13 +58,8 @@ export async function startPaypalServer(credentials: { clientId: string; clientS
     orders: new Map(),
     outcomes: new Map(),
   };
-  const server = await startFakeProvider<PaypalRequest>({
-    read: ({ method, url, raw, headers }) => ({
-      method,
-      path: url.pathname,
-      body: parseBody(headers['content-type'], raw),
-      headers,
-    }),
+  const server = await startFakeProvider<unknown>({
+    body: (req, raw) => parseBody(req.headers['content-type'], raw),
     answer: (request) => answer(state, request),
     outage: () => paypalError(503, 'SERVICE_UNAVAILABLE', 'Service Unavailable.'),
     headers: () => ({ 'paypal-debug-id': randomId(13) }),

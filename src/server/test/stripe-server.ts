@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
-import type http from 'node:http';
 import Stripe from 'stripe';
-import { startFakeProvider, type JsonReply } from './fake-provider-server';
+import { startFakeProvider, type JsonReply, type ProviderRequest } from './fake-provider-server';
 
 /**
  * A real HTTP server on loopback speaking the parts of Stripe's REST API that Pigeonhole uses
@@ -9,14 +8,8 @@ import { startFakeProvider, type JsonReply } from './fake-provider-server';
  * takes it and answering in Stripe's shapes, so the official SDK runs against it unchanged.
  */
 
-export type StripeRequest = {
-  method: string;
-  /** Without the query string. */
-  path: string;
-  /** The form body (or query, for GET) with nested keys unfolded: `line_items[0][quantity]` -> `line_items[0].quantity`. */
-  body: Record<string, unknown>;
-  headers: http.IncomingHttpHeaders;
-};
+/** Its body: the form body (or query, for GET) with nested keys unfolded: `line_items[0][quantity]` -> `line_items[0].quantity`. */
+export type StripeRequest = ProviderRequest<Record<string, unknown>>;
 
 type StripeObject = Record<string, unknown> & { id: string };
 type Reply = JsonReply;
@@ -40,13 +33,8 @@ export async function startStripeServer(options: { secretKey?: string } = {}) {
     customers: new Set(),
     subscriptions: new Map(),
   };
-  const server = await startFakeProvider<StripeRequest>({
-    read: ({ method, url, raw, headers }) => ({
-      method,
-      path: url.pathname,
-      body: parseStripeForm(method === 'GET' ? url.search.slice(1) : raw),
-      headers,
-    }),
+  const server = await startFakeProvider<Record<string, unknown>>({
+    body: (req, raw, url) => parseStripeForm(req.method === 'GET' ? url.search.slice(1) : raw),
     answer: (request) => answer(state, request),
     outage: () => stripeError(503, 'api_error', 'Stripe is down (test server)'),
     headers: () => ({ 'request-id': `req_${randomId()}` }),
