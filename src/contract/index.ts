@@ -12,6 +12,7 @@ export * from './recipients';
 export * from './mailrooms';
 export * from './settings';
 export * from './mail-items';
+export * from './personal-data';
 export * from './history';
 export * from './audit';
 export * from './integrations';

@@ -42,3 +42,11 @@ export function sendListPage(reply: FastifyReply, page: ListPage) {
     .type('application/json; charset=utf-8')
     .send(page.body as never);
 }
+
+/**
+ * A page of a list built in Node (`{items, total}`): the items go through the route's reply
+ * schema like any reply; the total goes in a header.
+ */
+export function sendItemsPage(reply: FastifyReply, page: { items: unknown[]; total: number }) {
+  return reply.header(TOTAL_COUNT_HEADER, String(page.total)).send(page.items);
+}

@@ -1,5 +1,7 @@
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { Link } from 'wouter';
+import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
 
 interface EmptyStateProps {
@@ -27,5 +29,14 @@ export function EmptyState({ icon: Icon, title, children, action, className }: E
       {children && <div className="mt-1 max-w-md text-sm text-fg-subtle">{children}</div>}
       {action && <div className="mt-4 flex flex-wrap justify-center gap-2">{action}</div>}
     </div>
+  );
+}
+
+/** An empty state's next step when it lives on another screen: "Log mail", "Choose a plan". */
+export function EmptyStateLink({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <Button asChild variant="outline" size="sm">
+      <Link href={href}>{children}</Link>
+    </Button>
   );
 }

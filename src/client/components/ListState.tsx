@@ -43,21 +43,40 @@ export function LoadError({
   );
 }
 
+/** The Try again of a one-line load error inside a panel: "Messages could not be loaded. Try again". */
+export function RetryLink({ onRetry }: { onRetry: () => void }) {
+  return (
+    <button
+      type="button"
+      onClick={onRetry}
+      className="font-medium text-indigo-600 dark:text-indigo-400 hover:underline"
+    >
+      Try again
+    </button>
+  );
+}
+
 interface ListStateProps<T> {
   /** The query's data: undefined until the first answer. */
   data: T | undefined;
   isPending: boolean;
-  isError: boolean;
+  /** Whether the first answer failed; a list whose failure a toast tells leaves it out. */
+  isError?: boolean;
   /** The skeleton rows drawn while the first answer is on its way. */
   skeleton: ReactNode;
-  /** The load error shown when the first answer failed (a refetch that fails keeps the rows). */
-  error: LoadErrorProps;
+  /**
+   * The load error shown when the first answer failed (a refetch that fails keeps the rows). Left
+   * out where a toast tells of the failure: such a list shows its empty state instead.
+   */
+  error?: LoadErrorProps;
   /** Whether the answer holds no rows; an array's length unless told. */
   isEmpty?: (data: T) => boolean;
   /** The empty state with its next step (add the first one, choose a plan, clear the search). */
   empty: ReactNode;
   /** The rows, drawn from the answer. */
   children: (data: T) => ReactNode;
+  /** Puts the load error and the empty state in a frame (a card) where the rows bring their own. */
+  frame?: (state: ReactNode) => ReactNode;
 }
 
 function noRows(data: unknown) {
@@ -71,15 +90,16 @@ function noRows(data: unknown) {
 export function ListState<T>({
   data,
   isPending,
-  isError,
+  isError = false,
   skeleton,
   error,
   isEmpty = noRows,
   empty,
   children,
+  frame = (state) => state,
 }: ListStateProps<T>) {
   if (isPending) return <>{skeleton}</>;
-  if (data === undefined) return isError ? <LoadError {...error} /> : <>{empty}</>;
-  if (isEmpty(data)) return <>{empty}</>;
+  if (data === undefined) return <>{frame(isError && error ? <LoadError {...error} /> : empty)}</>;
+  if (isEmpty(data)) return <>{frame(empty)}</>;
   return <>{children(data)}</>;
 }

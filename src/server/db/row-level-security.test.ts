@@ -5,7 +5,7 @@ import { asPlatform, withTenants } from './tenant-scope';
 import { connectDatabase, withPgTransaction } from './client';
 import { appRoleFor } from './row-level-security';
 import { mailroomsRepository } from '../modules/mailrooms/mailrooms.repository';
-import { Client, createTestApp, type TestApp } from '../test/harness';
+import { type Client, createTestApp, signUpWithOrganization, type TestApp } from '../test/harness';
 
 let t: TestApp;
 let a: Client;
@@ -13,12 +13,8 @@ let b: Client;
 
 beforeAll(async () => {
   t = await createTestApp();
-  a = new Client(t);
-  await a.register();
-  await a.createOrganization('Wall A');
-  b = new Client(t);
-  await b.register();
-  await b.createOrganization('Wall B');
+  ({ client: a } = await signUpWithOrganization(t, 'Wall A'));
+  ({ client: b } = await signUpWithOrganization(t, 'Wall B'));
   for (const [c, name] of [
     [a, 'A mailroom'],
     [b, 'B mailroom'],

@@ -1,14 +1,12 @@
 import zlib from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Client, createTestApp, type TestApp } from '../test/harness';
+import { type Client, createTestApp, signUpWithOrganization, type TestApp } from '../test/harness';
 
 let t: TestApp;
 let admin: Client;
 beforeAll(async () => {
   t = await createTestApp();
-  admin = new Client(t);
-  await admin.register();
-  await admin.createOrganization('Compressed Courts');
+  ({ client: admin } = await signUpWithOrganization(t, 'Compressed Courts'));
   for (let i = 0; i < 30; i += 1) {
     const res = await admin.post('/api/mail-items', {
       type: 'package',

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { users } from '../db/schema';
-import { createTestApp, newAccount, type TestApp } from '../test/harness';
+import { createTestApp, newAccount, postRaw, type TestApp } from '../test/harness';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -12,12 +12,7 @@ const userCount = async () => (await t.db.select({ n: sql<number>`count(*)::int`
 
 describe('bad input answers 4xx JSON and changes nothing', () => {
   it('malformed JSON', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/register',
-      headers: { 'content-type': 'application/json' },
-      payload: '{"username": "abc",',
-    });
+    const res = await postRaw(t, '/api/register', 'application/json', '{"username": "abc",');
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ message: 'Request body is not valid JSON', code: 'invalid_json' });
   });
@@ -36,24 +31,14 @@ describe('bad input answers 4xx JSON and changes nothing', () => {
   });
 
   it('a wrong content type', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/login',
-      headers: { 'content-type': 'text/plain' },
-      payload: 'hello',
-    });
+    const res = await postRaw(t, '/api/login', 'text/plain', 'hello');
     expect(res.statusCode).toBe(415);
     expect(res.json()).toHaveProperty('message');
   });
 
   it('a JSON array or null instead of an object', async () => {
     for (const payload of ['[]', 'null', '"text"']) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/login',
-        headers: { 'content-type': 'application/json' },
-        payload,
-      });
+      const res = await postRaw(t, '/api/login', 'application/json', payload);
       expect(res.statusCode).toBe(400);
       expect(typeof res.json().message).toBe('string');
     }

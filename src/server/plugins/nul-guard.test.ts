@@ -2,7 +2,7 @@ import { count } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NUL_CHARACTER_MESSAGE } from '../../contract';
 import { recipients, users } from '../db/schema';
-import { Client, createTestApp, newAccount, type TestApp } from '../test/harness';
+import { Client, createTestApp, newAccount, signUpWithOrganization, type TestApp } from '../test/harness';
 import { containsNul } from './nul-guard';
 
 /**
@@ -15,9 +15,7 @@ let t: TestApp;
 let admin: Client;
 beforeAll(async () => {
   t = await createTestApp();
-  admin = new Client(t);
-  await admin.register();
-  await admin.createOrganization('Nul Towers');
+  ({ client: admin } = await signUpWithOrganization(t, 'Nul Towers'));
 });
 
 const refusal = { message: NUL_CHARACTER_MESSAGE, code: 'nul_character' };

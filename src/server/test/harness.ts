@@ -166,3 +166,32 @@ export async function joinAs(t: TestApp, organizationId: string, role: 'admin' |
   client.organizationId = organizationId;
   return { client, userId: user.id };
 }
+
+/** A newly registered user with a new organization of their own (so its admin), selected. */
+export async function signUpWithOrganization(t: TestApp, organizationName?: string) {
+  const client = new Client(t);
+  const account = await client.register();
+  const org = await client.createOrganization(organizationName);
+  return { client, account, org };
+}
+
+/** An admin with a new organization selected, plus a member added to it. */
+export async function adminAndMember(t: TestApp, organizationName = 'Harbor View') {
+  const { client: admin, account, org } = await signUpWithOrganization(t, organizationName);
+  const { client: member, userId: memberId } = await joinAs(t, org.id);
+  return { admin, account, member, memberId, org };
+}
+
+/**
+ * A POST of a raw body (not JSON-encoded by the client) with the given content type, without a
+ * session: malformed input, or a provider's signed webhook.
+ */
+export function postRaw(
+  t: TestApp,
+  url: string,
+  contentType: string,
+  payload: string,
+  headers: Record<string, string> = {},
+) {
+  return t.app.inject({ method: 'POST', url, headers: { 'content-type': contentType, ...headers }, payload });
+}

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startFakeProvider, type JsonReply, type ProviderRequest } from './fake-provider-server';
 
 /**
  * A real HTTP server on loopback speaking PayPal's OAuth (client credentials), identity
@@ -9,14 +8,8 @@ import type { AddressInfo } from 'node:net';
  * back not completed or for another amount with `setCaptureOutcome`.
  */
 
-export type PaypalRequest = {
-  method: string;
-  /** Without the query string. */
-  path: string;
-  /** Parsed JSON, or the form fields for the token request. */
-  body: unknown;
-  headers: http.IncomingHttpHeaders;
-};
+/** Its body: parsed JSON, or the form fields for the token request. */
+export type PaypalRequest = ProviderRequest<unknown>;
 
 export type PaypalMoney = { currency_code: string; value: string };
 export type PaypalCaptureObject = {
@@ -48,7 +41,7 @@ export type PaypalOrder = {
 /** What the next capture of an order reports instead of a plain success. */
 export type CaptureOutcome = { status?: string; amount?: string; currency?: string };
 
-type Reply = { status: number; body: unknown };
+type Reply = JsonReply;
 type State = {
   url: string;
   basicAuth: string;
@@ -58,8 +51,6 @@ type State = {
 };
 
 export async function startPaypalServer(credentials: { clientId: string; clientSecret: string }) {
-  const requests: PaypalRequest[] = [];
-  let down = false;
   const state: State = {
     url: '',
     basicAuth: `Basic ${Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString('base64')}`,
@@ -67,28 +58,16 @@ export async function startPaypalServer(credentials: { clientId: string; clientS
     orders: new Map(),
     outcomes: new Map(),
   };
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
-    req.on('end', () => {
-      const path = new URL(req.url ?? '/', state.url).pathname;
-      const request = {
-        method: req.method ?? '',
-        path,
-        body: parseBody(req.headers['content-type'], raw),
-        headers: req.headers,
-      };
-      requests.push(request);
-      const reply = down ? paypalError(503, 'SERVICE_UNAVAILABLE', 'Service Unavailable.') : answer(state, request);
-      res.writeHead(reply.status, { 'content-type': 'application/json', 'paypal-debug-id': randomId(13) });
-      res.end(JSON.stringify(reply.body));
-    });
+  const server = await startFakeProvider<unknown>({
+    body: (req, raw) => parseBody(req.headers['content-type'], raw),
+    answer: (request) => answer(state, request),
+    outage: () => paypalError(503, 'SERVICE_UNAVAILABLE', 'Service Unavailable.'),
+    headers: () => ({ 'paypal-debug-id': randomId(13) }),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  state.url = server.url;
   return {
     url: state.url,
-    requests,
+    requests: server.requests,
     orders: state.orders,
     /** The buyer approved the order in PayPal's window: it can now be captured. */
     approve(orderId: string) {
@@ -102,14 +81,8 @@ export async function startPaypalServer(credentials: { clientId: string; clientS
       state.outcomes.set(orderId, outcome);
     },
     /** While down, every request (the OAuth one too) is answered 503 as by a PayPal outage. */
-    setDown(value: boolean) {
-      down = value;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    setDown: server.setDown,
+    close: server.close,
   };
 }
 

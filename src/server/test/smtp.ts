@@ -1,5 +1,7 @@
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
+import { afterAll } from 'vitest';
+import { createTestApp } from './harness';
 
 export type ReceivedMail = { from: string; to: string[]; raw: string; subject: string; text: string };
 
@@ -52,6 +54,19 @@ export async function startTestSmtp() {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+export type TestSmtp = Awaited<ReturnType<typeof startTestSmtp>>;
+
+/**
+ * A test app whose email goes to a test SMTP server of its own, its links to
+ * http://pigeonhole.test; both are closed after the file. Call in beforeAll.
+ */
+export async function createTestAppWithSmtp(env: Record<string, string> = {}) {
+  const smtp = await startTestSmtp();
+  afterAll(() => smtp.close());
+  const t = await createTestApp({ SMTP_URL: smtp.url, APP_URL: 'http://pigeonhole.test', ...env });
+  return { t, smtp };
 }
 
 function decodeQuotedPrintable(s: string) {

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
+import { startFakeProvider, type JsonReply, type ProviderRequest } from './fake-provider-server';
 
 /**
  * A real HTTP server on loopback speaking the parts of Stripe's REST API that Pigeonhole uses
@@ -9,17 +8,11 @@ import Stripe from 'stripe';
  * takes it and answering in Stripe's shapes, so the official SDK runs against it unchanged.
  */
 
-export type StripeRequest = {
-  method: string;
-  /** Without the query string. */
-  path: string;
-  /** The form body (or query, for GET) with nested keys unfolded: `line_items[0][quantity]` -> `line_items[0].quantity`. */
-  body: Record<string, unknown>;
-  headers: http.IncomingHttpHeaders;
-};
+/** Its body: the form body (or query, for GET) with nested keys unfolded: `line_items[0][quantity]` -> `line_items[0].quantity`. */
+export type StripeRequest = ProviderRequest<Record<string, unknown>>;
 
 type StripeObject = Record<string, unknown> & { id: string };
-type Reply = { status: number; body: unknown };
+type Reply = JsonReply;
 type State = {
   url: string;
   secretKey: string | undefined;
@@ -33,8 +26,6 @@ type State = {
  * picks its own.
  */
 export async function startStripeServer(options: { secretKey?: string } = {}) {
-  const requests: StripeRequest[] = [];
-  let down = false;
   const state: State = {
     url: '',
     secretKey: options.secretKey,
@@ -42,29 +33,16 @@ export async function startStripeServer(options: { secretKey?: string } = {}) {
     customers: new Set(),
     subscriptions: new Map(),
   };
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', state.url);
-      const form = req.method === 'GET' ? url.search.slice(1) : raw;
-      const request = {
-        method: req.method ?? '',
-        path: url.pathname,
-        body: parseStripeForm(form),
-        headers: req.headers,
-      };
-      requests.push(request);
-      const reply = down ? stripeError(503, 'api_error', 'Stripe is down (test server)') : answer(state, request);
-      res.writeHead(reply.status, { 'content-type': 'application/json', 'request-id': `req_${randomId()}` });
-      res.end(JSON.stringify(reply.body));
-    });
+  const server = await startFakeProvider<Record<string, unknown>>({
+    body: (req, raw, url) => parseStripeForm(req.method === 'GET' ? url.search.slice(1) : raw),
+    answer: (request) => answer(state, request),
+    outage: () => stripeError(503, 'api_error', 'Stripe is down (test server)'),
+    headers: () => ({ 'request-id': `req_${randomId()}` }),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  state.url = server.url;
   return {
     url: state.url,
-    requests,
+    requests: server.requests,
     sessions: state.sessions,
     customers: state.customers,
     subscriptions: state.subscriptions,
@@ -77,14 +55,8 @@ export async function startStripeServer(options: { secretKey?: string } = {}) {
       state.subscriptions.set(subscription.id, { object: 'subscription', ...subscription });
     },
     /** While down, every request is answered 503 as by a Stripe outage. */
-    setDown(value: boolean) {
-      down = value;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    setDown: server.setDown,
+    close: server.close,
   };
 }
 

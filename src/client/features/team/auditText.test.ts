@@ -75,26 +75,18 @@ describe('auditSentence', () => {
         }),
       ),
     ).toBe('Ana Admin updated the integration Front desk email: name, SMTP host, password');
-    expect(
-      auditSentence(
-        entry({
-          ...integration,
-          action: 'integration.updated',
-          before: { isActive: true },
-          after: { isActive: false },
-        }),
-      ),
-    ).toBe('Ana Admin switched off the integration Front desk email');
-    expect(
-      auditSentence(
-        entry({
-          ...integration,
-          action: 'integration.updated',
-          before: { isActive: false },
-          after: { isActive: true },
-        }),
-      ),
-    ).toBe('Ana Admin switched on the integration Front desk email');
+    for (const [isActive, word] of [
+      [false, 'off'],
+      [true, 'on'],
+    ] as const) {
+      const switched = entry({
+        ...integration,
+        action: 'integration.updated',
+        before: { isActive: !isActive },
+        after: { isActive },
+      });
+      expect(auditSentence(switched)).toBe(`Ana Admin switched ${word} the integration Front desk email`);
+    }
     expect(
       auditSentence(entry({ ...integration, action: 'integration.deleted', before: { type: 'sms' }, actor: null })),
     ).toBe('Someone deleted the SMS integration Front desk email');
@@ -179,28 +171,19 @@ describe('auditSentence', () => {
         }),
       ),
     ).toBe('Ana Admin changed the plan from Professional to Enterprise, 12 seats, paid by card');
-    expect(
-      auditSentence(
-        entry({
-          ...billing,
-          action: 'billing.plan_changed',
-          actor: null,
-          before: { subscriptionStatus: 'active' },
-          after: { subscriptionStatus: 'expired' },
-        }),
-      ),
-    ).toBe('Billing changed the subscription from active to expired');
-    expect(
-      auditSentence(
-        entry({
-          ...billing,
-          action: 'billing.plan_changed',
-          actor: null,
-          before: { maxUsers: 5 },
-          after: { maxUsers: 8 },
-        }),
-      ),
-    ).toBe('Billing changed the seats from 5 seats to 8 seats');
+    // Changes Stripe made (no actor): the subscription's status, the seats.
+    for (const [before, after, sentence] of [
+      [
+        { subscriptionStatus: 'active' },
+        { subscriptionStatus: 'expired' },
+        'Billing changed the subscription from active to expired',
+      ],
+      [{ maxUsers: 5 }, { maxUsers: 8 }, 'Billing changed the seats from 5 seats to 8 seats'],
+    ] as const) {
+      expect(auditSentence(entry({ ...billing, action: 'billing.plan_changed', actor: null, before, after }))).toBe(
+        sentence,
+      );
+    }
     expect(
       auditSentence(
         entry({ ...billing, action: 'billing.payment_failed', actor: null, after: { amount: 17500, currency: 'usd' } }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AuditEntry, AuditLogQuery, TOTAL_COUNT_HEADER } from '../../../contract';
 import type { App } from '../../http';
-import { errorReplies } from '../../http';
+import { errorReplies, sendItemsPage } from '../../http';
 import { callerOf } from '../../plugins/organization';
 import type { AuditService } from './audit.service';
 
@@ -14,9 +14,6 @@ export function auditRoutes(app: App, audit: AuditService) {
       response: { 200: z.array(AuditEntry), ...errorReplies(400, 401, 403) },
     },
     preValidation: [app.authenticate, app.requireOrganization, app.requireAdmin],
-    handler: async (request, reply) => {
-      const { items, total } = await audit.list(callerOf(request), request.query);
-      return reply.header(TOTAL_COUNT_HEADER, String(total)).send(items);
-    },
+    handler: async (request, reply) => sendItemsPage(reply, await audit.list(callerOf(request), request.query)),
   });
 }

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { MASKED_SECRET, TOTAL_COUNT_HEADER } from '../../../contract';
 import { auditLog, users } from '../../db/schema';
 import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
+import { everyMailroomWrite } from '../../test/mailroom-writes';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -418,14 +419,7 @@ describe('mailroom and storage location entries', () => {
     );
     expect((await auditLogOf(admin)).entries).toHaveLength(2);
 
-    const forbidden = [
-      await member.post('/api/mailrooms', { name: 'Mine' }),
-      await member.put(`/api/mailrooms/${room.id}`, { name: 'Mine' }),
-      await member.delete(`/api/mailrooms/${room.id}`),
-      await member.post('/api/mailroom-locations', { name: 'Mine', type: 'bin', mailroomId: room.id }),
-      await member.put(`/api/mailroom-locations/${loc.id}`, { name: 'Mine' }),
-      await member.delete(`/api/mailroom-locations/${loc.id}`),
-    ];
+    const forbidden = await everyMailroomWrite(member, room.id, loc.id);
     expect(forbidden.map((r) => r.statusCode)).toEqual(Array(6).fill(403));
     const refused = [
       await admin.post('/api/mailrooms', { name: '' }),

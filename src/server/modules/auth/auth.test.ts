@@ -1,25 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import * as OTPAuth from 'otpauth';
 import { passwordResetTokens, platformLog, sessions, users } from '../../db/schema';
 import { EMAIL_VERIFICATION_MESSAGES } from '../../../contract';
 import { Client, createTestApp, newAccount, type TestApp } from '../../test/harness';
-import { startTestSmtp } from '../../test/smtp';
+import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
 
 let t: TestApp;
-let smtp: Awaited<ReturnType<typeof startTestSmtp>>;
+let smtp: TestSmtp;
 
 beforeAll(async () => {
-  smtp = await startTestSmtp();
-  t = await createTestApp({
-    SMTP_URL: smtp.url,
-    APP_URL: 'http://pigeonhole.test',
+  ({ t, smtp } = await createTestAppWithSmtp({
     SUPER_ADMIN_EMAILS: 'boss@example.com, chief@example.com, ops@example.com',
     LOGIN_RATE_LIMIT_ACCOUNT: '3',
     LOGIN_RATE_LIMIT_IP: '1000',
-  });
+  }));
 });
-afterAll(() => smtp.close());
 
 describe('POST /api/register', () => {
   it('creates the account, signs it in and never returns the password hash', async () => {

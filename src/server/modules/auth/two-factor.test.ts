@@ -1,19 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
 import * as OTPAuth from 'otpauth';
 import { TWO_FACTOR_MESSAGES } from '../../../contract';
 import { platformLog, twoFactorChallenges, twoFactorRecoveryCodes, users } from '../../db/schema';
-import { Client, createTestApp, type TestApp } from '../../test/harness';
-import { startTestSmtp } from '../../test/smtp';
+import { Client, type TestApp } from '../../test/harness';
+import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
 import { resetTwoFactor } from '../super-admin/two-factor-reset';
 
 let t: TestApp;
-let smtp: Awaited<ReturnType<typeof startTestSmtp>>;
+let smtp: TestSmtp;
 beforeAll(async () => {
-  smtp = await startTestSmtp();
-  t = await createTestApp({ SMTP_URL: smtp.url, APP_URL: 'http://pigeonhole.test' });
+  ({ t, smtp } = await createTestAppWithSmtp());
 });
-afterAll(() => smtp.close());
 
 /** A registered account whose address is verified (two-factor set-up waits for it). */
 async function registerVerified(c: Client) {

@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PaidPlanType, PaymentProvider } from '../../../contract';
 import type { DbOrTx } from '../../db/client';
 import { billingCheckouts, billingEvents, billingPayments, organizationLicenses, organizations } from '../../db/schema';
+import { selectOrganizationLocked } from '../organizations/members.repository';
 
 export type CheckoutRow = typeof billingCheckouts.$inferSelect;
 export type LicenseRow = typeof organizationLicenses.$inferSelect;
@@ -29,6 +30,18 @@ export type LicenseUpsert = {
 };
 
 export type PaymentInsert = Omit<typeof billingPayments.$inferInsert, 'id' | 'createdAt'>;
+
+/** What the Stripe webhook reads of an organization: its Stripe ids and the time of the last subscription event. */
+const stripeStateColumns = {
+  id: organizations.id,
+  stripeCustomerId: organizations.stripeCustomerId,
+  stripeSubscriptionId: organizations.stripeSubscriptionId,
+  stripeSubscriptionEventAt: organizations.stripeSubscriptionEventAt,
+};
+
+/** This organization's licences that match every condition. */
+const licensesOf = (organizationId: string, ...conditions: SQL[]) =>
+  and(eq(organizationLicenses.organizationId, organizationId), ...conditions);
 
 /** The one checkout of this organization that matches every condition, if any. */
 async function findOneCheckout(db: DbOrTx, organizationId: string, ...conditions: SQL[]) {
@@ -90,28 +103,22 @@ export const billingRepository = {
   },
 
   /** The organization's current limits, locked until the transaction ends (a plan change reads then writes them). */
-  async lockPlan(db: DbOrTx, organizationId: string) {
-    const [row] = await db
-      .select({ maxUsers: organizations.maxUsers, planType: organizations.planType })
-      .from(organizations)
-      .where(eq(organizations.id, organizationId))
-      .for('no key update');
-    return row;
+  lockPlan(db: DbOrTx, organizationId: string) {
+    return selectOrganizationLocked(db, organizationId, {
+      maxUsers: organizations.maxUsers,
+      planType: organizations.planType,
+    });
   },
 
   /** Sets the plan's state on the organization; answers the row before the change (for the audit). */
   async applyPlanState(db: DbOrTx, organizationId: string, state: Partial<PlanState> & Record<string, unknown>) {
-    const [before] = await db
-      .select({
-        planType: organizations.planType,
-        subscriptionStatus: organizations.subscriptionStatus,
-        maxUsers: organizations.maxUsers,
-        maxPackagesPerMonth: organizations.maxPackagesPerMonth,
-        name: organizations.name,
-      })
-      .from(organizations)
-      .where(eq(organizations.id, organizationId))
-      .for('no key update');
+    const before = await selectOrganizationLocked(db, organizationId, {
+      planType: organizations.planType,
+      subscriptionStatus: organizations.subscriptionStatus,
+      maxUsers: organizations.maxUsers,
+      maxPackagesPerMonth: organizations.maxPackagesPerMonth,
+      name: organizations.name,
+    });
     if (!before) return undefined;
     await db
       .update(organizations)
@@ -161,8 +168,8 @@ export const billingRepository = {
       .update(organizationLicenses)
       .set(values)
       .where(
-        and(
-          eq(organizationLicenses.organizationId, organizationId),
+        licensesOf(
+          organizationId,
           eq(organizationLicenses.provider, provider),
           eq(organizationLicenses.sourceRef, sourceRef),
         ),
@@ -175,8 +182,8 @@ export const billingRepository = {
       .update(organizationLicenses)
       .set({ isActive: false, cancelledAt: new Date() })
       .where(
-        and(
-          eq(organizationLicenses.organizationId, organizationId),
+        licensesOf(
+          organizationId,
           eq(organizationLicenses.isActive, true),
           sql`not (${organizationLicenses.provider} = ${keep.provider} and ${organizationLicenses.sourceRef} is not distinct from ${keep.sourceRef})`,
         ),
@@ -187,7 +194,7 @@ export const billingRepository = {
     return db
       .select()
       .from(organizationLicenses)
-      .where(and(eq(organizationLicenses.organizationId, organizationId), eq(organizationLicenses.isActive, true)))
+      .where(licensesOf(organizationId, eq(organizationLicenses.isActive, true)))
       .orderBy(desc(organizationLicenses.purchaseDate));
   },
 
@@ -197,8 +204,8 @@ export const billingRepository = {
       .select({ id: organizationLicenses.id })
       .from(organizationLicenses)
       .where(
-        and(
-          eq(organizationLicenses.organizationId, organizationId),
+        licensesOf(
+          organizationId,
           eq(organizationLicenses.isActive, true),
           eq(organizationLicenses.planType, planType),
           eq(organizationLicenses.quantity, quantity),
@@ -254,12 +261,7 @@ export const billingRepository = {
     ].filter((c) => c !== undefined);
     if (conditions.length === 0) return undefined;
     const [row] = await db
-      .select({
-        id: organizations.id,
-        stripeCustomerId: organizations.stripeCustomerId,
-        stripeSubscriptionId: organizations.stripeSubscriptionId,
-        stripeSubscriptionEventAt: organizations.stripeSubscriptionEventAt,
-      })
+      .select(stripeStateColumns)
       .from(organizations)
       .where(sql.join(conditions, sql` or `))
       .limit(1);
@@ -267,15 +269,7 @@ export const billingRepository = {
   },
 
   async stripeState(db: DbOrTx, organizationId: string) {
-    const [row] = await db
-      .select({
-        id: organizations.id,
-        stripeCustomerId: organizations.stripeCustomerId,
-        stripeSubscriptionId: organizations.stripeSubscriptionId,
-        stripeSubscriptionEventAt: organizations.stripeSubscriptionEventAt,
-      })
-      .from(organizations)
-      .where(eq(organizations.id, organizationId));
+    const [row] = await db.select(stripeStateColumns).from(organizations).where(eq(organizations.id, organizationId));
     return row;
   },
 };

@@ -41,7 +41,7 @@ import {
   type PaypalGateway,
   type StripeGateway,
 } from './gateways';
-import { applyPurchase, auditRefusal, type Actor } from './plan-changes';
+import { applyPurchase, auditRefusal, type Actor, type Purchase } from './plan-changes';
 
 export type Gateways = { stripe: StripeGateway | null; paypal: PaypalGateway | null };
 
@@ -82,6 +82,35 @@ export function parseAmountCents(value: string | number): number | null {
 
 const planLabel = (planType: PaidPlanType, quantity: number) =>
   `${PLANS[planType].name} plan, ${quantity} ${quantity === 1 ? 'user' : 'users'}, one month`;
+
+/**
+ * A paid month of a checkout's plan, as the demo provider and a PayPal capture complete it: no
+ * subscription, and the payment recorded under the purchase's reference at the provider.
+ */
+function oneMonthPurchase(
+  checkout: CheckoutRow,
+  provider: 'demo' | 'paypal',
+  sourceRef: string,
+  description: string,
+): Purchase {
+  return {
+    provider,
+    planType: checkout.planType as PaidPlanType,
+    quantity: checkout.quantity,
+    sourceRef,
+    subscriptionId: null,
+    periodEnd: addMs(new Date(), ONE_MONTH_MS),
+    payment: {
+      providerRef: sourceRef,
+      amount: checkout.amount,
+      currency: checkout.currency,
+      planType: checkout.planType,
+      quantity: checkout.quantity,
+      description,
+      invoiceUrl: null,
+    },
+  };
+}
 
 export function createBillingService({ db, log, config, publicUrl }: Deps, gateways: Gateways) {
   const actorOf = (caller: OrgCaller): Actor => ({ userId: caller.userId });
@@ -179,21 +208,12 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
         tx,
         caller.organizationId,
         {
-          provider: 'demo',
-          planType: checkout.planType as PaidPlanType,
-          quantity: checkout.quantity,
-          sourceRef: checkout.id,
-          subscriptionId: null,
-          periodEnd: addMs(new Date(), ONE_MONTH_MS),
-          payment: {
-            providerRef: checkout.id,
-            amount: checkout.amount,
-            currency: checkout.currency,
-            planType: checkout.planType,
-            quantity: checkout.quantity,
-            description: `${planLabel(checkout.planType as PaidPlanType, checkout.quantity)} (demo payment)`,
-            invoiceUrl: null,
-          },
+          ...oneMonthPurchase(
+            checkout,
+            'demo',
+            checkout.id,
+            `${planLabel(checkout.planType as PaidPlanType, checkout.quantity)} (demo payment)`,
+          ),
           customer: { customerId: `${DEMO_CUSTOMER_PREFIX}${caller.organizationId.slice(0, 8)}`, subscriptionId: null },
         },
         actorOf(caller),
@@ -512,23 +532,12 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
         await applyPurchase(
           tx,
           caller.organizationId,
-          {
-            provider: 'paypal',
-            planType: order.planType as PaidPlanType,
-            quantity: order.quantity,
-            sourceRef: capture.captureId ?? orderId,
-            subscriptionId: null,
-            periodEnd: addMs(new Date(), ONE_MONTH_MS),
-            payment: {
-              providerRef: capture.captureId ?? orderId,
-              amount: order.amount,
-              currency: order.currency,
-              planType: order.planType,
-              quantity: order.quantity,
-              description: planLabel(order.planType as PaidPlanType, order.quantity),
-              invoiceUrl: null,
-            },
-          },
+          oneMonthPurchase(
+            order,
+            'paypal',
+            capture.captureId ?? orderId,
+            planLabel(order.planType as PaidPlanType, order.quantity),
+          ),
           actorOf(caller),
         );
       });

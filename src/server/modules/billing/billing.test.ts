@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BILLING_MESSAGES, PLANS } from '../../../contract';
 import { auditLog, billingPayments, organizationLicenses, organizations } from '../../db/schema';
-import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
+import { adminAndMember, Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
 import { expireOneTimePlans } from './plan-expiry';
 
 /**
@@ -19,13 +19,7 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 
-async function setup(name = 'Harbor View') {
-  const admin = new Client(t);
-  const account = await admin.register();
-  const org = await admin.createOrganization(name);
-  const { client: member, userId: memberId } = await joinAs(t, org.id);
-  return { admin, member, memberId, org, account };
-}
+const setup = (name?: string) => adminAndMember(t, name);
 
 const orgRow = async (id: string) => (await t.db.select().from(organizations).where(eq(organizations.id, id)))[0]!;
 const licences = (id: string) =>

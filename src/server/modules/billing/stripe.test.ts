@@ -9,7 +9,7 @@ import {
   organizationLicenses,
   organizations,
 } from '../../db/schema';
-import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
+import { adminAndMember, type Client, createTestApp, postRaw, type TestApp } from '../../test/harness';
 import { signStripePayload, startStripeServer, stripeEvent } from '../../test/stripe-server';
 import { WEBHOOK_MESSAGES } from './stripe-webhooks';
 
@@ -33,13 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => stripe.close());
 
-async function setup(name = 'Harbor View') {
-  const admin = new Client(t);
-  const account = await admin.register();
-  const org = await admin.createOrganization(name);
-  const { client: member } = await joinAs(t, org.id);
-  return { admin, member, org, account };
-}
+const setup = (name?: string) => adminAndMember(t, name);
 
 const orgRow = async (id: string) => (await t.db.select().from(organizations).where(eq(organizations.id, id)))[0]!;
 const licences = (id: string) =>
@@ -49,17 +43,13 @@ const payments = (id: string) => t.db.select().from(billingPayments).where(eq(bi
 /** Posts an event to the webhook as Stripe would: signed, raw JSON. */
 async function deliver(event: object, secret = WEBHOOK_SECRET, signature?: string) {
   const payload = JSON.stringify(event);
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/webhooks/stripe',
-    headers: {
-      'content-type': 'application/json',
-      ...(signature !== undefined || secret
-        ? { 'stripe-signature': signature ?? signStripePayload(payload, secret) }
-        : {}),
-    },
-    payload,
-  });
+  const signed = signature !== undefined || secret;
+  return postWebhook(payload, signed ? { 'stripe-signature': signature ?? signStripePayload(payload, secret) } : {});
+}
+
+/** Posts raw JSON to the webhook with these headers (a signature or none). */
+function postWebhook(payload: string, headers: Record<string, string> = {}) {
+  return postRaw(t, '/api/webhooks/stripe', 'application/json', payload, headers);
 }
 
 /** Starts a checkout and answers the session Stripe created. */
@@ -226,20 +216,12 @@ describe('POST /api/webhooks/stripe', () => {
     const { sessionId } = await startCheckout(admin);
     const event = completedSession(org.id, sessionId, 'cus_tamper', 'sub_tamper');
     const payload = JSON.stringify(event);
-    const unsigned = await t.app.inject({
-      method: 'POST',
-      url: '/api/webhooks/stripe',
-      headers: { 'content-type': 'application/json' },
-      payload,
-    });
+    const unsigned = await postWebhook(payload);
     expect(unsigned.statusCode).toBe(400);
     expect(unsigned.json()).toMatchObject({ code: 'invalid_signature', message: WEBHOOK_MESSAGES.badSignature });
     expect((await deliver(event, 'whsec_wrong')).statusCode).toBe(400);
-    const tampered = await t.app.inject({
-      method: 'POST',
-      url: '/api/webhooks/stripe',
-      headers: { 'content-type': 'application/json', 'stripe-signature': signStripePayload(payload, WEBHOOK_SECRET) },
-      payload: payload.replace('cus_tamper', 'cus_other'),
+    const tampered = await postWebhook(payload.replace('cus_tamper', 'cus_other'), {
+      'stripe-signature': signStripePayload(payload, WEBHOOK_SECRET),
     });
     expect(tampered.statusCode).toBe(400);
     expect(await orgRow(org.id)).toMatchObject({ planType: 'trial', stripeCustomerId: null });
@@ -438,6 +420,13 @@ describe('a payment Stripe has not received yet grants nothing (issue 24)', () =
       { created },
     );
   const trialState = { planType: 'trial', subscriptionStatus: 'trial', maxUsers: 5, stripeCustomerId: null };
+  /** On the plan paid for, with that many users, for Stripe's customer. */
+  const paidState = (planType: string, maxUsers: number, stripeCustomerId: string) => ({
+    planType,
+    subscriptionStatus: 'active',
+    maxUsers,
+    stripeCustomerId,
+  });
   const checkoutStatus = async (id: string) =>
     (await t.db.select().from(billingCheckouts).where(eq(billingCheckouts.id, id)))[0]!.status;
 
@@ -456,12 +445,7 @@ describe('a payment Stripe has not received yet grants nothing (issue 24)', () =
       sessionEvent('checkout.session.async_payment_succeeded', org.id, sessionId, ids, 'paid', now() + 60),
     );
     expect(paid.statusCode, paid.body).toBe(200);
-    expect(await orgRow(org.id)).toMatchObject({
-      planType: 'professional',
-      subscriptionStatus: 'active',
-      maxUsers: 5,
-      stripeCustomerId: 'cus_async',
-    });
+    expect(await orgRow(org.id)).toMatchObject(paidState('professional', 5, 'cus_async'));
     expect(await payments(org.id)).toMatchObject([{ status: 'paid', amount: 17500 }]);
     expect(await checkoutStatus(checkoutId)).toBe('completed');
   });
@@ -497,12 +481,7 @@ describe('a payment Stripe has not received yet grants nothing (issue 24)', () =
 
     const active = await deliver(subscriptionEvent('customer.subscription.updated', ids, meta, 'active', t0 + 10));
     expect(active.statusCode, active.body).toBe(200);
-    expect(await orgRow(org.id)).toMatchObject({
-      planType: 'enterprise',
-      subscriptionStatus: 'active',
-      maxUsers: 500,
-      stripeCustomerId: 'cus_incomplete',
-    });
+    expect(await orgRow(org.id)).toMatchObject(paidState('enterprise', 500, 'cus_incomplete'));
     expect(await checkoutStatus(checkoutId)).toBe('completed');
   });
 
@@ -553,10 +532,7 @@ describe('a payment Stripe has not received yet grants nothing (issue 24)', () =
     );
     expect(paid.statusCode, paid.body).toBe(200);
     expect(await orgRow(org.id)).toMatchObject({
-      planType: 'professional',
-      subscriptionStatus: 'active',
-      maxUsers: 7,
-      stripeCustomerId: ids.customer,
+      ...paidState('professional', 7, ids.customer),
       stripeSubscriptionId: ids.subscription,
     });
     expect(await payments(org.id)).toMatchObject([{ providerRef: 'in_first_async', amount: 24500 }]);

@@ -13,11 +13,10 @@ import {
   NotificationMessage,
   TestIntegrationBody,
   TestIntegrationReply,
-  TOTAL_COUNT_HEADER,
   UpdateIntegrationBody,
 } from '../../../contract';
 import type { App } from '../../http';
-import { errorReplies } from '../../http';
+import { errorReplies, sendItemsPage } from '../../http';
 import { callerOf } from '../../plugins/organization';
 import type { IntegrationsService } from './integrations.service';
 
@@ -123,11 +122,8 @@ export function integrationsRoutes(app: App, integrations: IntegrationsService) 
       response: { 200: z.array(NotificationMessage), ...errorReplies(400, 401, 403, 404) },
     },
     preValidation: admin,
-    handler: async (request, reply) => {
-      const { items, total } = await integrations.deliveries(callerOf(request), request.params.id, request.query);
-      reply.header(TOTAL_COUNT_HEADER, String(total));
-      return items;
-    },
+    handler: async (request, reply) =>
+      sendItemsPage(reply, await integrations.deliveries(callerOf(request), request.params.id, request.query)),
   });
 
   app.get('/api/integrations/:id/api-keys', {

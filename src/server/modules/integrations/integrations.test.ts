@@ -8,7 +8,7 @@ import { integrations, notificationJobs, organizations } from '../../db/schema';
 import { buildApp } from '../../app';
 import { loadConfig } from '../../config';
 import { createSecretBox, loadSecretKeys } from '../../lib/secrets';
-import { Client, createTestApp, joinAs, TEST_SECRETS_KEY, type TestApp } from '../../test/harness';
+import { adminAndMember, Client, createTestApp, TEST_SECRETS_KEY, type TestApp } from '../../test/harness';
 import { startTestSmtp } from '../../test/smtp';
 import { CONFIG_MESSAGES } from './integration-config';
 import { INTEGRATION_ERRORS } from './integrations.service';
@@ -47,13 +47,7 @@ afterAll(async () => {
   await receiver.close();
 });
 
-async function setup() {
-  const admin = new Client(t);
-  const account = await admin.register();
-  const org = await admin.createOrganization('Harbor View');
-  const { client: member } = await joinAs(t, org.id);
-  return { admin, member, org, account };
-}
+const setup = () => adminAndMember(t);
 
 async function create(c: Client, body: Record<string, unknown>): Promise<IntegrationDto> {
   const res = await c.post('/api/integrations', body);

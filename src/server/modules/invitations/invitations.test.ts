@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { INVITATION_MESSAGES } from '../../../contract';
 import { auditLog, organizationMembers, organizations, rateLimits, userInvitations, users } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
 import { Client, createTestApp, joinAs, newAccount, type TestApp } from '../../test/harness';
-import { startTestSmtp } from '../../test/smtp';
+import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
 import { INVITATIONS_PER_HOUR, RESENDS_PER_HOUR, TOO_MANY_INVITATIONS } from './invitations.service';
 
 let t: TestApp;
-let smtp: Awaited<ReturnType<typeof startTestSmtp>>;
+let smtp: TestSmtp;
 
 beforeAll(async () => {
-  smtp = await startTestSmtp();
-  t = await createTestApp({ SMTP_URL: smtp.url, APP_URL: 'http://pigeonhole.test' });
+  ({ t, smtp } = await createTestAppWithSmtp());
 });
-afterAll(() => smtp.close());
 
 const DAY = 86_400_000;
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { organizations } from '../../db/schema';
-import { Client, createTestApp, type TestApp } from '../../test/harness';
+import { Client, createTestApp, signUpWithOrganization, type TestApp } from '../../test/harness';
 
 /**
  * The counts the mail_items triggers keep (by status: migration 0018, decision 021; by arrival:
@@ -14,12 +14,8 @@ let b: Client;
 
 beforeAll(async () => {
   t = await createTestApp();
-  a = new Client(t);
-  await a.register();
-  await a.createOrganization('Counted A');
-  b = new Client(t);
-  await b.register();
-  await b.createOrganization('Counted B');
+  ({ client: a } = await signUpWithOrganization(t, 'Counted A'));
+  ({ client: b } = await signUpWithOrganization(t, 'Counted B'));
 });
 
 /** Kept counts and counted items per organization and status (zero counts left out). */

@@ -129,6 +129,17 @@ function overdueQuery(db: DbOrTx, organizationId: OrganizationId) {
     );
 }
 
+/** A history entry as its replies show it (the timeline, a recipient's personal data): who did it aside. */
+export const historyEntryColumns = {
+  id: mailItemHistory.id,
+  mailItemId: mailItemHistory.mailItemId,
+  action: mailItemHistory.action,
+  previousStatus: mailItemHistory.previousStatus,
+  newStatus: mailItemHistory.newStatus,
+  notes: mailItemHistory.notes,
+  createdAt: mailItemHistory.createdAt,
+};
+
 export const mailItemsRepository = {
   /**
    * A page of items as its JSON reply, built by PostgreSQL (ITEM_REPLY_JSON: the same values as
@@ -202,13 +213,7 @@ export const mailItemsRepository = {
   async history(db: DbOrTx, organizationId: string, mailItemId: string) {
     return db
       .select({
-        id: mailItemHistory.id,
-        mailItemId: mailItemHistory.mailItemId,
-        action: mailItemHistory.action,
-        previousStatus: mailItemHistory.previousStatus,
-        newStatus: mailItemHistory.newStatus,
-        notes: mailItemHistory.notes,
-        createdAt: mailItemHistory.createdAt,
+        ...historyEntryColumns,
         performer: { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email },
       })
       .from(mailItemHistory)

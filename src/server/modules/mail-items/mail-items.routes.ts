@@ -23,6 +23,13 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService, photoBody
   const tags = ['Mail items'];
   const guards = [app.authenticate, app.requireOrganization];
   const ItemParams = IdParams.extend({ id: z.uuid({ message: 'Mail item not found' }) });
+  // The two calls that carry a photo: a body past BODY_LIMIT_BYTES is a photo far over its limit.
+  // Signed-out callers are refused before the body is read.
+  const carriesPhoto = {
+    bodyLimit: photoBodyLimit,
+    config: { bodyTooLargeMessage: PHOTO_TOO_LARGE },
+    onRequest: app.authenticate,
+  };
 
   app.get('/api/mail-items', {
     schema: {
@@ -77,11 +84,7 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService, photoBody
       body: CreateMailItemBody,
       response: { 201: MailItem, ...errorReplies(400, 401, 402, 403, 404, 413) },
     },
-    // A body past BODY_LIMIT_BYTES here is a photo far over its limit. Signed-out callers are
-    // refused before the body is read.
-    bodyLimit: photoBodyLimit,
-    config: { bodyTooLargeMessage: PHOTO_TOO_LARGE },
-    onRequest: app.authenticate,
+    ...carriesPhoto,
     preValidation: guards,
     handler: async (request, reply) => reply.status(201).send(await mailItems.create(callerOf(request), request.body)),
   });
@@ -94,9 +97,7 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService, photoBody
       body: UpdateMailItemBody,
       response: { 200: MailItem, ...errorReplies(400, 401, 403, 404, 409, 413) },
     },
-    bodyLimit: photoBodyLimit,
-    config: { bodyTooLargeMessage: PHOTO_TOO_LARGE },
-    onRequest: app.authenticate,
+    ...carriesPhoto,
     preValidation: guards,
     handler: async (request) => mailItems.update(callerOf(request), request.params.id, request.body),
   });

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import { LOCATION_NOT_EMPTY, MAILROOM_NOT_EMPTY } from '../../../contract';
 import { mailItems, mailroomLocations, mailrooms } from '../../db/schema';
-import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
+import { adminAndMember, Client, createTestApp, type TestApp } from '../../test/harness';
+import { everyMailroomWrite } from '../../test/mailroom-writes';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -12,14 +13,7 @@ beforeAll(async () => {
 type MailroomDto = { id: string; name: string; locationCount: number };
 type LocationDto = { id: string; name: string; mailroomName: string; currentCount: number; isFull: boolean };
 
-/** An admin with an organization and a member of it. */
-async function setup() {
-  const admin = new Client(t);
-  await admin.register();
-  const org = await admin.createOrganization('Harbor View');
-  const { client: member } = await joinAs(t, org.id);
-  return { admin, member, org };
-}
+const setup = () => adminAndMember(t);
 
 async function createMailroom(c: Client, name = 'Main Lobby') {
   const res = await c.post('/api/mailrooms', { name });
@@ -372,14 +366,7 @@ describe('access', () => {
     expect((await member.get('/api/mailrooms')).json()).toHaveLength(1);
     expect((await member.get('/api/mailroom-locations')).json()).toHaveLength(1);
 
-    const writes = [
-      await member.post('/api/mailrooms', { name: 'Mine' }),
-      await member.put(`/api/mailrooms/${room.id}`, { name: 'Mine' }),
-      await member.delete(`/api/mailrooms/${room.id}`),
-      await member.post('/api/mailroom-locations', { name: 'Mine', type: 'bin', mailroomId: room.id }),
-      await member.put(`/api/mailroom-locations/${loc.id}`, { name: 'Mine' }),
-      await member.delete(`/api/mailroom-locations/${loc.id}`),
-    ];
+    const writes = await everyMailroomWrite(member, room.id, loc.id);
     for (const res of writes) {
       expect(res.statusCode).toBe(403);
       expect(res.json().message).toBe('Only organization admins can do this');

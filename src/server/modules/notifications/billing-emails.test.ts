@@ -1,35 +1,22 @@
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { and, eq, TransactionRollbackError } from 'drizzle-orm';
 import { integrations, notificationJobs, organizationMembers, organizations } from '../../db/schema';
 import { Client, createTestApp, type TestApp } from '../../test/harness';
-import { startTestSmtp } from '../../test/smtp';
+import { testWorkers } from '../../test/notification-workers';
+import { createTestAppWithSmtp, startTestSmtp, type TestSmtp } from '../../test/smtp';
 import { queuePaymentFailedEmails } from '../billing/billing-emails';
-import type { NotificationWorker } from './worker';
 
-let smtp: Awaited<ReturnType<typeof startTestSmtp>>;
+let smtp: TestSmtp;
 let t: TestApp;
 
 beforeAll(async () => {
-  smtp = await startTestSmtp();
-  t = await createTestApp({ SMTP_URL: smtp.url, APP_URL: 'http://pigeonhole.test' });
-});
-afterAll(async () => {
-  await smtp.close();
+  ({ t, smtp } = await createTestAppWithSmtp());
 });
 
-const workers: NotificationWorker[] = [];
-afterAll(async () => {
-  await Promise.all(workers.map((w) => w.stop()));
-});
+const workers = testWorkers();
 /** Runs a worker (as notifications.test.ts does) until nothing is due, then stops it. */
-async function drain(app: TestApp = t) {
-  const worker = app.app.notifications.createWorker({ pollMs: 20, reminderEveryMs: 0, recoverEveryMs: 0 });
-  workers.push(worker);
-  worker.start();
-  await worker.idle();
-  await worker.stop();
-}
+const drain = (app: TestApp = t) => workers.drain(app);
 
 const DAY = 86_400_000;
 const THREE_DAYS = 'Your Pigeonhole trial ends in 3 days';

@@ -18,42 +18,26 @@ import {
   type IntegrationConfig,
 } from '../../db/schema';
 import { createSecretBox } from '../../lib/secrets';
-import { Client, createTestApp, TEST_SECRETS_KEY, type TestApp } from '../../test/harness';
-import { startTestSmtp } from '../../test/smtp';
+import { Client, createTestApp, postRaw, TEST_SECRETS_KEY, type TestApp } from '../../test/harness';
+import { testWorkers } from '../../test/notification-workers';
+import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
 import { backoffMs } from './queue.repository';
 import { SMS_SEGMENT, unsubscribeKey, unsubscribeToken, verifyUnsubscribeToken } from './messages';
 import { deleteOldNotificationJobs } from './retention';
-import type { NotificationWorker } from './worker';
 
 const secrets = createSecretBox(Buffer.from(TEST_SECRETS_KEY, 'base64'));
-let smtp: Awaited<ReturnType<typeof startTestSmtp>>;
+let smtp: TestSmtp;
 let t: TestApp;
 
 beforeAll(async () => {
-  smtp = await startTestSmtp();
-  t = await createTestApp({ SMTP_URL: smtp.url, APP_URL: 'http://pigeonhole.test' });
-});
-afterAll(async () => {
-  await smtp.close();
+  ({ t, smtp } = await createTestAppWithSmtp());
 });
 
-/** A worker polling fast, stopped at the end of the test file whatever happens. */
-const workers: NotificationWorker[] = [];
-afterAll(async () => {
-  await Promise.all(workers.map((w) => w.stop()));
-});
-function startWorker(app: TestApp = t) {
-  const worker = app.app.notifications.createWorker({ pollMs: 20, reminderEveryMs: 0, recoverEveryMs: 0 });
-  workers.push(worker);
-  worker.start();
-  return worker;
-}
+/** Workers polling fast, stopped at the end of the test file whatever happens. */
+const workers = testWorkers();
+const startWorker = (app: TestApp = t) => workers.start(app);
 /** Runs a worker until nothing is due, then stops it. */
-async function drain(app: TestApp = t) {
-  const worker = startWorker(app);
-  await worker.idle();
-  await worker.stop();
-}
+const drain = (app: TestApp = t) => workers.drain(app);
 
 let seq = 0;
 /** An organization with an admin, a recipient with an email, a mailroom and a shelf. */
@@ -339,12 +323,7 @@ describe('unsubscribe link', () => {
     expect(asked.body).toContain('<form method="post">');
     expect(await optOut()).toBeNull();
     // A mail client's one-click unsubscribe (RFC 8058) posts a form body.
-    const res = await t.app.inject({
-      method: 'POST',
-      url: link,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'List-Unsubscribe=One-Click',
-    });
+    const res = await postRaw(t, link, 'application/x-www-form-urlencoded', 'List-Unsubscribe=One-Click');
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('You are unsubscribed');
     expect(await optOut()).not.toBeNull();
@@ -549,8 +528,7 @@ describe('webhooks', () => {
     const { admin, org } = await desk();
     await addIntegration(org.id, 'webhook', { webhookUrl: receiver.url, webhookSecret: secrets.encrypt(whsec()) });
     const item = await logItem(admin, {});
-    const worker = t.app.notifications.createWorker({ pollMs: 20, reminderEveryMs: 0, recoverEveryMs: 1 });
-    workers.push(worker);
+    const worker = workers.create(t, { recoverEveryMs: 1 });
     // A dead worker's claim: 'sending', attempt 1, lease already over.
     await drain();
     const [job] = (await messagesOf(item.id)).filter((m) => m.channel === 'webhook');

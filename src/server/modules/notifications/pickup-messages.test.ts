@@ -2,29 +2,23 @@ import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { formatPickupCode } from '../../../contract';
 import { recipients } from '../../db/schema';
-import { Client, createTestApp, type TestApp } from '../../test/harness';
-import { startTestSmtp } from '../../test/smtp';
+import { Client, type TestApp } from '../../test/harness';
+import { testWorkers } from '../../test/notification-workers';
+import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
 import { renderSms, type MessageContext } from './messages';
 
 /** What the recipient is sent about their pickup code and their hand-over's proof (decision 031). */
 
-let smtp: Awaited<ReturnType<typeof startTestSmtp>>;
+let smtp: TestSmtp;
 let t: TestApp;
 beforeAll(async () => {
-  smtp = await startTestSmtp();
-  t = await createTestApp({ SMTP_URL: smtp.url, APP_URL: 'http://pigeonhole.test' });
+  ({ t, smtp } = await createTestAppWithSmtp());
 });
-afterAll(() => smtp.close());
-
-async function drain() {
-  const worker = t.app.notifications.createWorker({ pollMs: 20, reminderEveryMs: 0, recoverEveryMs: 0 });
-  worker.start();
-  await worker.idle();
-  await worker.stop();
-}
+const workers = testWorkers();
+const drain = () => workers.drain(t);
 
 /** The text of the QR attached under the pickup code's Content-ID, read by ZXing as a scanner would. */
 async function qrOf(raw: string): Promise<string | undefined> {

@@ -1,4 +1,4 @@
-import { and, desc, eq, ne } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, ne } from 'drizzle-orm';
 import type { NotificationMessage } from '../../../contract';
 import type { Db, DbOrTx } from '../../db/client';
 import { notificationJobs } from '../../db/schema';
@@ -20,32 +20,16 @@ export function backoffMs(attempts: number, random = Math.random): number {
   return Math.round(exact * (0.9 + 0.2 * random()));
 }
 
-const toJob = (r: Record<string, unknown>): JobRow => ({
-  id: r.id as string,
-  organizationId: r.organization_id as string,
-  channel: r.channel as string,
-  event: r.event as string,
-  mailItemId: (r.mail_item_id as string | null) ?? null,
-  recipientId: (r.recipient_id as string | null) ?? null,
-  integrationId: (r.integration_id as string | null) ?? null,
-  parentId: (r.parent_id as string | null) ?? null,
-  destination: (r.destination as string | null) ?? null,
-  payload: (r.payload as Record<string, unknown>) ?? {},
-  status: r.status as string,
-  attempts: r.attempts as number,
-  maxAttempts: r.max_attempts as number,
-  nextAttemptAt: r.next_attempt_at as Date,
-  lockedUntil: (r.locked_until as Date | null) ?? null,
-  lastError: (r.last_error as string | null) ?? null,
-  skipReason: (r.skip_reason as string | null) ?? null,
-  responseStatus: (r.response_status as number | null) ?? null,
-  latencyMs: (r.latency_ms as number | null) ?? null,
-  providerId: (r.provider_id as string | null) ?? null,
-  dedupeKey: (r.dedupe_key as string | null) ?? null,
-  createdAt: r.created_at as Date,
-  updatedAt: r.updated_at as Date,
-  sentAt: (r.sent_at as Date | null) ?? null,
-});
+/**
+ * A notification_jobs row as node-postgres answers a hand-written `returning j.*` (snake_case
+ * names), under the schema's keys like a Drizzle select; a null payload reads as {}.
+ */
+const JOB_COLUMNS = Object.entries(getTableColumns(notificationJobs));
+const toJob = (r: Record<string, unknown>): JobRow =>
+  ({
+    ...Object.fromEntries(JOB_COLUMNS.map(([key, column]) => [key, r[column.name] ?? null])),
+    payload: r.payload ?? {},
+  }) as JobRow;
 
 /**
  * Takes up to `limit` due jobs: queued ones whose time has come (oldest first, from the partial
@@ -74,6 +58,15 @@ const RECOVER = `
   where id in (
     select id from notification_jobs where status = 'sending' and locked_until < now() for update skip locked
   )`;
+
+/** A message the provider accepted, as the worker records it: the attempt that sent it and the answer. */
+export type SentOutcome = {
+  id: string;
+  attempts: number;
+  providerId: string | null;
+  responseStatus: number | null;
+  latencyMs: number;
+};
 
 export const queueRepository = {
   async claim(db: Db, limit: number, leaseMs: number): Promise<JobRow[]> {
@@ -114,16 +107,7 @@ export const queueRepository = {
    * markSent for many jobs in one statement (the worker batches the outcomes that arrive in the
    * same turn of the event loop); answers the ids that were still ours.
    */
-  async markSentMany(
-    db: Db,
-    jobs: Array<{
-      id: string;
-      attempts: number;
-      providerId: string | null;
-      responseStatus: number | null;
-      latencyMs: number;
-    }>,
-  ): Promise<Set<string>> {
+  async markSentMany(db: Db, jobs: SentOutcome[]): Promise<Set<string>> {
     const { rows } = await db.$client.query<{ id: string }>(
       `update notification_jobs j
        set status = 'sent', sent_at = now(), locked_until = null, last_error = null, provider_id = o.provider_id,

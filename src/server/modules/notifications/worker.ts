@@ -16,7 +16,7 @@ import { sendWebhook } from './channels/webhook';
 import { fanOut, hasSmsAccount, type FanOutContext } from './fan-out';
 import { PICKUP_QR_CID, SIGNATURE_CID, THUMBNAIL_CID, unsubscribeKey, unsubscribeToken } from './messages';
 import { pickupCodeQrPng } from './pickup-code-image';
-import { queueRepository, type JobRow } from './queue.repository';
+import { queueRepository, type JobRow, type SentOutcome } from './queue.repository';
 import { scanReminders } from './reminders';
 import { scanTrialEndings } from './trial-endings';
 
@@ -82,15 +82,7 @@ export function createNotifications(deps: NotificationsDeps) {
     const transports = createEmailTransports(secrets, config.allowPrivateTargets);
     // Outcomes that arrive together are written together: one statement for many sent messages.
     const markSent = createBatcher(
-      async (
-        outcomes: Array<{
-          id: string;
-          attempts: number;
-          providerId: string | null;
-          responseStatus: number | null;
-          latencyMs: number;
-        }>,
-      ) => {
+      async (outcomes: SentOutcome[]) => {
         const ours = await queueRepository.markSentMany(db, outcomes);
         return outcomes.map((o) => ours.has(o.id));
       },

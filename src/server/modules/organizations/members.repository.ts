@@ -1,5 +1,7 @@
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { Role } from '../../../contract';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { DbOrTx } from '../../db/client';
 import { organizationMembers, organizations, users } from '../../db/schema';
 
@@ -20,6 +22,25 @@ export type MemberRow = {
   createdAt: Date;
   user: { id: string; firstName: string | null; lastName: string | null; email: string };
 };
+
+/**
+ * The given columns of the organization row, the row locked FOR NO KEY UPDATE until the
+ * transaction ends (see lockOrganization for why that lock); undefined when there is no such
+ * organization. Plan changes (billing) take the same lock.
+ */
+export async function selectOrganizationLocked<Columns extends Record<string, PgColumn>>(
+  db: DbOrTx,
+  organizationId: string,
+  columns: Columns,
+): Promise<SelectResultFields<Columns> | undefined> {
+  // Drizzle cannot follow a generic selection through .for(): the rows are typed here instead.
+  const rows = (await db
+    .select(columns as Record<string, PgColumn>)
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+    .for('no key update')) as unknown as Array<SelectResultFields<Columns>>;
+  return rows[0];
+}
 
 export const membersRepository = {
   /** The caller's role in an organization, or undefined when not a member. Runs on every scoped call. */
@@ -109,17 +130,12 @@ export const membersRepository = {
    * never deadlock on each other. FOR NO KEY UPDATE: it does not block the foreign-key share locks
    * that every insert into the organization's tables takes.
    */
-  async lockOrganization(db: DbOrTx, organizationId: string) {
-    const [row] = await db
-      .select({
-        name: organizations.name,
-        maxUsers: organizations.maxUsers,
-        subscriptionStatus: organizations.subscriptionStatus,
-        trialEndDate: organizations.trialEndDate,
-      })
-      .from(organizations)
-      .where(eq(organizations.id, organizationId))
-      .for('no key update');
-    return row;
+  lockOrganization(db: DbOrTx, organizationId: string) {
+    return selectOrganizationLocked(db, organizationId, {
+      name: organizations.name,
+      maxUsers: organizations.maxUsers,
+      subscriptionStatus: organizations.subscriptionStatus,
+      trialEndDate: organizations.trialEndDate,
+    });
   },
 };

@@ -100,6 +100,34 @@ export function createOrganizationsService({ db, caches }: Deps) {
     if (role !== 'admin') throw forbidden('Only organization admins can do this', 'admin_required');
   }
 
+  /** Demoting or removing the organization's only admin is refused: 409 `last_admin` with `message`. */
+  async function refuseLastAdmin(tx: DbOrTx, organizationId: string, member: MemberRow, message: string) {
+    if (member.role === 'admin' && (await membersRepository.countAdminsForUpdate(tx, organizationId)) <= 1) {
+      throw conflict(message, 'last_admin');
+    }
+  }
+
+  /** A change to a member in the audit log: the member by email, their role before (and after). */
+  function auditMemberChange(
+    tx: DbOrTx,
+    { userId, organizationId }: Pick<OrgCaller, 'userId' | 'organizationId'>,
+    memberUserId: string,
+    member: MemberRow,
+    action: 'member.role_changed' | 'member.removed',
+    after?: { role: Role },
+  ) {
+    return auditRepository.record(tx, {
+      organizationId,
+      actorId: userId,
+      action,
+      targetType: 'member',
+      targetId: memberUserId,
+      targetLabel: member.user.email,
+      before: { role: member.role },
+      after,
+    });
+  }
+
   return {
     async listMine(userId: string): Promise<MyOrganization[]> {
       const rows = await organizationsRepository.listForUser(db, userId);
@@ -160,21 +188,10 @@ export function createOrganizationsService({ db, caches }: Deps) {
         const current = await membersRepository.find(tx, organizationId, memberUserId);
         if (!current) throw notFound(MEMBER_NOT_FOUND);
         if (current.role === role) return current;
-        if (current.role === 'admin' && (await membersRepository.countAdminsForUpdate(tx, organizationId)) <= 1) {
-          throw conflict(MEMBER_MESSAGES.lastAdminDemote, 'last_admin');
-        }
+        await refuseLastAdmin(tx, organizationId, current, MEMBER_MESSAGES.lastAdminDemote);
         await membersRepository.updateRole(tx, organizationId, memberUserId, role);
         forget({ kind: 'membership', organizationId, userId: memberUserId });
-        await auditRepository.record(tx, {
-          organizationId,
-          actorId: userId,
-          action: 'member.role_changed',
-          targetType: 'member',
-          targetId: memberUserId,
-          targetLabel: current.user.email,
-          before: { role: current.role },
-          after: { role },
-        });
+        await auditMemberChange(tx, { userId, organizationId }, memberUserId, current, 'member.role_changed', { role });
         return { ...current, role };
       });
       return toMemberDto(member);
@@ -186,20 +203,10 @@ export function createOrganizationsService({ db, caches }: Deps) {
         await lockAsAdmin(tx, userId, organizationId);
         const member = await membersRepository.find(tx, organizationId, memberUserId);
         if (!member) throw notFound(MEMBER_NOT_FOUND);
-        if (member.role === 'admin' && (await membersRepository.countAdminsForUpdate(tx, organizationId)) <= 1) {
-          throw conflict(MEMBER_MESSAGES.lastAdminRemove, 'last_admin');
-        }
+        await refuseLastAdmin(tx, organizationId, member, MEMBER_MESSAGES.lastAdminRemove);
         await membersRepository.delete(tx, organizationId, memberUserId);
         forget({ kind: 'membership', organizationId, userId: memberUserId });
-        await auditRepository.record(tx, {
-          organizationId,
-          actorId: userId,
-          action: 'member.removed',
-          targetType: 'member',
-          targetId: memberUserId,
-          targetLabel: member.user.email,
-          before: { role: member.role },
-        });
+        await auditMemberChange(tx, { userId, organizationId }, memberUserId, member, 'member.removed');
       });
     },
   };

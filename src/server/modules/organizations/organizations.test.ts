@@ -3,7 +3,8 @@ import { eq, sql } from 'drizzle-orm';
 import { MEMBER_MESSAGES } from '../../../contract';
 import { auditLog, organizationMembers, organizations, organizationSettings, userInvitations } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
-import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
+import { EXPECTED_DEFAULT_SETTINGS } from '../../test/default-settings';
+import { adminAndMember, Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,14 +15,7 @@ async function auditRows(organizationId: string) {
   return t.db.select().from(auditLog).where(eq(auditLog.organizationId, organizationId)).orderBy(auditLog.seq);
 }
 
-/** An admin with an organization, plus a member added to it. */
-async function orgWithMember() {
-  const admin = new Client(t);
-  await admin.register();
-  const org = await admin.createOrganization('Harbor View');
-  const { client: member, userId: memberId } = await joinAs(t, org.id);
-  return { admin, member, memberId, org };
-}
+const orgWithMember = () => adminAndMember(t);
 
 describe('POST /api/organizations', () => {
   it('makes the creator admin, starts a 7-day trial and writes default settings', async () => {
@@ -56,15 +50,7 @@ describe('POST /api/organizations', () => {
       .select()
       .from(organizationSettings)
       .where(eq(organizationSettings.organizationId, org.id));
-    expect(settings).toMatchObject({
-      packageTypes: ['package', 'letter', 'certified_mail', 'express', 'fragile'],
-      packageSizes: ['small', 'medium', 'large', 'extra_large'],
-      courierCompanies: ['FedEx', 'UPS', 'DHL', 'USPS', 'Amazon', 'Other'],
-      customStatuses: ['pending', 'notified', 'delivered', 'returned'],
-      allowEditAfterDelivery: false,
-      requirePhotoUpload: false,
-      autoNotifyRecipients: true,
-    });
+    expect(settings).toMatchObject(EXPECTED_DEFAULT_SETTINGS);
   });
 
   it.each([

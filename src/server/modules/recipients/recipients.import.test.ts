@@ -2,20 +2,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
 import { IMPORT_MAX_ROWS, type RecipientImportPreview } from '../../../contract';
 import { recipients } from '../../db/schema';
-import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
+import { adminAndMember, Client, createTestApp, type TestApp } from '../../test/harness';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
 
-async function orgWithMember() {
-  const admin = new Client(t);
-  await admin.register();
-  const org = await admin.createOrganization('Harbor View');
-  const { client: member } = await joinAs(t, org.id);
-  return { admin, member, org };
-}
+const orgWithMember = () => adminAndMember(t);
 
 async function recipientsOf(organizationId: string) {
   return t.db

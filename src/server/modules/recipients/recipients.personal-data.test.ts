@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { ERASE_CONFIRM_MESSAGE } from '../../../contract';
@@ -11,33 +11,22 @@ import {
   photos,
   recipients,
 } from '../../db/schema';
-import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
-import { startTestSmtp } from '../../test/smtp';
-import type { NotificationWorker } from '../notifications/worker';
+import { Client, joinAs, type TestApp } from '../../test/harness';
+import { testWorkers } from '../../test/notification-workers';
+import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
 import { escapeHtml } from '../notifications/messages';
 import { ERASED_TEXT, ERASURE_SKIP_REASON, mentionPatterns, mentionValues } from './recipients.personal-data';
 
-let smtp: Awaited<ReturnType<typeof startTestSmtp>>;
+let smtp: TestSmtp;
 let t: TestApp;
 beforeAll(async () => {
-  smtp = await startTestSmtp();
   // A platform SMTP server: the arrival email of an intake really goes out (and is recorded).
-  t = await createTestApp({ SMTP_URL: smtp.url, APP_URL: 'http://pigeonhole.test' });
+  ({ t, smtp } = await createTestAppWithSmtp());
 });
-const workers: NotificationWorker[] = [];
-afterAll(async () => {
-  await Promise.all(workers.map((w) => w.stop()));
-  await smtp?.close();
-});
+const workers = testWorkers();
 
 /** Sends every message that is due, as the worker does in production, then stops. */
-async function drain() {
-  const worker = t.app.notifications.createWorker({ pollMs: 20, reminderEveryMs: 0, recoverEveryMs: 0 });
-  workers.push(worker);
-  worker.start();
-  await worker.idle();
-  await worker.stop();
-}
+const drain = () => workers.drain(t);
 
 let seq = 0;
 /**
@@ -271,6 +260,23 @@ async function auditOf(organizationId: string, action?: string) {
     .orderBy(asc(auditLog.seq));
 }
 
+/**
+ * The one `action` entry in the organization's audit log, checked to be by `actorId` and about the
+ * recipient by id alone: no label, nothing before.
+ */
+async function onlyRecipientEntry(organizationId: string, action: string, actorId: string, recipientId: string) {
+  const entries = await auditOf(organizationId, action);
+  expect(entries).toHaveLength(1);
+  expect(entries[0]).toMatchObject({
+    actorId,
+    targetType: 'recipient',
+    targetId: recipientId,
+    targetLabel: null,
+    before: null,
+  });
+  return entries[0]!;
+}
+
 const searchNames = async (c: Client, url: string) => {
   const res = await c.get(url);
   expect(res.statusCode, res.body).toBe(200);
@@ -367,17 +373,11 @@ describe('GET /api/recipients/:id/personal-data', () => {
     expect(res.body).not.toContain(life.bystanderItem.id);
 
     // Audited, by id and counts only.
-    const entries = await auditOf(org.id, 'recipient.personal_data_exported');
-    expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({
-      actorId: life.adminId,
-      targetType: 'recipient',
-      targetId: recipient.id,
-      targetLabel: null,
-      before: null,
+    const entry = await onlyRecipientEntry(org.id, 'recipient.personal_data_exported', life.adminId, recipient.id);
+    expect(entry).toMatchObject({
       after: { mailItems: 2, historyEntries: 6, notifications: data.notifications.length },
     });
-    const text = JSON.stringify(entries[0]).toLowerCase();
+    const text = JSON.stringify(entry).toLowerCase();
     for (const value of piiOf(p)) expect(text).not.toContain(value.toLowerCase());
     // The activity log shows it to admins.
     const log = await admin.get('/api/audit-log');
@@ -582,16 +582,8 @@ describe('POST /api/recipients/:id/erase', () => {
     expect(await rowsAbout(life.bystander.id, [life.bystanderItem.id])).toEqual(bystanderBefore);
 
     // One audit entry, with the recipient's id and the counts only.
-    const entries = await auditOf(org.id, 'recipient.erased');
-    expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({
-      actorId: life.adminId,
-      targetType: 'recipient',
-      targetId: recipient.id,
-      targetLabel: null,
-      before: null,
-      after: body.counts,
-    });
+    const entry = await onlyRecipientEntry(org.id, 'recipient.erased', life.adminId, recipient.id);
+    expect(entry).toMatchObject({ after: body.counts });
   });
 
   it('is idempotent: erasing again answers 200 with nothing changed and writes no second audit entry', async () => {

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client';
 import { mailItemHistory, notificationJobs, organizations, photos, recipients } from '../../db/schema';
 import { escapeLike } from '../../lib/like';
 import { iso, isoOrNull } from '../../lib/time';
-import { selectWithRelations } from '../mail-items/mail-items.repository';
+import { historyEntryColumns, selectWithRelations } from '../mail-items/mail-items.repository';
 import { escapeHtml, toGsm } from '../notifications/messages';
 import type { RecipientRow } from './recipients.repository';
 
@@ -280,15 +280,7 @@ export const personalDataRepository = {
       : [];
     const photoById = new Map(itemPhotos.map((photo) => [photo.id, photo]));
     const history = await tx
-      .select({
-        id: mailItemHistory.id,
-        mailItemId: mailItemHistory.mailItemId,
-        action: mailItemHistory.action,
-        previousStatus: mailItemHistory.previousStatus,
-        newStatus: mailItemHistory.newStatus,
-        notes: mailItemHistory.notes,
-        createdAt: mailItemHistory.createdAt,
-      })
+      .select(historyEntryColumns)
       .from(mailItemHistory)
       .where(
         and(

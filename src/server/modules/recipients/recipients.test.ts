@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { mailItemHistory, mailItems, recipients } from '../../db/schema';
-import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
+import { adminAndMember, Client, createTestApp, type TestApp } from '../../test/harness';
 import { recipientsWhere } from './recipients.repository';
 
 let t: TestApp;
@@ -24,14 +24,7 @@ type RecipientJson = {
   updatedAt: string;
 };
 
-/** An admin with an organization, plus a member added to it. */
-async function orgWithMember() {
-  const admin = new Client(t);
-  await admin.register();
-  const org = await admin.createOrganization('Harbor View');
-  const { client: member } = await joinAs(t, org.id);
-  return { admin, member, org };
-}
+const orgWithMember = () => adminAndMember(t);
 
 async function addRecipient(c: Client, body: Record<string, unknown>) {
   const res = await c.post('/api/recipients', body);

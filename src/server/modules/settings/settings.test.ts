@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { auditLog, organizationSettings } from '../../db/schema';
-import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
+import { EXPECTED_DEFAULT_SETTINGS as DEFAULTS } from '../../test/default-settings';
+import { adminAndMember, Client, createTestApp, type TestApp } from '../../test/harness';
 import { getSettings } from './settings.service';
 
 let t: TestApp;
@@ -9,26 +10,8 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 
-const DEFAULTS = {
-  packageTypes: ['package', 'letter', 'certified_mail', 'express', 'fragile'],
-  packageSizes: ['small', 'medium', 'large', 'extra_large'],
-  courierCompanies: ['FedEx', 'UPS', 'DHL', 'USPS', 'Amazon', 'Other'],
-  customStatuses: ['pending', 'notified', 'delivered', 'returned'],
-  allowEditAfterDelivery: false,
-  requirePhotoUpload: false,
-  autoNotifyRecipients: true,
-  sendReminders: true,
-  reminderAfterDays: 3,
-  pickupInstructions: null,
-  handoverRequiresSignature: false,
-  handoverRequiresPhoto: false,
-};
-
 async function orgWithMember() {
-  const admin = new Client(t);
-  await admin.register();
-  const org = await admin.createOrganization('Harbor View');
-  const { client: member } = await joinAs(t, org.id);
+  const { admin, member, org } = await adminAndMember(t);
   return { admin, member, org, url: `/api/organization-settings/${org.id}` };
 }
 

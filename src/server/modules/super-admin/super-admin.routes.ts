@@ -15,7 +15,7 @@ import {
   UpdatePlatformUserBody,
 } from '../../../contract';
 import type { App } from '../../http';
-import { errorReplies } from '../../http';
+import { errorReplies, sendItemsPage } from '../../http';
 import { forbidden } from '../../lib/errors';
 import { authOf } from '../../plugins/session';
 import type { PlatformCaller, SuperAdminService } from './super-admin.service';
@@ -63,10 +63,7 @@ export function superAdminRoutes(app: App, superAdmin: SuperAdminService) {
       response: { 200: z.array(SuperAdminOrganization), ...errorReplies(400, 401, 403) },
     },
     preValidation: guard,
-    handler: async (request, reply) => {
-      const { items, total } = await superAdmin.organizations(request.query);
-      return reply.header(TOTAL_COUNT_HEADER, String(total)).send(items);
-    },
+    handler: async (request, reply) => sendItemsPage(reply, await superAdmin.organizations(request.query)),
   });
 
   app.patch('/api/super-admin/organizations/:orgId', {
@@ -89,10 +86,7 @@ export function superAdminRoutes(app: App, superAdmin: SuperAdminService) {
       response: { 200: z.array(SuperAdminUser), ...errorReplies(400, 401, 403) },
     },
     preValidation: guard,
-    handler: async (request, reply) => {
-      const { items, total } = await superAdmin.users(request.query);
-      return reply.header(TOTAL_COUNT_HEADER, String(total)).send(items);
-    },
+    handler: async (request, reply) => sendItemsPage(reply, await superAdmin.users(request.query)),
   });
 
   app.patch('/api/super-admin/users/:userId', {
@@ -115,9 +109,6 @@ export function superAdminRoutes(app: App, superAdmin: SuperAdminService) {
       response: { 200: z.array(PlatformLogEntry), ...errorReplies(400, 401, 403) },
     },
     preValidation: guard,
-    handler: async (request, reply) => {
-      const { items, total } = await superAdmin.logs(request.query);
-      return reply.header(TOTAL_COUNT_HEADER, String(total)).send(items);
-    },
+    handler: async (request, reply) => sendItemsPage(reply, await superAdmin.logs(request.query)),
   });
 }

@@ -1,13 +1,11 @@
 import type { MyOrganization } from '@contract';
 import { ChartColumn } from 'lucide-react';
 import { useState } from 'react';
-import { Link } from 'wouter';
-import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
-import { EmptyState } from '@/components/EmptyState';
+import { EmptyState, EmptyStateLink } from '@/components/EmptyState';
 import { useErrorToast } from '@/lib/useErrorToast';
 import { ANALYTICS_RANGES, DEFAULT_ANALYTICS_RANGE, useAnalytics, type AnalyticsRange } from '../api/analytics';
 import { BusiestHoursChart, ByCourierChart, ByTypeChart, PerDayChart } from './AnalyticsCharts';
@@ -71,11 +69,7 @@ export function ReportsView({ organization }: { organization: MyOrganization }) 
             icon={ChartColumn}
             title="No mail items in this range"
             className="py-14"
-            action={
-              <Button asChild variant="outline" size="sm">
-                <Link href="/mail-intake">Log mail</Link>
-              </Button>
-            }
+            action={<EmptyStateLink href="/mail-intake">Log mail</EmptyStateLink>}
           >
             Charts appear once mail is logged. Try a longer range, or log mail in Mail Intake.
           </EmptyState>

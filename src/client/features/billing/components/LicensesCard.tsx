@@ -1,13 +1,11 @@
 import { formatCents, type License } from '@contract';
 import { KeyRound } from 'lucide-react';
 
-import { Link } from 'wouter';
-import { EmptyState } from '@/components/EmptyState';
+import { EmptyState, EmptyStateLink } from '@/components/EmptyState';
+import { CardTableSkeleton, ListCard } from '@/components/ListCard';
 import { ListState } from '@/components/ListState';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
+import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { cn } from '@/lib/cn';
 import { formatDate } from '@/lib/format';
@@ -56,111 +54,93 @@ function ProviderBadge({ license }: { license: License }) {
 /** The active licences: one row per purchase, with what it cost and when it renews or ends. */
 export function LicensesCard({ licenses, isPending, isError, onRetry }: LicensesCardProps) {
   const now = useNow();
-  const body = (
-    <ListState
-      data={licenses}
-      isPending={isPending}
-      isError={isError}
-      error={{ title: 'The licences could not be loaded', onRetry }}
-      skeleton={
-        <SkeletonRows
-          label="Loading licences"
-          className="divide-y divide-line-subtle border-t border-line-subtle"
-          row={() => (
-            <div className="flex items-center gap-4 px-5 py-3.5 sm:px-6">
-              <Skeleton className="h-4 w-28" />
-              <Skeleton className="h-4 w-10" />
-              <Skeleton className="ml-auto h-4 w-20" />
-              <Skeleton className="hidden h-4 w-24 sm:block" />
-            </div>
-          )}
-        />
-      }
-      empty={
-        <EmptyState
-          icon={KeyRound}
-          title="No active licences"
-          className="py-10"
-          action={
-            <Button asChild variant="outline" size="sm">
-              <Link href="/checkout">Choose a plan</Link>
-            </Button>
-          }
-        >
-          Licences appear here once you subscribe to a plan: one for each person who signs in.
-        </EmptyState>
-      }
-    >
-      {(licenses) => (
-        <>
-          <div className="hidden sm:block">
-            <Table aria-label="Licences">
-              <TableHeader>
-                <TableRow className="hover:bg-transparent">
-                  <TableHead className="pl-5 sm:pl-6">Plan</TableHead>
-                  <TableHead className="px-3 text-right">Quantity</TableHead>
-                  <TableHead className="px-3 text-right">Per licence</TableHead>
-                  <TableHead className="px-3 text-right">Total</TableHead>
-                  <TableHead className="px-3">Purchased</TableHead>
-                  <TableHead className="pr-5 pl-3 sm:pr-6">Renewal</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {licenses.map((license) => (
-                  <TableRow key={license.id}>
-                    <TableCell className="pl-5 sm:pl-6">
-                      <span className="flex flex-wrap items-center gap-x-2 gap-y-1 font-medium text-fg">
-                        {planName(license.planType)} <ProviderBadge license={license} />
-                      </span>
-                    </TableCell>
-                    <TableCell className="px-3 text-right tabular-nums">{license.quantity}</TableCell>
-                    <TableCell className="px-3 text-right tabular-nums">
-                      {formatCents(license.pricePerLicense)}
-                    </TableCell>
-                    <TableCell className="px-3 text-right font-medium text-fg tabular-nums">
-                      {formatCents(license.totalAmount)}
-                    </TableCell>
-                    <TableCell className="px-3 whitespace-nowrap">{formatDate(license.purchaseDate)}</TableCell>
-                    <TableCell className="pr-5 pl-3 sm:pr-6">
-                      <Renewal license={license} now={now} />
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </div>
-          <ul aria-label="Licences" className="divide-y divide-line-subtle border-t border-line-subtle sm:hidden">
-            {licenses.map((license) => (
-              <li key={license.id} className="space-y-2 px-5 py-4">
-                <div className="flex items-center justify-between gap-3">
-                  <span className="flex items-center gap-2 font-medium text-fg">
-                    {planName(license.planType)} <ProviderBadge license={license} />
-                  </span>
-                  <span className="font-medium text-fg tabular-nums">{formatCents(license.totalAmount)}</span>
-                </div>
-                <p className="text-sm text-fg-muted">
-                  {license.quantity} × {formatCents(license.pricePerLicense)} · purchased{' '}
-                  {formatDate(license.purchaseDate)}
-                </p>
-                <p className="flex items-baseline justify-between gap-3 text-sm">
-                  <span className="text-fg-subtle">Renewal</span>
-                  <Renewal license={license} now={now} />
-                </p>
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
-    </ListState>
-  );
-
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Licences</CardTitle>
-        <CardDescription>What this organization has bought. Prices are per licence, per month.</CardDescription>
-      </CardHeader>
-      <CardContent className="px-0 pb-2 sm:px-0 sm:pb-2">{body}</CardContent>
-    </Card>
+    <ListCard title="Licences" description="What this organization has bought. Prices are per licence, per month.">
+      <ListState
+        data={licenses}
+        isPending={isPending}
+        isError={isError}
+        error={{ title: 'The licences could not be loaded', onRetry }}
+        skeleton={
+          <CardTableSkeleton label="Loading licences">
+            <Skeleton className="h-4 w-28" />
+            <Skeleton className="h-4 w-10" />
+            <Skeleton className="ml-auto h-4 w-20" />
+            <Skeleton className="hidden h-4 w-24 sm:block" />
+          </CardTableSkeleton>
+        }
+        empty={
+          <EmptyState
+            icon={KeyRound}
+            title="No active licences"
+            className="py-10"
+            action={<EmptyStateLink href="/checkout">Choose a plan</EmptyStateLink>}
+          >
+            Licences appear here once you subscribe to a plan: one for each person who signs in.
+          </EmptyState>
+        }
+      >
+        {(licenses) => (
+          <>
+            <div className="hidden sm:block">
+              <Table aria-label="Licences">
+                <TableHeader>
+                  <TableRow className="hover:bg-transparent">
+                    <TableHead className="pl-5 sm:pl-6">Plan</TableHead>
+                    <TableHead className="px-3 text-right">Quantity</TableHead>
+                    <TableHead className="px-3 text-right">Per licence</TableHead>
+                    <TableHead className="px-3 text-right">Total</TableHead>
+                    <TableHead className="px-3">Purchased</TableHead>
+                    <TableHead className="pr-5 pl-3 sm:pr-6">Renewal</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {licenses.map((license) => (
+                    <TableRow key={license.id}>
+                      <TableCell className="pl-5 sm:pl-6">
+                        <span className="flex flex-wrap items-center gap-x-2 gap-y-1 font-medium text-fg">
+                          {planName(license.planType)} <ProviderBadge license={license} />
+                        </span>
+                      </TableCell>
+                      <TableCell className="px-3 text-right tabular-nums">{license.quantity}</TableCell>
+                      <TableCell className="px-3 text-right tabular-nums">
+                        {formatCents(license.pricePerLicense)}
+                      </TableCell>
+                      <TableCell className="px-3 text-right font-medium text-fg tabular-nums">
+                        {formatCents(license.totalAmount)}
+                      </TableCell>
+                      <TableCell className="px-3 whitespace-nowrap">{formatDate(license.purchaseDate)}</TableCell>
+                      <TableCell className="pr-5 pl-3 sm:pr-6">
+                        <Renewal license={license} now={now} />
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </div>
+            <ul aria-label="Licences" className="divide-y divide-line-subtle border-t border-line-subtle sm:hidden">
+              {licenses.map((license) => (
+                <li key={license.id} className="space-y-2 px-5 py-4">
+                  <div className="flex items-center justify-between gap-3">
+                    <span className="flex items-center gap-2 font-medium text-fg">
+                      {planName(license.planType)} <ProviderBadge license={license} />
+                    </span>
+                    <span className="font-medium text-fg tabular-nums">{formatCents(license.totalAmount)}</span>
+                  </div>
+                  <p className="text-sm text-fg-muted">
+                    {license.quantity} × {formatCents(license.pricePerLicense)} · purchased{' '}
+                    {formatDate(license.purchaseDate)}
+                  </p>
+                  <p className="flex items-baseline justify-between gap-3 text-sm">
+                    <span className="text-fg-subtle">Renewal</span>
+                    <Renewal license={license} now={now} />
+                  </p>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </ListState>
+    </ListCard>
   );
 }

@@ -2,11 +2,11 @@ import { formatCents, type Payment } from '@contract';
 import { CheckCircle2, ExternalLink, Receipt, XCircle } from 'lucide-react';
 
 import { EmptyState } from '@/components/EmptyState';
+import { CardTableSkeleton, ListCard } from '@/components/ListCard';
 import { ListState } from '@/components/ListState';
 import { Badge } from '@/components/ui/badge';
 
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
+import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatDate } from '@/lib/format';
 
@@ -60,95 +60,81 @@ function Invoice({ payment }: { payment: Payment }) {
 
 /** Payments and failed charges, newest first, with the provider's invoice where there is one. */
 export function PaymentsCard({ payments, isPending, isError, onRetry }: PaymentsCardProps) {
-  const body = (
-    <ListState
-      data={payments}
-      isPending={isPending}
-      isError={isError}
-      error={{ title: 'The payment history could not be loaded', onRetry }}
-      skeleton={
-        <SkeletonRows
-          label="Loading payments"
-          className="divide-y divide-line-subtle border-t border-line-subtle"
-          row={() => (
-            <div className="flex items-center gap-4 px-5 py-3.5 sm:px-6">
-              <Skeleton className="h-4 w-24" />
-              <Skeleton className="h-4 flex-1" />
-              <Skeleton className="h-5 w-14 rounded-full" />
-            </div>
-          )}
-        />
-      }
-      empty={
-        <EmptyState icon={Receipt} title="No payments yet" className="py-10">
-          <p>Every payment and failed charge appears here, with its invoice.</p>
-        </EmptyState>
-      }
-    >
-      {(payments) => (
-        <>
-          <div className="hidden sm:block">
-            <Table aria-label="Payment history">
-              <TableHeader>
-                <TableRow className="hover:bg-transparent">
-                  <TableHead className="pl-5 sm:pl-6">Date</TableHead>
-                  <TableHead className="w-full">Description</TableHead>
-                  <TableHead className="text-right">Amount</TableHead>
-                  <TableHead>Status</TableHead>
-                  <TableHead className="pr-5 sm:pr-6">Invoice</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {payments.map((payment) => (
-                  <TableRow key={payment.id}>
-                    <TableCell className="pl-5 whitespace-nowrap sm:pl-6">{formatDate(payment.createdAt)}</TableCell>
-                    <TableCell className="min-w-48">{payment.description}</TableCell>
-                    <TableCell className="text-right font-medium text-fg">
-                      <Amount payment={payment} />
-                    </TableCell>
-                    <TableCell>
-                      <StatusBadge payment={payment} />
-                    </TableCell>
-                    <TableCell className="pr-5 sm:pr-6">
-                      <Invoice payment={payment} />
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </div>
-          <ul
-            aria-label="Payment history"
-            className="divide-y divide-line-subtle border-t border-line-subtle sm:hidden"
-          >
-            {payments.map((payment) => (
-              <li key={payment.id} className="space-y-1.5 px-5 py-4">
-                <div className="flex items-center justify-between gap-3">
-                  <span className="font-medium text-fg">
-                    <Amount payment={payment} />
-                  </span>
-                  <StatusBadge payment={payment} />
-                </div>
-                <p className="text-sm text-fg-muted">{payment.description}</p>
-                <p className="flex items-center justify-between gap-3 text-sm">
-                  <span className="text-fg-subtle">{formatDate(payment.createdAt)}</span>
-                  <Invoice payment={payment} />
-                </p>
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
-    </ListState>
-  );
-
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Payment history</CardTitle>
-        <CardDescription>Newest first.</CardDescription>
-      </CardHeader>
-      <CardContent className="px-0 pb-2 sm:px-0 sm:pb-2">{body}</CardContent>
-    </Card>
+    <ListCard title="Payment history" description="Newest first.">
+      <ListState
+        data={payments}
+        isPending={isPending}
+        isError={isError}
+        error={{ title: 'The payment history could not be loaded', onRetry }}
+        skeleton={
+          <CardTableSkeleton label="Loading payments">
+            <Skeleton className="h-4 w-24" />
+            <Skeleton className="h-4 flex-1" />
+            <Skeleton className="h-5 w-14 rounded-full" />
+          </CardTableSkeleton>
+        }
+        empty={
+          <EmptyState icon={Receipt} title="No payments yet" className="py-10">
+            <p>Every payment and failed charge appears here, with its invoice.</p>
+          </EmptyState>
+        }
+      >
+        {(payments) => (
+          <>
+            <div className="hidden sm:block">
+              <Table aria-label="Payment history">
+                <TableHeader>
+                  <TableRow className="hover:bg-transparent">
+                    <TableHead className="pl-5 sm:pl-6">Date</TableHead>
+                    <TableHead className="w-full">Description</TableHead>
+                    <TableHead className="text-right">Amount</TableHead>
+                    <TableHead>Status</TableHead>
+                    <TableHead className="pr-5 sm:pr-6">Invoice</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {payments.map((payment) => (
+                    <TableRow key={payment.id}>
+                      <TableCell className="pl-5 whitespace-nowrap sm:pl-6">{formatDate(payment.createdAt)}</TableCell>
+                      <TableCell className="min-w-48">{payment.description}</TableCell>
+                      <TableCell className="text-right font-medium text-fg">
+                        <Amount payment={payment} />
+                      </TableCell>
+                      <TableCell>
+                        <StatusBadge payment={payment} />
+                      </TableCell>
+                      <TableCell className="pr-5 sm:pr-6">
+                        <Invoice payment={payment} />
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </div>
+            <ul
+              aria-label="Payment history"
+              className="divide-y divide-line-subtle border-t border-line-subtle sm:hidden"
+            >
+              {payments.map((payment) => (
+                <li key={payment.id} className="space-y-1.5 px-5 py-4">
+                  <div className="flex items-center justify-between gap-3">
+                    <span className="font-medium text-fg">
+                      <Amount payment={payment} />
+                    </span>
+                    <StatusBadge payment={payment} />
+                  </div>
+                  <p className="text-sm text-fg-muted">{payment.description}</p>
+                  <p className="flex items-center justify-between gap-3 text-sm">
+                    <span className="text-fg-subtle">{formatDate(payment.createdAt)}</span>
+                    <Invoice payment={payment} />
+                  </p>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </ListState>
+    </ListCard>
   );
 }

@@ -1,8 +1,8 @@
 import type { Integration, NotificationMessage } from '@contract';
 import { RefreshCw, ScrollText } from 'lucide-react';
-import { useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
-import { LoadError } from '@/components/ListState';
+import { ListState } from '@/components/ListState';
+import { useListPage } from '@/components/useListPage';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
@@ -89,32 +89,8 @@ function DeliveryTable({ items }: { items: NotificationMessage[] }) {
 }
 
 function DeliveryLog({ organizationId, integration }: { organizationId: string; integration: Integration }) {
-  const [page, setPage] = useState(0);
-  const log = useDeliveries(organizationId, integration.id, page, true);
-  const total = log.data?.total ?? 0;
-  const items = log.data?.items ?? [];
-
-  let body;
-  if (log.isPending) {
-    body = (
-      <SkeletonRows
-        label="Loading deliveries"
-        className="space-y-3 py-2"
-        row={() => <Skeleton className="h-9 w-full" />}
-      />
-    );
-  } else if (log.isError && !log.data) {
-    body = <LoadError title="The delivery log could not be loaded" onRetry={() => void log.refetch()} />;
-  } else if (total === 0) {
-    body = (
-      <EmptyState icon={ScrollText} title="No deliveries yet">
-        Calls to {integration.config.webhookUrl || 'this webhook'} appear here with their response and timing. Send a
-        test to try it.
-      </EmptyState>
-    );
-  } else {
-    body = <DeliveryTable items={items} />;
-  }
+  const paging = useListPage(DELIVERIES_PAGE_SIZE);
+  const log = useDeliveries(organizationId, integration.id, paging.page, true);
 
   return (
     <div className="space-y-3">
@@ -124,16 +100,31 @@ function DeliveryLog({ organizationId, integration }: { organizationId: string; 
           <RefreshCw aria-hidden className={log.isFetching ? 'animate-spin' : undefined} /> Refresh
         </Button>
       </div>
-      <div className="rounded-lg border border-line px-3 md:px-0">{body}</div>
-      <Pager
-        label="Deliveries"
-        page={page}
-        pageSize={DELIVERIES_PAGE_SIZE}
-        total={total}
-        busy={log.isFetching}
-        onPage={setPage}
-        className="border-t-0"
-      />
+      <div className="rounded-lg border border-line px-3 md:px-0">
+        <ListState
+          data={log.data}
+          isPending={log.isPending}
+          isError={log.isError}
+          isEmpty={(data) => data.total === 0}
+          error={{ title: 'The delivery log could not be loaded', onRetry: () => void log.refetch() }}
+          skeleton={
+            <SkeletonRows
+              label="Loading deliveries"
+              className="space-y-3 py-2"
+              row={() => <Skeleton className="h-9 w-full" />}
+            />
+          }
+          empty={
+            <EmptyState icon={ScrollText} title="No deliveries yet">
+              Calls to {integration.config.webhookUrl || 'this webhook'} appear here with their response and timing.
+              Send a test to try it.
+            </EmptyState>
+          }
+        >
+          {(data) => <DeliveryTable items={data.items} />}
+        </ListState>
+      </div>
+      <Pager label="Deliveries" {...paging.pagerFor(log)} className="border-t-0" />
     </div>
   );
 }

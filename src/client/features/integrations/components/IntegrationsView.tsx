@@ -15,7 +15,7 @@ import {
 } from 'lucide-react';
 import { useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
-import { LoadError } from '@/components/ListState';
+import { ListState } from '@/components/ListState';
 import { PageHeader } from '@/components/PageHeader';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -359,56 +359,60 @@ export function IntegrationsView({ organization, userEmail }: { organization: My
   };
 
   const integrations = list.data;
-  let body;
-  if (list.isPending) {
-    body = <ListSkeleton label="Loading integrations" trailingClassName="h-6 w-11 rounded-full" />;
-  } else if (list.isError && !integrations) {
-    body = (
-      <LoadError title="The integrations could not be loaded" retrySize="default" onRetry={() => void list.refetch()} />
-    );
-  } else if (!integrations?.length) {
-    body = (
-      <EmptyState
-        icon={Plug}
-        title="No integrations yet"
-        className="py-14"
-        action={
-          isAdmin &&
-          !block && (
-            <Button onClick={() => openForm('email')}>
-              <Plus aria-hidden /> Set up email
-            </Button>
-          )
-        }
-      >
-        {isAdmin
-          ? 'Set up email first: recipients then hear about their mail the moment it is logged.'
-          : 'An admin of your organization can set up email, SMS and webhooks here.'}
-      </EmptyState>
-    );
-  } else {
-    body = (
-      <ul className="divide-y divide-line-subtle">
-        {integrations.map((integration) => (
-          <IntegrationRow
-            key={integration.id}
-            integration={integration}
-            isAdmin={isAdmin}
-            toggling={update.isPending && update.variables?.id === integration.id}
-            handlers={{
-              onToggle: toggle,
-              onEdit: (i) => openForm(i.type, i),
-              onTest: setTesting,
-              onDelete: setDeleting,
-              onDeliveries: setDeliveries,
-              onRotate: setRotating,
-              onKeys: setKeys,
-            }}
-          />
-        ))}
-      </ul>
-    );
-  }
+  const body = (
+    <ListState
+      data={integrations}
+      isPending={list.isPending}
+      isError={list.isError}
+      error={{
+        title: 'The integrations could not be loaded',
+        retrySize: 'default',
+        onRetry: () => void list.refetch(),
+      }}
+      skeleton={<ListSkeleton label="Loading integrations" trailingClassName="h-6 w-11 rounded-full" />}
+      empty={
+        <EmptyState
+          icon={Plug}
+          title="No integrations yet"
+          className="py-14"
+          action={
+            isAdmin &&
+            !block && (
+              <Button onClick={() => openForm('email')}>
+                <Plus aria-hidden /> Set up email
+              </Button>
+            )
+          }
+        >
+          {isAdmin
+            ? 'Set up email first: recipients then hear about their mail the moment it is logged.'
+            : 'An admin of your organization can set up email, SMS and webhooks here.'}
+        </EmptyState>
+      }
+    >
+      {(integrations) => (
+        <ul className="divide-y divide-line-subtle">
+          {integrations.map((integration) => (
+            <IntegrationRow
+              key={integration.id}
+              integration={integration}
+              isAdmin={isAdmin}
+              toggling={update.isPending && update.variables?.id === integration.id}
+              handlers={{
+                onToggle: toggle,
+                onEdit: (i) => openForm(i.type, i),
+                onTest: setTesting,
+                onDelete: setDeleting,
+                onDeliveries: setDeliveries,
+                onRotate: setRotating,
+                onKeys: setKeys,
+              }}
+            />
+          ))}
+        </ul>
+      )}
+    </ListState>
+  );
 
   return (
     <>

@@ -3,6 +3,7 @@ import { BellRing, Clock, Info, MessageSquareText, type LucideIcon } from 'lucid
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 
 import { LoadError } from '@/components/ListState';
+import { IconTile } from '@/components/IconTile';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
@@ -36,12 +37,10 @@ interface SectionProps {
   children: ReactNode;
 }
 
-function Section({ icon: Icon, title, description, children }: SectionProps) {
+function Section({ icon, title, description, children }: SectionProps) {
   return (
     <section className="flex gap-4 py-5 first:pt-0 last:pb-0">
-      <span className="hidden size-9 shrink-0 items-center justify-center rounded-lg bg-indigo-50 dark:bg-indigo-950/40 text-indigo-600 dark:text-indigo-400 sm:flex">
-        <Icon aria-hidden className="size-4.5" />
-      </span>
+      <IconTile icon={icon} tone="indigo" className="hidden size-9 rounded-lg sm:flex" iconClassName="size-4.5" />
       <div className="min-w-0 flex-1 space-y-3">
         <div>
           <h3 className="text-sm font-semibold text-fg">{title}</h3>

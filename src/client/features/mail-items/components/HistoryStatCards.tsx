@@ -1,6 +1,7 @@
 import type { HistoryStats } from '@contract';
 import { Clock, Inbox, PackageCheck, TrendingUp, type LucideIcon } from 'lucide-react';
 import { Card } from '@/components/ui/card';
+import { StatCardHead } from '@/components/StatCardHead';
 import { Skeleton } from '@/components/ui/skeleton';
 import { cn } from '@/lib/cn';
 
@@ -54,14 +55,9 @@ interface HistoryStatCardsProps {
 export function HistoryStatCards({ data, isLoading, isStale }: HistoryStatCardsProps) {
   return (
     <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4" aria-busy={isLoading || isStale || undefined}>
-      {cards.map(({ label, icon: Icon, iconClass, value, hint }) => (
+      {cards.map(({ label, icon, iconClass, value, hint }) => (
         <Card key={label} role="group" aria-label={label} className="p-4 sm:p-5">
-          <div className="flex items-start justify-between gap-3">
-            <p className="text-sm font-medium text-fg-subtle">{label}</p>
-            <span className={cn('hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex', iconClass)}>
-              <Icon aria-hidden className="size-5" />
-            </span>
-          </div>
+          <StatCardHead label={label} icon={icon} iconClass={iconClass} />
           {isLoading ? (
             <Skeleton className="mt-1 h-9 w-20" />
           ) : (

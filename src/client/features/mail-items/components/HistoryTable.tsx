@@ -2,6 +2,7 @@ import type { MailItemSummary } from '@contract';
 import { ChevronDown, SearchX } from 'lucide-react';
 import { useId, useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
+import { ListState } from '@/components/ListState';
 import { Button } from '@/components/ui/button';
 import { HISTORY_SKELETON_ROWS, Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -212,26 +213,6 @@ export function HistoryTable({
   const [photoItem, setPhotoItem] = useState<MailItemSummary | null>(null);
   const toggle = (id: string) => setExpandedId((open) => (open === id ? null : id));
 
-  if (isLoading) return <TableSkeleton />;
-  if (!items || items.length === 0) {
-    return (
-      <EmptyState
-        icon={SearchX}
-        title="No mail items match these filters"
-        className="py-16"
-        action={
-          onWidenFilter && (
-            <Button variant="outline" size="sm" onClick={onWidenFilter.run}>
-              {onWidenFilter.label}
-            </Button>
-          )
-        }
-      >
-        Try a longer date range, another type or status, or a different search.
-      </EmptyState>
-    );
-  }
-
   const rowProps = (item: MailItemSummary) => ({
     organizationId,
     item,
@@ -241,42 +222,66 @@ export function HistoryTable({
   });
 
   return (
-    <>
-      <div className={cn('transition-opacity', isFetching && 'opacity-60')}>
-        <Table className="hidden md:table" aria-label="Mail item history">
-          <TableHeader>
-            <TableRow className="hover:bg-transparent">
-              <TableHead className="px-3 pl-11">Date</TableHead>
-              <TableHead className="px-3">Type</TableHead>
-              <TableHead className="px-3">Recipient</TableHead>
-              <TableHead className="px-3">Sender</TableHead>
-              <TableHead className="px-3">Tracking</TableHead>
-              <TableHead className="px-3">Status</TableHead>
-              <TableHead className="px-3">Delivered</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {items.map((item) => (
-              <HistoryRow key={item.id} {...rowProps(item)} />
-            ))}
-          </TableBody>
-        </Table>
-        <ul aria-label="Mail item history" className="divide-y divide-line-subtle md:hidden">
-          {items.map((item) => (
-            <HistoryCard key={item.id} {...rowProps(item)} />
-          ))}
-        </ul>
-      </div>
-      <Pager
-        label="History"
-        page={page}
-        pageSize={HISTORY_PAGE_SIZE}
-        total={total}
-        busy={isFetching}
-        onPage={onPage}
-        className="border-line px-4 pb-3 sm:px-5"
-      />
-      <PhotoDialog item={photoItem} onOpenChange={(open) => !open && setPhotoItem(null)} />
-    </>
+    <ListState
+      data={items}
+      isPending={isLoading}
+      skeleton={<TableSkeleton />}
+      empty={
+        <EmptyState
+          icon={SearchX}
+          title="No mail items match these filters"
+          className="py-16"
+          action={
+            onWidenFilter && (
+              <Button variant="outline" size="sm" onClick={onWidenFilter.run}>
+                {onWidenFilter.label}
+              </Button>
+            )
+          }
+        >
+          Try a longer date range, another type or status, or a different search.
+        </EmptyState>
+      }
+    >
+      {(items) => (
+        <>
+          <div className={cn('transition-opacity', isFetching && 'opacity-60')}>
+            <Table className="hidden md:table" aria-label="Mail item history">
+              <TableHeader>
+                <TableRow className="hover:bg-transparent">
+                  <TableHead className="px-3 pl-11">Date</TableHead>
+                  <TableHead className="px-3">Type</TableHead>
+                  <TableHead className="px-3">Recipient</TableHead>
+                  <TableHead className="px-3">Sender</TableHead>
+                  <TableHead className="px-3">Tracking</TableHead>
+                  <TableHead className="px-3">Status</TableHead>
+                  <TableHead className="px-3">Delivered</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {items.map((item) => (
+                  <HistoryRow key={item.id} {...rowProps(item)} />
+                ))}
+              </TableBody>
+            </Table>
+            <ul aria-label="Mail item history" className="divide-y divide-line-subtle md:hidden">
+              {items.map((item) => (
+                <HistoryCard key={item.id} {...rowProps(item)} />
+              ))}
+            </ul>
+          </div>
+          <Pager
+            label="History"
+            page={page}
+            pageSize={HISTORY_PAGE_SIZE}
+            total={total}
+            busy={isFetching}
+            onPage={onPage}
+            className="border-line px-4 pb-3 sm:px-5"
+          />
+          <PhotoDialog item={photoItem} onOpenChange={(open) => !open && setPhotoItem(null)} />
+        </>
+      )}
+    </ListState>
   );
 }

@@ -17,6 +17,9 @@ import {
 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
+import { ListState } from '@/components/ListState';
+import { useListPage } from '@/components/useListPage';
+import { IconTile } from '@/components/IconTile';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import {
@@ -128,9 +131,7 @@ function MailItemRow({
             aria-hidden
             className={cn('size-4 shrink-0 text-fg-faint transition-transform', expanded && 'rotate-180')}
           />
-          <span className="hidden size-10 shrink-0 items-center justify-center rounded-lg bg-surface-muted text-fg-muted sm:flex">
-            <Icon aria-hidden className="size-5" />
-          </span>
+          <IconTile icon={Icon} tone="muted" className="hidden size-10 rounded-lg sm:flex" iconClassName="size-5" />
           <span className="min-w-0 flex-1">
             <span className="block text-sm font-medium text-fg sm:truncate">{title}</span>
             <span className="block text-xs text-fg-subtle sm:truncate sm:text-sm">
@@ -164,20 +165,14 @@ function MailItemRow({
 
 /** Spec §2: Recent Mail Items, newest first, 25 a page, with expandable rows and row actions. */
 export function MailItemList({ organizationId }: { organizationId: string }) {
-  const [page, setPage] = useState(0);
+  const paging = useListPage(PAGE_SIZE);
   const [search, setSearch] = useState('');
   const searchId = useId();
-  const list = useMailItems(organizationId, { search, order: 'desc', limit: PAGE_SIZE, offset: page * PAGE_SIZE });
+  const list = useMailItems(organizationId, { search, order: 'desc', limit: PAGE_SIZE, offset: paging.offset });
   const actions = useMailItemActions(organizationId);
   useErrorToast(list.error, 'Failed to fetch mail items');
   const blocked = useWriteBlock() !== null;
-
-  const total = list.data?.total ?? 0;
-  // The last page emptied (items deleted or handed over elsewhere): show the new last page.
-  if (list.data && !list.isPlaceholderData && page > 0 && page * PAGE_SIZE >= total) {
-    setPage(Math.max(0, Math.ceil(total / PAGE_SIZE) - 1));
-  }
-  const items = list.data?.items ?? [];
+  paging.keepWithin(list);
   const searching = search.trim() !== '';
 
   return (
@@ -203,55 +198,53 @@ export function MailItemList({ organizationId }: { organizationId: string }) {
             value={search}
             onChange={(event) => {
               setSearch(event.target.value);
-              setPage(0);
+              paging.setPage(0);
             }}
           />
         </div>
       </CardHeader>
       <CardContent className="px-0 pt-3 pb-2 sm:px-0 sm:pt-4 sm:pb-2">
-        {list.isPending ? (
-          <ListSkeleton label="Loading mail items" iconClassName="hidden size-10 rounded-lg sm:block" />
-        ) : items.length === 0 ? (
-          <EmptyState
-            icon={searching ? SearchX : Inbox}
-            title={searching ? 'No mail items match your search' : 'No mail items yet'}
-            action={
-              searching && (
-                <Button
-                  variant="outline"
-                  size="sm"
-                  onClick={() => {
-                    setSearch('');
-                    setPage(0);
-                  }}
-                >
-                  Clear search
-                </Button>
-              )
-            }
-          >
-            {searching
-              ? 'Try a different tracking number, sender or name.'
-              : blocked
-                ? 'Logged mail appears here once logging resumes.'
-                : 'Log New Mail, at the top of this page, records the first arrival.'}
-          </EmptyState>
-        ) : (
-          <ul aria-label="Recent mail items" className="divide-y divide-line-subtle border-t border-line-subtle">
-            {items.map((item) => (
-              <MailItemRow key={item.id} organizationId={organizationId} item={item} actions={actions} />
-            ))}
-          </ul>
-        )}
-        <Pager
-          label="Mail items"
-          page={page}
-          pageSize={PAGE_SIZE}
-          total={total}
-          busy={list.isFetching}
-          onPage={setPage}
-          className="px-4 sm:px-6"
-        />
+        {/* a failed load is told by the toast above: no load error of its own */}
+        <ListState
+          data={list.data?.items}
+          isPending={list.isPending}
+          skeleton={<ListSkeleton label="Loading mail items" iconClassName="hidden size-10 rounded-lg sm:block" />}
+          empty={
+            <EmptyState
+              icon={searching ? SearchX : Inbox}
+              title={searching ? 'No mail items match your search' : 'No mail items yet'}
+              action={
+                searching && (
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    onClick={() => {
+                      setSearch('');
+                      paging.setPage(0);
+                    }}
+                  >
+                    Clear search
+                  </Button>
+                )
+              }
+            >
+              {searching
+                ? 'Try a different tracking number, sender or name.'
+                : blocked
+                  ? 'Logged mail appears here once logging resumes.'
+                  : 'Log New Mail, at the top of this page, records the first arrival.'}
+            </EmptyState>
+          }
+        >
+          {(items) => (
+            <ul aria-label="Recent mail items" className="divide-y divide-line-subtle border-t border-line-subtle">
+              {items.map((item) => (
+                <MailItemRow key={item.id} organizationId={organizationId} item={item} actions={actions} />
+              ))}
+            </ul>
+          )}
+        </ListState>
+        <Pager label="Mail items" {...paging.pagerFor(list)} className="px-4 sm:px-6" />
       </CardContent>
       {actions.dialogs}
     </Card>

@@ -1,3 +1,4 @@
+import { RetryLink } from '@/components/ListState';
 import { ApiError } from '@/lib/api';
 
 /** The line shown where the full item could not be loaded: why, and a way to try again. */
@@ -9,13 +10,7 @@ export function MailItemLoadError({ error, onRetry }: { error: unknown; onRetry:
       {!gone && (
         <>
           {' '}
-          <button
-            type="button"
-            onClick={onRetry}
-            className="font-medium text-indigo-600 dark:text-indigo-400 hover:underline"
-          >
-            Try again
-          </button>
+          <RetryLink onRetry={onRetry} />
         </>
       )}
     </p>

@@ -3,6 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Mail, MessageSquareText, Webhook } from 'lucide-react';
 import { useEffect } from 'react';
 import { Skeleton } from '@/components/ui/skeleton';
+import { IconTile } from '@/components/IconTile';
+import { RetryLink } from '@/components/ListState';
 import { TextLink } from '@/components/TextLink';
 import { NotificationStatusBadge } from '@/components/StatusBadge';
 import { formatDateTime, relativeTime } from '@/lib/format';
@@ -23,9 +25,7 @@ function Message({ message }: { message: NotificationMessage }) {
         : null;
   return (
     <li className="flex gap-2.5">
-      <span className="mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-md bg-surface-muted text-fg-muted">
-        <Icon aria-hidden className="size-3.5" />
-      </span>
+      <IconTile icon={Icon} tone="muted" className="mt-0.5 size-7 rounded-md" iconClassName="size-3.5" />
       <div className="min-w-0 flex-1">
         <p className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
           <span className="font-medium text-fg">{messageTitle(message)}</span>
@@ -89,14 +89,7 @@ export function NotificationsTimeline({ organizationId, id, updatedAt }: Notific
   if (messages.isError) {
     return (
       <p className="text-fg-subtle">
-        Messages could not be loaded.{' '}
-        <button
-          type="button"
-          onClick={() => void messages.refetch()}
-          className="font-medium text-indigo-600 dark:text-indigo-400 hover:underline"
-        >
-          Try again
-        </button>
+        Messages could not be loaded. <RetryLink onRetry={() => void messages.refetch()} />
       </p>
     );
   }

@@ -1,6 +1,7 @@
 import type { PendingSummary } from '@contract';
 import { AlertTriangle, BellRing, Clock, type LucideIcon } from 'lucide-react';
 import { Card } from '@/components/ui/card';
+import { StatCardHead } from '@/components/StatCardHead';
 import { Skeleton } from '@/components/ui/skeleton';
 import { cn } from '@/lib/cn';
 
@@ -32,14 +33,9 @@ const counters: { label: string; key: keyof PendingSummary; icon: LucideIcon; ic
 export function PendingCounters({ data, isLoading }: { data: PendingSummary | undefined; isLoading: boolean }) {
   return (
     <div className="grid grid-cols-3 gap-2 sm:gap-4">
-      {counters.map(({ label, key, icon: Icon, iconClass, hint }) => (
+      {counters.map(({ label, key, icon, iconClass, hint }) => (
         <Card key={key} role="group" aria-label={label} className="p-3 sm:p-5">
-          <div className="flex items-start justify-between gap-2">
-            <p className="text-xs font-medium text-fg-subtle sm:text-sm">{label}</p>
-            <span className={cn('hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex', iconClass)}>
-              <Icon aria-hidden className="size-5" />
-            </span>
-          </div>
+          <StatCardHead label={label} icon={icon} iconClass={iconClass} compact />
           {isLoading ? (
             <Skeleton className="mt-1 h-8 w-12" />
           ) : (

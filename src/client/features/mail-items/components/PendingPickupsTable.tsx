@@ -1,8 +1,8 @@
 import type { MailItemSummary } from '@contract';
 import { BellRing, PackageCheck, PackageOpen } from 'lucide-react';
-import { Link } from 'wouter';
-import { useState } from 'react';
-import { EmptyState } from '@/components/EmptyState';
+import { EmptyState, EmptyStateLink } from '@/components/EmptyState';
+import { ListState } from '@/components/ListState';
+import { useListPage } from '@/components/useListPage';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
@@ -160,21 +160,13 @@ function NarrowList({ items, actions }: { items: MailItemSummary[]; actions: Act
 
 /** Spec §2: everything not yet collected, overdue first, then the oldest arrival. */
 export function PendingPickupsTable({ organizationId }: { organizationId: string }) {
-  const [page, setPage] = useState(0);
-  const list = useMailItems(organizationId, {
-    status: 'pending,notified',
-    order: 'asc',
-    limit: PAGE_SIZE,
-    offset: page * PAGE_SIZE,
-  });
+  const paging = useListPage(PAGE_SIZE);
+  const filters = { status: 'pending,notified', order: 'asc', limit: PAGE_SIZE, offset: paging.offset } as const;
+  const list = useMailItems(organizationId, filters);
   const actions = useMailItemActions(organizationId);
   useErrorToast(list.error, 'Failed to fetch pending items');
-
-  const items = list.data?.items ?? [];
-  const total = list.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   // Handing over the last items of the last page: show the new last page.
-  if (list.data && !list.isPlaceholderData && page > 0 && page >= pages) setPage(pages - 1);
+  paging.keepWithin(list);
 
   return (
     <Card>
@@ -183,50 +175,46 @@ export function PendingPickupsTable({ organizationId }: { organizationId: string
         <CardDescription>Overdue items first, then the oldest arrivals.</CardDescription>
       </CardHeader>
       <CardContent className="px-0 pt-3 pb-2 sm:px-0 sm:pt-4 sm:pb-2">
-        {list.isPending ? (
-          <SkeletonRows
-            label="Loading pending pickups"
-            className="divide-y divide-line-subtle border-t border-line-subtle"
-            row={() => (
-              <div className="flex items-center gap-4 px-5 py-3.5">
-                <Skeleton className="size-9 rounded-lg" />
-                <div className="flex-1 space-y-2">
-                  <Skeleton className="h-4 w-2/5" />
-                  <Skeleton className="h-3.5 w-1/4" />
+        {/* a failed load is told by the toast above: no load error of its own */}
+        <ListState
+          data={list.data?.items}
+          isPending={list.isPending}
+          skeleton={
+            <SkeletonRows
+              label="Loading pending pickups"
+              className="divide-y divide-line-subtle border-t border-line-subtle"
+              row={() => (
+                <div className="flex items-center gap-4 px-5 py-3.5">
+                  <Skeleton className="size-9 rounded-lg" />
+                  <div className="flex-1 space-y-2">
+                    <Skeleton className="h-4 w-2/5" />
+                    <Skeleton className="h-3.5 w-1/4" />
+                  </div>
+                  <Skeleton className="hidden h-4 w-24 md:block" />
+                  <Skeleton className="h-5 w-16 rounded-full" />
+                  <Skeleton className="hidden h-8 w-24 sm:block" />
                 </div>
-                <Skeleton className="hidden h-4 w-24 md:block" />
-                <Skeleton className="h-5 w-16 rounded-full" />
-                <Skeleton className="hidden h-8 w-24 sm:block" />
-              </div>
-            )}
-          />
-        ) : items.length === 0 ? (
-          <EmptyState
-            icon={PackageOpen}
-            title="No pending pickups"
-            action={
-              <Button asChild variant="outline" size="sm">
-                <Link href="/mail-intake">Log mail</Link>
-              </Button>
-            }
-          >
-            Everything logged has been handed over. New arrivals are logged in Mail Intake.
-          </EmptyState>
-        ) : (
-          <div className="border-t border-line-subtle">
-            <WideTable items={items} actions={actions} />
-            <NarrowList items={items} actions={actions} />
-          </div>
-        )}
-        <Pager
-          label="Pending pickups"
-          page={page}
-          pageSize={PAGE_SIZE}
-          total={total}
-          busy={list.isFetching}
-          onPage={setPage}
-          className="px-4 sm:px-6"
-        />
+              )}
+            />
+          }
+          empty={
+            <EmptyState
+              icon={PackageOpen}
+              title="No pending pickups"
+              action={<EmptyStateLink href="/mail-intake">Log mail</EmptyStateLink>}
+            >
+              Everything logged has been handed over. New arrivals are logged in Mail Intake.
+            </EmptyState>
+          }
+        >
+          {(items) => (
+            <div className="border-t border-line-subtle">
+              <WideTable items={items} actions={actions} />
+              <NarrowList items={items} actions={actions} />
+            </div>
+          )}
+        </ListState>
+        <Pager label="Pending pickups" {...paging.pagerFor(list)} className="px-4 sm:px-6" />
       </CardContent>
       {actions.dialogs}
     </Card>

@@ -2,14 +2,15 @@ import type { Location, Mailroom } from '@contract';
 import { Info, MapPin, Pencil, Plus, Trash2, Warehouse } from 'lucide-react';
 import { useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
-import { LoadError } from '@/components/ListState';
+import { IconTile } from '@/components/IconTile';
+import { RowIconButton } from '@/components/RowIconButton';
+import { ListState } from '@/components/ListState';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
-import { Tooltip } from '@/components/ui/tooltip';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api';
 import { cn } from '@/lib/cn';
@@ -24,35 +25,9 @@ import { MailroomFormDialog } from './MailroomFormDialog';
 
 const MAILROOM_NOT_EMPTY_HINT = 'Delete or move its storage locations, and hand over or move its mail, first.';
 
-function IconAction({
-  label,
-  icon: Icon,
-  onClick,
-  danger,
-}: {
-  label: string;
-  icon: typeof Pencil;
-  onClick: () => void;
-  danger?: boolean;
-}) {
-  return (
-    <Tooltip content={label.split(' ')[0]} side="top">
-      <Button
-        variant="ghost"
-        size="sm"
-        aria-label={label}
-        onClick={onClick}
-        className={cn(
-          'size-8 px-0',
-          danger
-            ? 'text-red-600 dark:text-red-400 hover:bg-red-50 dark:hover:bg-red-950/40 hover:text-red-700 dark:hover:text-red-300'
-            : 'text-fg-subtle',
-        )}
-      >
-        <Icon aria-hidden />
-      </Button>
-    </Tooltip>
-  );
+/** "Edit Lobby" for screen readers, "Edit" in the tooltip. */
+function IconAction(props: { label: string; icon: typeof Pencil; onClick: () => void; danger?: boolean }) {
+  return <RowIconButton {...props} tooltip={props.label.split(' ')[0]} />;
 }
 
 function Occupancy({ location }: { location: Location }) {
@@ -94,9 +69,7 @@ function LocationRow({ location, isAdmin, onEdit, onDelete }: LocationRowProps) 
   const Icon = locationTypeIcons[location.type];
   return (
     <li className="flex items-start gap-3 px-4 py-3 sm:items-center sm:gap-4 sm:px-5">
-      <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-surface-muted text-fg-muted">
-        <Icon aria-hidden className="size-4" />
-      </span>
+      <IconTile icon={Icon} tone="muted" className="size-9 rounded-lg" iconClassName="size-4" />
       <div className="min-w-0 flex-1 sm:flex sm:items-center sm:gap-4">
         <div className="min-w-0 flex-1">
           <p className="truncate text-sm font-medium text-fg">
@@ -147,9 +120,7 @@ function MailroomCard({
   return (
     <Card role="region" aria-labelledby={headingId} className="overflow-hidden">
       <div className="flex flex-wrap items-start gap-3 border-b border-line p-4 sm:p-5">
-        <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-indigo-50 dark:bg-indigo-950/40 text-indigo-600 dark:text-indigo-400">
-          <Warehouse aria-hidden className="size-5" />
-        </span>
+        <IconTile icon={Warehouse} tone="indigo" className="size-10 rounded-lg" iconClassName="size-5" />
         <div className="min-w-0 flex-1 basis-48">
           <div className="flex flex-wrap items-center gap-2">
             <h3 id={headingId} className="text-base font-semibold text-fg">
@@ -172,31 +143,38 @@ function MailroomCard({
           </div>
         )}
       </div>
-      {locationsLoading ? (
-        <SkeletonRows
-          label={`Loading the storage locations of ${mailroom.name}`}
-          className="space-y-3 p-5"
-          row={() => <Skeleton className="h-9 w-full" />}
-        />
-      ) : locations?.length ? (
-        <ul aria-label={`Storage locations in ${mailroom.name}`} className="divide-y divide-line-subtle">
-          {locations.map((location) => (
-            <LocationRow
-              key={location.id}
-              location={location}
-              isAdmin={isAdmin}
-              onEdit={onEditLocation}
-              onDelete={onDeleteLocation}
-            />
-          ))}
-        </ul>
-      ) : (
-        <EmptyState icon={MapPin} title="No storage locations yet" className="py-6">
-          {isAdmin
-            ? 'Use Add Location for the bins, shelves, lockers and cabinets where items wait.'
-            : 'An admin of this organization can add the bins, shelves, lockers and cabinets where items wait.'}
-        </EmptyState>
-      )}
+      <ListState
+        data={locations}
+        isPending={locationsLoading}
+        skeleton={
+          <SkeletonRows
+            label={`Loading the storage locations of ${mailroom.name}`}
+            className="space-y-3 p-5"
+            row={() => <Skeleton className="h-9 w-full" />}
+          />
+        }
+        empty={
+          <EmptyState icon={MapPin} title="No storage locations yet" className="py-6">
+            {isAdmin
+              ? 'Use Add Location for the bins, shelves, lockers and cabinets where items wait.'
+              : 'An admin of this organization can add the bins, shelves, lockers and cabinets where items wait.'}
+          </EmptyState>
+        }
+      >
+        {(locations) => (
+          <ul aria-label={`Storage locations in ${mailroom.name}`} className="divide-y divide-line-subtle">
+            {locations.map((location) => (
+              <LocationRow
+                key={location.id}
+                location={location}
+                isAdmin={isAdmin}
+                onEdit={onEditLocation}
+                onDelete={onDeleteLocation}
+              />
+            ))}
+          </ul>
+        )}
+      </ListState>
     </Card>
   );
 }
@@ -278,26 +256,28 @@ export function MailroomsPane({ organizationId, isAdmin }: { organizationId: str
         </p>
       )}
 
-      {mailrooms.isPending ? (
-        <Card className="p-5">
-          <Skeleton className="mb-3 h-10 w-1/2" />
-          <SkeletonRows
-            label="Loading mailrooms"
-            className="space-y-3"
-            row={() => <Skeleton className="h-9 w-full" />}
-          />
-        </Card>
-      ) : mailrooms.isError && !mailrooms.data ? (
-        <Card>
-          <LoadError
-            icon={Warehouse}
-            title="The mailrooms could not be loaded"
-            retrySize="default"
-            onRetry={() => void mailrooms.refetch()}
-          />
-        </Card>
-      ) : !mailrooms.data?.length ? (
-        <Card>
+      <ListState
+        data={mailrooms.data}
+        isPending={mailrooms.isPending}
+        isError={mailrooms.isError}
+        frame={(state) => <Card>{state}</Card>}
+        error={{
+          icon: Warehouse,
+          title: 'The mailrooms could not be loaded',
+          retrySize: 'default',
+          onRetry: () => void mailrooms.refetch(),
+        }}
+        skeleton={
+          <Card className="p-5">
+            <Skeleton className="mb-3 h-10 w-1/2" />
+            <SkeletonRows
+              label="Loading mailrooms"
+              className="space-y-3"
+              row={() => <Skeleton className="h-9 w-full" />}
+            />
+          </Card>
+        }
+        empty={
           <EmptyState
             icon={Warehouse}
             title="No mailrooms yet"
@@ -313,23 +293,25 @@ export function MailroomsPane({ organizationId, isAdmin }: { organizationId: str
               ? 'Add the rooms or desks where mail arrives, then the bins, shelves and lockers inside them.'
               : 'An admin of this organization can set up mailrooms and storage locations.'}
           </EmptyState>
-        </Card>
-      ) : (
-        mailrooms.data.map((mailroom) => (
-          <MailroomCard
-            key={mailroom.id}
-            mailroom={mailroom}
-            locations={byMailroom.get(mailroom.id)}
-            locationsLoading={locations.isPending}
-            isAdmin={isAdmin}
-            onEdit={(m) => setMailroomForm({ open: true, mailroom: m })}
-            onDelete={setDeletingMailroom}
-            onAddLocation={(m) => setLocationForm({ open: true, mailroomId: m.id })}
-            onEditLocation={(location) => setLocationForm({ open: true, location })}
-            onDeleteLocation={setDeletingLocation}
-          />
-        ))
-      )}
+        }
+      >
+        {(rooms) =>
+          rooms.map((mailroom) => (
+            <MailroomCard
+              key={mailroom.id}
+              mailroom={mailroom}
+              locations={byMailroom.get(mailroom.id)}
+              locationsLoading={locations.isPending}
+              isAdmin={isAdmin}
+              onEdit={(m) => setMailroomForm({ open: true, mailroom: m })}
+              onDelete={setDeletingMailroom}
+              onAddLocation={(m) => setLocationForm({ open: true, mailroomId: m.id })}
+              onEditLocation={(location) => setLocationForm({ open: true, location })}
+              onDeleteLocation={setDeletingLocation}
+            />
+          ))
+        }
+      </ListState>
 
       {isAdmin && (
         <>

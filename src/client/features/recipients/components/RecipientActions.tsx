@@ -10,6 +10,7 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { Tooltip } from '@/components/ui/tooltip';
+import { DANGER_ACTION_CLASS, RowIconButton } from '@/components/RowIconButton';
 import { cn } from '@/lib/cn';
 import { recipientName } from '@/lib/resources/recipients';
 
@@ -150,11 +151,7 @@ export function RecipientActions({
             aria-label={`${label} ${name}`}
             disabled={busy}
             onClick={onClick}
-            className={cn(
-              'px-2',
-              danger &&
-                'text-red-600 dark:text-red-400 hover:bg-red-50 dark:hover:bg-red-950/40 hover:text-red-700 dark:hover:text-red-300',
-            )}
+            className={cn('px-2', danger && DANGER_ACTION_CLASS)}
           >
             {label}
           </Button>
@@ -166,24 +163,16 @@ export function RecipientActions({
 
   return (
     <div className="flex justify-end gap-1">
-      {actions.map(({ key, label, icon: Icon, onClick, danger, busy }) => (
-        <Tooltip key={key} content={label} side="top">
-          <Button
-            variant="ghost"
-            size="sm"
-            aria-label={`${label} ${name}`}
-            disabled={busy}
-            onClick={onClick}
-            className={cn(
-              'size-8 px-0',
-              danger
-                ? 'text-red-600 dark:text-red-400 hover:bg-red-50 dark:hover:bg-red-950/40 hover:text-red-700 dark:hover:text-red-300'
-                : 'text-fg-subtle',
-            )}
-          >
-            <Icon aria-hidden />
-          </Button>
-        </Tooltip>
+      {actions.map(({ key, label, icon, onClick, danger, busy }) => (
+        <RowIconButton
+          key={key}
+          label={`${label} ${name}`}
+          tooltip={label}
+          icon={icon}
+          onClick={onClick}
+          danger={danger}
+          disabled={busy}
+        />
       ))}
       {more}
     </div>

@@ -2,7 +2,9 @@ import type { MyOrganization, Recipient } from '@contract';
 import { FileUp, Search, SearchX, UserPlus, Users, X } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
-import { LoadError } from '@/components/ListState';
+import { IconTile } from '@/components/IconTile';
+import { ListState } from '@/components/ListState';
+import { useListPage } from '@/components/useListPage';
 import { PageHeader } from '@/components/PageHeader';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -37,9 +39,7 @@ function SummaryCard({ organizationId }: { organizationId: string }) {
   return (
     <Card role="group" aria-label="Total Recipients" className="flex flex-wrap items-center gap-x-8 gap-y-3 p-4 sm:p-5">
       <div className="flex items-center gap-3">
-        <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-sky-50 dark:bg-sky-950/40 text-sky-600 dark:text-sky-400">
-          <Users aria-hidden className="size-5" />
-        </span>
+        <IconTile icon={Users} tone="sky" className="size-10 rounded-lg" iconClassName="size-5" />
         <div>
           <p className="text-sm font-medium text-fg-subtle">Total Recipients</p>
           {isPending ? (
@@ -77,19 +77,19 @@ function SummaryCard({ organizationId }: { organizationId: string }) {
 export function RecipientsView({ organization }: { organization: MyOrganization }) {
   const isAdmin = organization.role === 'admin';
   const [search, setSearch] = useState('');
-  const [page, setPage] = useState(0);
+  const paging = useListPage(RECIPIENTS_PAGE_SIZE);
   const debouncedSearch = useDebouncedValue(search.trim(), SEARCH_DELAY_MS);
 
   const list = useRecipients(organization.id, {
     search: debouncedSearch,
     limit: RECIPIENTS_PAGE_SIZE,
-    offset: page * RECIPIENTS_PAGE_SIZE,
+    offset: paging.offset,
   });
   useErrorToast(list.error, 'Failed to fetch recipients');
 
   const listTop = useRef<HTMLDivElement>(null);
   const goToPage = (next: number) => {
-    setPage(next);
+    paging.setPage(next);
     // after Next at the foot of a long page, show the new page from its first row
     const card = listTop.current;
     if (card && card.getBoundingClientRect().top < 0) card.scrollIntoView({ block: 'start' });
@@ -105,11 +105,8 @@ export function RecipientsView({ organization }: { organization: MyOrganization 
   const download = useDownloadPersonalData(organization.id);
   const erase = useEraseRecipientPersonalData(organization.id);
 
-  const total = list.data?.total ?? 0;
-  const items = list.data?.items;
   // a delete or a narrower search can leave the page past the end: show the last page instead
-  const lastPage = Math.max(0, Math.ceil(total / RECIPIENTS_PAGE_SIZE) - 1);
-  if (list.data && !list.isPlaceholderData && page > lastPage) setPage(lastPage);
+  paging.keepWithin(list);
 
   const openAdd = () => {
     setEditing(undefined);
@@ -170,92 +167,93 @@ export function RecipientsView({ organization }: { organization: MyOrganization 
 
   const clearSearch = () => {
     setSearch('');
-    setPage(0);
+    paging.setPage(0);
   };
 
   const searching = debouncedSearch !== '';
-  const loadedEmpty = Boolean(list.data) && total === 0;
+  // one table for the skeleton rows and the loaded ones
+  const recipientList = (recipients: Recipient[] | undefined) => (
+    <RecipientList
+      recipients={recipients}
+      isLoading={list.isPending}
+      canDelete={isAdmin}
+      togglingId={update.isPending ? (update.variables?.id ?? null) : null}
+      onEdit={(recipient) => {
+        setEditing(recipient);
+        setFormOpen(true);
+      }}
+      onToggleActive={toggleActive}
+      onDelete={setDeleting}
+      personalData={
+        isAdmin
+          ? {
+              onDownload: downloadPersonalData,
+              onErase: setErasing,
+              downloadingId: download.isPending ? (download.variables ?? null) : null,
+            }
+          : undefined
+      }
+    />
+  );
 
-  let body;
-  if (list.isError && !list.data) {
-    body = (
-      <LoadError title="The recipients could not be loaded" retrySize="default" onRetry={() => void list.refetch()} />
-    );
-  } else if (loadedEmpty && searching) {
-    body = (
-      <EmptyState
-        icon={SearchX}
-        title={`No recipients match "${debouncedSearch}"`}
-        action={
-          <Button variant="outline" onClick={clearSearch}>
-            Clear search
-          </Button>
-        }
-      >
-        <p>Try a different name, email, unit or department.</p>
-      </EmptyState>
-    );
-  } else if (loadedEmpty) {
-    body = (
-      <EmptyState
-        icon={Users}
-        title="No recipients yet"
-        className="py-16"
-        action={
-          <>
-            <Button onClick={openAdd}>
-              <UserPlus aria-hidden /> Add Recipient
-            </Button>
-            {isAdmin && (
-              <Button variant="outline" onClick={() => setImportOpen(true)}>
-                <FileUp aria-hidden /> Import CSV
+  const body = (
+    <ListState
+      data={list.data}
+      isPending={list.isPending}
+      isError={list.isError}
+      isEmpty={(data) => data.total === 0}
+      error={{ title: 'The recipients could not be loaded', retrySize: 'default', onRetry: () => void list.refetch() }}
+      skeleton={recipientList(undefined)}
+      empty={
+        searching ? (
+          <EmptyState
+            icon={SearchX}
+            title={`No recipients match "${debouncedSearch}"`}
+            action={
+              <Button variant="outline" onClick={clearSearch}>
+                Clear search
               </Button>
-            )}
-          </>
-        }
-      >
-        Add the guests, employees and residents who receive mail here
-        {isAdmin ? ', or import them all at once from a CSV file.' : '.'}
-      </EmptyState>
-    );
-  } else {
-    body = (
-      <>
-        <RecipientList
-          recipients={items}
-          isLoading={list.isPending}
-          canDelete={isAdmin}
-          togglingId={update.isPending ? (update.variables?.id ?? null) : null}
-          onEdit={(recipient) => {
-            setEditing(recipient);
-            setFormOpen(true);
-          }}
-          onToggleActive={toggleActive}
-          onDelete={setDeleting}
-          personalData={
-            isAdmin
-              ? {
-                  onDownload: downloadPersonalData,
-                  onErase: setErasing,
-                  downloadingId: download.isPending ? (download.variables ?? null) : null,
-                }
-              : undefined
-          }
-        />
-        {items && (
+            }
+          >
+            <p>Try a different name, email, unit or department.</p>
+          </EmptyState>
+        ) : (
+          <EmptyState
+            icon={Users}
+            title="No recipients yet"
+            className="py-16"
+            action={
+              <>
+                <Button onClick={openAdd}>
+                  <UserPlus aria-hidden /> Add Recipient
+                </Button>
+                {isAdmin && (
+                  <Button variant="outline" onClick={() => setImportOpen(true)}>
+                    <FileUp aria-hidden /> Import CSV
+                  </Button>
+                )}
+              </>
+            }
+          >
+            Add the guests, employees and residents who receive mail here
+            {isAdmin ? ', or import them all at once from a CSV file.' : '.'}
+          </EmptyState>
+        )
+      }
+    >
+      {(data) => (
+        <>
+          {recipientList(data.items)}
           <Pager
             label="Recipients"
-            page={page}
-            pageSize={RECIPIENTS_PAGE_SIZE}
-            total={total}
-            busy={list.isPlaceholderData}
+            {...paging.pagerFor(list, list.isPlaceholderData)}
             onPage={goToPage}
             className="border-line px-4 pb-3"
           />
-        )}
-      </>
-    );
-  }
+        </>
+      )}
+    </ListState>
+  );
 
   return (
     <>
@@ -291,7 +289,7 @@ export function RecipientsView({ organization }: { organization: MyOrganization 
                 value={search}
                 onChange={(event) => {
                   setSearch(event.target.value);
-                  setPage(0);
+                  paging.setPage(0);
                 }}
                 className="pr-9 pl-9 [&::-webkit-search-cancel-button]:hidden"
               />

@@ -1,9 +1,9 @@
 import type { PlatformLogEntry, PlatformLogKind } from '@contract';
 import { ScrollText, ShieldAlert, ShieldCheck, Webhook, type LucideIcon } from 'lucide-react';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { Pager } from '@/components/Pager';
+import { IconTile } from '@/components/IconTile';
 import { formatDateTime, relativeTime } from '@/lib/format';
-import { usePlatformLogs, PLATFORM_PAGE_SIZE } from '../api/platform';
+import { usePlatformLogs } from '../api/platform';
 import { logActor, logSummary } from '../logText';
 import { useLastPageWhenPastEnd } from '../hooks/useConsoleParams';
 import { PlatformListState, type ListPaging } from './PlatformListState';
@@ -34,12 +34,10 @@ function WhenText({ iso }: { iso: string }) {
 }
 
 function LogRow({ entry }: { entry: PlatformLogEntry }) {
-  const { icon: Icon, tone } = icons[entry.kind];
+  const { icon, tone } = icons[entry.kind];
   return (
     <li className="flex items-start gap-3 px-5 py-3.5">
-      <span className={`flex size-8 shrink-0 items-center justify-center rounded-full ${tone}`}>
-        <Icon aria-hidden className="size-4" />
-      </span>
+      <IconTile icon={icon} className={`size-8 rounded-full ${tone}`} iconClassName="size-4" />
       <div className="min-w-0 pt-0.5">
         <p className="text-sm break-words text-fg-secondary">
           <span className="font-medium text-fg">{logActor(entry)}</span> {logSummary(entry)}
@@ -60,18 +58,15 @@ function LogRow({ entry }: { entry: PlatformLogEntry }) {
 export function SystemLogsTab({
   search,
   kind,
-  page,
-  onPage,
   onKind,
+  ...paging
 }: {
   search: string;
   kind: PlatformLogKind | undefined;
   onKind: (kind: PlatformLogKind | 'all') => void;
 } & ListPaging) {
-  const list = usePlatformLogs(kind, search, page);
-  const { data, isPending, isError, isPlaceholderData, refetch } = list;
-  useLastPageWhenPastEnd(list, page, onPage);
-  const items = data?.items ?? [];
+  const list = usePlatformLogs(kind, search, paging.page);
+  useLastPageWhenPastEnd(list, paging.page, paging.onPage);
 
   return (
     <>
@@ -91,34 +86,29 @@ export function SystemLogsTab({
         </Select>
       </div>
       <PlatformListState
+        list={list}
         label="log entries"
-        isPending={isPending}
-        isError={isError}
-        hasData={Boolean(data)}
-        count={items.length}
+        pagerLabel="Log"
         search={search}
+        paging={paging}
         emptyIcon={ScrollText}
         emptyTitle={
           kind ? `No ${KINDS.find((k) => k.value === kind)!.label.toLowerCase()} logged` : 'Nothing logged yet'
         }
         emptyHint="Plan changes, granted access, repeated failed sign-ins and refused payment webhooks are listed here."
-        onRetry={() => void refetch()}
       >
-        <ol aria-label="System logs" aria-busy={isPlaceholderData || undefined} className="divide-y divide-line-subtle">
-          {items.map((entry) => (
-            <LogRow key={entry.id} entry={entry} />
-          ))}
-        </ol>
+        {(items) => (
+          <ol
+            aria-label="System logs"
+            aria-busy={list.isPlaceholderData || undefined}
+            className="divide-y divide-line-subtle"
+          >
+            {items.map((entry) => (
+              <LogRow key={entry.id} entry={entry} />
+            ))}
+          </ol>
+        )}
       </PlatformListState>
-      <Pager
-        label="Log"
-        page={page}
-        pageSize={PLATFORM_PAGE_SIZE}
-        total={data?.total ?? 0}
-        busy={isPlaceholderData}
-        onPage={onPage}
-        className="px-5 pb-3"
-      />
     </>
   );
 }

@@ -3,13 +3,12 @@ import { ShieldCheck, Users } from 'lucide-react';
 import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { Pager } from '@/components/Pager';
+import { TableCell, TableHead, TableRow } from '@/components/ui/table';
 import { displayName, formatDate } from '@/lib/format';
-import { usePlatformUsers, PLATFORM_PAGE_SIZE } from '../api/platform';
+import { usePlatformUsers } from '../api/platform';
 import { useLastPageWhenPastEnd } from '../hooks/useConsoleParams';
 import { ManageUserDialog } from './ManageUserDialog';
-import { PlatformListState, type ListPaging } from './PlatformListState';
+import { PlatformListState, PlatformTable, type ListPaging } from './PlatformListState';
 
 const personOf = (u: SuperAdminUser) => ({ ...u, username: u.username ?? u.email });
 
@@ -35,17 +34,10 @@ function OrganizationBadges({ user }: { user: SuperAdminUser }) {
 }
 
 /** Every user, newest first, searched by email, username or full name on the server. */
-export function UsersTab({
-  search,
-  page,
-  onPage,
-  currentUserId,
-}: { search: string; currentUserId: string } & ListPaging) {
+export function UsersTab({ search, currentUserId, ...paging }: { search: string; currentUserId: string } & ListPaging) {
   const [managing, setManaging] = useState<SuperAdminUser | null>(null);
-  const list = usePlatformUsers(search, page);
-  const { data, isPending, isError, isPlaceholderData, refetch } = list;
-  useLastPageWhenPastEnd(list, page, onPage);
-  const items = data?.items ?? [];
+  const list = usePlatformUsers(search, paging.page);
+  useLastPageWhenPastEnd(list, paging.page, paging.onPage);
   const manage = (user: SuperAdminUser) => (
     <Button variant="outline" size="sm" onClick={() => setManaging(user)} aria-label={`Manage ${user.email}`}>
       Manage
@@ -55,73 +47,61 @@ export function UsersTab({
   return (
     <>
       <PlatformListState
+        list={list}
         label="users"
-        isPending={isPending}
-        isError={isError}
-        hasData={Boolean(data)}
-        count={items.length}
+        pagerLabel="Users"
         search={search}
+        paging={paging}
         emptyIcon={Users}
         emptyTitle="No users yet"
         emptyHint="Accounts appear here as soon as someone registers."
-        onRetry={() => void refetch()}
       >
-        <div className="hidden md:block" aria-busy={isPlaceholderData || undefined}>
-          <Table aria-label="Users">
-            <TableHeader>
-              <TableRow className="hover:bg-transparent">
+        {(items) => (
+          <PlatformTable
+            label="Users"
+            items={items}
+            busy={list.isPlaceholderData}
+            head={
+              <>
                 <TableHead className="pl-5">User</TableHead>
                 <TableHead>Email</TableHead>
                 <TableHead>Organizations</TableHead>
                 <TableHead>Super Admin</TableHead>
                 <TableHead>Created</TableHead>
                 <TableHead className="pr-5 text-right">Actions</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {items.map((u) => (
-                <TableRow key={u.id}>
-                  <TableCell className="pl-5 font-medium text-fg">{displayName(personOf(u))}</TableCell>
-                  <TableCell className="text-fg-muted">{u.email}</TableCell>
-                  <TableCell>
-                    <OrganizationBadges user={u} />
-                  </TableCell>
-                  <TableCell>
-                    <RoleBadge user={u} />
-                  </TableCell>
-                  <TableCell className="whitespace-nowrap">{formatDate(u.createdAt)}</TableCell>
-                  <TableCell className="pr-5 text-right">{manage(u)}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </div>
-        <ul aria-label="Users" className="divide-y divide-line-subtle md:hidden">
-          {items.map((u) => (
-            <li key={u.id} className="flex items-start justify-between gap-3 px-4 py-3.5">
-              <div className="min-w-0 space-y-1">
-                <p className="font-medium break-words text-fg">{displayName(personOf(u))}</p>
-                <p className="text-xs break-all text-fg-subtle">{u.email}</p>
-                <OrganizationBadges user={u} />
-                <div className="flex items-center gap-2">
+              </>
+            }
+            row={(u) => (
+              <TableRow key={u.id}>
+                <TableCell className="pl-5 font-medium text-fg">{displayName(personOf(u))}</TableCell>
+                <TableCell className="text-fg-muted">{u.email}</TableCell>
+                <TableCell>
+                  <OrganizationBadges user={u} />
+                </TableCell>
+                <TableCell>
                   <RoleBadge user={u} />
-                  <span className="text-xs text-fg-subtle">{formatDate(u.createdAt)}</span>
+                </TableCell>
+                <TableCell className="whitespace-nowrap">{formatDate(u.createdAt)}</TableCell>
+                <TableCell className="pr-5 text-right">{manage(u)}</TableCell>
+              </TableRow>
+            )}
+            card={(u) => (
+              <>
+                <div className="min-w-0 space-y-1">
+                  <p className="font-medium break-words text-fg">{displayName(personOf(u))}</p>
+                  <p className="text-xs break-all text-fg-subtle">{u.email}</p>
+                  <OrganizationBadges user={u} />
+                  <div className="flex items-center gap-2">
+                    <RoleBadge user={u} />
+                    <span className="text-xs text-fg-subtle">{formatDate(u.createdAt)}</span>
+                  </div>
                 </div>
-              </div>
-              {manage(u)}
-            </li>
-          ))}
-        </ul>
+                {manage(u)}
+              </>
+            )}
+          />
+        )}
       </PlatformListState>
-      <Pager
-        label="Users"
-        page={page}
-        pageSize={PLATFORM_PAGE_SIZE}
-        total={data?.total ?? 0}
-        busy={isPlaceholderData}
-        onPage={onPage}
-        className="px-5 pb-3"
-      />
       {managing && (
         <ManageUserDialog user={managing} isSelf={managing.id === currentUserId} onClose={() => setManaging(null)} />
       )}

@@ -25,9 +25,10 @@ import {
   XCircle,
   type LucideIcon,
 } from 'lucide-react';
-import { useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
+import { IconTile } from '@/components/IconTile';
 import { ListState } from '@/components/ListState';
+import { useListPage } from '@/components/useListPage';
 
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
@@ -73,9 +74,9 @@ export function ActivityCard({
   /** A current member's name by user id, to word entries about members. */
   nameOf?: (userId: string) => string | undefined;
 }) {
-  const [page, setPage] = useState(0);
-  const { data, isPending, isError, isPlaceholderData, refetch } = useAuditLog(organizationId, page);
-  const total = data?.total ?? 0;
+  const paging = useListPage(AUDIT_PAGE_SIZE);
+  const log = useAuditLog(organizationId, paging.page);
+  const { data, isPending, isError, isPlaceholderData, refetch } = log;
 
   const body = (
     <ListState
@@ -118,9 +119,7 @@ export function ActivityCard({
               const Icon = icons[entry.action] ?? History;
               return (
                 <li key={entry.id} className="flex items-start gap-3">
-                  <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-surface-muted text-fg-muted">
-                    <Icon aria-hidden className="size-4" />
-                  </span>
+                  <IconTile icon={Icon} tone="muted" className="size-8 rounded-full" iconClassName="size-4" />
                   <div className="min-w-0 pt-0.5">
                     <p className="text-sm break-words text-fg-secondary">
                       <span className="font-medium text-fg">{auditActor(entry)}</span> {auditAction(entry, nameOf)}
@@ -135,15 +134,7 @@ export function ActivityCard({
               );
             })}
           </ol>
-          <Pager
-            label="Activity"
-            page={page}
-            pageSize={AUDIT_PAGE_SIZE}
-            total={total}
-            busy={isPlaceholderData}
-            onPage={setPage}
-            className="mt-5 pt-4"
-          />
+          <Pager label="Activity" {...paging.pagerFor(log, isPlaceholderData)} className="mt-5 pt-4" />
         </>
       )}
     </ListState>

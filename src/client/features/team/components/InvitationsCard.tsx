@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
 import { ListState } from '@/components/ListState';
 import { Badge } from '@/components/ui/badge';
+import { DANGER_ACTION_CLASS } from '@/components/RowIconButton';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -84,7 +85,7 @@ export function InvitationsCard({
           variant="ghost"
           size="sm"
           aria-label={`Revoke invitation to ${invitation.email}`}
-          className="text-red-600 dark:text-red-400 hover:bg-red-50 dark:hover:bg-red-950/40 hover:text-red-700 dark:hover:text-red-300"
+          className={DANGER_ACTION_CLASS}
           onClick={() => setRevoking(invitation)}
         >
           <X aria-hidden /> Revoke

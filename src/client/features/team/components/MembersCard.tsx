@@ -1,7 +1,8 @@
 import type { Member, Role } from '@contract';
 import { UserMinus, Users } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
-import { LoadError } from '@/components/ListState';
+import { ListState } from '@/components/ListState';
+import { DANGER_ACTION_CLASS } from '@/components/RowIconButton';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -129,81 +130,89 @@ export function MembersCard({
         variant="ghost"
         size="sm"
         aria-label={`Remove ${displayName(member.user)}`}
-        className="text-red-600 dark:text-red-400 hover:bg-red-50 dark:hover:bg-red-950/40 hover:text-red-700 dark:hover:text-red-300"
+        className={DANGER_ACTION_CLASS}
         onClick={() => setRemoving(member)}
       >
         <UserMinus aria-hidden /> Remove
       </Button>
     );
 
-  let body: ReactNode;
-  if (isPending) {
-    body = (
-      <SkeletonRows
-        label="Loading members"
-        className="divide-y divide-line-subtle px-5 sm:px-6"
-        row={() => (
-          <div className="flex items-center gap-3 py-3">
-            <Skeleton className="size-9 rounded-full" />
-            <div className="flex-1 space-y-1.5">
-              <Skeleton className="h-4 w-40" />
-              <Skeleton className="h-3 w-56" />
-            </div>
-            <Skeleton className="h-8 w-28" />
-          </div>
-        )}
-      />
-    );
-  } else if (isError && !members) {
-    body = (
-      <LoadError icon={Users} title="The member list could not be loaded" onRetry={onRetry}>
-        <p>Check your connection and try again.</p>
-      </LoadError>
-    );
-  } else {
-    const list = members ?? [];
-    body = (
-      <>
-        <div className="hidden sm:block">
-          <Table aria-label="Members">
-            <TableHeader>
-              <TableRow className="hover:bg-transparent">
-                <TableHead className="w-full pl-5 sm:pl-6">Name</TableHead>
-                <TableHead>Role</TableHead>
-                <TableHead>Joined</TableHead>
-                <TableHead className="pr-5 text-right sm:pr-6">
-                  <span className="sr-only">Actions</span>
-                </TableHead>
+  const rows = (list: Member[]) => (
+    <>
+      <div className="hidden sm:block">
+        <Table aria-label="Members">
+          <TableHeader>
+            <TableRow className="hover:bg-transparent">
+              <TableHead className="w-full pl-5 sm:pl-6">Name</TableHead>
+              <TableHead>Role</TableHead>
+              <TableHead>Joined</TableHead>
+              <TableHead className="pr-5 text-right sm:pr-6">
+                <span className="sr-only">Actions</span>
+              </TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {list.map((member) => (
+              <TableRow key={member.id}>
+                <TableCell className="max-w-0 pl-5 sm:pl-6">
+                  <Person member={member} isYou={member.userId === currentUserId} />
+                </TableCell>
+                <TableCell>{roleControl(member)}</TableCell>
+                <TableCell className="whitespace-nowrap text-fg-muted">{formatDate(member.createdAt)}</TableCell>
+                <TableCell className="pr-5 text-right sm:pr-6">{removeControl(member)}</TableCell>
               </TableRow>
-            </TableHeader>
-            <TableBody>
-              {list.map((member) => (
-                <TableRow key={member.id}>
-                  <TableCell className="max-w-0 pl-5 sm:pl-6">
-                    <Person member={member} isYou={member.userId === currentUserId} />
-                  </TableCell>
-                  <TableCell>{roleControl(member)}</TableCell>
-                  <TableCell className="whitespace-nowrap text-fg-muted">{formatDate(member.createdAt)}</TableCell>
-                  <TableCell className="pr-5 text-right sm:pr-6">{removeControl(member)}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </div>
-        <ul aria-label="Members" className="divide-y divide-line-subtle border-t border-line-subtle sm:hidden">
-          {list.map((member) => (
-            <li key={member.id} className="space-y-3 px-5 py-4">
-              <Person member={member} isYou={member.userId === currentUserId} joined />
-              <div className="flex items-center justify-between gap-2">
-                {roleControl(member)}
-                {removeControl(member)}
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+      <ul aria-label="Members" className="divide-y divide-line-subtle border-t border-line-subtle sm:hidden">
+        {list.map((member) => (
+          <li key={member.id} className="space-y-3 px-5 py-4">
+            <Person member={member} isYou={member.userId === currentUserId} joined />
+            <div className="flex items-center justify-between gap-2">
+              {roleControl(member)}
+              {removeControl(member)}
+            </div>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+
+  const body = (
+    <ListState
+      data={members}
+      isPending={isPending}
+      isError={isError}
+      error={{
+        icon: Users,
+        title: 'The member list could not be loaded',
+        onRetry,
+        children: <p>Check your connection and try again.</p>,
+      }}
+      skeleton={
+        <SkeletonRows
+          label="Loading members"
+          className="divide-y divide-line-subtle px-5 sm:px-6"
+          row={() => (
+            <div className="flex items-center gap-3 py-3">
+              <Skeleton className="size-9 rounded-full" />
+              <div className="flex-1 space-y-1.5">
+                <Skeleton className="h-4 w-40" />
+                <Skeleton className="h-3 w-56" />
               </div>
-            </li>
-          ))}
-        </ul>
-      </>
-    );
-  }
+              <Skeleton className="h-8 w-28" />
+            </div>
+          )}
+        />
+      }
+      // no empty state of its own: with no rows the table still shows its header
+      isEmpty={() => false}
+      empty={rows([])}
+    >
+      {rows}
+    </ListState>
+  );
 
   return (
     <Card>

@@ -1,5 +1,6 @@
 import { AlertTriangle, Armchair } from 'lucide-react';
 import { Card } from '@/components/ui/card';
+import { IconTile } from '@/components/IconTile';
 import { Skeleton } from '@/components/ui/skeleton';
 import { cn } from '@/lib/cn';
 
@@ -41,9 +42,7 @@ export function SeatSummary({ maxUsers, used, pendingInvitations }: SeatSummaryP
   return (
     <Card className="p-5 sm:p-6" role="group" aria-label="Seats">
       <div className="flex items-start gap-4">
-        <span className="hidden size-10 shrink-0 items-center justify-center rounded-lg bg-indigo-50 dark:bg-indigo-950/40 text-indigo-600 dark:text-indigo-400 sm:flex">
-          <Armchair aria-hidden className="size-5" />
-        </span>
+        <IconTile icon={Armchair} tone="indigo" className="hidden size-10 rounded-lg sm:flex" iconClassName="size-5" />
         <div className="min-w-0 flex-1">
           <dl className="grid grid-cols-3 gap-4">
             {used === undefined ? (

@@ -1,0 +1,41 @@
+import type { ReactNode } from 'react';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { SkeletonRows } from '@/components/ui/skeleton';
+
+/**
+ * A card that holds one list: its title and a sentence on what it lists, the list edge to edge
+ * below them, and the dialogs its rows open.
+ */
+export function ListCard({
+  title,
+  description,
+  children,
+  dialogs,
+}: {
+  title: string;
+  description: ReactNode;
+  children: ReactNode;
+  dialogs?: ReactNode;
+}) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+        <CardDescription>{description}</CardDescription>
+      </CardHeader>
+      <CardContent className="px-0 pb-2 sm:px-0 sm:pb-2">{children}</CardContent>
+      {dialogs}
+    </Card>
+  );
+}
+
+/** The skeleton rows of a list card's table: one line of placeholders a row, between rules. */
+export function CardTableSkeleton({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <SkeletonRows
+      label={label}
+      className="divide-y divide-line-subtle border-t border-line-subtle"
+      row={() => <div className="flex items-center gap-4 px-5 py-3.5 sm:px-6">{children}</div>}
+    />
+  );
+}

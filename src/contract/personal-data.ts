@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { Timestamp } from './common';
+import { MailItem, MailItemHistoryEntry } from './mail-items';
+import { Recipient } from './recipients';
+
+/**
+ * Personal data on request (decision 015). An erased recipient keeps their row under this name,
+ * with every other personal field emptied, so history and reports stay whole.
+ */
+export const ERASED_RECIPIENT = { firstName: 'Erased', lastName: 'recipient' } as const;
+
+/** The download name of GET /api/recipients/:id/personal-data. */
+export const personalDataFileName = (recipientId: string) => `recipient-${recipientId}-personal-data.json`;
+
+export const PersonalDataPhoto = z.object({
+  id: z.uuid(),
+  contentType: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  createdAt: Timestamp,
+});
+
+/** A mail item addressed to the recipient: its fields, the photo by id and size (never its bytes). */
+export const PersonalDataMailItem = z.object({
+  ...MailItem.pick({
+    id: true,
+    type: true,
+    status: true,
+    trackingNumber: true,
+    sender: true,
+    senderAddress: true,
+    courierCompany: true,
+    description: true,
+    size: true,
+    weight: true,
+    notes: true,
+    collectorName: true,
+  }).shape,
+  /** Names, not the rows: the storage location's and the mailroom's. */
+  location: z.string().nullable(),
+  mailroom: z.string().nullable(),
+  ...MailItem.pick({ arrivedAt: true, notifiedAt: true, deliveredAt: true, createdAt: true, updatedAt: true }).shape,
+  photo: PersonalDataPhoto.nullable(),
+});
+
+/** A history entry of one of their items (deleted items' entries included); staff are not named. */
+export const PersonalDataHistoryEntry = MailItemHistoryEntry.omit({ performedBy: true });
+
+/** An email or SMS to the recipient: where it went, what became of it and when. */
+export const PersonalDataNotification = z.object({
+  id: z.uuid(),
+  mailItemId: z.uuid().nullable(),
+  channel: z.enum(['email', 'sms']),
+  event: z.string(),
+  /** arrival, reminder or receipt. */
+  kind: z.string().nullable(),
+  address: z.string().nullable(),
+  status: z.string(),
+  attempts: z.number().int(),
+  skipReason: z.string().nullable(),
+  createdAt: Timestamp,
+  sentAt: Timestamp.nullable(),
+});
+
+/** GET /api/recipients/:id/personal-data (admins): everything the organization holds about one recipient. */
+export const RecipientPersonalData = z.object({
+  format: z.literal('pigeonhole.recipient-personal-data/1'),
+  exportedAt: Timestamp,
+  organization: z.object({ id: z.uuid(), name: z.string() }),
+  recipient: Recipient.extend({ notificationsOptOutAt: Timestamp.nullable() }),
+  mailItems: z.array(PersonalDataMailItem),
+  history: z.array(PersonalDataHistoryEntry),
+  notifications: z.array(PersonalDataNotification),
+});
+export type RecipientPersonalData = z.infer<typeof RecipientPersonalData>;
+
+export const ERASE_CONFIRM_MESSAGE = 'Confirm the erasure by sending {"confirm": true}';
+
+/** POST /api/recipients/:id/erase (admins): the body says the caller means it. */
+export const EraseRecipientBody = z.object(
+  { confirm: z.literal(true, { message: ERASE_CONFIRM_MESSAGE }) },
+  { message: ERASE_CONFIRM_MESSAGE },
+);
+export type EraseRecipientBody = z.input<typeof EraseRecipientBody>;
+
+/**
+ * What an erasure changed, row by row. Erasing again answers 200 with zeros (nothing was left to
+ * change): the call is idempotent.
+ */
+export const EraseRecipientResult = z.object({
+  recipient: Recipient,
+  counts: z.object({
+    /** 1 when the recipient row was anonymised now, 0 when it already was. */
+    recipient: z.number().int(),
+    /** Mail items whose copies (collector, notes, description, sender address) were cleared. */
+    mailItems: z.number().int(),
+    historyEntries: z.number().int(),
+    /** Notification rows whose address, message or error text was cleared. */
+    notifications: z.number().int(),
+    /** Of those, messages still waiting to go out, now skipped. */
+    notificationsCancelled: z.number().int(),
+    photosDeleted: z.number().int(),
+    /**
+     * Items addressed to someone else (or no one) whose collector, sender, notes, description or
+     * sender address named them (their full name, email or phone), now "[erased]" there.
+     */
+    otherMailItems: z.number().int(),
+    /** History entries of those other items that named them ("Collected by …"). */
+    otherHistoryEntries: z.number().int(),
+    /** Messages about other items whose body or error text named them. */
+    otherNotifications: z.number().int(),
+  }),
+});
+export type EraseRecipientResult = z.infer<typeof EraseRecipientResult>;
