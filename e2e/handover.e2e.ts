@@ -41,6 +41,45 @@ async function sign(page: Page) {
   await page.mouse.up();
 }
 
+describe('a recipient’s pickup code and proxies', () => {
+  it('shows the code and its QR on Recipients, names a proxy, and a new code replaces the old one', async () => {
+    for (const [label, viewport, colorScheme] of [
+      ['desktop-dark', { width: 1280, height: 900 }, 'dark'],
+      ['phone-light', { width: 390, height: 844 }, 'light'],
+    ] as const) {
+      const { context, page } = await stack.newPage(viewport, { colorScheme });
+      await stack.signInAsDemo(page);
+      const recipient = await api<{ id: string }>(page, 'POST', '/api/recipients', {
+        firstName: 'Ines',
+        lastName: `Moreau ${label}`,
+      });
+      await page.getByRole('link', { name: 'Recipients' }).first().click();
+      await page.getByPlaceholder(/Search/).fill(`Moreau ${label}`);
+      const open = page.getByRole('button', { name: `Code Ines Moreau ${label}` });
+      await expect.poll(() => open.isVisible()).toBe(true);
+      await open.click();
+      const dialog = page.getByRole('dialog', { name: `Pickup for Ines Moreau ${label}` });
+      await expect.poll(() => dialog.locator('[data-pickup-code]').isVisible()).toBe(true);
+      const before = (await dialog.locator('[data-pickup-code]').innerText()).trim();
+      const { code } = await api<{ code: string }>(page, 'GET', `/api/recipients/${recipient.id}/pickup-code`);
+      expect(before).toBe(code);
+      expect(await dialog.getByRole('img', { name: `QR code of the pickup code ${code}` }).isVisible()).toBe(true);
+
+      await dialog.getByLabel('Name of someone who may collect').fill('Paul Moreau');
+      await dialog.getByRole('button', { name: 'Add' }).click();
+      await expect.poll(() => dialog.getByRole('button', { name: 'Remove Paul Moreau' }).isVisible()).toBe(true);
+      await stack.screenshot(page, `pickup-code-dialog-${label}`);
+
+      await dialog.getByRole('button', { name: 'New code' }).click();
+      await dialog.getByRole('button', { name: 'Make a new code' }).click();
+      await expect.poll(async () => (await dialog.locator('[data-pickup-code]').innerText()).trim()).not.toBe(before);
+      const proxies = await api<Array<{ name: string }>>(page, 'GET', `/api/recipients/${recipient.id}/proxies`);
+      expect(proxies.map((p) => p.name)).toEqual(['Paul Moreau']);
+      await context.close();
+    }
+  });
+});
+
 describe('hand-over by pickup code', () => {
   it('a code typed at the desk shows every waiting item; a signature hands two over at once with proof', async () => {
     for (const [label, viewport, colorScheme] of [

@@ -65,12 +65,12 @@ export function HandOverSearch({ organizationId }: { organizationId: string }) {
               ref={input}
               id={id}
               value={code}
-              placeholder="Type or scan a code, like K7M-4PX"
+              placeholder="Type or scan a code"
               autoComplete="off"
               autoCapitalize="characters"
               spellCheck={false}
               maxLength={40}
-              className="font-mono uppercase tracking-wider"
+              className="font-mono uppercase tracking-wider placeholder:font-sans placeholder:normal-case placeholder:tracking-normal"
               aria-invalid={error ? true : undefined}
               aria-describedby={error ? `${id}-error` : undefined}
               onChange={(event) => {

@@ -1,5 +1,5 @@
 import type { Recipient } from '@contract';
-import { Download, MoreHorizontal, Pencil, Power, PowerOff, Trash2, UserX } from 'lucide-react';
+import { Download, MoreHorizontal, Pencil, Power, PowerOff, QrCode, Trash2, UserX } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import {
   DropdownMenu,
@@ -16,6 +16,8 @@ import { recipientName } from '@/lib/resources/recipients';
 
 export interface RecipientActionHandlers {
   onEdit: (recipient: Recipient) => void;
+  /** Their pickup code, its QR and the people who may collect for them. */
+  onPickupCode: (recipient: Recipient) => void;
   onToggleActive: (recipient: Recipient) => void;
   onDelete: (recipient: Recipient) => void;
   /** Only admins delete recipients. */
@@ -95,6 +97,7 @@ export function RecipientActions({
   recipient,
   layout,
   onEdit,
+  onPickupCode,
   onToggleActive,
   onDelete,
   canDelete,
@@ -105,6 +108,14 @@ export function RecipientActions({
   const toggleLabel = recipient.isActive ? 'Deactivate' : 'Activate';
   const actions = [
     { key: 'edit', label: 'Edit', icon: Pencil, onClick: () => onEdit(recipient), danger: false, busy: false },
+    {
+      key: 'code',
+      label: 'Code',
+      icon: QrCode,
+      onClick: () => onPickupCode(recipient),
+      danger: false,
+      busy: false,
+    },
     {
       key: 'toggle',
       label: toggleLabel,
@@ -132,13 +143,13 @@ export function RecipientActions({
   ) : null;
   // The labelled buttons share the row; the More menu, an icon, takes only its own width.
   const columns =
-    actions.length === 3
+    actions.length === 4
       ? more
-        ? 'grid-cols-[repeat(3,minmax(0,1fr))_auto]'
-        : 'grid-cols-3'
+        ? 'grid-cols-[repeat(4,minmax(0,1fr))_auto]'
+        : 'grid-cols-4'
       : more
-        ? 'grid-cols-[repeat(2,minmax(0,1fr))_auto]'
-        : 'grid-cols-2';
+        ? 'grid-cols-[repeat(3,minmax(0,1fr))_auto]'
+        : 'grid-cols-3';
 
   if (layout === 'labels') {
     return (

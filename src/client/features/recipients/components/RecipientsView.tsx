@@ -21,6 +21,7 @@ import { useDownloadPersonalData, useEraseRecipientPersonalData } from '../api/p
 import { useRecipientSummary } from '../api/recipientSummary';
 import { useDebouncedValue } from '../hooks/useDebouncedValue';
 import { ErasePersonalDataDialog } from './ErasePersonalDataDialog';
+import { PickupCodeDialog } from './PickupCodeDialog';
 import { ImportRecipientsDialog } from './ImportRecipientsDialog';
 import { RecipientList } from './RecipientList';
 
@@ -97,6 +98,7 @@ export function RecipientsView({ organization }: { organization: MyOrganization 
 
   const [formOpen, setFormOpen] = useState(false);
   const [editing, setEditing] = useState<Recipient | undefined>();
+  const [showingCode, setShowingCode] = useState<Recipient | undefined>();
   const [importOpen, setImportOpen] = useState(false);
   const [deleting, setDeleting] = useState<Recipient | null>(null);
   const [erasing, setErasing] = useState<Recipient | null>(null);
@@ -182,6 +184,7 @@ export function RecipientsView({ organization }: { organization: MyOrganization 
         setEditing(recipient);
         setFormOpen(true);
       }}
+      onPickupCode={setShowingCode}
       onToggleActive={toggleActive}
       onDelete={setDeleting}
       personalData={
@@ -310,6 +313,11 @@ export function RecipientsView({ organization }: { organization: MyOrganization 
       </div>
 
       <RecipientFormDialog open={formOpen} onOpenChange={setFormOpen} recipient={editing} />
+      <PickupCodeDialog
+        organizationId={organization.id}
+        recipient={showingCode}
+        onOpenChange={(open) => !open && setShowingCode(undefined)}
+      />
       {isAdmin && (
         <ImportRecipientsDialog organizationId={organization.id} open={importOpen} onOpenChange={setImportOpen} />
       )}
