@@ -113,7 +113,7 @@ describe('History', () => {
     expect(download.suggestedFilename()).toMatch(/^mailroom-history-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = (await fs.readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '');
     const lines = csv.trim().split(/\r?\n/);
-    expect(lines[0]).toBe('Date,Type,Recipient,Sender,Tracking,Status,Delivered');
+    expect(lines[0]).toBe('Date,Type,Recipient,Sender,Tracking,Status,Delivered,Collected by,Identified by,Proof');
     expect(lines).toHaveLength(4); // the whole filter: the three Kestrel parcels
     expect(lines.find((line) => line.includes('KST-1002'))).toContain('"Kestrel, ""North"" Outfitters"');
 

@@ -42,7 +42,19 @@ export const HistoryStats = z.object({
 export type HistoryStats = z.infer<typeof HistoryStats>;
 
 /** GET /api/history/export (text/csv, streamed): file name and columns per spec §7. */
-export const HISTORY_CSV_COLUMNS = ['Date', 'Type', 'Recipient', 'Sender', 'Tracking', 'Status', 'Delivered'] as const;
+export const HISTORY_CSV_COLUMNS = [
+  'Date',
+  'Type',
+  'Recipient',
+  'Sender',
+  'Tracking',
+  'Status',
+  'Delivered',
+  // Who collected and how (decision 031): the proof's facts, never its images.
+  'Collected by',
+  'Identified by',
+  'Proof',
+] as const;
 export const historyFileName = (date: string) => `mailroom-history-${date}.csv`;
 
 /** GET /api/analytics?range=: what the reports screen draws, each series also shown as a table. */

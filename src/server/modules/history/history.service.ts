@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { z } from 'zod';
 import {
   HISTORY_CSV_COLUMNS,
+  IDENTIFIED_BY_LABELS,
   historyFileName,
   type HistoryFilter,
   type HistoryListQuery,
@@ -55,7 +56,19 @@ export async function* historyCsv(
         r.recipientFirstName !== null || r.recipientLastName !== null
           ? `${r.recipientFirstName ?? ''} ${r.recipientLastName ?? ''}`.trim()
           : '';
-      chunk += csvLine([r.arrived, r.type, recipient, r.sender, r.trackingNumber, r.status, r.delivered]);
+      const proof = [r.signed && 'signature', r.photographed && 'photo'].filter(Boolean).join(' and ');
+      chunk += csvLine([
+        r.arrived,
+        r.type,
+        recipient,
+        r.sender,
+        r.trackingNumber,
+        r.status,
+        r.delivered,
+        r.collectorName,
+        r.identifiedBy && IDENTIFIED_BY_LABELS[r.identifiedBy],
+        proof,
+      ]);
     }
     yield chunk;
     if (rows.length < batchRows) return;

@@ -133,6 +133,11 @@ describe('POST /api/handovers', () => {
     expect((await stranger.get(h.signatureUrl!)).statusCode).toBe(404);
 
     expect((await member.get(`/api/handovers/${h.id}`)).json()).toEqual(h);
+
+    // History's export says who collected and how.
+    const csv = (await member.get('/api/history/export?range=0')).body.split('\r\n');
+    expect(csv[0]).toMatch(/,Collected by,Identified by,Proof$/);
+    expect(csv.filter((line) => line.endsWith(',Amara Okafor,pickup code,signature'))).toHaveLength(2);
   });
 
   it('takes a photo of the collector and says so in the history', async () => {

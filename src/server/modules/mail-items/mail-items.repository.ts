@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { CORE_STATUSES, HANDED_OVER_STATUSES, OVERDUE_HOURS } from '../../../contract';
+import { CORE_STATUSES, HANDED_OVER_STATUSES, OVERDUE_HOURS, type IdentifiedBy } from '../../../contract';
 import type { DbOrTx } from '../../db/client';
 import { mailItemCountsRepository } from './mail-item-counts.repository';
 import { isPreparedPageSize, pageClause, queryPage, queryShape } from '../../db/prepared';
@@ -12,7 +12,7 @@ import {
   type MailItemWithRelations,
 } from './mail-items.columns';
 import { jsonArray } from '../../db/json-reply';
-import { mailItemHistory, mailItems, recipients, users } from '../../db/schema';
+import { handovers, mailItemHistory, mailItems, recipients, users } from '../../db/schema';
 
 export type MailItemRow = typeof mailItems.$inferSelect;
 export type { MailItemWithRelations } from './mail-items.columns';
@@ -254,6 +254,11 @@ export type MailItemExportRow = {
   sender: string | null;
   trackingNumber: string | null;
   status: string;
+  /** Who collected it and the proof of the hand-over, when it was handed over with one (decision 031). */
+  collectorName: string | null;
+  identifiedBy: IdentifiedBy | null;
+  signed: boolean;
+  photographed: boolean;
 };
 
 /**
@@ -287,11 +292,19 @@ export async function mailItemExportBatch(
       sender: mailItems.sender,
       trackingNumber: mailItems.trackingNumber,
       status: mailItems.status,
+      collectorName: mailItems.collectorName,
+      identifiedBy: handovers.identifiedBy,
+      signed: sql<boolean>`${handovers.signaturePhotoId} is not null`,
+      photographed: sql<boolean>`${handovers.photoId} is not null`,
     })
     .from(mailItems)
     .leftJoin(
       recipients,
       and(eq(recipients.organizationId, mailItems.organizationId), eq(recipients.id, mailItems.recipientId)),
+    )
+    .leftJoin(
+      handovers,
+      and(eq(handovers.organizationId, mailItems.organizationId), eq(handovers.id, mailItems.handoverId)),
     )
     .where(where)
     .orderBy(desc(mailItems.arrivedAt), desc(mailItems.id))
