@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { UpdateUserBody, type User } from '@contract';
 import { useForm } from 'react-hook-form';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
+import { SubmitRow } from '@/components/SubmitRow';
 import { toastFailure } from '@/lib/useErrorToast';
 import { useUpdateAccount } from '../api/updateAccount';
 
@@ -56,11 +56,9 @@ export function AccountForm({ user }: { user: User }) {
             <p className="text-sm font-medium text-fg-secondary">Email address</p>
             <p className="text-sm text-fg-muted">{user.email}</p>
           </div>
-          <div className="flex justify-end">
-            <Button type="submit" disabled={update.isPending}>
-              {update.isPending ? 'Saving…' : 'Save Changes'}
-            </Button>
-          </div>
+          <SubmitRow pending={update.isPending} pendingLabel="Saving…">
+            Save Changes
+          </SubmitRow>
         </form>
       </CardContent>
     </Card>

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { Button } from '@/components/ui/button';
+import { useForm, type UseFormRegisterReturn } from 'react-hook-form';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
+import { SubmitRow } from '@/components/SubmitRow';
 import { toastFailure } from '@/lib/useErrorToast';
 import { useChangePassword } from '../api/changePassword';
 
@@ -22,6 +22,23 @@ function passwordProblem({ currentPassword, newPassword, confirmPassword }: Pass
   if (newPassword !== confirmPassword) return 'New passwords do not match.';
   if (newPassword.length < 8) return 'New password must be at least 8 characters long.';
   return null;
+}
+
+interface PasswordFieldProps {
+  id: string;
+  label: string;
+  autoComplete: 'current-password' | 'new-password';
+  /** The form's rules and its one problem, described for every field alike. */
+  describedBy: string;
+  registration: UseFormRegisterReturn;
+}
+
+function PasswordField({ id, label, autoComplete, describedBy, registration }: PasswordFieldProps) {
+  return (
+    <FormField id={id} label={label}>
+      <Input id={id} type="password" autoComplete={autoComplete} aria-describedby={describedBy} {...registration} />
+    </FormField>
+  );
 }
 
 export function ChangePasswordForm() {
@@ -54,34 +71,28 @@ export function ChangePasswordForm() {
       </CardHeader>
       <CardContent>
         <form onSubmit={onSubmit} noValidate className="space-y-4">
-          <FormField id="current-password" label="Current Password">
-            <Input
-              id="current-password"
-              type="password"
-              autoComplete="current-password"
-              aria-describedby={describedBy}
-              {...register('currentPassword')}
-            />
-          </FormField>
+          <PasswordField
+            id="current-password"
+            label="Current Password"
+            autoComplete="current-password"
+            describedBy={describedBy}
+            registration={register('currentPassword')}
+          />
           <div className="grid gap-4 sm:grid-cols-2">
-            <FormField id="new-password" label="New Password">
-              <Input
-                id="new-password"
-                type="password"
-                autoComplete="new-password"
-                aria-describedby={describedBy}
-                {...register('newPassword')}
-              />
-            </FormField>
-            <FormField id="confirm-new-password" label="Confirm New Password">
-              <Input
-                id="confirm-new-password"
-                type="password"
-                autoComplete="new-password"
-                aria-describedby={describedBy}
-                {...register('confirmPassword')}
-              />
-            </FormField>
+            <PasswordField
+              id="new-password"
+              label="New Password"
+              autoComplete="new-password"
+              describedBy={describedBy}
+              registration={register('newPassword')}
+            />
+            <PasswordField
+              id="confirm-new-password"
+              label="Confirm New Password"
+              autoComplete="new-password"
+              describedBy={describedBy}
+              registration={register('confirmPassword')}
+            />
           </div>
           {problem && (
             <p
@@ -96,11 +107,9 @@ export function ChangePasswordForm() {
             Password requirements: current password required, new password must be at least 8 characters, passwords must
             match.
           </p>
-          <div className="flex justify-end">
-            <Button type="submit" disabled={change.isPending}>
-              {change.isPending ? 'Changing…' : 'Change Password'}
-            </Button>
-          </div>
+          <SubmitRow pending={change.isPending} pendingLabel="Changing…">
+            Change Password
+          </SubmitRow>
         </form>
       </CardContent>
     </Card>
