@@ -64,6 +64,15 @@ interface OptionSelectFieldProps<V extends FieldValues, C, T> {
   leading?: ReactNode;
 }
 
+/** A select's items, one an option (Edit's Status, Log Mail's Storage Location, History's filters). */
+export function OptionItems({ options }: { options: readonly { value: string; label: string }[] }) {
+  return options.map((option) => (
+    <SelectItem key={option.value} value={option.value}>
+      {option.label}
+    </SelectItem>
+  ));
+}
+
 /** A field choosing one value from a list: Edit's Status, Log Mail's Storage Location; its message is the form's. */
 export function OptionSelectField<V extends FieldValues, C, T>({
   id,
@@ -87,11 +96,7 @@ export function OptionSelectField<V extends FieldValues, C, T>({
             </SelectTrigger>
             <SelectContent>
               {leading}
-              {options.map((option) => (
-                <SelectItem key={option.value} value={option.value}>
-                  {option.label}
-                </SelectItem>
-              ))}
+              <OptionItems options={options} />
             </SelectContent>
           </Select>
         </FormField>
