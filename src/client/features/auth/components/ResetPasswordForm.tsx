@@ -4,6 +4,7 @@ import { StatusPanel } from '@/components/StatusPanel';
 import { Button } from '@/components/ui/button';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
+import { SubmitButton } from '@/components/SubmitButton';
 import { resetPassword } from '../api/resetPassword';
 import { toastFailure } from '@/lib/useErrorToast';
 import { useSchemaForm } from '@/lib/schemaForm';
@@ -67,9 +68,9 @@ export function ResetPasswordForm({ token }: { token: string }) {
           {...field('confirmPassword')}
         />
       </FormField>
-      <Button type="submit" className="w-full" disabled={reset.isPending}>
-        {reset.isPending ? 'Resetting…' : 'Reset Password'}
-      </Button>
+      <SubmitButton className="w-full" pending={reset.isPending} pendingLabel="Resetting…">
+        Reset Password
+      </SubmitButton>
     </form>
   );
 }

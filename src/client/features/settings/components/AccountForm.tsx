@@ -5,7 +5,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
-import { SubmitRow } from '@/components/SubmitRow';
+import { SubmitRow } from '@/components/SubmitButton';
 import { toastFailure } from '@/lib/useErrorToast';
 import { useUpdateAccount } from '../api/updateAccount';
 

@@ -4,7 +4,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
-import { SubmitRow } from '@/components/SubmitRow';
+import { SubmitRow } from '@/components/SubmitButton';
 import { toastFailure } from '@/lib/useErrorToast';
 import { useChangePassword } from '../api/changePassword';
 

@@ -5,7 +5,7 @@ import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { toast } from '@/components/ui/use-toast';
 import { CodeInput } from '@/components/CodeInput';
-import { SubmitRow } from '@/components/SubmitRow';
+import { SubmitRow } from '@/components/SubmitButton';
 import { serverMessage } from '@/lib/api';
 import { useTwoFactorEnable, useTwoFactorSetup } from '../../api/twoFactor';
 import { RecoveryCodes } from './RecoveryCodes';

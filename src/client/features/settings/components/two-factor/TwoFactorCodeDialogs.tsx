@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/use-toast';
-import { SubmitRow } from '@/components/SubmitRow';
+import { SubmitRow } from '@/components/SubmitButton';
 import { serverMessage } from '@/lib/api';
 import { useNewRecoveryCodes, useTwoFactorDisable } from '../../api/twoFactor';
 import { RecoveryCodes } from './RecoveryCodes';
