@@ -416,34 +416,28 @@ function PaymentSection({
       <fieldset className="space-y-2">
         <legend className="mb-2 text-sm font-semibold text-fg">Payment method</legend>
         <div className="grid gap-2">
-          {offered.includes('card') && (
+          {METHODS.filter((tile) => offered.includes(tile.method)).map((tile) => (
             <MethodTile
-              method="card"
-              label="Credit Card"
-              icon={CreditCard}
-              note="On a secure checkout page"
-              checked={method === 'card'}
+              key={tile.method}
+              {...tile}
+              checked={method === tile.method}
               onSelect={onChoose}
-              disabled={paid}
+              // once the card's secure checkout is opening, PayPal can no longer be chosen
+              disabled={paid || (tile.method === 'paypal' && redirecting)}
             />
-          )}
-          {offered.includes('paypal') && (
-            <MethodTile
-              method="paypal"
-              label="PayPal"
-              icon={Wallet}
-              note="Pays one month at a time"
-              checked={method === 'paypal'}
-              onSelect={onChoose}
-              disabled={paid || redirecting}
-            />
-          )}
+          ))}
         </div>
       </fieldset>
       {method === 'card' ? card : paypal}
     </>
   );
 }
+
+/** The payment methods, in the order offered. */
+const METHODS: readonly { method: PaymentMethod; label: string; icon: LucideIcon; note: string }[] = [
+  { method: 'card', label: 'Credit Card', icon: CreditCard, note: 'On a secure checkout page' },
+  { method: 'paypal', label: 'PayPal', icon: Wallet, note: 'Pays one month at a time' },
+];
 
 interface MethodTileProps {
   method: PaymentMethod;
