@@ -146,6 +146,11 @@ const SuperAdmin = lazyScreen<SignedInScreenProps>(() =>
 /** The 404 page (spec §2), signed in (inside the shell) or out. */
 export const NotFound = lazyScreen<object>(() => import('./screens/NotFoundScreen').then((m) => m.NotFoundScreen));
 
+/** A signed-in screen inside the shell, with its entry in the sidebar. */
+function sidebarScreen(path: string, screen: SignedInRoute['screen'], nav: NavEntry): SignedInRoute {
+  return { path, access: 'signed-in', layout: 'shell', screen, nav };
+}
+
 /**
  * Every route, in the order they are tried. A path may appear twice, once for each state (`/` is
  * the landing page signed out and the dashboard signed in; /auth, /login and /register offer to
@@ -172,56 +177,14 @@ export const routes: readonly AppRoute[] = [
   { path: '/login', access: 'signed-in', layout: 'standalone', screen: JoinInvitation },
   { path: '/register', access: 'signed-in', layout: 'standalone', screen: JoinInvitation },
   { path: '/', access: 'signed-in', layout: 'shell', screen: Dashboard },
-  {
-    path: '/dashboard',
-    access: 'signed-in',
-    layout: 'shell',
-    screen: Dashboard,
-    nav: { label: 'Dashboard', icon: LayoutDashboard, group: 'main' },
-  },
-  {
-    path: '/mail-intake',
-    access: 'signed-in',
-    layout: 'shell',
-    screen: MailIntake,
-    nav: { label: 'Mail Intake', icon: Inbox, group: 'main' },
-  },
-  {
-    path: '/pending-pickups',
-    access: 'signed-in',
-    layout: 'shell',
-    screen: PendingPickups,
-    nav: { label: 'Pending Pickups', icon: PackageOpen, group: 'main' },
-  },
-  {
-    path: '/recipients',
-    access: 'signed-in',
-    layout: 'shell',
-    screen: Recipients,
-    nav: { label: 'Recipients', icon: Users, group: 'main' },
-  },
-  {
-    path: '/history',
-    access: 'signed-in',
-    layout: 'shell',
-    screen: HistoryScreen,
-    nav: { label: 'History', icon: History, group: 'main' },
-  },
-  {
-    path: '/reports',
-    access: 'signed-in',
-    layout: 'shell',
-    screen: Reports,
-    nav: { label: 'Reports', icon: ChartColumn, group: 'main' },
-  },
+  sidebarScreen('/dashboard', Dashboard, { label: 'Dashboard', icon: LayoutDashboard, group: 'main' }),
+  sidebarScreen('/mail-intake', MailIntake, { label: 'Mail Intake', icon: Inbox, group: 'main' }),
+  sidebarScreen('/pending-pickups', PendingPickups, { label: 'Pending Pickups', icon: PackageOpen, group: 'main' }),
+  sidebarScreen('/recipients', Recipients, { label: 'Recipients', icon: Users, group: 'main' }),
+  sidebarScreen('/history', HistoryScreen, { label: 'History', icon: History, group: 'main' }),
+  sidebarScreen('/reports', Reports, { label: 'Reports', icon: ChartColumn, group: 'main' }),
   { path: '/integrations', access: 'signed-in', layout: 'shell', screen: Integrations },
-  {
-    path: '/settings',
-    access: 'signed-in',
-    layout: 'shell',
-    screen: SettingsScreen,
-    nav: { label: 'Settings', icon: Settings, group: 'admin' },
-  },
+  sidebarScreen('/settings', SettingsScreen, { label: 'Settings', icon: Settings, group: 'admin' }),
   { path: '/settings-billing', access: 'signed-in', layout: 'shell', screen: Billing },
   { path: '/subscription-management', access: 'signed-in', layout: 'shell', screen: Billing },
   { path: '/checkout', access: 'signed-in', layout: 'shell', screen: Checkout },

@@ -1,6 +1,7 @@
 import { CheckCircle2, type LucideIcon } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Card } from '@/components/ui/card';
+import { TickList } from './TickList';
 
 interface ComingSoonCardProps {
   icon: LucideIcon;
@@ -23,14 +24,13 @@ export function ComingSoonCard({ icon: Icon, title, features }: ComingSoonCardPr
       <p className="mx-auto mt-1 max-w-md text-sm text-fg-subtle">
         This part of Pigeonhole arrives soon. Here is what it will do:
       </p>
-      <ul className="mx-auto mt-6 max-w-sm space-y-2 text-left">
-        {features.map((feature) => (
-          <li key={feature} className="flex items-start gap-2.5 text-sm text-fg-secondary">
-            <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-indigo-500 dark:text-indigo-400" />
-            {feature}
-          </li>
-        ))}
-      </ul>
+      <TickList
+        items={features}
+        icon={CheckCircle2}
+        className="mx-auto mt-6 max-w-sm space-y-2 text-left"
+        itemClassName="flex items-start gap-2.5 text-sm text-fg-secondary"
+        iconClassName="mt-0.5 size-4 shrink-0 text-indigo-500 dark:text-indigo-400"
+      />
     </Card>
   );
 }

@@ -1,4 +1,5 @@
 import { cn } from '@/lib/cn';
+import { LogoGlyph } from './LogoGlyph';
 
 /** The Pigeonhole mark: a rack of four pigeonholes. */
 export function LogoMark({ className, inverted = false }: { className?: string; inverted?: boolean }) {
@@ -12,17 +13,7 @@ export function LogoMark({ className, inverted = false }: { className?: string; 
         className,
       )}
     >
-      <svg
-        viewBox="0 0 24 24"
-        className="size-[60%]"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth={2.2}
-        strokeLinejoin="round"
-      >
-        <rect x="3" y="4" width="18" height="16" rx="2" />
-        <path d="M3 12h18M12 4v16" />
-      </svg>
+      <LogoGlyph />
     </span>
   );
 }

@@ -3,8 +3,9 @@ import { RECIPIENT_TYPES, RecipientBody, type Recipient } from '@contract';
 import { useId } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { createOrUpdate } from '@/components/createOrUpdate';
+import { FormActions } from '@/components/FormActions';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { ChoiceSelect } from '@/components/ui/choice-select';
@@ -74,25 +75,21 @@ function RecipientForm({ organizationId, recipient, onSaved, onOpenChange, short
     onSaved?.(result);
   };
 
-  const onSubmit = handleSubmit((values) => {
-    if (recipient) {
-      update.mutate(
-        { id: recipient.id, changes: values },
-        {
-          onSuccess: (result) => saved(result, 'Recipient updated'),
-          onError: (err) => toastFailure('Failed to update recipient', err),
-        },
-      );
-    } else {
-      create.mutate(values, {
-        onSuccess: (result) => saved(result, 'Recipient added'),
+  const onSubmit = handleSubmit((values) =>
+    createOrUpdate(recipient?.id, values, {
+      create,
+      update,
+      updated: { title: 'Recipient updated', onError: (err) => toastFailure('Failed to update recipient', err) },
+      created: {
+        title: 'Recipient added',
         onError: (err) =>
           shortcut
             ? toastFailure('Add Failed', err, 'Failed to add recipient')
             : toastFailure('Failed to create recipient', err),
-      });
-    }
-  });
+      },
+      onSaved: saved,
+    }),
+  );
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
@@ -134,14 +131,7 @@ function RecipientForm({ organizationId, recipient, onSaved, onOpenChange, short
           )}
         />
       </FormField>
-      <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-        <Button variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={pending}>
-          {pending ? 'Saving…' : 'Save Recipient'}
-        </Button>
-      </div>
+      <FormActions pending={pending} onCancel={() => onOpenChange(false)} submitLabel="Save Recipient" />
     </form>
   );
 }

@@ -1,8 +1,7 @@
 import { SUPER_ADMIN_MESSAGES, type User } from '@contract';
 import { ShieldAlert } from 'lucide-react';
-import { Link } from 'wouter';
 import { StatusPanel } from '@/components/StatusPanel';
-import { Button } from '@/components/ui/button';
+import { ButtonLink } from '@/components/ButtonLink';
 import { usePlatformStats } from '@/features/super-admin/api/platform';
 import { SuperAdminView } from '@/features/super-admin/components/SuperAdminView';
 import { ApiError } from '@/lib/api';
@@ -30,11 +29,7 @@ function SuperAdminGate({ user }: { user: User }) {
         icon={ShieldAlert}
         tone="warning"
         title="Two-factor authentication required"
-        actions={
-          <Button asChild>
-            <Link href="/settings">Open Account settings</Link>
-          </Button>
-        }
+        actions={<ButtonLink href="/settings">Open Account settings</ButtonLink>}
       >
         <p>{SUPER_ADMIN_MESSAGES.twoFactorRequired}</p>
         <p>The super admin console reaches every organization, so a password alone is not enough to open it.</p>

@@ -1,6 +1,6 @@
 import type { Analytics } from '@contract';
 import { AlertTriangle, Gauge, Timer, TrendingUp, type LucideIcon } from 'lucide-react';
-import { Card } from '@/components/ui/card';
+import { FigureCard } from '@/components/FigureCard';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatHours } from './format';
 
@@ -46,14 +46,8 @@ const figures: Figure[] = [
 export function FigureCards({ data }: { data: Analytics | undefined }) {
   return (
     <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
-      {figures.map(({ label, icon: Icon, iconClass, value, note }) => (
-        <Card key={label} role="group" aria-label={label} className="p-4 sm:p-5">
-          <div className="flex items-start justify-between gap-3">
-            <p className="text-sm font-medium text-fg-subtle">{label}</p>
-            <span className={`hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex ${iconClass}`}>
-              <Icon aria-hidden className="size-5" />
-            </span>
-          </div>
+      {figures.map(({ label, icon, iconClass, value, note }) => (
+        <FigureCard key={label} label={label} icon={icon} iconClass={iconClass}>
           {data ? (
             <p data-figure-value className="mt-1 text-2xl font-semibold tracking-tight text-fg sm:text-3xl">
               {value(data)}
@@ -62,7 +56,7 @@ export function FigureCards({ data }: { data: Analytics | undefined }) {
             <Skeleton className="mt-1 h-9 w-20" />
           )}
           <p className="mt-2 text-xs text-fg-subtle">{note}</p>
-        </Card>
+        </FigureCard>
       ))}
     </div>
   );

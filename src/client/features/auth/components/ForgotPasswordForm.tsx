@@ -1,8 +1,8 @@
 import { MailCheck } from 'lucide-react';
 import { StatusPanel } from '@/components/StatusPanel';
-import { Button } from '@/components/ui/button';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
+import { SubmitButton } from '@/components/SubmitButton';
 import { requestPasswordReset } from '../api/forgotPassword';
 import { toastFailure } from '@/lib/useErrorToast';
 import { useSchemaForm } from '@/lib/schemaForm';
@@ -46,9 +46,9 @@ export function ForgotPasswordForm() {
           {...field('email')}
         />
       </FormField>
-      <Button type="submit" className="w-full" disabled={request.isPending}>
-        {request.isPending ? 'Sending…' : 'Send Reset Link'}
-      </Button>
+      <SubmitButton className="w-full" pending={request.isPending} pendingLabel="Sending…">
+        Send Reset Link
+      </SubmitButton>
     </form>
   );
 }

@@ -1,9 +1,9 @@
 import { CheckCircle2 } from 'lucide-react';
-import { Link } from 'wouter';
 import { StatusPanel } from '@/components/StatusPanel';
-import { Button } from '@/components/ui/button';
+import { ButtonLink } from '@/components/ButtonLink';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
+import { SubmitButton } from '@/components/SubmitButton';
 import { resetPassword } from '../api/resetPassword';
 import { toastFailure } from '@/lib/useErrorToast';
 import { useSchemaForm } from '@/lib/schemaForm';
@@ -23,11 +23,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
         icon={CheckCircle2}
         tone="success"
         title="Password reset"
-        actions={
-          <Button asChild>
-            <Link href="/login">Go to Login</Link>
-          </Button>
-        }
+        actions={<ButtonLink href="/login">Go to Login</ButtonLink>}
       >
         <p>Your password has been changed. Sign in with your new password.</p>
       </StatusPanel>
@@ -67,9 +63,9 @@ export function ResetPasswordForm({ token }: { token: string }) {
           {...field('confirmPassword')}
         />
       </FormField>
-      <Button type="submit" className="w-full" disabled={reset.isPending}>
-        {reset.isPending ? 'Resetting…' : 'Reset Password'}
-      </Button>
+      <SubmitButton className="w-full" pending={reset.isPending} pendingLabel="Resetting…">
+        Reset Password
+      </SubmitButton>
     </form>
   );
 }

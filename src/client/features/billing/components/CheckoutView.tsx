@@ -20,8 +20,8 @@ import {
   Mail,
   RefreshCw,
   ShieldCheck,
-  Sparkles,
   Wallet,
+  type LucideIcon,
 } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { Link, useSearch } from 'wouter';
@@ -39,6 +39,7 @@ import { usePlans } from '../api/plans';
 import { useUpgradeComplete } from '../hooks/useUpgradeComplete';
 import { clampSeats, offeredMethods, seatTextProblem, type PaymentMethod } from '../planState';
 import { ChoiceTile } from './ChoiceTile';
+import { ChosenPlanBadge, MostPopularBadge } from './PlanBadges';
 import { PaypalPayment } from './PaypalPayment';
 import { QuantityInput } from './QuantityInput';
 
@@ -117,16 +118,8 @@ function PlanTiles({ planType, onChoose }: { planType: PaidPlanType; onChoose: (
               <span className="min-w-0 flex-1">
                 <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
                   <span className="text-base font-semibold text-fg">{plan.name}</span>
-                  {plan.mostPopular && (
-                    <Badge tone="indigo" className="gap-1">
-                      <Sparkles aria-hidden className="size-3" /> Most Popular
-                    </Badge>
-                  )}
-                  {selected && (
-                    <Badge tone="green" className="gap-1">
-                      <CheckCircle2 aria-hidden className="size-3" /> Selected
-                    </Badge>
-                  )}
+                  {plan.mostPopular && <MostPopularBadge />}
+                  {selected && <ChosenPlanBadge>Selected</ChosenPlanBadge>}
                 </span>
                 <span className="mt-0.5 block text-sm text-fg-subtle">{plan.description}</span>
               </span>
@@ -423,44 +416,58 @@ function PaymentSection({
       <fieldset className="space-y-2">
         <legend className="mb-2 text-sm font-semibold text-fg">Payment method</legend>
         <div className="grid gap-2">
-          {offered.includes('card') && (
-            <ChoiceTile
-              name="method"
-              value="card"
-              label="Credit Card"
-              checked={method === 'card'}
-              onSelect={() => onChoose('card')}
-              disabled={paid}
-              className="p-3 sm:p-3"
-            >
-              <span className="flex items-center justify-between gap-2">
-                <span className="text-sm font-medium text-fg">Credit Card</span>
-                <CreditCard aria-hidden className="size-4 text-fg-subtle" />
-              </span>
-              <span className="mt-0.5 block text-xs text-fg-subtle">On a secure checkout page</span>
-            </ChoiceTile>
-          )}
-          {offered.includes('paypal') && (
-            <ChoiceTile
-              name="method"
-              value="paypal"
-              label="PayPal"
-              checked={method === 'paypal'}
-              onSelect={() => onChoose('paypal')}
-              disabled={paid || redirecting}
-              className="p-3 sm:p-3"
-            >
-              <span className="flex items-center justify-between gap-2">
-                <span className="text-sm font-medium text-fg">PayPal</span>
-                <Wallet aria-hidden className="size-4 text-fg-subtle" />
-              </span>
-              <span className="mt-0.5 block text-xs text-fg-subtle">Pays one month at a time</span>
-            </ChoiceTile>
-          )}
+          {METHODS.filter((tile) => offered.includes(tile.method)).map((tile) => (
+            <MethodTile
+              key={tile.method}
+              {...tile}
+              checked={method === tile.method}
+              onSelect={onChoose}
+              // once the card's secure checkout is opening, PayPal can no longer be chosen
+              disabled={paid || (tile.method === 'paypal' && redirecting)}
+            />
+          ))}
         </div>
       </fieldset>
       {method === 'card' ? card : paypal}
     </>
+  );
+}
+
+/** The payment methods, in the order offered. */
+const METHODS: readonly { method: PaymentMethod; label: string; icon: LucideIcon; note: string }[] = [
+  { method: 'card', label: 'Credit Card', icon: CreditCard, note: 'On a secure checkout page' },
+  { method: 'paypal', label: 'PayPal', icon: Wallet, note: 'Pays one month at a time' },
+];
+
+interface MethodTileProps {
+  method: PaymentMethod;
+  label: string;
+  icon: LucideIcon;
+  /** How that method pays, under its name. */
+  note: string;
+  checked: boolean;
+  onSelect: (method: PaymentMethod) => void;
+  disabled: boolean;
+}
+
+/** One payment method to choose. */
+function MethodTile({ method, label, icon: Icon, note, checked, onSelect, disabled }: MethodTileProps) {
+  return (
+    <ChoiceTile
+      name="method"
+      value={method}
+      label={label}
+      checked={checked}
+      onSelect={() => onSelect(method)}
+      disabled={disabled}
+      className="p-3 sm:p-3"
+    >
+      <span className="flex items-center justify-between gap-2">
+        <span className="text-sm font-medium text-fg">{label}</span>
+        <Icon aria-hidden className="size-4 text-fg-subtle" />
+      </span>
+      <span className="mt-0.5 block text-xs text-fg-subtle">{note}</span>
+    </ChoiceTile>
   );
 }
 

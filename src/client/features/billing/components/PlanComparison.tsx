@@ -8,17 +8,18 @@ import {
   type PaidPlanType,
   type Plan,
 } from '@contract';
-import { CheckCircle2, Lock, Sparkles } from 'lucide-react';
+import { CheckCircle2, Lock } from 'lucide-react';
 import { useState } from 'react';
-import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
+import { TickList } from '@/components/TickList';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api';
 import { cn } from '@/lib/cn';
 import { useCreateCheckoutSession } from '../api/createCheckoutSession';
 import { clampSeats, seatTextProblem } from '../planState';
+import { ChosenPlanBadge, MostPopularBadge } from './PlanBadges';
 import { QuantityInput } from './QuantityInput';
 
 interface PlanComparisonProps {
@@ -56,30 +57,21 @@ function PlanColumn({
     >
       <div className="flex flex-wrap items-center gap-2">
         <h3 className="text-base font-semibold text-fg">{plan.name}</h3>
-        {plan.mostPopular && (
-          <Badge tone="indigo" className="gap-1">
-            <Sparkles aria-hidden className="size-3" /> Most Popular
-          </Badge>
-        )}
-        {current && (
-          <Badge tone="green" className="gap-1">
-            <CheckCircle2 aria-hidden className="size-3" /> Current plan
-          </Badge>
-        )}
+        {plan.mostPopular && <MostPopularBadge />}
+        {current && <ChosenPlanBadge>Current plan</ChosenPlanBadge>}
       </div>
       <p className="mt-0.5 text-sm text-fg-subtle">{plan.description}</p>
       <p className="mt-3">
         <span className="text-3xl font-bold text-fg tabular-nums">{formatCents(plan.pricePerUser)}</span>
         <span className="text-sm text-fg-subtle"> /licence/month</span>
       </p>
-      <ul className="mt-4 flex-1 space-y-1.5 text-sm text-fg-muted">
-        {plan.features.map((feature) => (
-          <li key={feature} className="flex items-start gap-2">
-            <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600 dark:text-emerald-400" />
-            {feature}
-          </li>
-        ))}
-      </ul>
+      <TickList
+        items={plan.features}
+        icon={CheckCircle2}
+        className="mt-4 flex-1 space-y-1.5 text-sm text-fg-muted"
+        itemClassName="flex items-start gap-2"
+        iconClassName="mt-0.5 size-4 shrink-0 text-emerald-600 dark:text-emerald-400"
+      />
       <div className="mt-5 space-y-1.5 border-t border-line-subtle pt-4">
         <Label htmlFor={id}>Licences</Label>
         <div className="flex flex-wrap items-center justify-between gap-2">

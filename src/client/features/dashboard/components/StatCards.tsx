@@ -1,6 +1,6 @@
 import type { DashboardStats } from '@contract';
 import { Clock, Mail, TrendingUp, Users, type LucideIcon } from 'lucide-react';
-import { Card } from '@/components/ui/card';
+import { FigureCard } from '@/components/FigureCard';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useCurrentOrganization } from '@/lib/currentOrganization';
 import { useDashboardTrends } from '../api/dashboardTrends';
@@ -62,14 +62,8 @@ export function StatCards({ data, isLoading }: StatCardsProps) {
   const texts = trends.data ? trendTexts(trends.data) : undefined;
   return (
     <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
-      {stats.map(({ label, icon: Icon, value, trend, trendClass, iconClass }) => (
-        <Card key={label} role="group" aria-label={label} className="p-4 sm:p-5">
-          <div className="flex items-start justify-between gap-3">
-            <p className="text-sm font-medium text-fg-subtle">{label}</p>
-            <span className={`hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex ${iconClass}`}>
-              <Icon aria-hidden className="size-5" />
-            </span>
-          </div>
+      {stats.map(({ label, icon, value, trend, trendClass, iconClass }) => (
+        <FigureCard key={label} label={label} icon={icon} iconClass={iconClass}>
           {isLoading ? (
             <Skeleton className="mt-1 h-9 w-20" />
           ) : (
@@ -86,7 +80,7 @@ export function StatCards({ data, isLoading }: StatCardsProps) {
           ) : (
             <p className="mt-2 text-xs font-medium text-fg-subtle">–</p>
           )}
-        </Card>
+        </FigureCard>
       ))}
     </div>
   );

@@ -2,7 +2,7 @@ import type { Integration, NotificationMessage } from '@contract';
 import { RefreshCw, ScrollText } from 'lucide-react';
 import { EmptyState } from '@/components/EmptyState';
 import { ListState } from '@/components/ListState';
-import { useListPage } from '@/components/useListPage';
+import { useListPage } from '@/lib/useListPage';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';

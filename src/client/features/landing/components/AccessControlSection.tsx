@@ -1,4 +1,5 @@
 import { Check, ShieldCheck, UserCog, UserRound } from 'lucide-react';
+import { TickList } from '@/components/TickList';
 import { adminAbilities, memberAbilities, safeguards } from '../content';
 import { SectionHeading } from './SectionHeading';
 
@@ -24,14 +25,13 @@ function RoleCard({
           <p className="text-sm text-slate-300">{summary}</p>
         </div>
       </div>
-      <ul className="mt-5 space-y-2.5 text-sm text-slate-200">
-        {abilities.map((ability) => (
-          <li key={ability} className="flex gap-2.5">
-            <Check aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-400" />
-            {ability}
-          </li>
-        ))}
-      </ul>
+      <TickList
+        items={abilities}
+        icon={Check}
+        className="mt-5 space-y-2.5 text-sm text-slate-200"
+        itemClassName="flex gap-2.5"
+        iconClassName="mt-0.5 size-4 shrink-0 text-emerald-400"
+      />
     </div>
   );
 }
@@ -71,14 +71,13 @@ export function AccessControlSection() {
                 <p className="text-sm text-slate-300">Behind every screen</p>
               </div>
             </div>
-            <ul className="mt-5 space-y-3 text-sm leading-relaxed text-slate-200">
-              {safeguards.map((text) => (
-                <li key={text} className="flex gap-2.5">
-                  <Check aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-400" />
-                  {text}
-                </li>
-              ))}
-            </ul>
+            <TickList
+              items={safeguards}
+              icon={Check}
+              className="mt-5 space-y-3 text-sm leading-relaxed text-slate-200"
+              itemClassName="flex gap-2.5"
+              iconClassName="mt-0.5 size-4 shrink-0 text-emerald-400"
+            />
           </div>
         </div>
       </div>

@@ -1,3 +1,5 @@
+import { LogoGlyph } from '@/components/LogoGlyph';
+
 /**
  * The Pigeonhole mark and name, as components/Logo draws them (kept here without its class
  * merging, which would bring tailwind-merge into the landing page's first load).
@@ -25,17 +27,7 @@ export function BrandMark({
       aria-hidden
       className={`inline-flex ${size} shrink-0 items-center justify-center rounded-lg shadow-sm ${className}`}
     >
-      <svg
-        viewBox="0 0 24 24"
-        className="size-[60%]"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth={2.2}
-        strokeLinejoin="round"
-      >
-        <rect x="3" y="4" width="18" height="16" rx="2" />
-        <path d="M3 12h18M12 4v16" />
-      </svg>
+      <LogoGlyph />
     </span>
   );
 }

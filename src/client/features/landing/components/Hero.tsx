@@ -1,4 +1,5 @@
 import { ArrowRight, CheckCircle2 } from 'lucide-react';
+import { TickList } from '@/components/TickList';
 import { CtaLink } from './CtaLink';
 import { ProductPreview } from './ProductPreview';
 
@@ -41,14 +42,13 @@ export function Hero({ cta, onIntent }: HeroProps) {
             See how it works
           </CtaLink>
         </div>
-        <ul className="mx-auto mt-6 flex max-w-3xl flex-wrap items-center justify-center gap-x-6 gap-y-2 text-sm text-slate-600">
-          {['Set up in about a minute', 'Works on desk PCs, tablets and phones', 'Cancel anytime'].map((text) => (
-            <li key={text} className="flex items-center gap-1.5">
-              <CheckCircle2 aria-hidden className="size-4 text-emerald-600" />
-              {text}
-            </li>
-          ))}
-        </ul>
+        <TickList
+          items={['Set up in about a minute', 'Works on desk PCs, tablets and phones', 'Cancel anytime']}
+          icon={CheckCircle2}
+          className="mx-auto mt-6 flex max-w-3xl flex-wrap items-center justify-center gap-x-6 gap-y-2 text-sm text-slate-600"
+          itemClassName="flex items-center gap-1.5"
+          iconClassName="size-4 text-emerald-600"
+        />
         <div className="mt-14 sm:mt-16">
           <ProductPreview />
         </div>

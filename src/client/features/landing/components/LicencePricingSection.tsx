@@ -1,8 +1,10 @@
 import type { Plan } from '@contract';
 import { ArrowRight, Check, Minus, Plus } from 'lucide-react';
 import { useId, useState } from 'react';
-import { buttonClass, dollars, skeletonClass } from '../styles';
+import { TickList } from '@/components/TickList';
+import { dollars, skeletonClass } from '../styles';
 import { CtaLink } from './CtaLink';
+import { PricesLoadFailed } from './PricesLoadFailed';
 import type { PlansState } from './PricingSection';
 import { SectionHeading } from './SectionHeading';
 
@@ -169,27 +171,22 @@ export function LicencePricingSection({
         <SectionHeading id="pricing-title" eyebrow="Licence pricing" title="Pay per licence, not per recipient">
           A licence is one staff member who signs in. Everyone you receive mail for is free, however many there are.
         </SectionHeading>
-        <ul className="mx-auto mt-8 flex max-w-3xl flex-col gap-x-6 gap-y-2 text-sm text-slate-700 sm:flex-row sm:flex-wrap sm:justify-center">
-          {promises.map((text) => (
-            <li key={text} className="flex items-start gap-1.5">
-              <Check aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
-              {text}
-            </li>
-          ))}
-        </ul>
+        <TickList
+          items={promises}
+          icon={Check}
+          className="mx-auto mt-8 flex max-w-3xl flex-col gap-x-6 gap-y-2 text-sm text-slate-700 sm:flex-row sm:flex-wrap sm:justify-center"
+          itemClassName="flex items-start gap-1.5"
+          iconClassName="mt-0.5 size-4 shrink-0 text-emerald-600"
+        />
         <div className="mt-12">
           {reply ? (
             <LicenceCalculator plans={reply.plans} getStartedHref={getStartedHref} onIntent={onIntent} />
           ) : plans.failed ? (
-            <div
-              role="alert"
+            <PricesLoadFailed
+              message="The prices could not be loaded just now."
               className="mx-auto flex h-[34rem] max-w-md flex-col items-center justify-center gap-4 text-center"
-            >
-              <p className="text-slate-600">The prices could not be loaded just now.</p>
-              <button type="button" className={buttonClass('outline')} onClick={plans.retry}>
-                Try again
-              </button>
-            </div>
+              onRetry={plans.retry}
+            />
           ) : (
             <div role="status" aria-label="Loading prices">
               <div className={`h-[34rem] w-full rounded-2xl ${skeletonClass}`} />

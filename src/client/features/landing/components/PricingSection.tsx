@@ -1,7 +1,9 @@
 import type { Plan, PlansReply } from '@contract';
 import { Check, Mail, Sparkles } from 'lucide-react';
-import { buttonClass, dollars, skeletonClass } from '../styles';
+import { TickList } from '@/components/TickList';
+import { dollars, skeletonClass } from '../styles';
 import { CtaLink } from './CtaLink';
+import { PricesLoadFailed } from './PricesLoadFailed';
 import { SectionHeading } from './SectionHeading';
 
 export interface PlansState {
@@ -67,14 +69,13 @@ function PlanCard({
           </CtaLink>
         )}
       </div>
-      <ul className="mt-7 space-y-3 border-t border-slate-100 pt-7 text-sm text-slate-700">
-        {plan.features.map((feature) => (
-          <li key={feature} className="flex gap-2.5">
-            <Check aria-hidden className="mt-0.5 size-4 shrink-0 text-indigo-600" />
-            {feature}
-          </li>
-        ))}
-      </ul>
+      <TickList
+        items={plan.features}
+        icon={Check}
+        className="mt-7 space-y-3 border-t border-slate-100 pt-7 text-sm text-slate-700"
+        itemClassName="flex gap-2.5"
+        iconClassName="mt-0.5 size-4 shrink-0 text-indigo-600"
+      />
     </li>
   );
 }
@@ -118,15 +119,11 @@ export function PricingSection({ plans, onIntent }: { plans: PlansState; onInten
             ))}
           </ul>
         ) : plans.failed ? (
-          <div
-            role="alert"
+          <PricesLoadFailed
+            message="The plans could not be loaded just now."
             className="mx-auto mt-16 flex h-[30rem] max-w-md flex-col items-center justify-center gap-4 text-center"
-          >
-            <p className="text-slate-600">The plans could not be loaded just now.</p>
-            <button type="button" className={buttonClass('outline')} onClick={plans.retry}>
-              Try again
-            </button>
-          </div>
+            onRetry={plans.retry}
+          />
         ) : (
           <PlanCardsSkeleton />
         )}

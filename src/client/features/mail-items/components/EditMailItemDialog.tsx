@@ -3,7 +3,7 @@ import type { MailItem, MailItemSummary, UpdateMailItemBody } from '@contract';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
-import { FormField } from '@/components/ui/form-field';
+import { FormActions } from '@/components/FormActions';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useOrganizationSettings } from '@/lib/resources/organizationSettings';
 import { humanize } from '@/lib/format';
@@ -11,8 +11,16 @@ import { useMailItem } from '../api/mailItem';
 import { packageTypes, statuses } from '../mailItemFormat';
 import { editMailItemForm, type EditMailItemValues } from '../mailItemForms';
 import { MailItemLoadError } from './MailItemLoadError';
-import { FormActions, OptionSelectField, OptionalTextField, PackageTypeField } from './MailItemFields';
-import { RecipientCombobox, keepDialogOpenWhileListOpen, type RecipientChoice } from './RecipientCombobox';
+import {
+  DescriptionField,
+  OptionSelectField,
+  OptionalTextField,
+  PackageTypeField,
+  SenderField,
+} from './MailItemFields';
+import { keepDialogOpenWhileListOpen } from './RecipientCombobox';
+import { RecipientField } from './RecipientField';
+import { useRecipientChoice } from './useRecipientChoice';
 
 const resolver = zodResolver(editMailItemForm);
 
@@ -46,9 +54,7 @@ function EditForm({ organizationId, item: loaded, pending, onSave, onCancel }: E
   const ids = { type: useId(), status: useId(), recipient: useId(), sender: useId(), tracking: useId(), desc: useId() };
   const { register, control, handleSubmit, formState } = useForm({ resolver, defaultValues: initialValues(item) });
   const { errors } = formState;
-  const [recipient, setRecipient] = useState<RecipientChoice | null>(item.recipient);
-  const [recipientText, setRecipientText] = useState('');
-  const [recipientError, setRecipientError] = useState<string>();
+  const choice = useRecipientChoice(item.recipient);
   const formRef = useRef<HTMLFormElement>(null);
   // The dialog opened on the loading skeleton, so its focus went to Close: the first field takes it.
   useEffect(() => {
@@ -64,10 +70,7 @@ function EditForm({ organizationId, item: loaded, pending, onSave, onCancel }: E
   }, [ids.type]);
 
   const submit = handleSubmit((values) => {
-    if (recipientText.trim() && !recipient) {
-      setRecipientError('Choose a recipient from the list');
-      return;
-    }
+    if (choice.refuseUnpicked('Choose a recipient from the list')) return;
     // Only what changed is sent; the values are the contract's output (trimmed, blanks as null).
     const body: UpdateMailItemBody = {};
     if (values.type !== item.type) body.type = values.type;
@@ -76,7 +79,8 @@ function EditForm({ organizationId, item: loaded, pending, onSave, onCancel }: E
       const value = values[field] ?? null;
       if (value !== item[field]) body[field] = value;
     }
-    if ((recipient?.id ?? null) !== item.recipientId) body.recipientId = recipient?.id ?? null;
+    const recipientId = choice.recipient?.id ?? null;
+    if (recipientId !== item.recipientId) body.recipientId = recipientId;
     if (Object.keys(body).length === 0) {
       onCancel();
       return;
@@ -90,43 +94,18 @@ function EditForm({ organizationId, item: loaded, pending, onSave, onCancel }: E
   return (
     <form ref={formRef} onSubmit={submit} noValidate className="space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">
-        <PackageTypeField
-          id={ids.type}
-          label="Package Type"
-          control={control}
-          options={types}
-          error={errors.type?.message}
-        />
+        <PackageTypeField id={ids.type} label="Package Type" control={control} options={types} />
         <OptionSelectField
           id={ids.status}
           label="Status"
-          error={errors.status?.message}
           control={control}
           name="status"
           options={statusList.map((status) => ({ value: status, label: humanize(status) }))}
         />
       </div>
-      <FormField id={ids.recipient} label="Recipient" error={recipientError}>
-        <RecipientCombobox
-          id={ids.recipient}
-          organizationId={organizationId}
-          value={recipient}
-          onChange={(next) => {
-            setRecipient(next);
-            setRecipientError(undefined);
-          }}
-          onTextChange={setRecipientText}
-          invalid={Boolean(recipientError)}
-          describedBy={recipientError ? `${ids.recipient}-error` : undefined}
-        />
-      </FormField>
+      <RecipientField id={ids.recipient} organizationId={organizationId} {...choice.field} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <OptionalTextField
-          id={ids.sender}
-          label="Sender"
-          error={errors.sender?.message}
-          registration={register('sender')}
-        />
+        <SenderField id={ids.sender} error={errors.sender?.message} registration={register('sender')} />
         <OptionalTextField
           id={ids.tracking}
           label="Tracking Number"
@@ -135,21 +114,13 @@ function EditForm({ organizationId, item: loaded, pending, onSave, onCancel }: E
           spellCheck={false}
         />
       </div>
-      <OptionalTextField
+      <DescriptionField
         id={ids.desc}
-        label="Description"
         error={errors.description?.message}
         registration={register('description')}
-        maxLength={2000}
         rows={3}
       />
-      <FormActions
-        pending={pending}
-        onCancel={onCancel}
-        submitLabel="Save Changes"
-        pendingLabel="Saving…"
-        className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end"
-      />
+      <FormActions pending={pending} onCancel={onCancel} submitLabel="Save Changes" />
     </form>
   );
 }

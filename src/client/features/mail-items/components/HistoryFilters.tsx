@@ -1,13 +1,11 @@
-import { Search, X } from 'lucide-react';
-import { useEffect, useId, useRef, useState } from 'react';
-import { Input } from '@/components/ui/input';
+import { useId } from 'react';
+import { SearchInput } from '@/components/SearchInput';
 import { Label } from '@/components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { Select, SelectContent, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { useOrganizationSettings } from '@/lib/resources/organizationSettings';
 import { packageTypes, statuses, typeLabel } from '../mailItemFormat';
 import type { HistoryFilterParams, HistoryRange } from '../api/history';
-
-export const SEARCH_DELAY_MS = 300;
+import { OptionItems } from './MailItemFields';
 
 /** Spec §9 "History ranges". */
 const RANGE_OPTIONS: { value: HistoryRange; label: string }[] = [
@@ -38,11 +36,7 @@ function FilterSelect({ label, value, onChange, options }: FilterSelectProps) {
           <SelectValue />
         </SelectTrigger>
         <SelectContent>
-          {options.map((option) => (
-            <SelectItem key={option.value} value={option.value}>
-              {option.label}
-            </SelectItem>
-          ))}
+          <OptionItems options={options} />
         </SelectContent>
       </Select>
     </div>
@@ -54,51 +48,19 @@ function withCurrent(values: string[], current: string | undefined) {
   return current && !values.includes(current) ? [...values, current] : values;
 }
 
+/** Tracking number, sender or recipient name, searched on the server once typing pauses. */
 function SearchBox({ value, onCommit }: { value: string; onCommit: (search: string) => void }) {
   const id = useId();
-  const [text, setText] = useState(value);
-  const [seen, setSeen] = useState(value);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  // the URL changed by itself (back, forward, a shared link): show its search
-  if (seen !== value) {
-    setSeen(value);
-    if (text.trim() !== value) setText(value);
-  }
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  const change = (next: string, delay = SEARCH_DELAY_MS) => {
-    setText(next);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => onCommit(next.trim()), delay);
-  };
-
   return (
     <div className="min-w-0 space-y-1.5">
       <Label htmlFor={id}>Search</Label>
-      <div className="relative">
-        <Search
-          aria-hidden
-          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-fg-faint"
-        />
-        <Input
-          id={id}
-          type="search"
-          placeholder="Tracking, sender or name"
-          value={text}
-          onChange={(event) => change(event.target.value)}
-          className="pr-9 pl-9 [&::-webkit-search-cancel-button]:hidden"
-        />
-        {text && (
-          <button
-            type="button"
-            aria-label="Clear search"
-            onClick={() => change('', 0)}
-            className="absolute top-1/2 right-2 -translate-y-1/2 rounded p-1 text-fg-faint hover:text-fg-secondary focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
-          >
-            <X aria-hidden className="size-4" />
-          </button>
-        )}
-      </div>
+      <SearchInput
+        className="relative"
+        id={id}
+        placeholder="Tracking, sender or name"
+        value={value}
+        onCommit={onCommit}
+      />
     </div>
   );
 }

@@ -1,52 +1,33 @@
 import { PHOTO_REQUIRED_MESSAGE, type CreateMailItemBody, type MailItem } from '@contract';
-import { CheckCircle2, UserPlus } from 'lucide-react';
+import { UserPlus } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
-import { FormField, fieldA11y } from '@/components/ui/form-field';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { FormActions } from '@/components/FormActions';
 import { RecipientFormDialog } from '@/components/RecipientFormDialog';
 import { toast } from '@/components/ui/use-toast';
 import { useSignedInUser } from '@/lib/resources/currentUser';
-import { useLocations, useMailrooms } from '@/lib/resources/mailrooms';
 import { useOrganizationSettings } from '@/lib/resources/organizationSettings';
 import { displayName } from '@/lib/format';
 import { serverMessage } from '@/lib/api';
 import { PhotoCapture } from '../intake/components/PhotoCapture';
-import { detectCourier, matchCourier } from '../intake/courier/detectCourier';
 import { useCreateMailItem } from '../api/createMailItem';
-import {
-  NO_STORAGE,
-  courierCompanies,
-  packageTypes,
-  recipientFullName,
-  storageFields,
-  storageOptions,
-} from '../mailItemFormat';
+import { NO_STORAGE, courierCompanies, packageTypes, recipientFullName, storageFields } from '../mailItemFormat';
 import { logMailForm, type LogMailValues } from '../mailItemForms';
-import { FormActions, OptionSelectField, OptionalTextField, PackageTypeField } from './MailItemFields';
-import {
-  RecipientCombobox,
-  keepDialogOpenWhileListOpen,
-  recipientLabel,
-  type RecipientChoice,
-} from './RecipientCombobox';
-
-const NO_COURIER = 'none';
-
-interface LoggedConfirmation {
-  name: string;
-  count: number;
-}
+import { CourierField } from './CourierField';
+import { LoggedNotice, type LoggedConfirmation } from './LoggedNotice';
+import { DescriptionField, OptionalTextField, PackageTypeField, SenderField } from './MailItemFields';
+import { keepDialogOpenWhileListOpen, recipientLabel } from './RecipientCombobox';
+import { RecipientField } from './RecipientField';
+import { StorageLocationField } from './StorageLocationField';
+import { TrackingNumberField } from './TrackingNumberField';
+import { useCourierDetection } from './useCourierDetection';
+import { useRecipientChoice } from './useRecipientChoice';
 
 function LogMailForm({ organizationId, onClose }: { organizationId: string; onClose: () => void }) {
   const user = useSignedInUser();
   const settings = useOrganizationSettings(organizationId);
-  const mailrooms = useMailrooms(organizationId);
-  const locations = useLocations(organizationId);
   const create = useCreateMailItem(organizationId);
   const ids = {
     tracking: useId(),
@@ -76,40 +57,20 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
     },
   });
 
-  /** The courier was picked by hand: detection no longer overwrites it. */
-  const [courierChosen, setCourierChosen] = useState(false);
-  /** The last courier detection filled in, so a changed number can clear it again. */
-  const [autoCourier, setAutoCourier] = useState<string | null>(null);
+  const courier = useCourierDetection(couriers, { setValue, getValues });
   const focusRecipient = () => document.getElementById(ids.recipient)?.focus();
 
-  const [recipient, setRecipient] = useState<RecipientChoice | null>(null);
-  const [recipientText, setRecipientText] = useState('');
+  const choice = useRecipientChoice(null, { clearErrorOnType: true });
   // Read by a failed save's callback, which runs after later renders.
   const startedNext = useRef(false);
   useEffect(() => {
-    startedNext.current = recipientText !== '' || recipient !== null;
-  }, [recipientText, recipient]);
-  const [recipientError, setRecipientError] = useState<string>();
+    startedNext.current = choice.text !== '' || choice.recipient !== null;
+  }, [choice.text, choice.recipient]);
   const [recipientKey, setRecipientKey] = useState(0);
   const [photo, setPhoto] = useState<string | null>(null);
   const [photoError, setPhotoError] = useState<string>();
   const [addingRecipient, setAddingRecipient] = useState(false);
   const [logged, setLogged] = useState<LoggedConfirmation | null>(null);
-  const [detected, setDetected] = useState<string | null>(null);
-
-  const onTrackingChange = (value: string) => {
-    const found = detectCourier(value);
-    setDetected(found);
-    if (courierChosen) return;
-    if (found) {
-      const name = matchCourier(found, couriers);
-      setAutoCourier(name);
-      setValue('courierCompany', name);
-    } else if (autoCourier && getValues('courierCompany') === autoCourier) {
-      setAutoCourier(null);
-      setValue('courierCompany', '');
-    }
-  };
 
   /**
    * Saves run one after another in the order logged: a package logged while the previous one is
@@ -134,10 +95,9 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
     }
     clearErrors();
     const { storage, ...fields } = parsed.data;
-    const blank = !fields.trackingNumber && !recipient && !recipientText.trim() && !photo;
+    const blank = !fields.trackingNumber && !choice.recipient && !choice.text.trim() && !photo;
     if (blank && saving.current.count > 0) return; // a second Enter on the package just sent
-    if (recipientText.trim() && !recipient) {
-      setRecipientError('Choose a recipient from the list, or clear the field');
+    if (choice.refuseUnpicked('Choose a recipient from the list, or clear the field')) {
       focusRecipient();
       return;
     }
@@ -147,22 +107,20 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
     }
     const body: CreateMailItemBody = {
       ...fields,
-      recipientId: recipient?.id ?? null,
+      recipientId: choice.recipient?.id ?? null,
       collectorName: null,
       photoData: photo,
       ...storageFields(storage),
     };
-    const submittedRecipient = recipient;
+    const submittedRecipient = choice.recipient;
     const submittedPhoto = photo;
-    const submittedCourier = { chosen: courierChosen, auto: autoCourier };
+    const submittedCourier = courier.state;
     // Ready for the next scan at once: what belonged to this package is cleared now (Type,
     // Storage Location and Collected By stay), so a code scanned while it saves starts clean.
     for (const field of ['trackingNumber', 'sender', 'description', 'courierCompany'] as const) setValue(field, '');
-    setCourierChosen(false);
-    setAutoCourier(null);
-    setDetected(null);
-    setRecipient(null);
-    setRecipientText('');
+    courier.reset();
+    choice.setRecipient(null);
+    choice.setText('');
     setPhoto(null);
     setPhotoError(undefined);
     // Not react-hook-form's setFocus: it focuses on a timer, after the scanner's next keys.
@@ -204,10 +162,8 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
       for (const field of ['trackingNumber', 'sender', 'description', 'courierCompany'] as const) {
         setValue(field, typed[field]);
       }
-      setCourierChosen(submittedCourier.chosen);
-      setAutoCourier(submittedCourier.auto);
-      setDetected(detectCourier(typed.trackingNumber));
-      setRecipient((current) => current ?? submittedRecipient);
+      courier.restore(submittedCourier, typed.trackingNumber);
+      choice.setRecipient((current) => current ?? submittedRecipient);
       setPhoto((current) => current ?? submittedPhoto);
     }
   };
@@ -220,11 +176,8 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
     }
   };
 
-  const tracking = register('trackingNumber', { onChange: (event) => onTrackingChange(event.target.value) });
+  const tracking = register('trackingNumber', { onChange: (event) => courier.onTrackingChange(event.target.value) });
   const { errors } = formState;
-  const storage = storageOptions(mailrooms.data, locations.data);
-  const currentCourierOptions = (current: string) =>
-    current && !couriers.includes(current) ? [...couriers, current] : couriers;
 
   return (
     <>
@@ -244,45 +197,24 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
         noValidate
         className="space-y-4"
       >
-        <div role="status" aria-live="polite" className="empty:hidden">
-          {logged && (
-            <p className="flex items-center gap-2 rounded-lg border border-emerald-200 dark:border-emerald-800 bg-emerald-50 dark:bg-emerald-950/40 px-3 py-2 text-sm text-emerald-800 dark:text-emerald-300">
-              <CheckCircle2 aria-hidden className="size-4 shrink-0" />
-              <span>
-                Logged for <span className="font-medium">{logged.name}</span> — {logged.count} this session
-              </span>
-            </p>
-          )}
-        </div>
+        <LoggedNotice logged={logged} />
 
-        <FormField
+        <TrackingNumberField
           id={ids.tracking}
-          label="Tracking Number"
-          optional
           error={errors.trackingNumber?.message}
-          hint={detected ? `Looks like a ${detected} tracking number` : 'Scan or type it, then press Enter'}
-        >
-          <Input
-            {...fieldA11y(ids.tracking, errors.trackingNumber?.message)}
-            {...tracking}
-            data-autofocus
-            autoComplete="off"
-            spellCheck={false}
-            maxLength={255}
-            className="font-mono"
-            onKeyDown={(event) => {
-              if (event.key === 'Enter' && !event.ctrlKey && !event.metaKey) {
-                // A scanner ends with Enter: move on to the recipient instead of submitting.
-                event.preventDefault();
-                focusRecipient();
-              }
-            }}
-          />
-        </FormField>
+          registration={tracking}
+          detected={courier.detected}
+          onEnter={focusRecipient}
+        />
 
-        <div className="space-y-1.5">
-          <div className="flex items-center justify-between gap-2">
-            <Label htmlFor={ids.recipient}>Recipient</Label>
+        <RecipientField
+          key={recipientKey}
+          id={ids.recipient}
+          organizationId={organizationId}
+          {...choice.field}
+          onConfirm={submit}
+          hint="Type a few letters, Enter picks the first match; Enter again logs it."
+          action={
             <Button
               variant="ghost"
               size="sm"
@@ -291,34 +223,8 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
             >
               <UserPlus aria-hidden /> Add Recipient
             </Button>
-          </div>
-          <RecipientCombobox
-            key={recipientKey}
-            id={ids.recipient}
-            organizationId={organizationId}
-            value={recipient}
-            onChange={(next) => {
-              setRecipient(next);
-              setRecipientError(undefined);
-            }}
-            onTextChange={(text) => {
-              setRecipientText(text);
-              setRecipientError(undefined);
-            }}
-            onConfirm={submit}
-            invalid={Boolean(recipientError)}
-            describedBy={recipientError ? `${ids.recipient}-error` : undefined}
-          />
-          {recipientError ? (
-            <p id={`${ids.recipient}-error`} className="text-sm text-red-600 dark:text-red-400">
-              {recipientError}
-            </p>
-          ) : (
-            <p className="text-xs text-fg-subtle">
-              Type a few letters, Enter picks the first match; Enter again logs it.
-            </p>
-          )}
-        </div>
+          }
+        />
 
         <div className="grid gap-4 sm:grid-cols-2">
           <PackageTypeField
@@ -326,64 +232,21 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
             label="Type"
             control={control}
             options={types}
-            error={errors.type?.message}
             onPicked={() => clearErrors('type')}
           />
-          <OptionSelectField
-            id={ids.storage}
-            label="Storage Location"
-            optional
-            control={control}
-            name="storage"
-            options={storage}
-            placeholder="Choose where it is kept"
-            leading={<SelectItem value={NO_STORAGE}>No storage location</SelectItem>}
-          />
-          <FormField id={ids.courier} label="Courier Company" optional>
-            <Controller
-              control={control}
-              name="courierCompany"
-              render={({ field }) => (
-                <Select
-                  value={field.value || NO_COURIER}
-                  onValueChange={(value) => {
-                    setCourierChosen(true);
-                    field.onChange(value === NO_COURIER ? '' : value);
-                  }}
-                >
-                  <SelectTrigger id={ids.courier} onBlur={field.onBlur}>
-                    <SelectValue />
-                  </SelectTrigger>
-                  <SelectContent>
-                    <SelectItem value={NO_COURIER}>Not specified</SelectItem>
-                    {currentCourierOptions(field.value).map((courier) => (
-                      <SelectItem key={courier} value={courier}>
-                        {courier}
-                      </SelectItem>
-                    ))}
-                  </SelectContent>
-                </Select>
-              )}
-            />
-          </FormField>
-          <OptionalTextField
-            id={ids.sender}
-            label="Sender"
-            error={errors.sender?.message}
-            registration={register('sender')}
-          />
+          <StorageLocationField id={ids.storage} organizationId={organizationId} control={control} />
+          <CourierField id={ids.courier} control={control} couriers={couriers} onChosen={courier.onChosen} />
+          <SenderField id={ids.sender} error={errors.sender?.message} registration={register('sender')} />
           <OptionalTextField
             id={ids.collectedBy}
             label="Collected By"
             error={errors.collectedByStaff?.message}
             registration={register('collectedByStaff')}
           />
-          <OptionalTextField
+          <DescriptionField
             id={ids.description}
-            label="Description"
             error={errors.description?.message}
             registration={register('description')}
-            maxLength={2000}
           />
         </div>
 
@@ -395,7 +258,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
           }}
           onBarcode={(code) => {
             setValue('trackingNumber', code);
-            onTrackingChange(code);
+            courier.onTrackingChange(code);
             focusRecipient();
           }}
           required={requirePhoto}
@@ -418,9 +281,9 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
         onOpenChange={setAddingRecipient}
         shortcut
         onSaved={(created) => {
-          setRecipient(created);
-          setRecipientText('');
-          setRecipientError(undefined);
+          choice.setRecipient(created);
+          choice.setText('');
+          choice.setError(undefined);
           setRecipientKey((k) => k + 1);
           setAddingRecipient(false);
           setTimeout(focusRecipient, 0);

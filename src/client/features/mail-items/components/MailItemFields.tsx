@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
 import { Controller, type Control, type FieldValues, type Path, type UseFormRegisterReturn } from 'react-hook-form';
-import { Button } from '@/components/ui/button';
 import { ChoiceSelect } from '@/components/ui/choice-select';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
@@ -17,41 +16,39 @@ interface PackageTypeFieldProps<V extends FieldValues, C, T> {
   control: Control<V, C, T>;
   /** The organization's package types (Edit adds the item's own when the list no longer has it). */
   options: readonly string[];
-  error?: string;
   /** After a type is picked (Log Mail clears the field's message). */
   onPicked?: () => void;
 }
 
-/** Package Type: one of the organization's types, chosen from a list. */
+/** Package Type: one of the organization's types, chosen from a list; its message is the form's. */
 export function PackageTypeField<V extends FieldValues, C, T>({
   id,
   label,
   control,
   options,
-  error,
   onPicked,
 }: PackageTypeFieldProps<V, C, T>) {
   return (
-    <FormField id={id} label={label} error={error}>
-      <Controller
-        control={control}
-        name={'type' as Path<V>}
-        render={({ field }) => (
+    <Controller
+      control={control}
+      name={'type' as Path<V>}
+      render={({ field, fieldState }) => (
+        <FormField id={id} label={label} error={fieldState.error?.message}>
           <ChoiceSelect
             id={id}
             options={options}
             label={typeLabel}
             placeholder="Select a type"
-            error={error}
+            error={fieldState.error?.message}
             {...field}
             onChange={(value: string) => {
               field.onChange(value);
               onPicked?.();
             }}
           />
-        )}
-      />
-    </FormField>
+        </FormField>
+      )}
+    />
   );
 }
 
@@ -59,7 +56,6 @@ interface OptionSelectFieldProps<V extends FieldValues, C, T> {
   id: string;
   label: string;
   optional?: boolean;
-  error?: string;
   control: Control<V, C, T>;
   name: Path<V>;
   options: readonly { value: string; label: string }[];
@@ -68,12 +64,20 @@ interface OptionSelectFieldProps<V extends FieldValues, C, T> {
   leading?: ReactNode;
 }
 
-/** A field choosing one value from a list: Edit's Status, Log Mail's Storage Location. */
+/** A select's items, one an option (Edit's Status, Log Mail's Storage Location, History's filters). */
+export function OptionItems({ options }: { options: readonly { value: string; label: string }[] }) {
+  return options.map((option) => (
+    <SelectItem key={option.value} value={option.value}>
+      {option.label}
+    </SelectItem>
+  ));
+}
+
+/** A field choosing one value from a list: Edit's Status, Log Mail's Storage Location; its message is the form's. */
 export function OptionSelectField<V extends FieldValues, C, T>({
   id,
   label,
   optional,
-  error,
   control,
   name,
   options,
@@ -81,27 +85,23 @@ export function OptionSelectField<V extends FieldValues, C, T>({
   leading,
 }: OptionSelectFieldProps<V, C, T>) {
   return (
-    <FormField id={id} label={label} optional={optional} error={error}>
-      <Controller
-        control={control}
-        name={name}
-        render={({ field }) => (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field, fieldState }) => (
+        <FormField id={id} label={label} optional={optional} error={fieldState.error?.message}>
           <Select value={field.value as string} onValueChange={field.onChange}>
             <SelectTrigger id={id} onBlur={field.onBlur}>
               <SelectValue placeholder={placeholder} />
             </SelectTrigger>
             <SelectContent>
               {leading}
-              {options.map((option) => (
-                <SelectItem key={option.value} value={option.value}>
-                  {option.label}
-                </SelectItem>
-              ))}
+              <OptionItems options={options} />
             </SelectContent>
           </Select>
-        )}
-      />
-    </FormField>
+        </FormField>
+      )}
+    />
   );
 }
 
@@ -144,29 +144,14 @@ export function OptionalTextField({
   );
 }
 
-interface FormActionsProps {
-  pending: boolean;
-  onCancel: () => void;
-  /** "Log Mail", "Save Changes". */
-  submitLabel: string;
-  /** "Logging...", "Saving…". */
-  pendingLabel: string;
-  className: string;
-  /** Drawn before the buttons (Log Mail's keyboard hint). */
-  children?: ReactNode;
+type NamedTextFieldProps = Omit<OptionalTextFieldProps, 'label' | 'maxLength'>;
+
+/** Sender: who sent the item (Log Mail and Edit). */
+export function SenderField(props: NamedTextFieldProps) {
+  return <OptionalTextField label="Sender" {...props} />;
 }
 
-/** Cancel and the submit button, both off while the form saves. */
-export function FormActions({ pending, onCancel, submitLabel, pendingLabel, className, children }: FormActionsProps) {
-  return (
-    <div className={className}>
-      {children}
-      <Button variant="outline" onClick={onCancel} disabled={pending}>
-        Cancel
-      </Button>
-      <Button type="submit" disabled={pending}>
-        {pending ? pendingLabel : submitLabel}
-      </Button>
-    </div>
-  );
+/** Description: a longer note on the item (one line on Log Mail, a text area on Edit). */
+export function DescriptionField(props: NamedTextFieldProps) {
+  return <OptionalTextField label="Description" maxLength={2000} {...props} />;
 }

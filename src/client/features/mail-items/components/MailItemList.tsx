@@ -18,7 +18,7 @@ import {
 import { useId, useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
 import { ListState } from '@/components/ListState';
-import { useListPage } from '@/components/useListPage';
+import { useListPage } from '@/lib/useListPage';
 import { IconTile } from '@/components/IconTile';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';

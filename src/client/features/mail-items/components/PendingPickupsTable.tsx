@@ -2,7 +2,7 @@ import type { MailItemSummary } from '@contract';
 import { BellRing, PackageCheck, PackageOpen } from 'lucide-react';
 import { EmptyState, EmptyStateLink } from '@/components/EmptyState';
 import { ListState } from '@/components/ListState';
-import { useListPage } from '@/components/useListPage';
+import { useListPage } from '@/lib/useListPage';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';

@@ -1,6 +1,6 @@
 import { HISTORY_RANGES } from '@contract';
 import { useCallback } from 'react';
-import { useSearchParams } from 'wouter';
+import { usePagedSearchParams } from '@/lib/usePagedSearchParams';
 import type { HistoryFilterParams, HistoryRange } from '../api/history';
 
 export const DEFAULT_RANGE: HistoryRange = '7';
@@ -22,9 +22,8 @@ type Change = Partial<{ range: HistoryRange; type: string; status: string; searc
  * shared and survives a reload; defaults are left out. Any filter change returns to page 1.
  */
 export function useHistoryParams() {
-  const [params, setParams] = useSearchParams();
+  const { params, page, update: write } = usePagedSearchParams();
   const range = params.get('range');
-  const page = Number(params.get('page') ?? '1');
   const current: HistoryParams = {
     filter: {
       range: isRange(range) ? range : DEFAULT_RANGE,
@@ -32,15 +31,14 @@ export function useHistoryParams() {
       status: params.get('status') || undefined,
       search: params.get('q')?.trim() || undefined,
     },
-    page: Number.isInteger(page) && page > 1 ? page - 1 : 0,
+    page,
   };
 
   /** Typing replaces the history entry; choosing a filter or a page adds one. */
   const update = useCallback(
     (change: Change, options: { replace?: boolean } = {}) =>
-      setParams(
-        (prev) => {
-          const next = new URLSearchParams(prev);
+      write(
+        (next) => {
           const set = (key: string, value: string | undefined, fallback = '') => {
             if (value === undefined) return;
             if (value.trim() === '' || value === fallback) next.delete(key);
@@ -50,15 +48,12 @@ export function useHistoryParams() {
           set('type', change.type);
           set('status', change.status);
           set('q', change.search);
-          // a filter change starts again on page 1
-          const page = change.page ?? 0;
-          if (page > 0) next.set('page', String(page + 1));
-          else next.delete('page');
-          return next;
         },
-        { replace: options.replace },
+        // a filter change starts again on page 1
+        change.page,
+        options,
       ),
-    [setParams],
+    [write],
   );
 
   return { ...current, update };

@@ -3,8 +3,9 @@ import { LOCATION_TYPES, LocationBody, type Location, type Mailroom } from '@con
 import { useId } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { createOrUpdate } from '@/components/createOrUpdate';
+import { FormActions } from '@/components/FormActions';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
@@ -59,26 +60,18 @@ function LocationForm({
   const id = (field: keyof LocationFormValues) => `${prefix}-${field}`;
   const a11y = (field: keyof LocationFormValues) => fieldA11y(id(field), errors[field]?.message);
 
-  const onSubmit = handleSubmit((values) => {
-    const done = (saved: Location, title: string) => {
-      toast({ title, description: `${saved.name} in ${saved.mailroomName} has been saved.` });
-      onOpenChange(false);
-    };
-    if (location) {
-      update.mutate(
-        { id: location.id, changes: values },
-        {
-          onSuccess: (saved) => done(saved, 'Location updated'),
-          onError: (err) => toastFailure('Error updating location', err),
-        },
-      );
-    } else {
-      create.mutate(values, {
-        onSuccess: (saved) => done(saved, 'Location added'),
-        onError: (err) => toastFailure('Error creating location', err),
-      });
-    }
-  });
+  const onSubmit = handleSubmit((values) =>
+    createOrUpdate(location?.id, values, {
+      create,
+      update,
+      updated: { title: 'Location updated', onError: (err) => toastFailure('Error updating location', err) },
+      created: { title: 'Location added', onError: (err) => toastFailure('Error creating location', err) },
+      onSaved: (saved, title) => {
+        toast({ title, description: `${saved.name} in ${saved.mailroomName} has been saved.` });
+        onOpenChange(false);
+      },
+    }),
+  );
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
@@ -133,14 +126,7 @@ function LocationForm({
       <FormField id={id('notes')} label="Notes" optional error={errors.notes?.message}>
         <Textarea {...a11y('notes')} rows={2} placeholder="e.g. Oversized parcels only" {...register('notes')} />
       </FormField>
-      <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-        <Button variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={pending}>
-          {pending ? 'Saving…' : 'Save Location'}
-        </Button>
-      </div>
+      <FormActions pending={pending} onCancel={() => onOpenChange(false)} submitLabel="Save Location" />
     </form>
   );
 }

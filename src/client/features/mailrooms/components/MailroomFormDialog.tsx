@@ -2,8 +2,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { MailroomBody, type Mailroom } from '@contract';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
-import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { createOrUpdate } from '@/components/createOrUpdate';
+import { FormActions } from '@/components/FormActions';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
@@ -35,26 +36,18 @@ function MailroomForm({ organizationId, mailroom, onOpenChange }: Omit<MailroomF
   });
   const { errors } = formState;
 
-  const onSubmit = handleSubmit((values) => {
-    const done = (saved: Mailroom, title: string) => {
-      toast({ title, description: `${saved.name} has been saved.` });
-      onOpenChange(false);
-    };
-    if (mailroom) {
-      update.mutate(
-        { id: mailroom.id, changes: values },
-        {
-          onSuccess: (saved) => done(saved, 'Mailroom updated'),
-          onError: (err) => toastFailure('Error updating mailroom', err),
-        },
-      );
-    } else {
-      create.mutate(values, {
-        onSuccess: (saved) => done(saved, 'Mailroom added'),
-        onError: (err) => toastFailure('Error creating mailroom', err),
-      });
-    }
-  });
+  const onSubmit = handleSubmit((values) =>
+    createOrUpdate(mailroom?.id, values, {
+      create,
+      update,
+      updated: { title: 'Mailroom updated', onError: (err) => toastFailure('Error updating mailroom', err) },
+      created: { title: 'Mailroom added', onError: (err) => toastFailure('Error creating mailroom', err) },
+      onSaved: (saved, title) => {
+        toast({ title, description: `${saved.name} has been saved.` });
+        onOpenChange(false);
+      },
+    }),
+  );
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
@@ -74,14 +67,7 @@ function MailroomForm({ organizationId, mailroom, onOpenChange }: Omit<MailroomF
           {...register('description')}
         />
       </FormField>
-      <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-        <Button variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={pending}>
-          {pending ? 'Saving…' : 'Save Mailroom'}
-        </Button>
-      </div>
+      <FormActions pending={pending} onCancel={() => onOpenChange(false)} submitLabel="Save Mailroom" />
     </form>
   );
 }

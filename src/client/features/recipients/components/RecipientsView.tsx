@@ -4,7 +4,7 @@ import { useRef, useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
 import { IconTile } from '@/components/IconTile';
 import { ListState } from '@/components/ListState';
-import { useListPage } from '@/components/useListPage';
+import { useListPage } from '@/lib/useListPage';
 import { PageHeader } from '@/components/PageHeader';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';

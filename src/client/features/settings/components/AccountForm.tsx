@@ -1,13 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { UpdateUserBody, type User } from '@contract';
 import { useForm } from 'react-hook-form';
-import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
+import { SubmitRow } from '@/components/SubmitButton';
 import { toastFailure } from '@/lib/useErrorToast';
 import { useUpdateAccount } from '../api/updateAccount';
+import { SettingsCard } from './SettingsCard';
 
 /** The signed-in person's name. */
 export function AccountForm({ user }: { user: User }) {
@@ -29,40 +29,32 @@ export function AccountForm({ user }: { user: User }) {
   );
 
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Profile</CardTitle>
-        <CardDescription>How your name appears to your team.</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <form onSubmit={onSubmit} noValidate className="space-y-4">
-          <div className="grid gap-4 sm:grid-cols-2">
-            <FormField id="account-first-name" label="First Name" error={errors.firstName?.message}>
-              <Input
-                {...fieldA11y('account-first-name', errors.firstName?.message)}
-                autoComplete="given-name"
-                {...register('firstName')}
-              />
-            </FormField>
-            <FormField id="account-last-name" label="Last Name" error={errors.lastName?.message}>
-              <Input
-                {...fieldA11y('account-last-name', errors.lastName?.message)}
-                autoComplete="family-name"
-                {...register('lastName')}
-              />
-            </FormField>
-          </div>
-          <div className="space-y-1">
-            <p className="text-sm font-medium text-fg-secondary">Email address</p>
-            <p className="text-sm text-fg-muted">{user.email}</p>
-          </div>
-          <div className="flex justify-end">
-            <Button type="submit" disabled={update.isPending}>
-              {update.isPending ? 'Saving…' : 'Save Changes'}
-            </Button>
-          </div>
-        </form>
-      </CardContent>
-    </Card>
+    <SettingsCard title="Profile" description="How your name appears to your team.">
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField id="account-first-name" label="First Name" error={errors.firstName?.message}>
+            <Input
+              {...fieldA11y('account-first-name', errors.firstName?.message)}
+              autoComplete="given-name"
+              {...register('firstName')}
+            />
+          </FormField>
+          <FormField id="account-last-name" label="Last Name" error={errors.lastName?.message}>
+            <Input
+              {...fieldA11y('account-last-name', errors.lastName?.message)}
+              autoComplete="family-name"
+              {...register('lastName')}
+            />
+          </FormField>
+        </div>
+        <div className="space-y-1">
+          <p className="text-sm font-medium text-fg-secondary">Email address</p>
+          <p className="text-sm text-fg-muted">{user.email}</p>
+        </div>
+        <SubmitRow pending={update.isPending} pendingLabel="Saving…">
+          Save Changes
+        </SubmitRow>
+      </form>
+    </SettingsCard>
   );
 }

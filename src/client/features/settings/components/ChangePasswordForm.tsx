@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { useForm, type UseFormRegisterReturn } from 'react-hook-form';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
+import { SubmitRow } from '@/components/SubmitButton';
 import { toastFailure } from '@/lib/useErrorToast';
 import { useChangePassword } from '../api/changePassword';
+import { SettingsCard } from './SettingsCard';
 
 interface PasswordValues {
   currentPassword: string;
@@ -22,6 +22,23 @@ function passwordProblem({ currentPassword, newPassword, confirmPassword }: Pass
   if (newPassword !== confirmPassword) return 'New passwords do not match.';
   if (newPassword.length < 8) return 'New password must be at least 8 characters long.';
   return null;
+}
+
+interface PasswordFieldProps {
+  id: string;
+  label: string;
+  autoComplete: 'current-password' | 'new-password';
+  /** The form's rules and its one problem, described for every field alike. */
+  describedBy: string;
+  registration: UseFormRegisterReturn;
+}
+
+function PasswordField({ id, label, autoComplete, describedBy, registration }: PasswordFieldProps) {
+  return (
+    <FormField id={id} label={label}>
+      <Input id={id} type="password" autoComplete={autoComplete} aria-describedby={describedBy} {...registration} />
+    </FormField>
+  );
 }
 
 export function ChangePasswordForm() {
@@ -47,62 +64,48 @@ export function ChangePasswordForm() {
 
   const describedBy = problem ? 'password-problem password-hint' : 'password-hint';
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Change password</CardTitle>
-        <CardDescription>Choose a password you do not use anywhere else.</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <form onSubmit={onSubmit} noValidate className="space-y-4">
-          <FormField id="current-password" label="Current Password">
-            <Input
-              id="current-password"
-              type="password"
-              autoComplete="current-password"
-              aria-describedby={describedBy}
-              {...register('currentPassword')}
-            />
-          </FormField>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <FormField id="new-password" label="New Password">
-              <Input
-                id="new-password"
-                type="password"
-                autoComplete="new-password"
-                aria-describedby={describedBy}
-                {...register('newPassword')}
-              />
-            </FormField>
-            <FormField id="confirm-new-password" label="Confirm New Password">
-              <Input
-                id="confirm-new-password"
-                type="password"
-                autoComplete="new-password"
-                aria-describedby={describedBy}
-                {...register('confirmPassword')}
-              />
-            </FormField>
-          </div>
-          {problem && (
-            <p
-              id="password-problem"
-              role="alert"
-              className="rounded-lg bg-red-50 dark:bg-red-950/40 px-3 py-2 text-sm text-red-700 dark:text-red-300"
-            >
-              {problem}
-            </p>
-          )}
-          <p id="password-hint" className="text-xs text-fg-subtle">
-            Password requirements: current password required, new password must be at least 8 characters, passwords must
-            match.
+    <SettingsCard title="Change password" description="Choose a password you do not use anywhere else.">
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <PasswordField
+          id="current-password"
+          label="Current Password"
+          autoComplete="current-password"
+          describedBy={describedBy}
+          registration={register('currentPassword')}
+        />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <PasswordField
+            id="new-password"
+            label="New Password"
+            autoComplete="new-password"
+            describedBy={describedBy}
+            registration={register('newPassword')}
+          />
+          <PasswordField
+            id="confirm-new-password"
+            label="Confirm New Password"
+            autoComplete="new-password"
+            describedBy={describedBy}
+            registration={register('confirmPassword')}
+          />
+        </div>
+        {problem && (
+          <p
+            id="password-problem"
+            role="alert"
+            className="rounded-lg bg-red-50 dark:bg-red-950/40 px-3 py-2 text-sm text-red-700 dark:text-red-300"
+          >
+            {problem}
           </p>
-          <div className="flex justify-end">
-            <Button type="submit" disabled={change.isPending}>
-              {change.isPending ? 'Changing…' : 'Change Password'}
-            </Button>
-          </div>
-        </form>
-      </CardContent>
-    </Card>
+        )}
+        <p id="password-hint" className="text-xs text-fg-subtle">
+          Password requirements: current password required, new password must be at least 8 characters, passwords must
+          match.
+        </p>
+        <SubmitRow pending={change.isPending} pendingLabel="Changing…">
+          Change Password
+        </SubmitRow>
+      </form>
+    </SettingsCard>
   );
 }

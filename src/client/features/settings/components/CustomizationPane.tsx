@@ -2,7 +2,7 @@ import { CORE_STATUSES, type OrganizationSettings, type SettingsList } from '@co
 import { Info, Lock, Plus, X } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -15,6 +15,7 @@ import {
   useUpdateOrganizationSettings,
   type OrganizationSettingsChanges,
 } from '@/lib/resources/organizationSettings';
+import { SettingsCard } from './SettingsCard';
 
 const DUPLICATE = 'Value already exists';
 const SAVE_FAILED = 'Failed to update organization settings';
@@ -191,65 +192,57 @@ function CustomizationForm({
 
   return (
     <div className="space-y-6">
-      <Card>
-        <CardHeader>
-          <CardTitle>Lists</CardTitle>
-          <CardDescription>The choices staff see when they log and update mail.</CardDescription>
-        </CardHeader>
-        <CardContent className="grid gap-4 p-4 sm:p-6 lg:grid-cols-2">
-          {lists.map((list) => (
-            <ListEditor
-              key={list.key}
-              title={list.title}
-              singular={list.singular}
-              description={list.description}
-              values={settings[list.key]}
-              isAdmin={isAdmin}
-              isLocked={(value) => list.key === 'customStatuses' && coreStatuses.includes(value)}
-              onChange={(values, { added, removed }) =>
-                save(
-                  { [list.key]: values },
-                  added
-                    ? { title: `${list.title} updated`, description: `"${added}" was added.` }
-                    : { title: `${list.title} updated`, description: `"${removed}" was removed.` },
-                )
-              }
-            />
+      <SettingsCard
+        title="Lists"
+        description="The choices staff see when they log and update mail."
+        contentClassName="grid gap-4 p-4 sm:p-6 lg:grid-cols-2"
+      >
+        {lists.map((list) => (
+          <ListEditor
+            key={list.key}
+            title={list.title}
+            singular={list.singular}
+            description={list.description}
+            values={settings[list.key]}
+            isAdmin={isAdmin}
+            isLocked={(value) => list.key === 'customStatuses' && coreStatuses.includes(value)}
+            onChange={(values, { added, removed }) =>
+              save(
+                { [list.key]: values },
+                added
+                  ? { title: `${list.title} updated`, description: `"${added}" was added.` }
+                  : { title: `${list.title} updated`, description: `"${removed}" was removed.` },
+              )
+            }
+          />
+        ))}
+      </SettingsCard>
+      <SettingsCard title="Preferences" description="Saved as soon as you switch them.">
+        <ul className="divide-y divide-line-subtle">
+          {preferences.map((preference) => (
+            <li key={preference.key} className="flex items-center justify-between gap-4 py-3 first:pt-0 last:pb-0">
+              <div>
+                <Label htmlFor={`${ids}-${preference.key}`}>{preference.label}</Label>
+                <p id={`${ids}-${preference.key}-hint`} className="text-sm text-fg-subtle">
+                  {preference.description}
+                </p>
+              </div>
+              <Switch
+                id={`${ids}-${preference.key}`}
+                aria-describedby={`${ids}-${preference.key}-hint`}
+                checked={settings[preference.key]}
+                disabled={!isAdmin}
+                onCheckedChange={(checked) =>
+                  save(
+                    { [preference.key]: checked },
+                    { title: 'Preference saved', description: `${preference.label}: ${checked ? 'on' : 'off'}.` },
+                  )
+                }
+              />
+            </li>
           ))}
-        </CardContent>
-      </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle>Preferences</CardTitle>
-          <CardDescription>Saved as soon as you switch them.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <ul className="divide-y divide-line-subtle">
-            {preferences.map((preference) => (
-              <li key={preference.key} className="flex items-center justify-between gap-4 py-3 first:pt-0 last:pb-0">
-                <div>
-                  <Label htmlFor={`${ids}-${preference.key}`}>{preference.label}</Label>
-                  <p id={`${ids}-${preference.key}-hint`} className="text-sm text-fg-subtle">
-                    {preference.description}
-                  </p>
-                </div>
-                <Switch
-                  id={`${ids}-${preference.key}`}
-                  aria-describedby={`${ids}-${preference.key}-hint`}
-                  checked={settings[preference.key]}
-                  disabled={!isAdmin}
-                  onCheckedChange={(checked) =>
-                    save(
-                      { [preference.key]: checked },
-                      { title: 'Preference saved', description: `${preference.label}: ${checked ? 'on' : 'off'}.` },
-                    )
-                  }
-                />
-              </li>
-            ))}
-          </ul>
-        </CardContent>
-      </Card>
+        </ul>
+      </SettingsCard>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { PLATFORM_LOG_KINDS, type PlatformLogKind } from '@contract';
 import { useCallback, useEffect } from 'react';
-import { useSearchParams } from 'wouter';
+import { usePagedSearchParams } from '@/lib/usePagedSearchParams';
 import { PLATFORM_PAGE_SIZE } from '../api/platform';
 
 export const CONSOLE_TABS = ['organizations', 'users', 'logs'] as const;
@@ -29,23 +29,21 @@ type Change = Partial<{ tab: ConsoleTab; search: string; kind: PlatformLogKind |
  * kind goes back to the first page.
  */
 export function useConsoleParams() {
-  const [params, setParams] = useSearchParams();
+  const { params, page, update: write } = usePagedSearchParams();
   const tab = params.get('tab');
   const kind = params.get('kind');
-  const page = Number(params.get('page') ?? '1');
   const current: ConsoleParams = {
     tab: isTab(tab) ? tab : 'organizations',
     search: params.get('q')?.trim() ?? '',
     kind: isKind(kind) ? kind : undefined,
-    page: Number.isInteger(page) && page > 1 ? page - 1 : 0,
+    page,
   };
 
   /** Typing replaces the history entry; choosing a tab, a kind or a page adds one. */
   const update = useCallback(
     (change: Change, options: { replace?: boolean } = {}) =>
-      setParams(
-        (prev) => {
-          const next = new URLSearchParams(prev);
+      write(
+        (next) => {
           if (change.tab !== undefined) {
             if (change.tab === 'organizations') next.delete('tab');
             else next.set('tab', change.tab);
@@ -60,14 +58,11 @@ export function useConsoleParams() {
             if (change.kind === 'all') next.delete('kind');
             else next.set('kind', change.kind);
           }
-          const page = change.page ?? 0;
-          if (page > 0) next.set('page', String(page + 1));
-          else next.delete('page');
-          return next;
         },
-        { replace: options.replace },
+        change.page,
+        options,
       ),
-    [setParams],
+    [write],
   );
 
   return { ...current, update };

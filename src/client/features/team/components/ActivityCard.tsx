@@ -28,7 +28,7 @@ import {
 import { EmptyState } from '@/components/EmptyState';
 import { IconTile } from '@/components/IconTile';
 import { ListState } from '@/components/ListState';
-import { useListPage } from '@/components/useListPage';
+import { useListPage } from '@/lib/useListPage';
 
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';

@@ -3,12 +3,13 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
-import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { CodeInput } from '@/components/CodeInput';
+import { SubmitRow } from '@/components/SubmitButton';
 import { serverMessage } from '@/lib/api';
 import { useTwoFactorEnable, useTwoFactorSetup } from '../../api/twoFactor';
 import { RecoveryCodes } from './RecoveryCodes';
+import { CurrentPasswordField } from './TwoFactorFields';
 
 type Step = { name: 'password' } | { name: 'scan'; setup: TwoFactorSetupReply } | { name: 'codes'; codes: string[] };
 
@@ -59,21 +60,10 @@ function PasswordStep({ onDone }: { onDone: (setup: TwoFactorSetupReply) => void
         You will need an authenticator app on your phone, such as Google Authenticator, Microsoft Authenticator,
         1Password or Authy. First, confirm it is you.
       </p>
-      <FormField id="two-factor-password" label="Current Password" error={problem}>
-        <Input
-          {...fieldA11y('two-factor-password', problem)}
-          type="password"
-          autoComplete="current-password"
-          autoFocus
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-      </FormField>
-      <div className="flex justify-end">
-        <Button type="submit" disabled={setup.isPending}>
-          {setup.isPending ? 'Checking…' : 'Continue'}
-        </Button>
-      </div>
+      <CurrentPasswordField id="two-factor-password" value={password} onChange={setPassword} error={problem} />
+      <SubmitRow pending={setup.isPending} pendingLabel="Checking…">
+        Continue
+      </SubmitRow>
     </form>
   );
 }
@@ -126,11 +116,9 @@ function ScanStep({ setup, onDone }: { setup: TwoFactorSetupReply; onDone: (code
           onChange={(e) => setCode(e.target.value)}
         />
       </FormField>
-      <div className="flex justify-end">
-        <Button type="submit" disabled={enable.isPending}>
-          {enable.isPending ? 'Turning on…' : 'Turn on'}
-        </Button>
-      </div>
+      <SubmitRow pending={enable.isPending} pendingLabel="Turning on…">
+        Turn on
+      </SubmitRow>
     </form>
   );
 }

@@ -2,37 +2,18 @@ import { TWO_FACTOR_MESSAGES } from '@contract';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
-import { FormField, fieldA11y } from '@/components/ui/form-field';
-import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
-import { CodeInput } from '@/components/CodeInput';
+import { SubmitRow } from '@/components/SubmitButton';
 import { serverMessage } from '@/lib/api';
 import { useNewRecoveryCodes, useTwoFactorDisable } from '../../api/twoFactor';
 import { RecoveryCodes } from './RecoveryCodes';
+import { CodeField, CurrentPasswordField } from './TwoFactorFields';
 
 const FALLBACK = 'Something went wrong. Please try again.';
 
 interface DialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-}
-
-function CodeField({
-  id,
-  value,
-  onChange,
-  error,
-}: {
-  id: string;
-  value: string;
-  onChange: (v: string) => void;
-  error?: string;
-}) {
-  return (
-    <FormField id={id} label="Code from your app, or a recovery code" error={error}>
-      <CodeInput {...fieldA11y(id, error)} kind="either" value={value} onChange={(e) => onChange(e.target.value)} />
-    </FormField>
-  );
 }
 
 /** Turning two-factor off asks for the password and a code: a borrowed session alone cannot. */
@@ -79,16 +60,12 @@ export function TurnOffTwoFactorDialog({ open, onOpenChange }: DialogProps) {
         description="Signing in will need only your password. Your recovery codes stop working."
       >
         <form onSubmit={onSubmit} noValidate className="space-y-4">
-          <FormField id="two-factor-off-password" label="Current Password" error={problem.password}>
-            <Input
-              {...fieldA11y('two-factor-off-password', problem.password)}
-              type="password"
-              autoComplete="current-password"
-              autoFocus
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </FormField>
+          <CurrentPasswordField
+            id="two-factor-off-password"
+            value={password}
+            onChange={setPassword}
+            error={problem.password}
+          />
           <CodeField id="two-factor-off-code" value={code} onChange={setCode} error={problem.code} />
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <Button type="button" variant="outline" onClick={() => close(false)} disabled={disable.isPending}>
@@ -146,11 +123,9 @@ export function NewRecoveryCodesDialog({ open, onOpenChange }: DialogProps) {
         ) : (
           <form onSubmit={onSubmit} noValidate className="space-y-4">
             <CodeField id="two-factor-renew-code" value={code} onChange={setCode} error={problem} />
-            <div className="flex justify-end">
-              <Button type="submit" disabled={renew.isPending}>
-                {renew.isPending ? 'Creating…' : 'Create new codes'}
-              </Button>
-            </div>
+            <SubmitRow pending={renew.isPending} pendingLabel="Creating…">
+              Create new codes
+            </SubmitRow>
           </form>
         )}
       </DialogContent>
