@@ -14,6 +14,7 @@
 import os from 'node:os';
 import { seedFrontDesk, type FrontDeskLayout } from './front-desk-seed';
 import {
+  disableAutovacuum,
   measureCreate,
   measureStatusChange,
   pendingItemIds,
@@ -76,12 +77,7 @@ async function main(): Promise<number> {
   // No statistics check after the start: the first phase measures the tables as a bulk load leaves them.
   const server = await startBenchServer(dataDir, database, { CACHE_TTL_MS: '0', STATISTICS_CHECK_SECONDS: '0' });
   const account = await signUp(server.url);
-  await withClient(database.url, (c) =>
-    c.query(`do $$ declare t text; begin
-               for t in select tablename from pg_tables where schemaname = 'public' loop
-                 execute format('alter table %I set (autovacuum_enabled = false)', t);
-               end loop; end $$`),
-  );
+  await disableAutovacuum(database.url);
   const seedStarted = performance.now();
   const seed = await seedFrontDesk(database.url, account.organizationId, account.userId, {
     layout: LAYOUT,

@@ -167,3 +167,13 @@ export async function withClient<T>(databaseUrl: string, fn: (client: pg.Client)
 
 export const scalar = (databaseUrl: string, statement: string, params: unknown[]) =>
   withClient(databaseUrl, async (client) => (await client.query<{ n: number }>(statement, params)).rows[0]!.n);
+
+/** Autovacuum off for every table of the run: the bench decides when statistics and the visibility map appear. */
+export function disableAutovacuum(databaseUrl: string) {
+  return withClient(databaseUrl, (c) =>
+    c.query(`do $$ declare t text; begin
+               for t in select tablename from pg_tables where schemaname = 'public' loop
+                 execute format('alter table %I set (autovacuum_enabled = false)', t);
+               end loop; end $$`),
+  );
+}

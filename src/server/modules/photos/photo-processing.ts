@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { PHOTO_MAX_BYTES, PHOTO_TOO_LARGE } from '../../../contract';
-import { badRequest } from '../../lib/errors';
+import { badRequest, type AppError } from '../../lib/errors';
 
 /** A photo re-encoded for storage: EXIF and other metadata gone, orientation applied. */
 export type ProcessedPhoto = {
@@ -22,15 +22,26 @@ export const PHOTO_SIZE_MESSAGE = PHOTO_TOO_LARGE;
 export const PHOTO_PIXELS_MESSAGE =
   'The photo has too many pixels (more than 40 megapixels). Please use a smaller image.';
 
+/** An image as a client sends it, a data URL or bare base64: its bytes, or the given refusals. */
+export function decodeImageData(
+  data: string,
+  maxBytes: number,
+  refusals: { invalid: AppError; tooLarge: AppError },
+): Buffer {
+  const base64 = data.startsWith('data:') ? data.slice(data.indexOf(',') + 1) : data;
+  const compact = base64.replace(/\s/g, '');
+  if (compact === '' || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact)) throw refusals.invalid;
+  const bytes = Buffer.from(compact, 'base64');
+  if (bytes.length > maxBytes) throw refusals.tooLarge;
+  return bytes;
+}
+
 /** `photoData` as the client sends it: a data URL or bare base64. */
 export function decodePhotoData(photoData: string): Buffer {
-  const base64 = photoData.startsWith('data:') ? photoData.slice(photoData.indexOf(',') + 1) : photoData;
-  const compact = base64.replace(/\s/g, '');
-  if (compact === '' || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact))
-    throw badRequest(PHOTO_TYPE_MESSAGE, 'invalid_photo');
-  const bytes = Buffer.from(compact, 'base64');
-  if (bytes.length > PHOTO_MAX_BYTES) throw badRequest(PHOTO_SIZE_MESSAGE, 'photo_too_large');
-  return bytes;
+  return decodeImageData(photoData, PHOTO_MAX_BYTES, {
+    invalid: badRequest(PHOTO_TYPE_MESSAGE, 'invalid_photo'),
+    tooLarge: badRequest(PHOTO_SIZE_MESSAGE, 'photo_too_large'),
+  });
 }
 
 /**

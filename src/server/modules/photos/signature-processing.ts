@@ -1,7 +1,7 @@
 import sharp, { type Metadata } from 'sharp';
 import { SIGNATURE_EMPTY, SIGNATURE_INVALID, SIGNATURE_MAX_BYTES, SIGNATURE_TOO_LARGE } from '../../../contract';
 import { AppError, badRequest } from '../../lib/errors';
-import type { ProcessedPhoto } from './photo-processing';
+import { decodeImageData, type ProcessedPhoto } from './photo-processing';
 
 /** A signature pad is a strip of a screen; larger is not a drawn signature. */
 const MAX_EDGE = 4000;
@@ -13,13 +13,10 @@ const MIN_INK_PIXELS = 60;
 
 /** `signatureData` as the pad sends it: a PNG data URL, or bare base64. */
 export function decodeSignatureData(data: string): Buffer {
-  const base64 = data.startsWith('data:') ? data.slice(data.indexOf(',') + 1) : data;
-  const compact = base64.replace(/\s/g, '');
-  if (compact === '' || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact))
-    throw badRequest(SIGNATURE_INVALID, 'invalid_signature');
-  const bytes = Buffer.from(compact, 'base64');
-  if (bytes.length > SIGNATURE_MAX_BYTES) throw badRequest(SIGNATURE_TOO_LARGE, 'signature_too_large');
-  return bytes;
+  return decodeImageData(data, SIGNATURE_MAX_BYTES, {
+    invalid: badRequest(SIGNATURE_INVALID, 'invalid_signature'),
+    tooLarge: badRequest(SIGNATURE_TOO_LARGE, 'signature_too_large'),
+  });
 }
 
 /**
