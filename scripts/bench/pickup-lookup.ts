@@ -81,13 +81,7 @@ async function main(): Promise<number> {
     database.url,
     [codes.most, codes.median].map((r) => ({
       name: `waiting items of a recipient with ${r.waiting}`,
-      run: (db) =>
-        mailItemsRepository.page(
-          db,
-          account.organizationId,
-          { recipientId: r.id, statuses: ['pending', 'notified'], order: 'asc', limit: LOOKUP_MAX_ITEMS, offset: 0 },
-          'summary',
-        ),
+      run: (db) => mailItemsRepository.waitingForRecipientJson(db, account.organizationId, r.id, LOOKUP_MAX_ITEMS),
     })),
     5,
     { scopedTo: account.organizationId },

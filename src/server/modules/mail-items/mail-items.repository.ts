@@ -183,6 +183,36 @@ export const mailItemsRepository = {
     return { json: row!.body, total: row!.total };
   },
 
+  /**
+   * A recipient's waiting items (pending or notified), oldest first, as Pending Pickups' rows in
+   * JSON: the hand-over by pickup code (decision 031). One prepared statement for every recipient,
+   * reading mail_items_recipient_waiting_idx alone.
+   */
+  async waitingForRecipientJson(db: DbOrTx, organizationId: string, recipientId: string, limit: number) {
+    const [row] = await queryShape<{ body: string }, { organizationId: string; recipientId: string }>(
+      db,
+      `mail-items.waiting-for-recipient ${limit}`,
+      { organizationId, recipientId },
+      (v) => {
+        const waiting = db
+          .select()
+          .from(mailItems)
+          .where(
+            and(
+              eq(mailItems.organizationId, v.organizationId),
+              eq(mailItems.recipientId, v.recipientId),
+              statusCondition(['pending', 'notified']),
+            ),
+          )
+          .orderBy(asc(mailItems.arrivedAt), asc(mailItems.id))
+          .limit(limit);
+        return sql`select ${sql.raw(jsonArray(ITEM_SUMMARY_JSON, 'i.arrived_at asc, i.id asc'))} as body
+                   from (${waiting}) i ${sql.raw(ITEM_JOINS)}`;
+      },
+    );
+    return row!.body;
+  },
+
   /** How many items match (the total of `page`). */
   async count(db: DbOrTx, organizationId: string, f: MailItemSetFilters): Promise<number> {
     const [row] = await countQuery(db, organizationId, f);

@@ -2,11 +2,11 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { recipients } from '../../db/schema';
 
-/** Whose code it is, with what the hand-over shows of them. */
+/** Whose code it is, with what the hand-over shows of them and who may collect for them. */
 export type CodeHolder = Pick<
   typeof recipients.$inferSelect,
   'id' | 'firstName' | 'lastName' | 'email' | 'unit' | 'department' | 'isActive'
->;
+> & { proxies: string[] };
 
 const holderColumns = {
   id: recipients.id,
@@ -16,6 +16,10 @@ const holderColumns = {
   unit: recipients.unit,
   department: recipients.department,
   isActive: recipients.isActive,
+  // The outer columns spelled out with their table: in a one-table select Drizzle renders them
+  // bare, and bare they would be the proxy's own.
+  proxies: sql<string[]>`array(select p.name from recipient_proxies p
+    where p.organization_id = "recipients"."organization_id" and p.recipient_id = "recipients"."id" order by p.name)`,
 };
 
 /** Pickup codes live on the recipient's row (PostgreSQL draws them: migration 0022, decision 031). */

@@ -29,8 +29,11 @@ export function pickupsRoutes(app: App, pickups: PickupsService) {
     preValidation: guards,
     handler: async (request, reply) => {
       // A code is as good as a key to someone's parcels: no cache keeps the answer.
-      reply.header('cache-control', 'no-store');
-      return pickups.lookup(callerOf(request), request.query.code);
+      const json = await pickups.lookup(callerOf(request), request.query.code);
+      return reply
+        .header('cache-control', 'no-store')
+        .type('application/json; charset=utf-8')
+        .send(Buffer.from(json) as never);
     },
   });
 

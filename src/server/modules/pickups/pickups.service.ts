@@ -6,7 +6,6 @@ import {
   TOO_MANY_PROXIES,
   formatPickupCode,
   proxyExists,
-  type PickupLookup,
   type Proxy,
   type RecipientPickupCode,
 } from '../../../contract';
@@ -34,26 +33,21 @@ const codeReply = (recipientId: string, code: string): RecipientPickupCode => ({
 export function createPickupsService({ db }: Deps) {
   return {
     /**
-     * Whose code it is and their items still waiting (pending or notified), oldest first. A code
-     * of another organization, a regenerated one or a wrong one are all the same 404.
+     * Whose code it is, who may collect for them, and their items still waiting (pending or
+     * notified), oldest first, as the reply's JSON (PickupLookup). A code of another organization,
+     * a regenerated one or a wrong one are all the same 404.
      */
-    async lookup(caller: OrgCaller, code: string): Promise<PickupLookup> {
+    async lookup(caller: OrgCaller, code: string): Promise<string> {
       const recipient = await pickupCodesRepository.findHolder(db, caller.organizationId, code);
       if (!recipient) throw notFound(PICKUP_CODE_NOT_FOUND);
-      const { json } = await mailItemsRepository.page(
+      const items = await mailItemsRepository.waitingForRecipientJson(
         db,
         caller.organizationId,
-        {
-          recipientId: recipient.id,
-          statuses: ['pending', 'notified'],
-          order: 'asc',
-          limit: LOOKUP_MAX_ITEMS,
-          offset: 0,
-        },
-        'summary',
+        recipient.id,
+        LOOKUP_MAX_ITEMS,
       );
-      const proxies = await proxiesRepository.list(db, caller.organizationId, recipient.id);
-      return { recipient: { ...recipient, proxies: proxies.map((p) => p.name) }, items: JSON.parse(json) };
+      // The items are JSON already (built by PostgreSQL, as Pending Pickups' rows): sent as they are.
+      return `{"recipient":${JSON.stringify(recipient)},"items":${items}}`;
     },
 
     async code(caller: OrgCaller, recipientId: string): Promise<RecipientPickupCode> {
