@@ -9,9 +9,6 @@
  */
 import os from 'node:os';
 import { seedFrontDesk, type FrontDeskLayout } from './front-desk-seed';
-import { mailItemsRepository } from '../../src/server/modules/mail-items/mail-items.repository';
-import { LOOKUP_MAX_ITEMS } from '../../src/server/modules/pickups/pickups.service';
-import { explainStatements } from './explain';
 import { disableAutovacuum, withClient } from './front-desk-writes';
 import {
   accountHeaders,
@@ -37,8 +34,8 @@ const LAYOUT: FrontDeskLayout = {
 /** The codes of the recipient with the most waiting items and of the median one, with their counts. */
 async function codesOf(databaseUrl: string, organizationId: string) {
   return withClient(databaseUrl, async (c) => {
-    const { rows } = await c.query<{ id: string; code: string; waiting: number }>(
-      `select r.id, r.pickup_code as code, count(i.id)::int as waiting
+    const { rows } = await c.query<{ code: string; waiting: number }>(
+      `select r.pickup_code as code, count(i.id)::int as waiting
        from recipients r left join mail_items i
          on i.organization_id = r.organization_id and i.recipient_id = r.id and i.status in ('pending', 'notified')
        where r.organization_id = $1 group by r.id order by waiting desc`,
@@ -76,16 +73,6 @@ async function main(): Promise<number> {
   await measureAll('no statistics');
   await withClient(database.url, (c) => c.query('vacuum analyze'));
   await measureAll('analysed');
-  // Where a lookup's time goes in PostgreSQL: the waiting items' page (the code itself is one index read).
-  const plans = await explainStatements(
-    database.url,
-    [codes.most, codes.median].map((r) => ({
-      name: `waiting items of a recipient with ${r.waiting}`,
-      run: (db) => mailItemsRepository.waitingForRecipientJson(db, account.organizationId, r.id, LOOKUP_MAX_ITEMS),
-    })),
-    5,
-    { scopedTo: account.organizationId },
-  );
 
   console.log(
     `\nPickup code lookup, caches off: ${LAYOUT.main.items} items and ${LAYOUT.main.recipients} recipients in the ` +
@@ -103,9 +90,6 @@ async function main(): Promise<number> {
       r.p99 <= BUDGET_P99_MS ? 'PASS' : `OVER (p99 <= ${BUDGET_P99_MS} ms)`,
     ]),
   );
-  for (const p of plans) {
-    console.log(`\n--- ${p.name}: ${p.executionMs.toFixed(2)} ms (plan ${p.planningMs.toFixed(2)} ms)\n${p.plan}`);
-  }
   return rows.some((r) => r.non2xx > 0 || r.errors > 0) ? 1 : 0;
 }
 

@@ -140,6 +140,33 @@ export const historyEntryColumns = {
   createdAt: mailItemHistory.createdAt,
 };
 
+/**
+ * A recipient's waiting items (pending or notified), oldest first, at most `limit`, as Pending
+ * Pickups' rows in one JSON array (the hand-over by pickup code, decision 031): read from
+ * mail_items_recipient_waiting_idx alone. `recipientId` may be a value, a placeholder or a subquery.
+ */
+export function waitingForRecipientJson(
+  db: DbOrTx,
+  organizationId: OrganizationId,
+  recipientId: string | SQLWrapper,
+  limit: number,
+): SQL {
+  const waiting = db
+    .select()
+    .from(mailItems)
+    .where(
+      and(
+        eq(mailItems.organizationId, organizationId),
+        eq(mailItems.recipientId, recipientId),
+        statusCondition(['pending', 'notified']),
+      ),
+    )
+    .orderBy(asc(mailItems.arrivedAt), asc(mailItems.id))
+    .limit(limit);
+  return sql`(select ${sql.raw(jsonArray(ITEM_SUMMARY_JSON, 'i.arrived_at asc, i.id asc'))}
+              from (${waiting}) i ${sql.raw(ITEM_JOINS)})`;
+}
+
 export const mailItemsRepository = {
   /**
    * A page of items as its JSON reply, built by PostgreSQL (ITEM_REPLY_JSON: the same values as
@@ -181,36 +208,6 @@ export const mailItemsRepository = {
       statement,
     );
     return { json: row!.body, total: row!.total };
-  },
-
-  /**
-   * A recipient's waiting items (pending or notified), oldest first, as Pending Pickups' rows in
-   * JSON: the hand-over by pickup code (decision 031). One prepared statement for every recipient,
-   * reading mail_items_recipient_waiting_idx alone.
-   */
-  async waitingForRecipientJson(db: DbOrTx, organizationId: string, recipientId: string, limit: number) {
-    const [row] = await queryShape<{ body: string }, { organizationId: string; recipientId: string }>(
-      db,
-      `mail-items.waiting-for-recipient ${limit}`,
-      { organizationId, recipientId },
-      (v) => {
-        const waiting = db
-          .select()
-          .from(mailItems)
-          .where(
-            and(
-              eq(mailItems.organizationId, v.organizationId),
-              eq(mailItems.recipientId, v.recipientId),
-              statusCondition(['pending', 'notified']),
-            ),
-          )
-          .orderBy(asc(mailItems.arrivedAt), asc(mailItems.id))
-          .limit(limit);
-        return sql`select ${sql.raw(jsonArray(ITEM_SUMMARY_JSON, 'i.arrived_at asc, i.id asc'))} as body
-                   from (${waiting}) i ${sql.raw(ITEM_JOINS)}`;
-      },
-    );
-    return row!.body;
   },
 
   /** How many items match (the total of `page`). */

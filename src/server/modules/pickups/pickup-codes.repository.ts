@@ -1,36 +1,37 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { queryShape } from '../../db/prepared';
+import { waitingForRecipientJson } from '../mail-items/mail-items.repository';
 import { recipients } from '../../db/schema';
-
-/** Whose code it is, with what the hand-over shows of them and who may collect for them. */
-export type CodeHolder = Pick<
-  typeof recipients.$inferSelect,
-  'id' | 'firstName' | 'lastName' | 'email' | 'unit' | 'department' | 'isActive'
-> & { proxies: string[] };
-
-const holderColumns = {
-  id: recipients.id,
-  firstName: recipients.firstName,
-  lastName: recipients.lastName,
-  email: recipients.email,
-  unit: recipients.unit,
-  department: recipients.department,
-  isActive: recipients.isActive,
-  // The outer columns spelled out with their table: in a one-table select Drizzle renders them
-  // bare, and bare they would be the proxy's own.
-  proxies: sql<string[]>`array(select p.name from recipient_proxies p
-    where p.organization_id = "recipients"."organization_id" and p.recipient_id = "recipients"."id" order by p.name)`,
-};
 
 /** Pickup codes live on the recipient's row (PostgreSQL draws them: migration 0022, decision 031). */
 export const pickupCodesRepository = {
-  /** The recipient holding `code` in the organization: one read of recipients_pickup_code_org_idx. */
-  async findHolder(db: DbOrTx, organizationId: string, code: string): Promise<CodeHolder | undefined> {
-    const [row] = await db
-      .select(holderColumns)
-      .from(recipients)
-      .where(and(eq(recipients.organizationId, organizationId), eq(recipients.pickupCode, code)));
-    return row;
+  /**
+   * The lookup's whole reply (PickupLookup) as JSON, built by PostgreSQL in one prepared statement:
+   * the holder of `code` (one read of recipients_pickup_code_org_idx) with their proxies, and at
+   * most `limit` of their waiting items. Undefined when nobody in the organization holds the code.
+   */
+  async lookupJson(db: DbOrTx, organizationId: string, code: string, limit: number): Promise<string | undefined> {
+    const rows = await queryShape<{ body: string | null }, { organizationId: string; code: string }>(
+      db,
+      `pickups.lookup ${limit}`,
+      { organizationId, code },
+      (v) => sql`
+        with holder as (
+          select r.id, r.organization_id, r.first_name, r.last_name, r.email, r.unit, r.department, r.is_active
+          from recipients r where r.pickup_code = ${v.code} and r.organization_id = ${v.organizationId}
+        )
+        select json_build_object(
+          'recipient', json_build_object(
+            'id', h.id, 'firstName', h.first_name, 'lastName', h.last_name, 'email', h.email, 'unit', h.unit,
+            'department', h.department, 'isActive', h.is_active,
+            'proxies', array(select p.name from recipient_proxies p
+                             where p.organization_id = h.organization_id and p.recipient_id = h.id order by p.name)),
+          'items', ${waitingForRecipientJson(db, v.organizationId, sql`h.id`, limit)}::json
+        )::text as body
+        from holder h`,
+    );
+    return rows[0]?.body ?? undefined;
   },
 
   async codeOf(db: DbOrTx, organizationId: string, recipientId: string): Promise<string | undefined> {

@@ -13,7 +13,6 @@ import { recipients } from '../../db/schema';
 import type { Deps, OrgCaller } from '../../context';
 import { conflict, notFound } from '../../lib/errors';
 import { violatedUniqueConstraint } from '../../lib/pg-errors';
-import { mailItemsRepository } from '../mail-items/mail-items.repository';
 import { RECIPIENT_NOT_FOUND } from '../recipients/recipients.service';
 import { pickupCodesRepository } from './pickup-codes.repository';
 import { proxiesRepository } from './proxies.repository';
@@ -38,16 +37,9 @@ export function createPickupsService({ db }: Deps) {
      * a regenerated one or a wrong one are all the same 404.
      */
     async lookup(caller: OrgCaller, code: string): Promise<string> {
-      const recipient = await pickupCodesRepository.findHolder(db, caller.organizationId, code);
-      if (!recipient) throw notFound(PICKUP_CODE_NOT_FOUND);
-      const items = await mailItemsRepository.waitingForRecipientJson(
-        db,
-        caller.organizationId,
-        recipient.id,
-        LOOKUP_MAX_ITEMS,
-      );
-      // The items are JSON already (built by PostgreSQL, as Pending Pickups' rows): sent as they are.
-      return `{"recipient":${JSON.stringify(recipient)},"items":${items}}`;
+      const json = await pickupCodesRepository.lookupJson(db, caller.organizationId, code, LOOKUP_MAX_ITEMS);
+      if (!json) throw notFound(PICKUP_CODE_NOT_FOUND);
+      return json;
     },
 
     async code(caller: OrgCaller, recipientId: string): Promise<RecipientPickupCode> {
