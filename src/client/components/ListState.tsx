@@ -56,6 +56,24 @@ export function RetryLink({ onRetry }: { onRetry: () => void }) {
   );
 }
 
+/**
+ * The load error inside a form (a payment step): one red line saying what failed and what to do,
+ * and Try again, where a whole empty state would push the form away.
+ */
+export function InlineLoadError({ children, onRetry }: { children: ReactNode; onRetry: () => void }) {
+  return (
+    <div className="space-y-2 rounded-lg border border-red-200 dark:border-red-800 bg-red-50 dark:bg-red-950/40 px-3 py-3 text-sm text-red-800 dark:text-red-300">
+      <p className="flex items-start gap-2">
+        <AlertCircle aria-hidden className="mt-0.5 size-4 shrink-0" />
+        {children}
+      </p>
+      <Button variant="outline" size="sm" onClick={onRetry}>
+        <RefreshCw aria-hidden /> Try again
+      </Button>
+    </div>
+  );
+}
+
 interface ListStateProps<T> {
   /** The query's data: undefined until the first answer. */
   data: T | undefined;

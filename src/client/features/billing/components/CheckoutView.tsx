@@ -11,14 +11,12 @@ import {
   type PlansReply,
 } from '@contract';
 import {
-  AlertCircle,
   CheckCircle2,
   CreditCard,
   FlaskConical,
   Info,
   Lock,
   Mail,
-  RefreshCw,
   ShieldCheck,
   Wallet,
   type LucideIcon,
@@ -27,6 +25,7 @@ import { useState, type ReactNode } from 'react';
 import { Link, useSearch } from 'wouter';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { InlineLoadError } from '@/components/ListState';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
@@ -79,21 +78,6 @@ function NoPaymentMethod({ salesEmail }: { salesEmail: string }) {
         <a href={`mailto:${salesEmail}?subject=${encodeURIComponent('Choosing a Pigeonhole plan')}`}>
           <Mail aria-hidden /> Contact sales
         </a>
-      </Button>
-    </div>
-  );
-}
-
-/** The plan table's payment choices could not be loaded: nothing to pay with until they are. */
-function PaymentMethodsFailed({ onRetry }: { onRetry: () => void }) {
-  return (
-    <div className="space-y-2 rounded-lg border border-red-200 dark:border-red-800 bg-red-50 dark:bg-red-950/40 px-3 py-3 text-sm text-red-800 dark:text-red-300">
-      <p className="flex items-start gap-2">
-        <AlertCircle aria-hidden className="mt-0.5 size-4 shrink-0" />
-        The payment methods could not be loaded. Check your connection and try again.
-      </p>
-      <Button variant="outline" size="sm" onClick={onRetry}>
-        <RefreshCw aria-hidden /> Try again
       </Button>
     </div>
   );
@@ -409,7 +393,14 @@ function PaymentSection({
   paypal: ReactNode;
 }) {
   if (plans.isPending) return <Skeleton aria-label="Loading payment methods" className="h-32 w-full" />;
-  if (plans.isError || !plans.data) return <PaymentMethodsFailed onRetry={() => void plans.refetch()} />;
+  if (plans.isError || !plans.data) {
+    // The plan table's payment choices: nothing to pay with until they are loaded.
+    return (
+      <InlineLoadError onRetry={() => void plans.refetch()}>
+        The payment methods could not be loaded. Check your connection and try again.
+      </InlineLoadError>
+    );
+  }
   if (method === null) return <NoPaymentMethod salesEmail={plans.data.salesEmail} />;
   return (
     <>

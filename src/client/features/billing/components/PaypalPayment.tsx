@@ -1,6 +1,7 @@
 import { BILLING_MESSAGES, type PaidPlanType } from '@contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { AlertCircle, FlaskConical, RefreshCw } from 'lucide-react';
+import { AlertCircle, FlaskConical } from 'lucide-react';
+import { InlineLoadError } from '@/components/ListState';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -166,22 +167,14 @@ function PaypalSdkButtons({
 
   if (failed) {
     return (
-      <div className="space-y-2 rounded-lg border border-red-200 dark:border-red-800 bg-red-50 dark:bg-red-950/40 px-3 py-3 text-sm text-red-800 dark:text-red-300">
-        <p className="flex items-start gap-2">
-          <AlertCircle aria-hidden className="mt-0.5 size-4 shrink-0" />
-          PayPal could not be loaded. Check your connection, or pay by card.
-        </p>
-        <Button
-          variant="outline"
-          size="sm"
-          onClick={() => {
-            setFailed(false);
-            setAttempt((n) => n + 1);
-          }}
-        >
-          <RefreshCw aria-hidden /> Try again
-        </Button>
-      </div>
+      <InlineLoadError
+        onRetry={() => {
+          setFailed(false);
+          setAttempt((n) => n + 1);
+        }}
+      >
+        PayPal could not be loaded. Check your connection, or pay by card.
+      </InlineLoadError>
     );
   }
   return (
@@ -201,15 +194,9 @@ export function PaypalPayment({ organizationId, planType, userCount, problem, on
   if (setup.isPending) return <Skeleton aria-label="Loading PayPal" className="h-11 w-full" />;
   if (setup.isError) {
     return (
-      <div className="space-y-2 rounded-lg border border-red-200 dark:border-red-800 bg-red-50 dark:bg-red-950/40 px-3 py-3 text-sm text-red-800 dark:text-red-300">
-        <p className="flex items-start gap-2">
-          <AlertCircle aria-hidden className="mt-0.5 size-4 shrink-0" />
-          {serverMessage(setup.error, 'PayPal is not available right now. Please try again, or pay by card.')}
-        </p>
-        <Button variant="outline" size="sm" onClick={() => void setup.refetch()}>
-          <RefreshCw aria-hidden /> Try again
-        </Button>
-      </div>
+      <InlineLoadError onRetry={() => void setup.refetch()}>
+        {serverMessage(setup.error, 'PayPal is not available right now. Please try again, or pay by card.')}
+      </InlineLoadError>
     );
   }
   if (setup.data.demo) {

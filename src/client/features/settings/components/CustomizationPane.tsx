@@ -2,6 +2,7 @@ import { CORE_STATUSES, type OrganizationSettings, type SettingsList } from '@co
 import { Info, Lock, Plus, X } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
+import { LoadError } from '@/components/ListState';
 import { Card } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -249,7 +250,7 @@ function CustomizationForm({
 
 /** Settings > Customization: the four lists and three preferences; admins edit, members read. */
 export function CustomizationPane({ organizationId, isAdmin }: { organizationId: string; isAdmin: boolean }) {
-  const { data, isPending, error } = useOrganizationSettings(organizationId);
+  const { data, isPending, error, refetch } = useOrganizationSettings(organizationId);
   useErrorToast(error, 'Failed to fetch organization settings');
 
   return (
@@ -269,7 +270,9 @@ export function CustomizationPane({ organizationId, isAdmin }: { organizationId:
       ) : data ? (
         <CustomizationForm organizationId={organizationId} settings={data} isAdmin={isAdmin} />
       ) : (
-        <Card className="p-6 text-sm text-fg-subtle">The organization settings could not be loaded.</Card>
+        <Card>
+          <LoadError title="The organization settings could not be loaded" onRetry={() => void refetch()} />
+        </Card>
       )}
     </div>
   );
