@@ -155,6 +155,18 @@ describe('hand-over by pickup code', () => {
         .toBe(0);
       expect(await field.inputValue()).toBe('');
       await stack.screenshot(page, `handover-done-${label}`);
+
+      // The item's details show the proof: who collected, how, and the signature they drew.
+      await page.getByRole('link', { name: 'Mail Intake' }).first().click();
+      const row = page.getByRole('button', { name: new RegExp(`Package for Noor Haddad ${label}`) }).first();
+      await expect.poll(() => row.isVisible()).toBe(true);
+      await row.click();
+      const details = page.getByRole('region', { name: `Details: Package for Noor Haddad ${label}` }).first();
+      const signature = details.getByRole('img', { name: `Signature of Noor Haddad ${label}` });
+      await expect.poll(() => signature.isVisible()).toBe(true);
+      expect(await details.getByText('pickup code', { exact: false }).first().isVisible()).toBe(true);
+      await expect.poll(() => signature.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+      await stack.screenshot(page, `handover-proof-${label}`);
       await context.close();
     }
   });

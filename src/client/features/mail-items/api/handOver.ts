@@ -1,6 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { HandOverBody, Handover, PickupLookup } from '@contract';
 import { apiRequest } from '@/lib/api';
+import { mailItemsQueryKey } from '@/lib/resources/keys';
 import { invalidateMailItems } from './invalidateMailItems';
 
 /** Whose pickup code it is and their waiting items; typed, scanned or read by the camera. */
@@ -16,5 +17,15 @@ export function useHandOver(organizationId: string) {
   return useMutation({
     mutationFn: (body: HandOverBody) => apiRequest<Handover>('POST', '/api/handovers', body, { organizationId }),
     onSuccess: () => invalidateMailItems(queryClient, organizationId),
+  });
+}
+
+/** GET /api/handovers/{id}: the proof an item was handed over with (a hand-over never changes). */
+export function useHandover(organizationId: string, id: string | null | undefined) {
+  return useQuery({
+    queryKey: [...mailItemsQueryKey(organizationId), 'handover', id] as const,
+    queryFn: () => apiRequest<Handover>('GET', `/api/handovers/${id}`, undefined, { organizationId }),
+    enabled: Boolean(id),
+    staleTime: Infinity,
   });
 }

@@ -10,6 +10,7 @@ import { useMailItem } from '../api/mailItem';
 import { useMailItemHistory } from '../api/mailItemHistory';
 import { recipientFullName, storageLabel } from '../mailItemFormat';
 import { MailItemLoadError } from './MailItemLoadError';
+import { HandoverProof } from '../handover/HandoverProof';
 import { NotificationsTimeline } from './NotificationsTimeline';
 
 function Section({ title, children, className }: { title: string; children: ReactNode; className?: string }) {
@@ -201,6 +202,11 @@ export function MailItemDetails({ organizationId, item, onViewPhoto }: MailItemD
           loading={loading ? 1 : 0}
         />
       </Section>
+      {full?.handoverId && (
+        <Section title="Hand-over proof">
+          <HandoverProof organizationId={organizationId} handoverId={full.handoverId} />
+        </Section>
+      )}
       <Section title="Storage Location">
         <p className={storageLabel(item) ? undefined : 'text-fg-subtle'}>{storageLabel(item) ?? 'Not stored'}</p>
       </Section>
