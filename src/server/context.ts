@@ -27,6 +27,13 @@ export type Deps = {
 export type OrgCaller = { userId: string; organizationId: string; role: Role };
 
 /**
+ * A recipient signed in to their own page (issue 26, by a magic link): never a user, never a
+ * member. Every portal service method takes it first and reads only this recipient's rows in this
+ * organization.
+ */
+export type RecipientCaller = { organizationId: string; recipientId: string };
+
+/**
  * The user a request acts as (a session's, or an API key's creator): their row as the database
  * holds it. Defined here, below the modules, so the plugins and the caches need none of them.
  */
