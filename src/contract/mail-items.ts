@@ -89,6 +89,8 @@ export const MailItem = z.object({
   handedOverBy: z.uuid().nullable(),
   /** The proof of the hand-over (GET /api/handovers/{id}), when it was handed over with one. */
   handoverId: z.uuid().nullable(),
+  /** Held at the recipient's request until this moment (the midnight after the date they chose); not overdue until then. */
+  heldUntil: Timestamp.nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
   isOverdue: z.boolean(),
@@ -116,6 +118,7 @@ export const MailItemSummary = MailItem.pick({
   deliveredAt: true,
   photoUrl: true,
   thumbnailUrl: true,
+  heldUntil: true,
   isOverdue: true,
 }).extend({
   recipient: MailItemRecipient.pick({ id: true, firstName: true, lastName: true, unit: true }).nullable(),
@@ -171,3 +174,18 @@ export type MailItemHistoryEntry = z.infer<typeof MailItemHistoryEntry>;
 export const PACKAGE_LIMIT_MESSAGE =
   'Your organization has reached its monthly package limit. Upgrade your plan to log more packages.';
 export const PHOTO_REQUIRED_MESSAGE = 'A photo is required for every mail item';
+
+/** The longest a recipient may ask the desk to hold an item, in days from today (decision 035). */
+export const MAX_HOLD_DAYS = 30;
+
+/**
+ * PUT /api/portal/items/{id}/hold: hold a waiting item until the end of a date (the organization's
+ * calendar), at most MAX_HOLD_DAYS ahead; null lifts the hold.
+ */
+export const ItemHoldBody = z.object({
+  until: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Choose the date to hold the item until (YYYY-MM-DD)')
+    .nullable(),
+});
+export type ItemHoldBody = z.infer<typeof ItemHoldBody>;

@@ -1,6 +1,7 @@
 import type { NotificationMessage } from '@contract';
 import type { ComponentProps } from 'react';
 import { Badge } from '@/components/ui/badge';
+import { formatHoldDay, isHeld } from '@/lib/format';
 import { OVERDUE_STYLE, mailStatusStyle, notificationStatusStyle } from '@/lib/statusStyles';
 
 type BadgeProps = Omit<ComponentProps<typeof Badge>, 'tone' | 'children'>;
@@ -20,6 +21,16 @@ export function OverdueBadge(props: BadgeProps) {
   return (
     <Badge tone={OVERDUE_STYLE.tone} {...props}>
       {OVERDUE_STYLE.label}
+    </Badge>
+  );
+}
+
+/** Held at the recipient's request (decision 035): not overdue, no reminder, until the day shown. */
+export function HeldBadge({ heldUntil, ...props }: { heldUntil: string | null } & BadgeProps) {
+  if (!isHeld(heldUntil)) return null;
+  return (
+    <Badge tone="indigo" title="The recipient asked the desk to keep it until then" {...props}>
+      Held until {formatHoldDay(heldUntil)}
     </Badge>
   );
 }

@@ -71,3 +71,17 @@ export function formatLongDate(iso: string): string {
     .map((p) => (p.type === 'day' ? `${p.value}${suffixes[ordinals.select(Number(p.value))]}` : p.value))
     .join('');
 }
+
+const holdDay = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric' });
+
+/**
+ * The last day of a hold ("Thu, Dec 3"): the server keeps the moment it ends, the midnight after
+ * that day in the organization's timezone, so the day is the one just before it.
+ */
+export function formatHoldDay(heldUntil: string): string {
+  return holdDay.format(new Date(Date.parse(heldUntil) - 1));
+}
+
+/** Whether a hold (a mail item's heldUntil) is still running. */
+export const isHeld = (heldUntil: string | null, now = Date.now()): heldUntil is string =>
+  heldUntil !== null && Date.parse(heldUntil) > now;

@@ -550,6 +550,11 @@ export const mailItems = pgTable(
     handedOverBy: uuid('handed_over_by').references(() => users.id, { onDelete: 'set null' }),
     /** The proof of the hand-over (signature, identification), when it was handed over with one. */
     handoverId: uuid('handover_id').references(() => handovers.id, { onDelete: 'set null' }),
+    /**
+     * Held at the recipient's request (decision 035): the moment the hold ends, the midnight after
+     * the date they chose in the organization's timezone. Not overdue and no reminder until then.
+     */
+    heldUntil: ts('held_until'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -582,6 +587,10 @@ export const mailItems = pgTable(
     index('mail_items_handover_idx')
       .on(t.handoverId)
       .where(sql`${t.handoverId} is not null`),
+    // The few waiting items on hold: the overdue counters subtract those held now (decision 035).
+    index('mail_items_org_on_hold_idx')
+      .on(t.organizationId, t.heldUntil, t.arrivedAt)
+      .where(sql`${t.status} in ('pending', 'notified') and ${t.heldUntil} is not null`),
     // Pending Pickups and the pending counters read only items not yet handed over.
     index('mail_items_org_waiting_arrived_idx')
       .on(t.organizationId, t.arrivedAt, t.id)

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { OVERDUE_HOURS } from '../../../contract';
+import { overdueCountSql } from '../mail-items/overdue';
 import type { DbOrTx } from '../../db/client';
 
 type Named = { name: string; count: number };
@@ -93,9 +93,7 @@ export const analyticsRepository = {
         (select p90 from pickup) as p90_hours,
         (select count(*)::int from items) as total,
         (select count(*)::int from items where status = 'delivered') as delivered,
-        (select count(*)::int from mail_items m
-          where m.organization_id = ${organizationId} and m.status in ('pending', 'notified')
-            and m.arrived_at < now() - make_interval(hours => ${OVERDUE_HOURS})) as overdue,
+        ${overdueCountSql(organizationId)} as overdue,
         (select v from hours) as busiest_hours,
         (select v from top) as top_recipients`);
     return result.rows[0]!;

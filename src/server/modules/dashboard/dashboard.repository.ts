@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { OVERDUE_HOURS } from '../../../contract';
+import { overdueCountSql } from '../mail-items/overdue';
 import type { DbOrTx } from '../../db/client';
 import { isPreparedPageSize, pageClause, queryPrepared } from '../../db/prepared';
 
@@ -116,9 +116,7 @@ export const dashboardRepository = {
         (select count(*) from mail_items m where m.organization_id = ${organizationId}
           and m.arrived_at >= (select yesterday_start from b)
           and m.arrived_at < (select yesterday_now from b))::int as yesterday,
-        (select count(*) from mail_items m where m.organization_id = ${organizationId}
-          and m.status in ('pending', 'notified')
-          and m.arrived_at < now() - make_interval(hours => ${OVERDUE_HOURS}))::int as overdue,
+        ${overdueCountSql(organizationId)} as overdue,
         (select count(*) from recipients r
           where r.organization_id = ${organizationId} and r.created_at >= now() - interval '7 days')::int as new_recipients,
         (100.0 * w.delivered_now / nullif(w.arrived_now, 0))::float8 as rate_now,

@@ -45,6 +45,7 @@ const SERVER_COLUMNS = {
   deliveredAt: 'state',
   handedOverBy: 'state',
   handoverId: 'state',
+  heldUntil: 'state',
   photoId: 'photo',
   createdBy: 'creator',
   arrivedAt: 'database',
@@ -347,7 +348,8 @@ const relationJson = (group: keyof typeof RELATIONS, keys?: readonly string[]) =
 const DERIVED_SQL: Record<DerivedKey, string> = {
   photoUrl: `case when i.${col.photoId} is null then null else '/api/photos/' || i.${col.photoId} end`,
   thumbnailUrl: `case when i.${col.photoId} is null then null else '/api/photos/' || i.${col.photoId} || '/thumbnail' end`,
-  isOverdue: `(i.${col.status} in ('pending', 'notified') and i.${col.arrivedAt} < now() - make_interval(hours => ${Number(OVERDUE_HOURS)}))`,
+  isOverdue: `(i.${col.status} in ('pending', 'notified') and i.${col.arrivedAt} < now() - make_interval(hours => ${Number(OVERDUE_HOURS)})
+    and (i.${col.heldUntil} is null or i.${col.heldUntil} <= now()))`,
   recipient: `case when r.id is null then null else ${jsonObject(relationJson('recipient'))} end`,
   location: `case when l.id is null then null else ${jsonObject(
     relationJson('location').map(([key, value]): [string, string] => [

@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { CORE_STATUSES, HANDED_OVER_STATUSES, OVERDUE_HOURS, type IdentifiedBy } from '../../../contract';
+import { CORE_STATUSES, HANDED_OVER_STATUSES, type IdentifiedBy } from '../../../contract';
 import type { DbOrTx } from '../../db/client';
 import { mailItemCountsRepository } from './mail-item-counts.repository';
+import { overdueCountSql } from './overdue';
 import { isPreparedPageSize, pageClause, queryPage, queryShape } from '../../db/prepared';
 import {
   ITEM_JOINS,
@@ -115,20 +116,6 @@ function countQuery(db: DbOrTx, organizationId: OrganizationId, f: MailItemSetFi
     .where(filterConditions(organizationId, f));
 }
 
-/** Items waiting (pending or notified) for longer than OVERDUE_HOURS: a range of the waiting index. */
-function overdueQuery(db: DbOrTx, organizationId: OrganizationId) {
-  return db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(mailItems)
-    .where(
-      and(
-        eq(mailItems.organizationId, organizationId),
-        statusCondition(['pending', 'notified']),
-        sql`${mailItems.arrivedAt} < now() - make_interval(hours => ${OVERDUE_HOURS})`,
-      ),
-    );
-}
-
 /** A history entry as its replies show it (the timeline, a recipient's personal data): who did it aside. */
 export const historyEntryColumns = {
   id: mailItemHistory.id,
@@ -168,6 +155,24 @@ export function waitingForRecipientJson(
 }
 
 export const mailItemsRepository = {
+  /**
+   * A hold's dates in the organization's calendar (decision 035): its today, and the moment a hold
+   * until `date` ends (the midnight after it, in the organization's timezone, daylight saving
+   * included). Undefined when the organization is gone.
+   */
+  async holdCalendar(
+    db: DbOrTx,
+    organizationId: string,
+    date: string,
+  ): Promise<{ today: string; ends: Date } | undefined> {
+    const result = await db.execute<{ today: string; ends: Date }>(sql`
+      select to_char((now() at time zone o.timezone)::date, 'YYYY-MM-DD') as today,
+             ((${date}::date + 1)::timestamp at time zone o.timezone) as ends
+      from organizations o where o.id = ${organizationId}`);
+    const row = result.rows[0];
+    return row && { today: row.today, ends: new Date(row.ends) };
+  },
+
   /**
    * A page of items as its JSON reply, built by PostgreSQL (ITEM_REPLY_JSON: the same values as
    * toMailItemDto; or the list rows, ITEM_SUMMARY_JSON), and the total of the filter, in one
@@ -221,7 +226,7 @@ export const mailItemsRepository = {
     return row;
   },
 
-  /** The Pending Pickups counters in one statement: the waiting items from the kept counts, the overdue ones from the waiting index. */
+  /** The Pending Pickups counters in one statement: the waiting items from the kept counts, the overdue ones from the waiting index (less those on hold). */
   async pendingSummary(db: DbOrTx, organizationId: string) {
     const [row] = await queryShape<
       { totalPending: number; overdue: number; notified: number },
@@ -230,7 +235,7 @@ export const mailItemsRepository = {
       const counted = (statuses: string[]) => mailItemCountsRepository.totalQuery(db, v.organizationId, statuses);
       return sql`
         select (${counted(['pending', 'notified'])}) as "totalPending",
-               (${overdueQuery(db, v.organizationId)}) as overdue,
+               ${overdueCountSql(v.organizationId)} as overdue,
                (${counted(['notified'])}) as notified`;
     });
     return row!;

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import {
   HANDOVER_PROOF_REQUIRED,
+  MAX_HOLD_DAYS,
   OVERDUE_HOURS,
   PHOTO_REQUIRED_MESSAGE,
   type CreateMailItemBody,
@@ -11,7 +12,7 @@ import {
   type PendingSummary,
   type UpdateMailItemBody,
 } from '../../../contract';
-import type { Deps, OrgCaller } from '../../context';
+import type { Deps, OrgCaller, RecipientCaller } from '../../context';
 import { jsonListPage, type ListPage } from '../../http';
 import { forgetOrganizationData } from '../../caches';
 import type { DbOrTx } from '../../db/client';
@@ -62,7 +63,10 @@ export function toMailItemDto(
   return replyOf(item, {
     photoUrl: item.photoId ? `/api/photos/${item.photoId}` : null,
     thumbnailUrl: item.photoId ? `/api/photos/${item.photoId}/thumbnail` : null,
-    isOverdue: (item.status === 'pending' || item.status === 'notified') && now - item.arrivedAt.getTime() > OVERDUE_MS,
+    isOverdue:
+      (item.status === 'pending' || item.status === 'notified') &&
+      now - item.arrivedAt.getTime() > OVERDUE_MS &&
+      !(item.heldUntil && item.heldUntil.getTime() > now),
     recipient: recipient?.id ? recipient : null,
     location:
       location.id && location.name
@@ -201,6 +205,43 @@ export function createMailItemsService({ db, caches }: Deps) {
       return toMailItemDto(item);
     },
 
+    /**
+     * A recipient holds one of their waiting items until the end of `until` (a date of the
+     * organization's calendar, today to MAX_HOLD_DAYS ahead), or lifts the hold (null): not
+     * overdue and no reminder meanwhile (decision 035). Another recipient's item is not found.
+     */
+    async hold(caller: RecipientCaller, id: string, until: string | null): Promise<MailItem> {
+      const { organizationId, recipientId } = caller;
+      let ends: Date | null = null;
+      if (until) {
+        const calendar = await mailItemsRepository.holdCalendar(db, organizationId, validDate(until));
+        if (!calendar) throw notFound(MAIL_ITEM_NOT_FOUND);
+        if (until < calendar.today)
+          throw badRequest('The hold date is in the past. Choose today or a later date.', 'hold_in_past');
+        if (until > addDays(calendar.today, MAX_HOLD_DAYS)) {
+          throw badRequest(
+            `An item can be held for at most ${MAX_HOLD_DAYS} days. Choose an earlier date.`,
+            'hold_too_long',
+          );
+        }
+        ends = calendar.ends;
+      }
+      const item = await writer.edit(
+        { organizationId, id },
+        {
+          move: () => undefined,
+          plan: (before) => {
+            if (before.recipientId !== recipientId) throw notFound(MAIL_ITEM_NOT_FOUND);
+            const change = transitions.hold(before, ends, { label: until && dayLabel(until) });
+            if (!change.ok) throw refusalError(change);
+            return editOf(before, change, { organizationId, userId: null, photo: undefined, removePhoto: false });
+          },
+        },
+      );
+      changed(organizationId);
+      return toMailItemDto(item);
+    },
+
     /** Deletes the item (any status), which frees its shelf; its history rows stay, with a 'deleted' row. */
     async delete(caller: OrgCaller, id: string): Promise<void> {
       const { organizationId, userId } = caller;
@@ -214,6 +255,27 @@ export function createMailItemsService({ db, caches }: Deps) {
 }
 
 type EditInput = Omit<UpdateInput, 'status'> & { status: string | undefined };
+
+/** A calendar date that exists (2026-02-30 does not), or a 400. */
+function validDate(date: string): string {
+  const parsed = new Date(`${date}T00:00:00Z`);
+  if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== date) {
+    throw badRequest('Choose the date to hold the item until (YYYY-MM-DD)', 'invalid_date');
+  }
+  return date;
+}
+
+const addDays = (date: string, days: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/** How a hold's date reads in its history row: "Thu, Dec 3". */
+const dayLabel = (date: string) =>
+  new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', {
+    timeZone: 'UTC',
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+  });
 
 /**
  * The recipient and storage an edit moves the item to, for the writer to check (undefined when it

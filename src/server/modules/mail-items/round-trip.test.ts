@@ -107,6 +107,8 @@ const SERVER_COLUMNS: Record<
   handedOverBy: (r, d, stage) => expect(r.handedOverBy).toBe(stage === 'delivered' ? d.userId : null),
   // Marked delivered without a hand-over's proof (pickups.test.ts covers the proof).
   handoverId: (r) => expect(r.handoverId).toBeNull(),
+  // Held only at the recipient's request, on their own page (holds.test.ts).
+  heldUntil: (r) => expect(r.heldUntil).toBeNull(),
   photoId: (r) => {
     expect(r.photoUrl).toMatch(/^\/api\/photos\/[0-9a-f-]{36}$/);
     expect(r.thumbnailUrl).toBe(`${r.photoUrl as string}/thumbnail`);

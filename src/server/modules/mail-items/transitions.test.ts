@@ -7,8 +7,10 @@ import {
   EDIT_AFTER_DELIVERY,
   edit,
   handOver,
+  hold,
   intake,
   NOT_PENDING,
+  NOT_WAITING,
   remove,
   statusAction,
   statusEffects,
@@ -47,6 +49,7 @@ function item(overrides: Partial<MailItemRow> = {}): MailItemRow {
     createdBy: clerk,
     handedOverBy: null,
     handoverId: null,
+    heldUntil: null,
     createdAt: earlier,
     updatedAt: earlier,
     ...overrides,
@@ -62,7 +65,14 @@ describe('intake', () => {
   it('starts pending with nothing handed over, a created row by the clerk and a created event', () => {
     expect(intake(clerk)).toEqual({
       ok: true,
-      set: { status: 'pending', notifiedAt: null, deliveredAt: null, handedOverBy: null, handoverId: null },
+      set: {
+        status: 'pending',
+        notifiedAt: null,
+        deliveredAt: null,
+        handedOverBy: null,
+        handoverId: null,
+        heldUntil: null,
+      },
       history: [{ action: 'created', previousStatus: null, newStatus: 'pending', notes: null, performedBy: clerk }],
       events: [{ event: 'mail_item.created', payload: {} }],
     });
@@ -80,6 +90,7 @@ describe('statusEffects (what a new status brings)', () => {
       expect(statusEffects({ status: from, notifiedAt: null }, 'delivered', clerk, at)).toEqual({
         deliveredAt: at,
         handedOverBy: clerk,
+        heldUntil: null,
       });
     }
   });
@@ -99,7 +110,10 @@ describe('statusEffects (what a new status brings)', () => {
   });
 
   it('keeps the hand-over when a delivered item is returned, and clears it when it goes back to notified', () => {
-    expect(statusEffects({ status: 'delivered', notifiedAt: null }, 'returned', clerk, at)).toEqual({});
+    // returned ends a hold like a delivery: the item left the desk
+    expect(statusEffects({ status: 'delivered', notifiedAt: null }, 'returned', clerk, at)).toEqual({
+      heldUntil: null,
+    });
     expect(statusEffects({ status: 'delivered', notifiedAt: earlier }, 'notified', clerk, at)).toEqual({
       deliveredAt: null,
       handedOverBy: null,
@@ -110,6 +124,51 @@ describe('statusEffects (what a new status brings)', () => {
       deliveredAt: null,
       handedOverBy: null,
       handoverId: null,
+    });
+  });
+});
+
+describe('hold', () => {
+  const until = new Date('2026-12-04T05:00:00.000Z');
+  it('keeps a waiting item until the moment given, with a row by nobody on the staff', () => {
+    for (const status of ['pending', 'notified', 'awaiting ID']) {
+      const change = hold({ status, heldUntil: null }, until, { label: 'Dec 3' });
+      expect(change).toEqual({
+        ok: true,
+        set: { heldUntil: until },
+        history: [
+          {
+            action: 'held',
+            performedBy: null,
+            previousStatus: null,
+            newStatus: null,
+            notes: 'Held until Dec 3 at the recipient’s request',
+          },
+        ],
+        events: [],
+      });
+    }
+  });
+
+  it('lifts a hold, changes nothing for the same hold, and refuses an item that left the desk', () => {
+    const lifted = hold({ status: 'pending', heldUntil: until }, null, { label: null });
+    expect(lifted.ok && lifted.set).toEqual({ heldUntil: null });
+    expect(lifted.ok && lifted.history[0]?.action).toBe('hold_lifted');
+    expect(hold({ status: 'pending', heldUntil: new Date(until) }, until, { label: 'Dec 3' })).toEqual({
+      ok: true,
+      set: {},
+      history: [],
+      events: [],
+    });
+    for (const status of ['delivered', 'returned']) {
+      expect(hold({ status, heldUntil: null }, until, { label: 'Dec 3' })).toEqual(NOT_WAITING);
+    }
+  });
+
+  it('ends with a hand-over or a return', () => {
+    expect(statusEffects({ status: 'pending', notifiedAt: null }, 'returned', clerk, at)).toEqual({ heldUntil: null });
+    expect(statusEffects({ status: 'pending', notifiedAt: null }, 'delivered', clerk, at)).toMatchObject({
+      heldUntil: null,
     });
   });
 });
@@ -264,7 +323,13 @@ describe('edit', () => {
         ctx,
       ),
     );
-    expect(change.set).toEqual({ collectorName: 'Ada Lo', status: 'delivered', deliveredAt: at, handedOverBy: clerk });
+    expect(change.set).toEqual({
+      collectorName: 'Ada Lo',
+      status: 'delivered',
+      deliveredAt: at,
+      handedOverBy: clerk,
+      heldUntil: null,
+    });
     expect(change.history).toEqual([
       {
         action: 'delivered',
@@ -314,9 +379,10 @@ describe('edit', () => {
       status: 'delivered',
       deliveredAt: at,
       handedOverBy: clerk,
+      heldUntil: null,
     });
     const returned = ok(edit(item(), { fields: {}, status: 'returned' }, ctx));
-    expect(returned.set).toEqual({ status: 'returned' });
+    expect(returned.set).toEqual({ status: 'returned', heldUntil: null });
     expect(returned.events).toEqual([{ event: 'mail_item.returned', payload: {} }]);
   });
 });
@@ -353,6 +419,7 @@ describe('handOver (with proof)', () => {
           handedOverBy: clerk,
           collectorName: 'Ben Ito',
           handoverId: proof.id,
+          heldUntil: null,
         },
         history: [
           {

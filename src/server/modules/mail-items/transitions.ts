@@ -19,7 +19,8 @@ import {
  * The rules (decision 006): an item starts pending; any status of the organization's list may
  * follow any other; the server sets notifiedAt the first time an item is notified, deliveredAt
  * and handedOverBy on delivery, and clears both when a handed-over item goes back to pending or
- * to a status that is not a hand-over; delivered items are frozen unless the organization allows
+ * to a status that is not a hand-over; a hold (decision 035) ends when the item is handed over or
+ * returned; delivered items are frozen unless the organization allows
  * edits after delivery (their status can still change); notified, delivered and returned are
  * events the outbox carries; delete is allowed in any status and keeps the history.
  */
@@ -62,7 +63,14 @@ const entry = (
 export function intake(actor: string): Change<StateColumns> {
   return {
     ok: true,
-    set: { status: PENDING, notifiedAt: null, deliveredAt: null, handedOverBy: null, handoverId: null },
+    set: {
+      status: PENDING,
+      notifiedAt: null,
+      deliveredAt: null,
+      handedOverBy: null,
+      handoverId: null,
+      heldUntil: null,
+    },
     history: [entry('created', actor, null, PENDING)],
     events: [{ event: 'mail_item.created', payload: {} }],
   };
@@ -80,13 +88,15 @@ export function statusEffects(
   actor: Actor,
   at: Date,
 ): Partial<StateColumns> {
-  if (status === DELIVERED) return { deliveredAt: at, handedOverBy: actor };
+  // A hold is the desk keeping an item for its recipient: it ends when the item leaves the desk.
+  if (status === DELIVERED) return { deliveredAt: at, handedOverBy: actor, heldUntil: null };
+  const leaves = isHandedOver(status) ? { heldUntil: null } : {};
   const notified = status === NOTIFIED && !before.notifiedAt ? { notifiedAt: at } : {};
   const handedBack =
     isHandedOver(before.status) && !isHandedOver(status)
       ? { deliveredAt: null, handedOverBy: null, handoverId: null }
       : {};
-  return { ...notified, ...handedBack };
+  return { ...notified, ...handedBack, ...leaves };
 }
 
 /** The history action of a status change: the lifecycle's own names, else `status_changed`. */
@@ -168,6 +178,37 @@ export function handOver(
     set: { ...change.set, collectorName: proof.collectorName, handoverId: proof.id },
     history: change.history.map((h) => ({ ...h, notes })),
     events: change.events.map((e) => ({ ...e, payload: { handoverId: proof.id } })),
+  };
+}
+
+export const NOT_WAITING: Refusal = {
+  ok: false,
+  status: 409,
+  code: 'not_waiting',
+  message: 'This item was already collected or returned, so it cannot be held.',
+};
+
+/**
+ * A hold asked by the item's recipient on their own page (decision 035): a waiting item is kept
+ * for them until `until` (the moment the hold ends), or the hold is lifted (null). Not overdue and
+ * no reminder meanwhile. The history row says so, by nobody on the staff: the recipient asked.
+ * The same hold again changes nothing; an item already handed over or returned is refused.
+ */
+export function hold(
+  before: Pick<StateColumns, 'status' | 'heldUntil'>,
+  until: Date | null,
+  { label }: { label: string | null },
+): Change<Partial<StateColumns>> | Refusal {
+  if (isHandedOver(before.status)) return NOT_WAITING;
+  if ((before.heldUntil?.getTime() ?? null) === (until?.getTime() ?? null)) {
+    return { ok: true, set: {}, history: [], events: [] };
+  }
+  const notes = until ? `Held until ${label} at the recipient’s request` : 'Hold lifted by the recipient';
+  return {
+    ok: true,
+    set: { heldUntil: until },
+    history: [entry(until ? 'held' : 'hold_lifted', null, null, null, notes)],
+    events: [],
   };
 }
 

@@ -6,7 +6,8 @@ import type { Db } from '../../db/client';
  * (dedupe_key `reminder:<item>:<YYYY-MM-DD>`, so several workers scanning at once, or a scan run
  * twice, add nothing). Each organization's waiting items are read from the partial index
  * mail_items_org_waiting_arrived_idx by (organization, arrived_at): only items old enough are
- * visited, never the whole table. Items nobody can be told about (no recipient, unsubscribed, no
+ * visited, never the whole table. An item held at the recipient's request gets none until its
+ * hold ends (decision 035). Items nobody can be told about (no recipient, unsubscribed, no
  * email and no phone) get no reminder, rather than a skipped row every day.
  */
 const SCAN = `
@@ -21,6 +22,7 @@ const SCAN = `
       and m.status in ('pending', 'notified')
       and m.arrived_at < $1::timestamptz - make_interval(days => s.reminder_after_days)
       and m.recipient_id is not null
+      and (m.held_until is null or m.held_until <= $1::timestamptz)
   ) i
   join recipients r on r.organization_id = i.organization_id and r.id = i.recipient_id
   where s.send_reminders and s.reminder_after_days >= 0

@@ -31,7 +31,7 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { Input } from '@/components/ui/input';
 import { ListSkeleton } from '@/components/ui/skeleton';
-import { MailStatusBadge, OverdueBadge } from '@/components/StatusBadge';
+import { HeldBadge, MailStatusBadge, OverdueBadge } from '@/components/StatusBadge';
 import { Pager } from '@/components/Pager';
 import { useWriteBlock } from '@/lib/writeBlock';
 import { cn } from '@/lib/cn';
@@ -113,6 +113,7 @@ function MailItemRow({
   const badges = (
     <>
       {overdue && <OverdueBadge />}
+      <HeldBadge heldUntil={item.heldUntil} />
       <MailStatusBadge status={item.status} />
     </>
   );
