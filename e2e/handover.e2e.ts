@@ -170,4 +170,56 @@ describe('hand-over by pickup code', () => {
       await context.close();
     }
   });
+
+  it('when proof is required, Delivered on a row opens the hand-over with that item alone', async () => {
+    const { context, page } = await stack.newPage({ width: 1280, height: 900 }, { colorScheme: 'light' });
+    await stack.signInAsDemo(page);
+    const orgId = await page.evaluate(() => localStorage.getItem('selectedOrganizationId'));
+    const settings = await api<Record<string, unknown>>(page, 'GET', `/api/organization-settings/${orgId}`);
+    await api(page, 'PUT', `/api/organization-settings/${orgId}`, { ...settings, handoverRequiresSignature: true });
+    try {
+      const recipient = await api<{ id: string }>(page, 'POST', '/api/recipients', {
+        firstName: 'Yara',
+        lastName: 'Proof Required',
+      });
+      const [first, second] = [
+        await api<{ id: string }>(page, 'POST', '/api/mail-items', { type: 'package', recipientId: recipient.id }),
+        await api<{ id: string }>(page, 'POST', '/api/mail-items', { type: 'letter', recipientId: recipient.id }),
+      ];
+      await page.getByRole('link', { name: 'Pending Pickups' }).first().click();
+      const deliver = page.getByRole('button', { name: 'Delivered: Package for Yara Proof Required' });
+      await expect.poll(() => deliver.isVisible()).toBe(true);
+      await deliver.click();
+
+      // Not the bare "Mark as Delivered": the hand-over with proof, this item ticked, the other offered.
+      const dialog = page.getByRole('dialog', { name: 'Hand over to Yara Proof Required' });
+      await expect.poll(() => dialog.isVisible()).toBe(true);
+      const boxes = dialog.getByRole('checkbox');
+      expect(await boxes.count()).toBe(2);
+      expect(await boxes.evaluateAll((els) => els.filter((e) => (e as HTMLInputElement).checked).length)).toBe(1);
+      expect(await dialog.getByLabel('ID checked').isChecked()).toBe(true);
+
+      // The signature is required: confirming without one says so, and nothing is handed over.
+      await dialog.getByRole('button', { name: 'Hand over 1 item' }).click();
+      await expect
+        .poll(() =>
+          dialog
+            .getByText(/signature/i)
+            .first()
+            .isVisible(),
+        )
+        .toBe(true);
+      expect((await api<{ status: string }>(page, 'GET', `/api/mail-items/${first.id}`)).status).not.toBe('delivered');
+
+      await sign(page);
+      await dialog.getByRole('button', { name: 'Hand over 1 item' }).click();
+      await expect.poll(() => page.getByText('1 item handed to Yara Proof Required.').isVisible()).toBe(true);
+      expect((await api<{ status: string }>(page, 'GET', `/api/mail-items/${first.id}`)).status).toBe('delivered');
+      expect((await api<{ status: string }>(page, 'GET', `/api/mail-items/${second.id}`)).status).not.toBe('delivered');
+      await stack.screenshot(page, 'handover-from-row-desktop-light');
+    } finally {
+      await api(page, 'PUT', `/api/organization-settings/${orgId}`, settings);
+      await context.close();
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { HandOverBody, Handover, PickupLookup } from '@contract';
+import type { HandOverBody, Handover, PickupLookup, RecipientPickupCode } from '@contract';
 import { apiRequest } from '@/lib/api';
 import { mailItemsQueryKey } from '@/lib/resources/keys';
 import { invalidateMailItems } from './invalidateMailItems';
@@ -9,6 +9,22 @@ export function lookupPickupCode(organizationId: string, code: string) {
   return apiRequest<PickupLookup>('GET', `/api/pickups/lookup?code=${encodeURIComponent(code)}`, undefined, {
     organizationId,
   });
+}
+
+/**
+ * A recipient's waiting items as their code would find them: for a hand-over started from one of
+ * their items' rows, when the organization requires proof (the desk has no code in hand).
+ */
+export async function lookupRecipient(organizationId: string, recipientId: string) {
+  const { code } = await apiRequest<RecipientPickupCode>(
+    'GET',
+    `/api/recipients/${recipientId}/pickup-code`,
+    undefined,
+    {
+      organizationId,
+    },
+  );
+  return lookupPickupCode(organizationId, code);
 }
 
 /** Hands items over with proof, all or none; the lists, counters and dashboard refresh. */

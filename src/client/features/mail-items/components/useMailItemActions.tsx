@@ -1,11 +1,14 @@
-import type { MailItemSummary, UpdateMailItemBody } from '@contract';
+import type { MailItemSummary, PickupLookup, UpdateMailItemBody } from '@contract';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/use-toast';
 import { toastFailure } from '@/lib/useErrorToast';
+import { useOrganizationSettings } from '@/lib/resources/organizationSettings';
 import { useDeleteMailItem } from '../api/deleteMailItem';
+import { lookupRecipient } from '../api/handOver';
 import { useUpdateMailItem } from '../api/updateMailItem';
 import { recipientFullName, typeLabel } from '../mailItemFormat';
+import { HandOverDialog } from '../handover/HandOverDialog';
 import { DeliverDialog } from './DeliverDialog';
 import { EditMailItemDialog } from './EditMailItemDialog';
 import { PhotoDialog } from './PhotoDialog';
@@ -26,6 +29,29 @@ export function useMailItemActions(organizationId: string) {
   const [editing, setEditing] = useState<MailItemSummary | null>(null);
   const [deleting, setDeleting] = useState<MailItemSummary | null>(null);
   const [viewing, setViewing] = useState<MailItemSummary | null>(null);
+  const [handingOver, setHandingOver] = useState<{ lookup: PickupLookup; itemId: string } | null>(null);
+  const [opening, setOpening] = useState<string | null>(null);
+  const settings = useOrganizationSettings(organizationId).data;
+  // Settings > Customization can require a signature or a photo at every hand-over: then "Delivered"
+  // opens the hand-over with proof (the server refuses a bare status change with 409).
+  const proofRequired = Boolean(settings?.handoverRequiresSignature || settings?.handoverRequiresPhoto);
+
+  const startDelivery = async (item: MailItemSummary) => {
+    if (!proofRequired || !item.recipientId) {
+      setDelivering(item);
+      return;
+    }
+    setOpening(item.id);
+    try {
+      const lookup = await lookupRecipient(organizationId, item.recipientId);
+      if (lookup.items.some((i) => i.id === item.id)) setHandingOver({ lookup, itemId: item.id });
+      else toast({ title: 'Already handed over', description: 'Refresh to see who collected it.' });
+    } catch (err) {
+      toastFailure('Hand-over could not start', err, 'The recipient’s items could not be loaded. Try again.');
+    } finally {
+      setOpening(null);
+    }
+  };
 
   const notify = (item: MailItemSummary) =>
     update.mutate(
@@ -71,7 +97,8 @@ export function useMailItemActions(organizationId: string) {
     });
 
   /** True while this item's status change or edit is being saved. */
-  const isUpdating = (item: MailItemSummary) => update.isPending && update.variables?.id === item.id;
+  const isUpdating = (item: MailItemSummary) =>
+    (update.isPending && update.variables?.id === item.id) || opening === item.id;
 
   const dialogs = (
     <>
@@ -80,6 +107,13 @@ export function useMailItemActions(organizationId: string) {
         onOpenChange={(open) => !open && setDelivering(null)}
         pending={update.isPending}
         onConfirm={(collectorName) => delivering && deliver(delivering, collectorName)}
+      />
+      <HandOverDialog
+        organizationId={organizationId}
+        lookup={handingOver?.lookup ?? null}
+        startWith={handingOver ? { itemId: handingOver.itemId, identifiedBy: 'id_checked' } : undefined}
+        onOpenChange={(open) => !open && setHandingOver(null)}
+        onDone={() => setHandingOver(null)}
       />
       <EditMailItemDialog
         organizationId={organizationId}
@@ -104,7 +138,7 @@ export function useMailItemActions(organizationId: string) {
 
   return {
     notify,
-    startDelivery: setDelivering,
+    startDelivery: (item: MailItemSummary) => void startDelivery(item),
     startEdit: setEditing,
     startDelete: setDeleting,
     viewPhoto: setViewing,

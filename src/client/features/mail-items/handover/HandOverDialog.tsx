@@ -30,6 +30,11 @@ interface HandOverDialogProps {
   onOpenChange: (open: boolean) => void;
   /** After the hand-over: the desk goes back to its code field for the next person. */
   onDone: () => void;
+  /**
+   * Started from one item's "Delivered" (when the organization requires proof): that item alone is
+   * ticked, and nobody showed a code, so the desk says how it knew the collector.
+   */
+  startWith?: { itemId: string; identifiedBy: IdentifiedBy };
 }
 
 function readPhoto(file: File): Promise<string> {
@@ -48,6 +53,7 @@ function HandOverForm({
   lookup,
   onCancel,
   onDone,
+  startWith,
 }: HandOverDialogProps & { lookup: PickupLookup; onCancel: () => void }) {
   const ids = { collector: useId(), signature: useId(), photo: useId(), reason: useId(), identified: useId() };
   const { recipient, items } = lookup;
@@ -55,9 +61,11 @@ function HandOverForm({
   const settings = useOrganizationSettings(organizationId).data;
   const handOver = useHandOver(organizationId);
 
-  const [chosen, setChosen] = useState<Set<string>>(() => new Set(items.map((i) => i.id)));
+  const [chosen, setChosen] = useState<Set<string>>(
+    () => new Set(startWith ? [startWith.itemId] : items.map((i) => i.id)),
+  );
   const [collector, setCollector] = useState(fullName);
-  const [identifiedBy, setIdentifiedBy] = useState<IdentifiedBy>('pickup_code');
+  const [identifiedBy, setIdentifiedBy] = useState<IdentifiedBy>(startWith?.identifiedBy ?? 'pickup_code');
   const [signature, setSignature] = useState<string | null>(null);
   const [photo, setPhoto] = useState<string | null>(null);
   const [reason, setReason] = useState('');
@@ -285,7 +293,7 @@ function HandOverForm({
 }
 
 /** The desk's hand-over: a recipient's waiting items, the collector, how identified, signature and photo. */
-export function HandOverDialog({ organizationId, lookup, onOpenChange, onDone }: HandOverDialogProps) {
+export function HandOverDialog({ organizationId, lookup, onOpenChange, onDone, startWith }: HandOverDialogProps) {
   const recipient = lookup?.recipient;
   return (
     <Dialog open={lookup !== null} onOpenChange={onOpenChange}>
@@ -300,6 +308,7 @@ export function HandOverDialog({ organizationId, lookup, onOpenChange, onDone }:
             lookup={lookup}
             onOpenChange={onOpenChange}
             onDone={onDone}
+            startWith={startWith}
             onCancel={() => onOpenChange(false)}
           />
         </DialogContent>
