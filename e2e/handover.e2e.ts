@@ -29,6 +29,24 @@ async function api<T>(page: Page, method: string, url: string, body?: unknown): 
   );
 }
 
+let emailSetUp = false;
+/** The organization's email integration, pointed at the stack's SMTP server (once). */
+async function emailThroughTheStack(page: Page) {
+  if (emailSetUp) return;
+  await api(page, 'POST', '/api/integrations', {
+    name: 'Desk email',
+    type: 'email',
+    config: {
+      emailSettings: {
+        smtpHost: '127.0.0.1',
+        smtpPort: Number(new URL(stack.smtp.url).port),
+        fromAddress: 'desk@harborview.example',
+      },
+    },
+  });
+  emailSetUp = true;
+}
+
 /** Signs with the mouse: a few strokes across the pad, as a collector would. */
 async function sign(page: Page) {
   const pad = page.getByRole('img', { name: /Signature pad/ });
@@ -89,10 +107,14 @@ describe('hand-over by pickup code', () => {
       const { context, page } = await stack.newPage(viewport, { colorScheme });
       await stack.signInAsDemo(page);
 
+      // The recipient is told by email (through the stack's SMTP server), with their code in it.
+      await emailThroughTheStack(page);
+      const email = `noor.haddad.${label}@example.com`;
       const recipient = await api<{ id: string }>(page, 'POST', '/api/recipients', {
         firstName: 'Noor',
         lastName: `Haddad ${label}`,
         unit: '4C',
+        email,
       });
       const items = [];
       for (const tracking of [`1Z${label}A`, `1Z${label}B`]) {
@@ -104,7 +126,10 @@ describe('hand-over by pickup code', () => {
           }),
         );
       }
-      const { code } = await api<{ code: string }>(page, 'GET', `/api/recipients/${recipient.id}/pickup-code`);
+      // The code as the recipient reads it in their arrival email.
+      const arrival = await stack.smtp.waitFor(email, { subject: /has arrived/, timeoutMs: 20_000 });
+      const code = /Your pickup code:?\s+([A-Z0-9]{3}-[A-Z0-9]{3})/.exec(arrival.text)?.[1];
+      expect(code, arrival.text).toBeDefined();
 
       await page.getByRole('link', { name: 'Pending Pickups' }).first().click();
       const field = page.getByLabel('Hand over by pickup code');
@@ -117,7 +142,7 @@ describe('hand-over by pickup code', () => {
 
       // The code as a clerk types it: lower case, without the dash.
       const started = Date.now();
-      await field.fill(code.replace('-', '').toLowerCase());
+      await field.fill(code!.replace('-', '').toLowerCase());
       await field.press('Enter');
       const dialog = page.getByRole('dialog', { name: `Hand over to Noor Haddad ${label}` });
       await expect.poll(() => dialog.isVisible()).toBe(true);
@@ -144,6 +169,12 @@ describe('hand-over by pickup code', () => {
         expect(proof.signatureUrl).toMatch(/^\/api\/photos\//);
         expect([...proof.itemIds].sort()).toEqual(items.map((i) => i.id).sort());
       }
+      // The receipt reaches the recipient with the proof: who collected, how, and the signature.
+      const receipt = await stack.smtp.waitFor(email, { subject: /was picked up/, timeoutMs: 20_000 });
+      expect(receipt.text).toContain(`Collected by: Noor Haddad ${label}`);
+      expect(receipt.text).toMatch(/Identified by:\s+pickup code/i);
+      expect(receipt.raw).toMatch(/Content-Type: image\/png/i);
+
       // Gone from Pending Pickups, and the field is ready for the next person.
       await expect
         .poll(() =>
