@@ -52,7 +52,13 @@ export const portalRepository = {
 
   async insertLink(
     db: DbOrTx,
-    link: { tokenHash: string; organizationId: string; recipientId: string; purpose: 'requested' | 'arrival'; expiresAt: Date },
+    link: {
+      tokenHash: string;
+      organizationId: string;
+      recipientId: string;
+      purpose: 'requested' | 'arrival';
+      expiresAt: Date;
+    },
   ) {
     await db.insert(recipientLinks).values(link);
   },
@@ -66,7 +72,11 @@ export const portalRepository = {
       .update(recipientLinks)
       .set({ usedAt: new Date() })
       .where(
-        and(eq(recipientLinks.tokenHash, tokenHash), isNull(recipientLinks.usedAt), gt(recipientLinks.expiresAt, sql`now()`)),
+        and(
+          eq(recipientLinks.tokenHash, tokenHash),
+          isNull(recipientLinks.usedAt),
+          gt(recipientLinks.expiresAt, sql`now()`),
+        ),
       )
       .returning({ organizationId: recipientLinks.organizationId, recipientId: recipientLinks.recipientId });
     return used;
@@ -106,9 +116,14 @@ export const portalRepository = {
       .from(recipientSessions)
       .innerJoin(
         recipients,
-        and(eq(recipients.organizationId, recipientSessions.organizationId), eq(recipients.id, recipientSessions.recipientId)),
+        and(
+          eq(recipients.organizationId, recipientSessions.organizationId),
+          eq(recipients.id, recipientSessions.recipientId),
+        ),
       )
-      .where(and(eq(recipientSessions.sid, sid), gt(recipientSessions.expire, sql`now()`), eq(recipients.isActive, true)));
+      .where(
+        and(eq(recipientSessions.sid, sid), gt(recipientSessions.expire, sql`now()`), eq(recipients.isActive, true)),
+      );
     return row && { caller: { organizationId: row.organizationId, recipientId: row.recipientId }, expire: row.expire };
   },
 
@@ -145,7 +160,14 @@ export const portalRepository = {
   },
 
   /** A page of the recipient's waiting (oldest first: the next to collect) or past (newest first) items. */
-  async items(db: DbOrTx, caller: RecipientCaller, state: 'waiting' | 'past', limit: number, offset: number, id?: string) {
+  async items(
+    db: DbOrTx,
+    caller: RecipientCaller,
+    state: 'waiting' | 'past',
+    limit: number,
+    offset: number,
+    id?: string,
+  ) {
     const where = and(
       ofRecipient(caller),
       state === 'waiting' ? inArray(mailItems.status, WAITING) : notInArray(mailItems.status, WAITING),
@@ -169,7 +191,10 @@ export const portalRepository = {
       .from(mailItems)
       .leftJoin(
         mailroomLocations,
-        and(eq(mailroomLocations.organizationId, mailItems.organizationId), eq(mailroomLocations.id, mailItems.locationId)),
+        and(
+          eq(mailroomLocations.organizationId, mailItems.organizationId),
+          eq(mailroomLocations.id, mailItems.locationId),
+        ),
       )
       .leftJoin(
         mailrooms,

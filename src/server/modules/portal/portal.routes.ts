@@ -26,7 +26,11 @@ const ProxyIdParams = z.object({ proxyId: z.uuid({ message: 'Proxy not found' })
  * behind `authenticateRecipient`: the recipient's session cookie, never a staff one, and it acts
  * on that recipient's rows in that organization only.
  */
-export function portalRoutes(app: App, portal: PortalService, options: { afterLinkRequest?: (sent: Promise<void>) => void } = {}) {
+export function portalRoutes(
+  app: App,
+  portal: PortalService,
+  options: { afterLinkRequest?: (sent: Promise<void>) => void } = {},
+) {
   const tags = ['Recipient portal'];
   const guard = app.authenticateRecipient;
 
@@ -75,7 +79,11 @@ export function portalRoutes(app: App, portal: PortalService, options: { afterLi
   });
 
   app.get('/api/portal/me', {
-    schema: { tags, summary: 'Who is signed in, their organization and pickup code', response: { 200: PortalMe, ...errorReplies(401) } },
+    schema: {
+      tags,
+      summary: 'Who is signed in, their organization and pickup code',
+      response: { 200: PortalMe, ...errorReplies(401) },
+    },
     preValidation: guard,
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -144,7 +152,8 @@ export function portalRoutes(app: App, portal: PortalService, options: { afterLi
   app.put('/api/portal/items/:id/hold', {
     schema: {
       tags,
-      summary: 'Ask the desk to hold a waiting item until the end of a date (at most 30 days ahead); null lifts the hold',
+      summary:
+        'Ask the desk to hold a waiting item until the end of a date (at most 30 days ahead); null lifts the hold',
       params: ItemParams,
       body: ItemHoldBody,
       response: { 200: PortalItem, ...errorReplies(400, 401, 404, 409) },
@@ -154,7 +163,11 @@ export function portalRoutes(app: App, portal: PortalService, options: { afterLi
   });
 
   app.get('/api/portal/proxies', {
-    schema: { tags, summary: 'The people who may collect for the recipient', response: { 200: z.array(Proxy), ...errorReplies(401) } },
+    schema: {
+      tags,
+      summary: 'The people who may collect for the recipient',
+      response: { 200: z.array(Proxy), ...errorReplies(401) },
+    },
     preValidation: guard,
     handler: async (request) => portal.proxies(request.recipientCaller),
   });

@@ -50,7 +50,6 @@ const toPortalItem = (r: ItemRow): PortalItem => ({
   hasPhoto: r.photoId !== null,
 });
 
-
 export function createPortalService(deps: Deps, services: { pickups: PickupsService; mailItems: MailItemsService }) {
   const { db, log } = deps;
   const { pickups, mailItems } = services;
@@ -155,7 +154,11 @@ export function createPortalService(deps: Deps, services: { pickups: PickupsServ
         const sessionToken = newToken();
         const expire = addMs(new Date(), RECIPIENT_SESSION_TTL_MS);
         await portalRepository.insertSession(db, hashToken(sessionToken), used, expire);
-        return { token: sessionToken, expire, caller: { organizationId: used.organizationId, recipientId: used.recipientId } };
+        return {
+          token: sessionToken,
+          expire,
+          caller: { organizationId: used.organizationId, recipientId: used.recipientId },
+        };
       }
       // Used just now for a recipient no longer active: as good as no link.
       const link = used ? undefined : await portalRepository.findLink(db, tokenHash);
@@ -193,15 +196,19 @@ export function createPortalService(deps: Deps, services: { pickups: PickupsServ
       };
     },
 
-    newCode: (caller: RecipientCaller): Promise<RecipientPickupCode> =>
-      pickups.regenerate(caller, caller.recipientId),
+    newCode: (caller: RecipientCaller): Promise<RecipientPickupCode> => pickups.regenerate(caller, caller.recipientId),
 
     async setNotifyBy(caller: RecipientCaller, notifyBy: NotifyBy): Promise<PortalMe> {
       await portalRepository.setNotifyBy(db, caller, notifyBy);
       return this.me(caller);
     },
 
-    async items(caller: RecipientCaller, state: 'waiting' | 'past', limit: number, offset: number): Promise<PortalItemPage> {
+    async items(
+      caller: RecipientCaller,
+      state: 'waiting' | 'past',
+      limit: number,
+      offset: number,
+    ): Promise<PortalItemPage> {
       const { rows, total } = await portalRepository.items(db, caller, state, limit, offset);
       return { items: rows.map(toPortalItem), total };
     },
