@@ -454,7 +454,10 @@ export const recipientLinks = pgTable(
     usedAt: ts('used_at'),
     createdAt: createdAt(),
   },
-  (t) => [index('recipient_links_expires_idx').on(t.expiresAt), index('recipient_links_recipient_idx').on(t.recipientId)],
+  (t) => [
+    index('recipient_links_expires_idx').on(t.expiresAt),
+    index('recipient_links_recipient_idx').on(t.recipientId),
+  ],
 );
 
 /** A recipient signed in to their own page: a principal of its own, never a user's session. */
@@ -472,7 +475,10 @@ export const recipientSessions = pgTable(
     expire: ts('expire').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('recipient_sessions_expire_idx').on(t.expire), index('recipient_sessions_recipient_idx').on(t.recipientId)],
+  (t) => [
+    index('recipient_sessions_expire_idx').on(t.expire),
+    index('recipient_sessions_recipient_idx').on(t.recipientId),
+  ],
 );
 
 export const mailrooms = pgTable(
