@@ -8,6 +8,13 @@ import { PortalFrame } from '@/features/portal/PortalFrame';
 import { RequestLinkForm } from '@/features/portal/RequestLinkForm';
 import { messageOf, portalApi } from '@/features/portal/api';
 
+const EXPLANATIONS: Record<string, string> = {
+  link_expired:
+    'Links you ask for here work for 15 minutes, links in an arrival email for 7 days. Get a new one below.',
+  link_used: 'Each link opens your page once. If that was you on another device, get a new link below.',
+  link_invalid: 'It may have been cut short when it was copied. Get a new one below.',
+};
+
 const TITLES: Record<string, string> = {
   link_expired: 'This link has expired',
   link_used: 'This link was already used',
@@ -50,10 +57,10 @@ export function PortalOpenScreen() {
     );
   }
   return (
-    <PortalFrame title={TITLES[failure.code] ?? 'This link did not open your page'} description={failure.message}>
-      <div className="mb-5 flex items-center gap-3 rounded-lg bg-surface-muted p-3 text-sm text-fg-secondary">
-        <LinkIcon aria-hidden className="size-4 shrink-0" />
-        Links work once, and for a limited time. Get a new one here.
+    <PortalFrame title={TITLES[failure.code] ?? 'This link did not open your page'}>
+      <div className="mb-5 flex items-start gap-3 rounded-lg bg-surface-muted p-3 text-sm text-fg-secondary">
+        <LinkIcon aria-hidden className="mt-0.5 size-4 shrink-0" />
+        {EXPLANATIONS[failure.code] ?? failure.message}
       </div>
       <RequestLinkForm />
     </PortalFrame>

@@ -72,8 +72,11 @@ export function PortalPageScreen() {
           </p>
         </div>
         <div className="grid gap-5 md:grid-cols-[1fr_16rem]">
+          {/* On a phone the code comes first: it is what the recipient shows at the desk. */}
+          <div className="md:order-last">
+            <PickupCode me={me} setMe={setMe} onError={onError} />
+          </div>
           <WaitingItems onError={onError} />
-          <PickupCode me={me} setMe={setMe} onError={onError} />
         </div>
         <PastItems onError={onError} />
         <div className="grid gap-5 md:grid-cols-2">
@@ -301,14 +304,18 @@ const CHOICES: Array<{ value: NotifyBy; label: string; hint: string }> = [
 
 function Preferences({ me, setMe, onError }: Props & { me: PortalMe; setMe: (me: PortalMe) => void }) {
   const [saved, setSaved] = useState(false);
+  // Shown at once; the server's answer confirms it (or the old choice comes back).
+  const [choice, setChoice] = useState(me.recipient.notifyBy);
   const smsPossible = me.smsAvailable && !!me.recipient.phone;
   const emailPossible = !!me.recipient.email;
   async function choose(notifyBy: NotifyBy) {
     setSaved(false);
+    setChoice(notifyBy);
     try {
       setMe(await portalApi.setNotifyBy(notifyBy));
       setSaved(true);
     } catch (err) {
+      setChoice(me.recipient.notifyBy);
       onError(err);
     }
   }
@@ -322,7 +329,7 @@ function Preferences({ me, setMe, onError }: Props & { me: PortalMe; setMe: (me:
             <label
               key={c.value}
               className={`flex cursor-pointer items-start gap-3 rounded-lg border p-3 text-sm ${
-                me.recipient.notifyBy === c.value ? 'border-indigo-500 bg-indigo-50 dark:bg-indigo-950' : 'border-line'
+                choice === c.value ? 'border-indigo-500 bg-indigo-50 dark:bg-indigo-950' : 'border-line'
               } ${disabled ? 'cursor-not-allowed opacity-50' : ''}`}
             >
               <input
@@ -330,7 +337,7 @@ function Preferences({ me, setMe, onError }: Props & { me: PortalMe; setMe: (me:
                 name="notify-by"
                 value={c.value}
                 className="mt-0.5 accent-indigo-600"
-                checked={me.recipient.notifyBy === c.value}
+                checked={choice === c.value}
                 disabled={disabled}
                 onChange={() => void choose(c.value)}
               />
