@@ -5,6 +5,7 @@ import { unauthorized } from '../lib/errors';
 import { hashToken } from '../lib/tokens';
 import { addMs } from '../lib/time';
 import type { RecipientCaller } from '../context';
+import { withTenants } from '../db/tenant-scope';
 
 /** Its own cookie: a staff session never opens the recipient's page, nor this cookie a staff call. */
 export const RECIPIENT_SESSION_COOKIE = 'pigeonhole.portal';
@@ -57,6 +58,13 @@ export const recipientSessionPlugin = fp(async (app, opts: { config: Config; loo
   });
   app.decorateReply('clearRecipientSessionCookie', function (this: FastifyReply) {
     this.clearCookie(RECIPIENT_SESSION_COOKIE, cookieOptions);
+  });
+
+  // Behind the guard, the handler's statements are scoped to the recipient's organization, as a
+  // staff request is to the one it names: row-level security is the second wall here too.
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (request.recipientSessionId) withTenants([request.recipientCaller.organizationId], done);
+    else done();
   });
 
   app.decorate('peekRecipient', async (request: FastifyRequest) => {
