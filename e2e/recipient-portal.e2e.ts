@@ -64,6 +64,10 @@ describe("the recipient's page", () => {
     expect(link, arrival.text).toBeDefined();
 
     const { context, page } = await stack.newPage({ width: 390, height: 844 }, { colorScheme: 'dark' });
+    const scripts: Array<{ url: string; bytes: number }> = [];
+    page.on('response', async (res) => {
+      if (res.request().resourceType() === 'script') scripts.push({ url: res.url(), bytes: (await res.body()).length });
+    });
     await page.goto(link!);
     await expect.poll(() => page.getByRole('heading', { name: 'Hello Lena' }).isVisible()).toBe(true);
     // The token is gone from the address bar.
@@ -80,6 +84,13 @@ describe("the recipient's page", () => {
         .count(),
     ).toBe(1);
     await stack.screenshot(page, 'portal-page-phone-dark');
+    // Its own chunks: nothing of the staff app (its shell, the organization, the query library's screens).
+    expect(scripts.map((x) => x.url).filter((u) => /SignedInApp|DashboardScreen|OrganizationProvider/.test(u))).toEqual(
+      [],
+    );
+    console.log(
+      `recipient page scripts: ${scripts.length} files, ${Math.round(scripts.reduce((n, x) => n + x.bytes, 0) / 1024)} KB`,
+    );
 
     // Email only.
     await page.getByLabel('Email only').click();
