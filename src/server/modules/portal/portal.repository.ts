@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, inArray, isNull, notInArray, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import {
   mailItems,
@@ -129,6 +129,12 @@ export const portalRepository = {
 
   async extendSession(db: DbOrTx, sid: string, expire: Date) {
     await db.update(recipientSessions).set({ expire }).where(eq(recipientSessions.sid, sid));
+  },
+
+  /** Housekeeping: links past their expiry (used or not) and ended sessions are of no use to anyone. */
+  async sweepExpired(db: DbOrTx) {
+    await db.delete(recipientLinks).where(lt(recipientLinks.expiresAt, sql`now()`));
+    await db.delete(recipientSessions).where(lt(recipientSessions.expire, sql`now()`));
   },
 
   async deleteSession(db: DbOrTx, sid: string) {

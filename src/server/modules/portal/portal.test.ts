@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PORTAL_LINK_SENT } from '../../../contract';
 import { recipientLinks } from '../../db/schema';
@@ -7,6 +7,7 @@ import { RECIPIENT_SESSION_COOKIE } from '../../plugins/recipient-session';
 import { Client, type TestApp } from '../../test/harness';
 import { testWorkers } from '../../test/notification-workers';
 import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
+import { portalRepository } from './portal.repository';
 import { LINK_LIMIT_PER_ADDRESS } from './portal.service';
 
 /** The recipient's own page (decision 032): links, its session, and only their own rows. */
@@ -187,6 +188,22 @@ describe('opening a link', () => {
     expect(forged.statusCode).toBe(400);
     expect(forged.json()).toMatchObject({ code: 'link_invalid' });
     expect((await new Portal(ip()).post('/api/portal/session', { token: '' })).statusCode).toBe(400);
+  });
+
+  it('housekeeping deletes expired links and ended sessions, and nothing live', async () => {
+    const { email } = await desk();
+    const live = await requestToken(email);
+    const old = await requestToken(email);
+    await t.db
+      .update(recipientLinks)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(recipientLinks.tokenHash, hashToken(old)));
+    await portalRepository.sweepExpired(t.db);
+    const left = await t.db
+      .select()
+      .from(recipientLinks)
+      .where(inArray(recipientLinks.tokenHash, [hashToken(live), hashToken(old)]));
+    expect(left.map((l) => l.tokenHash)).toEqual([hashToken(live)]);
   });
 
   it('is limited per IP', async () => {
