@@ -30,6 +30,7 @@ import { refuseCrossSiteWrites } from './plugins/csrf';
 import { boundedJsonBodies, DEFAULT_BODY_LIMIT_BYTES } from './plugins/json-body';
 import { sessionPlugin } from './plugins/session';
 import { organizationPlugin } from './plugins/organization';
+import { recipientSessionPlugin } from './plugins/recipient-session';
 import { securityHeaders } from './plugins/security-headers';
 import { createAuthService } from './modules/auth/auth.service';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -78,6 +79,9 @@ import { createPickupsService } from './modules/pickups/pickups.service';
 import { pickupsRoutes } from './modules/pickups/pickups.routes';
 import { createHandoversService } from './modules/mail-items/handovers.service';
 import { handoversRoutes } from './modules/mail-items/handovers.routes';
+import { portalRepository } from './modules/portal/portal.repository';
+import { createPortalService } from './modules/portal/portal.service';
+import { portalRoutes } from './modules/portal/portal.routes';
 
 export type BuildOptions = {
   config: Config;
@@ -209,6 +213,15 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
     lookups: { findRole: (organizationId, userId) => membersRepository.findRole(db, organizationId, userId) },
   });
 
+  // The recipient's own page (decision 032): a principal of its own, with its own cookie.
+  await app.register(recipientSessionPlugin, {
+    config,
+    lookups: {
+      findLive: (sid) => portalRepository.findLiveSession(db, sid),
+      extend: (sid, expire) => portalRepository.extendSession(db, sid, expire),
+    },
+  });
+
   healthRoutes(app, createHealthService(deps));
   const twoFactor = createTwoFactorService(deps);
   authRoutes(app, createAuthService(deps, twoFactor));
@@ -216,10 +229,23 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
   organizationsRoutes(app, createOrganizationsService(deps));
   dashboardRoutes(app, createDashboardService(deps));
   recipientsRoutes(app, createRecipientsService(deps));
-  pickupsRoutes(app, createPickupsService(deps));
+  const pickups = createPickupsService(deps);
+  pickupsRoutes(app, pickups);
   organizationSettingsRoutes(app, createOrganizationSettingsService(deps));
   mailroomsRoutes(app, createMailroomsService(deps));
-  mailItemsRoutes(app, createMailItemsService(deps), config.bodyLimitBytes);
+  const mailItems = createMailItemsService(deps);
+  mailItemsRoutes(app, mailItems, config.bodyLimitBytes);
+  const portalLinksSent = new Set<Promise<void>>();
+  portalRoutes(app, createPortalService(deps, { pickups, mailItems }), {
+    afterLinkRequest: (sent) => {
+      portalLinksSent.add(sent);
+      void sent.finally(() => portalLinksSent.delete(sent));
+    },
+  });
+  // Links asked for go out after the reply; tests (and a closing server) wait for them.
+  app.decorate('portalLinksSent', async () => {
+    await Promise.allSettled([...portalLinksSent]);
+  });
   handoversRoutes(app, createHandoversService(deps), config.bodyLimitBytes);
   photosRoutes(app, createPhotosService(deps));
   historyRoutes(app, createHistoryService(deps));
@@ -303,6 +329,8 @@ declare module 'fastify' {
     reencryptSecrets: () => Promise<RotationResult>;
     /** LISTEN/NOTIFY between the instances on one database (lib/change-feed.ts). */
     changeFeed: ChangeFeed;
+    /** Resolves when the sign-in links asked for so far have gone out (decision 032). */
+    portalLinksSent: () => Promise<void>;
     /** This instance's caches (caches.ts); services reach them through their deps. */
     caches: Caches;
   }

@@ -10,6 +10,7 @@ import type { Mailer } from './lib/mailer';
 import { seedDemoIfEmpty } from './modules/demo/demo-seed';
 import { startHousekeeping } from './modules/auth/housekeeping';
 import { deleteOldNotificationJobs } from './modules/notifications/retention';
+import { portalRepository } from './modules/portal/portal.repository';
 import { expireOneTimePlans } from './modules/billing/plan-expiry';
 
 export type RunningServer = {
@@ -59,6 +60,7 @@ export async function startServer(config: Config, options: { mailer?: Mailer } =
     const stopHousekeeping = startHousekeeping(database.db, app.log, [
       () => deleteOldNotificationJobs(database.db, config.notificationRetentionDays),
       () => expireOneTimePlans(database.db),
+      () => portalRepository.sweepExpired(database.db),
     ]);
     const worker = config.notificationsWorker ? app.notifications.createWorker() : undefined;
     worker?.start();

@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import { PageLoading } from './PageLoading';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
-import { NotFound, resolveRoute } from './routes';
+import { isPortalPath, NotFound, resolveRoute } from './routes';
 import { useSessionUser } from './session';
 
 // The signed-in app (shell, organization, TanStack Query, tooltips) is one chunk: a visitor on the
@@ -27,10 +27,28 @@ function SignedOutApp() {
   return <Screen key={resolution.route.path} params={resolution.params} />;
 }
 
-/** Spec §4: signed in exactly when the current-user call returns a user. */
+/** The recipient's page: drawn at once, signed in to the staff app or not, without its chunks. */
+function PortalRoutes({ location }: { location: string }) {
+  const resolution = resolveRoute(location, false);
+  if (resolution.kind !== 'signed-out') return <Redirect to="/my" replace />;
+  const Screen = resolution.route.screen;
+  return (
+    <RouteErrorBoundary location={location}>
+      <Suspense fallback={<PageLoading />}>
+        <Screen key={resolution.route.path} params={resolution.params} />
+      </Suspense>
+    </RouteErrorBoundary>
+  );
+}
+
 export function AppRoutes() {
-  const user = useSessionUser();
   const [location] = useLocation();
+  return isPortalPath(location) ? <PortalRoutes location={location} /> : <StaffRoutes location={location} />;
+}
+
+/** Spec §4: signed in exactly when the current-user call returns a user. */
+function StaffRoutes({ location }: { location: string }) {
+  const user = useSessionUser();
   if (user === undefined) return <PageLoading />;
   if (user) {
     // Download the screen beside the shell instead of after it.

@@ -143,6 +143,17 @@ const SuperAdmin = lazyScreen<SignedInScreenProps>(() =>
   import('./screens/SuperAdminScreen').then((m) => m.SuperAdminScreen),
 );
 
+// The recipient's own page (decision 032): drawn before and apart from the staff app (AppRoutes).
+const PortalRequest = lazyScreen<SignedOutScreenProps>(() =>
+  import('./screens/PortalRequestScreen').then((m) => m.PortalRequestScreen),
+);
+const PortalOpen = lazyScreen<SignedOutScreenProps>(() =>
+  import('./screens/PortalOpenScreen').then((m) => m.PortalOpenScreen),
+);
+const PortalPage = lazyScreen<SignedOutScreenProps>(() =>
+  import('./screens/PortalPageScreen').then((m) => m.PortalPageScreen),
+);
+
 /** The 404 page (spec §2), signed in (inside the shell) or out. */
 export const NotFound = lazyScreen<object>(() => import('./screens/NotFoundScreen').then((m) => m.NotFoundScreen));
 
@@ -169,6 +180,10 @@ export const routes: readonly AppRoute[] = [
   { path: '/reset-password', access: 'signed-out', screen: ResetPassword },
   // the emailed link works signed in too
   { path: '/verify-email', access: 'any', screen: VerifyEmail },
+  // a recipient's page: its own session, the same whether a staff session exists or not
+  { path: '/my', access: 'any', screen: PortalRequest },
+  { path: '/my/open', access: 'any', screen: PortalOpen },
+  { path: '/my/packages', access: 'any', screen: PortalPage },
 
   // Signed in. A signed-out visit to one of these (without a signed-out twin) goes to /login.
   // An invitation link opened while signed in offers to join; without a token these go to /.
@@ -277,3 +292,6 @@ export function isCurrentNav(route: SignedInRoute, location: string): boolean {
   const shown = resolveRoute(location, true);
   return shown.kind === 'signed-in' && shown.route.screen === route.screen;
 }
+
+/** The recipient's page (decision 032): its routes never wait for, nor load, the staff app. */
+export const isPortalPath = (path: string) => /^\/my(\/|$)/i.test(path);

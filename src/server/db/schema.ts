@@ -387,10 +387,16 @@ export const recipients = pgTable(
     pickupCode: varchar('pickup_code', { length: 6 })
       .notNull()
       .default(sql`pickup_code_draw()`),
+    /**
+     * How the recipient wants to hear about their mail, chosen on their own page (decision 032):
+     * 'both' is every channel the organization has, as before there was a choice.
+     */
+    notifyBy: varchar('notify_by', { length: 10 }).$type<'email' | 'sms' | 'both'>().notNull().default('both'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    check('recipients_notify_by_check', sql`${t.notifyBy} in ('email', 'sms', 'both')`),
     // A mail item's recipient is looked up by organization and id. A planner without statistics
     // (db/plans-without-statistics.test.ts) takes the smallest index that starts with the
     // organization for that, so this is the smallest one: the others start with what they narrow
@@ -426,6 +432,52 @@ export const recipientProxies = pgTable(
   },
   (t) => [
     uniqueIndex('recipient_proxies_org_recipient_name_idx').on(t.organizationId, t.recipientId, sql`lower(${t.name})`),
+  ],
+);
+
+/**
+ * Single-use links that sign a recipient in to their own page (decision 032): asked for on /my
+ * (15 minutes) or written into an arrival or reminder email (7 days). Only the token's SHA-256 is kept.
+ */
+export const recipientLinks = pgTable(
+  'recipient_links',
+  {
+    tokenHash: varchar('token_hash', { length: 64 }).primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    recipientId: uuid('recipient_id')
+      .notNull()
+      .references(() => recipients.id, { onDelete: 'cascade' }),
+    purpose: varchar('purpose', { length: 20 }).$type<'requested' | 'arrival'>().notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('recipient_links_expires_idx').on(t.expiresAt),
+    index('recipient_links_recipient_idx').on(t.recipientId),
+  ],
+);
+
+/** A recipient signed in to their own page: a principal of its own, never a user's session. */
+export const recipientSessions = pgTable(
+  'recipient_sessions',
+  {
+    /** SHA-256 of the cookie's token. */
+    sid: varchar('sid', { length: 64 }).primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    recipientId: uuid('recipient_id')
+      .notNull()
+      .references(() => recipients.id, { onDelete: 'cascade' }),
+    expire: ts('expire').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('recipient_sessions_expire_idx').on(t.expire),
+    index('recipient_sessions_recipient_idx').on(t.recipientId),
   ],
 );
 

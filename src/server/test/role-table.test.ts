@@ -800,6 +800,31 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
       intact: await unchanged(s, `/api/recipients/${id}/proxies`),
     };
   },
+  // The recipient's page (decision 032): staff callers are all refused; portal.test.ts walks the recipient.
+  'POST /api/portal/links': async () => ({
+    url: '/api/portal/links',
+    body: { address: `nobody.${uid()}@example.com` },
+    ok: 202,
+  }),
+  'POST /api/portal/session': async () => ({ url: '/api/portal/session', body: { token: `forged-${uid()}` }, ok: 400 }),
+  'DELETE /api/portal/session': async () => ({ url: '/api/portal/session', ok: 204 }),
+  'GET /api/portal/me': async () => ({ url: '/api/portal/me', ok: 200 }),
+  'POST /api/portal/pickup-code': async () => ({ url: '/api/portal/pickup-code', ok: 200 }),
+  'PUT /api/portal/preferences': async () => ({ url: '/api/portal/preferences', body: { notifyBy: 'email' }, ok: 200 }),
+  'GET /api/portal/items': async () => ({ url: '/api/portal/items', ok: 200 }),
+  'GET /api/portal/items/:id/photo': async (s) => ({ url: `/api/portal/items/${s.mailItemId}/photo`, ok: 200 }),
+  'GET /api/portal/items/:id/photo/thumbnail': async (s) => ({
+    url: `/api/portal/items/${s.mailItemId}/photo/thumbnail`,
+    ok: 200,
+  }),
+  'PUT /api/portal/items/:id/hold': async (s) => ({
+    url: `/api/portal/items/${s.mailItemId}/hold`,
+    body: { until: null },
+    ok: 200,
+  }),
+  'GET /api/portal/proxies': async () => ({ url: '/api/portal/proxies', ok: 200 }),
+  'POST /api/portal/proxies': async () => ({ url: '/api/portal/proxies', body: { name: `Proxy ${uid()}` }, ok: 201 }),
+  'DELETE /api/portal/proxies/:proxyId': async () => ({ url: `/api/portal/proxies/${crypto.randomUUID()}`, ok: 204 }),
   'POST /api/handovers': async (s) => {
     const id = await throwaway.mailItem(s);
     return {
@@ -1100,7 +1125,7 @@ describe('an API key', () => {
   for (const row of ROLE_TABLE) {
     if (!isLive(row) || row.access === 'public') continue;
     const key = liveKey(row);
-    it(`${key}: ${row.organization === 'header' ? 'as a member' : '403 api_key_not_allowed'}`, async () => {
+    it(`${key}: ${row.access === 'recipient' ? '401' : row.organization === 'header' ? 'as a member' : '403 api_key_not_allowed'}`, async () => {
       const { apiKey } = await integrationsOf(A);
       const admin = callerOf(`${A.name} admin`, A.admin, A.adminAccount);
       const call = await FIXTURES[key](A, 'member', admin);
@@ -1112,7 +1137,10 @@ describe('an API key', () => {
       });
       await call.cleanup?.();
       const label = `${key} with an API key → ${res.statusCode} ${res.body.slice(0, 200)}`;
-      if (row.organization === 'header') {
+      if (row.access === 'recipient') {
+        // The recipient's page takes its own session only: a key is nobody there.
+        expect.soft(res.statusCode, label).toBe(401);
+      } else if (row.organization === 'header') {
         expect.soft(res.statusCode, label).toBe(refusals(row).member ?? call.ok);
         if (refusals(row).member === 403) await call.intact?.();
       } else {

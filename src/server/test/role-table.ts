@@ -14,9 +14,11 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - signedIn: any signed-in user (the call is about the caller, or names no organization);
  * - member: a member (any role) of the organization the call names;
  * - admin: an admin of the organization the call names;
- * - superAdmin: a platform super admin.
+ * - superAdmin: a platform super admin;
+ * - recipient: a recipient signed in to their own page (decision 032): their portal session only;
+ *   every staff session is refused (401), and the call reads that recipient's rows alone.
  */
-export type Access = 'public' | 'signedIn' | 'member' | 'admin' | 'superAdmin';
+export type Access = 'public' | 'signedIn' | 'member' | 'admin' | 'superAdmin' | 'recipient';
 
 /**
  * How the call names the organization it acts on:
@@ -763,6 +765,110 @@ export const ROLE_TABLE = [
     what: 'Take someone off a recipient’s list of proxies',
   },
   {
+    group: 'Recipient page',
+    method: 'POST',
+    path: '/api/portal/links',
+    access: 'public',
+    organization: 'none',
+    what: 'Send a sign-in link to the recipients with this email or phone (same answer whoever it is)',
+  },
+  {
+    group: 'Recipient page',
+    method: 'POST',
+    path: '/api/portal/session',
+    access: 'public',
+    organization: 'none',
+    what: "Open a sign-in link: its token for the recipient's session cookie",
+  },
+  {
+    group: 'Recipient page',
+    method: 'DELETE',
+    path: '/api/portal/session',
+    access: 'recipient',
+    organization: 'none',
+    what: "Sign out of the recipient's page",
+  },
+  {
+    group: 'Recipient page',
+    method: 'GET',
+    path: '/api/portal/me',
+    access: 'recipient',
+    organization: 'none',
+    what: 'Who is signed in, their organization and pickup code',
+  },
+  {
+    group: 'Recipient page',
+    method: 'POST',
+    path: '/api/portal/pickup-code',
+    access: 'recipient',
+    organization: 'none',
+    what: 'A new pickup code for the signed-in recipient',
+  },
+  {
+    group: 'Recipient page',
+    method: 'PUT',
+    path: '/api/portal/preferences',
+    access: 'recipient',
+    organization: 'none',
+    what: 'How the recipient wants to hear about their mail',
+  },
+  {
+    group: 'Recipient page',
+    method: 'GET',
+    path: '/api/portal/items',
+    access: 'recipient',
+    organization: 'none',
+    what: "The recipient's waiting or past items",
+  },
+  {
+    group: 'Recipient page',
+    method: 'GET',
+    path: '/api/portal/items/:id/photo',
+    access: 'recipient',
+    organization: 'none',
+    what: "The photo of one of the recipient's items",
+  },
+  {
+    group: 'Recipient page',
+    method: 'GET',
+    path: '/api/portal/items/:id/photo/thumbnail',
+    access: 'recipient',
+    organization: 'none',
+    what: "The photo thumbnail of one of the recipient's items",
+  },
+  {
+    group: 'Recipient page',
+    method: 'PUT',
+    path: '/api/portal/items/:id/hold',
+    access: 'recipient',
+    organization: 'none',
+    what: 'Hold a waiting item until a date, or lift the hold',
+  },
+  {
+    group: 'Recipient page',
+    method: 'GET',
+    path: '/api/portal/proxies',
+    access: 'recipient',
+    organization: 'none',
+    what: 'The people who may collect for the recipient',
+  },
+  {
+    group: 'Recipient page',
+    method: 'POST',
+    path: '/api/portal/proxies',
+    access: 'recipient',
+    organization: 'none',
+    what: 'Name someone who may collect for the recipient',
+  },
+  {
+    group: 'Recipient page',
+    method: 'DELETE',
+    path: '/api/portal/proxies/:proxyId',
+    access: 'recipient',
+    organization: 'none',
+    what: "Take someone off the recipient's proxies",
+  },
+  {
     group: 'Pickups',
     method: 'POST',
     path: '/api/handovers',
@@ -1014,11 +1120,18 @@ export function refusals(row: RoleRow) {
   return {
     signedOut: row.access === 'public' ? null : 401,
     /** A member who is not an admin. */
-    member: row.access === 'admin' || row.access === 'superAdmin' ? 403 : null,
+    member: row.access === 'recipient' ? 401 : row.access === 'admin' || row.access === 'superAdmin' ? 403 : null,
     /** An organization admin who is not a super admin. */
-    admin: row.access === 'superAdmin' ? 403 : null,
+    admin: row.access === 'recipient' ? 401 : row.access === 'superAdmin' ? 403 : null,
     /** A signed-in user who is not a member of the organization named. */
-    nonMember: row.access === 'superAdmin' || row.organization === 'header' ? 403 : path ? 404 : null,
+    nonMember:
+      row.access === 'recipient'
+        ? 401
+        : row.access === 'superAdmin' || row.organization === 'header'
+          ? 403
+          : path
+            ? 404
+            : null,
     /** An admin naming another organization's row (or, for path calls, another organization). */
     otherOrganizationRow: row.rowParam || row.queryRefs || path ? 404 : null,
   } as const;
@@ -1030,6 +1143,7 @@ const ACCESS_LABEL: Record<Access, string> = {
   member: 'member of the organization',
   admin: 'admin of the organization',
   superAdmin: 'super admin',
+  recipient: 'the recipient (their page’s session)',
 };
 
 function organizationLabel(row: RoleRow) {
@@ -1052,16 +1166,18 @@ function refusedLabels(row: RoleRow) {
   const nonMember =
     row.access === 'superAdmin'
       ? '403'
-      : r.nonMember === 403
-        ? '403 not a member'
-        : r.nonMember === 404
-          ? '404'
-          : row.organization === 'token'
-            ? 'allowed'
-            : 'n/a';
+      : r.nonMember === 401
+        ? '401'
+        : r.nonMember === 403
+          ? '403 not a member'
+          : r.nonMember === 404
+            ? '404'
+            : row.organization === 'token'
+              ? 'allowed'
+              : 'n/a';
   return {
     signedOut: r.signedOut === null ? 'allowed' : String(r.signedOut),
-    member: r.member !== null ? '403' : 'allowed',
+    member: r.member !== null ? String(r.member) : 'allowed',
     nonMember,
     otherRow: otherRowLabel(row),
   };
@@ -1091,7 +1207,8 @@ export function renderRolesMarkdown(table: readonly RoleRow[] = ROLE_TABLE): str
     'no route.',
     '',
     '- **Who may call**: public (anybody), signed in (any session), member or admin of the organization',
-    '  the call names, or super admin.',
+    '  the call names, super admin, or the recipient signed in to their own page (decision 032): a session of',
+    '  its own, opened by a single-use link; staff sessions get 401 there, and it opens no staff call.',
     '- **Organization**: how the call names its organization. `x-organization-id` must name one of the',
     "  caller's organizations (missing: 400). Calls naming it in the path answer 404 to non-members so",
     '  organization ids cannot be probed.',

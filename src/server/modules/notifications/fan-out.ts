@@ -20,6 +20,8 @@ export type FanOutContext = {
   /** Whether email can go out without an organization integration (SMTP_URL is set). */
   platformEmail: boolean;
   unsubscribeUrl: (recipientId: string) => string;
+  /** The recipient's page link with PORTAL_TOKEN_PLACEHOLDER for its token (decision 032). */
+  portalUrl?: () => string;
 };
 
 export type IntegrationRow = typeof integrations.$inferSelect;
@@ -34,6 +36,8 @@ export const SKIP_REASONS = {
   itemGone: 'The item was deleted before the message went out',
   handedOver: 'The item was already handed over',
   alreadySent: 'The recipient was already sent the arrival message for this item',
+  prefersSms: 'The recipient chose to be notified by SMS only',
+  prefersEmail: 'The recipient chose to be notified by email only',
 } as const;
 
 /** Which message the recipient gets for an event, if any. */
@@ -218,15 +222,24 @@ export async function fanOut(ctx: FanOutContext, event: JobRow): Promise<boolean
         },
         pickupInstructions: settings.pickupInstructions ?? null,
         unsubscribeUrl: ctx.unsubscribeUrl(recipient.id),
+        portalUrl: kind !== 'receipt' && ctx.portalUrl ? ctx.portalUrl() : null,
       };
       const emailIntegration = active.find((x) => x.type === 'email' && x.config.emailSettings?.smtpHost);
       const smsIntegration = active.find((x) => x.type === 'sms' && hasSmsAccount(x));
       const canEmail = !!emailIntegration || ctx.platformEmail;
+      // The recipient's choice on their page (decision 032), honoured when the channel they chose
+      // can reach them; otherwise they still hear on the one that can.
+      const smsReaches = !!smsIntegration && !!recipient.phone;
+      const emailReaches = !!recipient.email && canEmail;
+      const emailRefused = recipient.notifyBy === 'sms' && smsReaches;
+      const smsRefused = recipient.notifyBy === 'email' && emailReaches;
 
       if (!recipient.email && !(smsIntegration && recipient.phone)) {
         skip('email', smsIntegration ? SKIP_REASONS.noContact : SKIP_REASONS.noEmail);
       } else {
-        if (recipient.email) {
+        if (recipient.email && emailRefused) {
+          skip('email', SKIP_REASONS.prefersSms, recipient.email);
+        } else if (recipient.email) {
           if (!canEmail) {
             skip('email', SKIP_REASONS.noEmailServer, recipient.email);
           } else {
@@ -245,6 +258,8 @@ export async function fanOut(ctx: FanOutContext, event: JobRow): Promise<boolean
                 photoId: kind === 'arrival' ? i.photoId : null,
                 // Drawn by the worker as images: the code's QR, the collector's signature.
                 pickupCode: kind === 'receipt' ? null : context.recipient.pickupCode,
+                // The worker mints the page link's token as it sends (never stored in the clear).
+                portalLink: !!context.portalUrl,
                 signaturePhotoId: handover?.signaturePhotoId ?? null,
               },
               dedupeKey: `${event.id}:email:${recipientId}`,
@@ -252,7 +267,17 @@ export async function fanOut(ctx: FanOutContext, event: JobRow): Promise<boolean
           }
         }
         // An SMS as well when the organization has an SMS integration and the recipient a phone.
-        if (smsIntegration) {
+        if (smsIntegration && smsRefused && recipient.phone) {
+          rows.push({
+            ...base,
+            channel: 'sms',
+            recipientId,
+            destination: recipient.phone,
+            status: 'skipped',
+            skipReason: SKIP_REASONS.prefersEmail,
+            dedupeKey: `${event.id}:sms:${recipientId}`,
+          });
+        } else if (smsIntegration) {
           if (recipient.phone) {
             rows.push({
               ...base,

@@ -22,7 +22,15 @@ export type MessageContext = {
   };
   pickupInstructions: string | null;
   unsubscribeUrl: string;
+  /**
+   * The recipient's own page (decision 032), in arrivals and reminders: its single-use token is
+   * the PORTAL_TOKEN_PLACEHOLDER until the worker mints it at send time. Absent: no link.
+   */
+  portalUrl?: string | null;
 };
+
+/** Stands in a rendered message for the token of its portal link, minted when the message goes out. */
+export const PORTAL_TOKEN_PLACEHOLDER = '__PORTAL_LINK_TOKEN__';
 
 export type RenderedEmail = { subject: string; text: string; html: string };
 
@@ -98,6 +106,7 @@ export function renderEmail(kind: MessageKind, ctx: MessageContext): RenderedEma
   const greeting = `Hello ${ctx.recipient.firstName},`;
   const pickup = kind !== 'receipt' && ctx.pickupInstructions ? ctx.pickupInstructions : null;
   const org = ctx.organization.name;
+  const portal = kind !== 'receipt' && ctx.portalUrl ? ctx.portalUrl : null;
   const unsubscribe = `You receive these messages because ${org} logs mail for you. Unsubscribe: ${ctx.unsubscribeUrl}`;
 
   const text = [
@@ -109,6 +118,7 @@ export function renderEmail(kind: MessageKind, ctx: MessageContext): RenderedEma
     '',
     ...rows.map(([k, v]) => `${k}: ${v}`),
     ...(pickup ? ['', `Pickup: ${pickup}`] : []),
+    ...(portal ? ['', `Your packages, your code, holds and how we reach you: ${portal}`] : []),
     '',
     '--',
     unsubscribe,
@@ -143,6 +153,7 @@ ${photo}
 ${code}
 ${signature}
 ${pickup ? `<p style="background:#f3f4f6;padding:8px 12px;border-radius:6px"><strong>Pickup:</strong> ${escapeHtml(pickup)}</p>` : ''}
+${portal ? `<p><a href="${escapeHtml(portal)}" style="display:inline-block;background:#2563eb;color:#ffffff;padding:10px 16px;border-radius:6px;text-decoration:none">See your packages</a><br><span style="font-size:12px;color:#6b7280">Your code, holds and how we reach you. The link works once, for 7 days.</span></p>` : ''}
 <hr style="border:none;border-top:1px solid #e5e7eb;margin-top:24px">
 <p style="font-size:12px;color:#6b7280">You receive these messages because ${escapeHtml(org)} logs mail for you. <a href="${escapeHtml(ctx.unsubscribeUrl)}">Unsubscribe</a></p>
 </body></html>`;

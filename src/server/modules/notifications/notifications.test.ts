@@ -24,6 +24,7 @@ import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
 import { backoffMs } from './queue.repository';
 import { SMS_SEGMENT, unsubscribeKey, unsubscribeToken, verifyUnsubscribeToken } from './messages';
 import { deleteOldNotificationJobs } from './retention';
+import { SKIP_REASONS } from './fan-out';
 
 const secrets = createSecretBox(Buffer.from(TEST_SECRETS_KEY, 'base64'));
 let smtp: TestSmtp;
@@ -412,6 +413,38 @@ describe('SMS through the Twilio Messages API', () => {
     const [retrying] = await messagesOf(b.id);
     expect(retrying).toMatchObject({ status: 'queued', attempts: 1, responseStatus: 500 });
     expect(retrying!.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 20_000);
+  });
+});
+
+describe("the recipient's choice of channel (decision 032)", () => {
+  it('sends on the chosen channel only, with a skip reason for the other; a choice that cannot reach them falls back', async () => {
+    const receiver = await startReceiver(() => ({ status: 201, body: JSON.stringify({ sid: 'SM9' }) }));
+    const smsOnly = await desk(t, { phone: '+15557770001', notifyBy: 'sms' });
+    const emailOnly = await desk(t, { phone: '+15557770002', notifyBy: 'email' });
+    const noPhone = await desk(t, { phone: null, notifyBy: 'sms' });
+    for (const d of [smsOnly, emailOnly, noPhone]) {
+      await addIntegration(d.org.id, 'sms', {
+        smsSettings: { accountSid: 'AC1', authToken: secrets.encrypt('x'), fromNumber: '+1555', baseUrl: receiver.url },
+      });
+    }
+    const a = await logItem(smsOnly.admin, { recipientId: smsOnly.recipient.id });
+    const b = await logItem(emailOnly.admin, { recipientId: emailOnly.recipient.id });
+    const c = await logItem(noPhone.admin, { recipientId: noPhone.recipient.id });
+    await drain();
+    const shape = async (id: string) =>
+      (await messagesOf(id))
+        .map((m) => ({ channel: m.channel, status: m.status, skipReason: m.skipReason }))
+        .sort((x, y) => x.channel.localeCompare(y.channel));
+    expect(await shape(a.id)).toEqual([
+      { channel: 'email', status: 'skipped', skipReason: SKIP_REASONS.prefersSms },
+      { channel: 'sms', status: 'sent', skipReason: null },
+    ]);
+    expect(await shape(b.id)).toEqual([
+      { channel: 'email', status: 'sent', skipReason: null },
+      { channel: 'sms', status: 'skipped', skipReason: SKIP_REASONS.prefersEmail },
+    ]);
+    // SMS only, but no phone: email is the one way to reach them.
+    expect(await shape(c.id)).toEqual([{ channel: 'email', status: 'sent', skipReason: null }]);
   });
 });
 

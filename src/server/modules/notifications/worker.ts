@@ -14,7 +14,15 @@ import { sendSms } from './channels/sms';
 import { errorText, failure, type SendResult } from './channels/types';
 import { sendWebhook } from './channels/webhook';
 import { fanOut, hasSmsAccount, type FanOutContext } from './fan-out';
-import { PICKUP_QR_CID, SIGNATURE_CID, THUMBNAIL_CID, unsubscribeKey, unsubscribeToken } from './messages';
+import {
+  PICKUP_QR_CID,
+  PORTAL_TOKEN_PLACEHOLDER,
+  SIGNATURE_CID,
+  THUMBNAIL_CID,
+  unsubscribeKey,
+  unsubscribeToken,
+} from './messages';
+import { mintPortalLink, portalLinkUrl } from '../portal/links';
 import { pickupCodeQrPng } from './pickup-code-image';
 import { queueRepository, type JobRow, type SentOutcome } from './queue.repository';
 import { scanReminders } from './reminders';
@@ -71,7 +79,12 @@ export function createNotifications(deps: NotificationsDeps) {
   const unsubscribeKeys = [key, ...deps.secretKeys.previous.map(unsubscribeKey)];
   const unsubscribeUrl = (recipientId: string) =>
     `${deps.publicUrl()}/api/unsubscribe/${unsubscribeToken(key, recipientId)}`;
-  const fanOutContext: FanOutContext = { db, platformEmail: !!config.smtpUrl, unsubscribeUrl };
+  const fanOutContext: FanOutContext = {
+    db,
+    platformEmail: !!config.smtpUrl,
+    unsubscribeUrl,
+    portalUrl: () => portalLinkUrl(deps.publicUrl(), PORTAL_TOKEN_PLACEHOLDER),
+  };
 
   function createWorker(options: WorkerOptions = {}): NotificationWorker {
     const pollMs = options.pollMs ?? 500;
@@ -132,6 +145,7 @@ export function createNotifications(deps: NotificationsDeps) {
         fromName?: string;
         pickupCode?: string | null;
         signaturePhotoId?: string | null;
+        portalLink?: boolean;
       };
       let route: EmailRoute | undefined;
       const integration = await integrationOf(job, 'email');
@@ -182,13 +196,21 @@ export function createNotifications(deps: NotificationsDeps) {
           });
         }
       }
+      // The recipient's page link (decision 032): a fresh single-use token for this send, so the
+      // token exists only in the message itself; a retry mints another.
+      let { text, html } = p;
+      if (p.portalLink && job.recipientId) {
+        const token = await mintPortalLink(db, job.organizationId, job.recipientId, 'arrival');
+        text = text.replaceAll(PORTAL_TOKEN_PLACEHOLDER, token);
+        html = html.replaceAll(PORTAL_TOKEN_PLACEHOLDER, token);
+      }
       return sendEmail(route, {
         jobId: job.id,
         from: p.fromName ? { name: p.fromName, address: addressOf(route.from) } : route.from,
         to: job.destination!,
         subject: p.subject,
-        text: p.text,
-        html: p.html,
+        text,
+        html,
         unsubscribeUrl: p.unsubscribeUrl,
         attachments,
       });

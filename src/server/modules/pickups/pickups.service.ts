@@ -29,6 +29,12 @@ const codeReply = (recipientId: string, code: string): RecipientPickupCode => ({
   qrCodeSvg: pickupCodeQrSvg(code),
 });
 
+/**
+ * Only the organization matters to these calls: the desk's staff act with their OrgCaller, the
+ * recipient's own page (decision 032) with their RecipientCaller on their own row.
+ */
+type OrgScope = Pick<OrgCaller, 'organizationId'>;
+
 export function createPickupsService({ db }: Deps) {
   return {
     /**
@@ -36,13 +42,13 @@ export function createPickupsService({ db }: Deps) {
      * notified), oldest first, as the reply's JSON (PickupLookup). A code of another organization,
      * a regenerated one or a wrong one are all the same 404.
      */
-    async lookup(caller: OrgCaller, code: string): Promise<string> {
+    async lookup(caller: OrgScope, code: string): Promise<string> {
       const json = await pickupCodesRepository.lookupJson(db, caller.organizationId, code, LOOKUP_MAX_ITEMS);
       if (!json) throw notFound(PICKUP_CODE_NOT_FOUND);
       return json;
     },
 
-    async code(caller: OrgCaller, recipientId: string): Promise<RecipientPickupCode> {
+    async code(caller: OrgScope, recipientId: string): Promise<RecipientPickupCode> {
       const code = await pickupCodesRepository.codeOf(db, caller.organizationId, recipientId);
       if (!code) throw notFound(RECIPIENT_NOT_FOUND);
       return codeReply(recipientId, code);
@@ -52,7 +58,7 @@ export function createPickupsService({ db }: Deps) {
      * A new code (a lost or shared one): the old one stops working at once. Two writers drawing
      * the same new code at the same instant (one in 10^8) meet the unique index; the loser draws again.
      */
-    async regenerate(caller: OrgCaller, recipientId: string): Promise<RecipientPickupCode> {
+    async regenerate(caller: OrgScope, recipientId: string): Promise<RecipientPickupCode> {
       for (let attempt = 1; ; attempt++) {
         try {
           const code = await pickupCodesRepository.regenerate(db, caller.organizationId, recipientId);
@@ -64,7 +70,7 @@ export function createPickupsService({ db }: Deps) {
       }
     },
 
-    async proxies(caller: OrgCaller, recipientId: string): Promise<Proxy[]> {
+    async proxies(caller: OrgScope, recipientId: string): Promise<Proxy[]> {
       if (!(await pickupCodesRepository.codeOf(db, caller.organizationId, recipientId))) {
         throw notFound(RECIPIENT_NOT_FOUND);
       }
@@ -72,7 +78,7 @@ export function createPickupsService({ db }: Deps) {
     },
 
     /** Names someone who may collect; the recipient's row is locked so the list never passes PROXIES_MAX. */
-    async addProxy(caller: OrgCaller, recipientId: string, name: string): Promise<Proxy> {
+    async addProxy(caller: OrgScope, recipientId: string, name: string): Promise<Proxy> {
       const { organizationId } = caller;
       return db.transaction(async (tx) => {
         const [recipient] = await tx
@@ -90,7 +96,7 @@ export function createPickupsService({ db }: Deps) {
       });
     },
 
-    async removeProxy(caller: OrgCaller, recipientId: string, proxyId: string): Promise<void> {
+    async removeProxy(caller: OrgScope, recipientId: string, proxyId: string): Promise<void> {
       if (!(await proxiesRepository.delete(db, caller.organizationId, recipientId, proxyId))) {
         throw notFound('Proxy not found');
       }

@@ -13,7 +13,7 @@ export type RecipientRow = typeof recipients.$inferSelect;
 /** The columns a recipient is written with; the organization comes separately. */
 export type RecipientValues = Omit<
   typeof recipients.$inferInsert,
-  'id' | 'organizationId' | 'createdAt' | 'updatedAt' | 'notificationsOptOutAt' | 'pickupCode'
+  'id' | 'organizationId' | 'createdAt' | 'updatedAt' | 'notificationsOptOutAt' | 'pickupCode' | 'notifyBy'
 >;
 export type RecipientChanges = Partial<RecipientValues>;
 export type RecipientListFilter = { search?: string; active?: boolean; limit: number; offset: number };

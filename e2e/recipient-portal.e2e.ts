@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startStack, type Stack } from './support/stack';
+
+/** The recipient's own page (decision 032), from the arrival email and from /my. */
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ seedDemo: true });
+});
+afterAll(() => stack?.stop());
+
+/** A call from inside the desk's page, with its session and selected organization. */
+async function api<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ([m, target, json]) => {
+      const res = await fetch(target, {
+        method: m,
+        headers: {
+          'content-type': 'application/json',
+          'x-organization-id': localStorage.getItem('selectedOrganizationId') ?? '',
+        },
+        credentials: 'include',
+        body: json === undefined ? undefined : JSON.stringify(json),
+      });
+      if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
+      const text = await res.text();
+      return text ? JSON.parse(text) : undefined;
+    },
+    [method, url, body] as const,
+  );
+}
+
+const linkIn = (text: string) => /https?:\/\/[^\s"]+\/my\/open#token=[\w-]+/.exec(text)?.[0];
+
+/** The desk logs a package on a shelf for a new recipient; answers the recipient's email. */
+async function deskLogsAPackage(label: string) {
+  const { context, page } = await stack.newPage();
+  await stack.signInAsDemo(page);
+  const email = `lena.portal.${label}@example.com`;
+  const recipient = await api<{ id: string }>(page, 'POST', '/api/recipients', {
+    firstName: 'Lena',
+    lastName: `Fischer ${label}`,
+    unit: '7A',
+    email,
+  });
+  const locations = await api<Array<{ id: string; name: string }>>(page, 'GET', '/api/mailroom-locations');
+  await api(page, 'POST', '/api/mail-items', {
+    type: 'package',
+    recipientId: recipient.id,
+    trackingNumber: `1ZPORTAL${label.toUpperCase().replace(/-/g, '')}`,
+    sender: 'Bookshop',
+    ...(locations[0] ? { locationId: locations[0].id } : {}),
+  });
+  await context.close();
+  return { email, location: locations[0]?.name };
+}
+
+describe("the recipient's page", () => {
+  it('opens from the arrival email at phone width: the item and its shelf, the code and QR; preference, proxy and hold', async () => {
+    const { email, location } = await deskLogsAPackage('phone-dark');
+    const arrival = await stack.smtp.waitFor(email, { subject: /has arrived/, timeoutMs: 20_000 });
+    const link = linkIn(arrival.text);
+    expect(link, arrival.text).toBeDefined();
+
+    const { context, page } = await stack.newPage({ width: 390, height: 844 }, { colorScheme: 'dark' });
+    const scripts: Array<{ url: string; bytes: number }> = [];
+    page.on('response', async (res) => {
+      if (res.request().resourceType() === 'script') scripts.push({ url: res.url(), bytes: (await res.body()).length });
+    });
+    await page.goto(link!);
+    await expect.poll(() => page.getByRole('heading', { name: 'Hello Lena' }).isVisible()).toBe(true);
+    // The token is gone from the address bar.
+    expect(page.url()).toMatch(/\/my\/packages$/);
+    const item = page.getByTestId('portal-item').first();
+    await expect.poll(() => item.isVisible()).toBe(true);
+    if (location) expect(await item.textContent()).toContain(location);
+    expect(await item.textContent()).toContain('1ZPORTALPHONEDARK');
+    expect(await page.getByTestId('pickup-code').textContent()).toMatch(/^[A-Z0-9]{3}-[A-Z0-9]{3}$/);
+    expect(
+      await page
+        .getByRole('img', { name: /QR code of your pickup code/ })
+        .locator('svg')
+        .count(),
+    ).toBe(1);
+    await stack.screenshot(page, 'portal-page-phone-dark');
+    // Its own chunks: nothing of the staff app (its shell, the organization, the query library's screens).
+    expect(scripts.map((x) => x.url).filter((u) => /SignedInApp|DashboardScreen|OrganizationProvider/.test(u))).toEqual(
+      [],
+    );
+    console.log(
+      `recipient page scripts: ${scripts.length} files, ${Math.round(scripts.reduce((n, x) => n + x.bytes, 0) / 1024)} KB`,
+    );
+
+    // Email only.
+    await page.getByLabel('Email only').click();
+    await expect.poll(() => page.getByText('Saved.').isVisible()).toBe(true);
+    // A proxy.
+    await page.getByLabel('Add a person').fill('Jonas Fischer');
+    await page.getByRole('button', { name: 'Add' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Remove Jonas Fischer' }).isVisible()).toBe(true);
+    // A hold, three days ahead.
+    await item.getByRole('button', { name: 'Hold until…' }).click();
+    const d = new Date(Date.now() + 3 * 86_400_000);
+    const date = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    await item.getByLabel(/Keep it at the desk until/).fill(date);
+    await item.getByRole('button', { name: 'Hold', exact: true }).click();
+    await expect.poll(() => item.getByText(/Held until/).isVisible()).toBe(true);
+    await stack.screenshot(page, 'portal-page-done-phone-dark');
+
+    // After a reload, all of it is still there (the server kept it).
+    await page.reload();
+    await expect
+      .poll(() =>
+        page
+          .getByText(/Held until/)
+          .first()
+          .isVisible(),
+      )
+      .toBe(true);
+    expect(await page.getByLabel('Email only').isChecked()).toBe(true);
+
+    // The same link, again, in another browser: used, with the form for a new one.
+    const other = await stack.newPage({ width: 390, height: 844 }, { colorScheme: 'dark' });
+    await other.page.goto(link!);
+    await expect
+      .poll(() => other.page.getByRole('heading', { name: 'This link was already used' }).isVisible())
+      .toBe(true);
+    await stack.screenshot(other.page, 'portal-link-used-phone-dark');
+    await other.context.close();
+
+    // Sign out ends it.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Your mail' }).isVisible()).toBe(true);
+    await context.close();
+  });
+
+  it('asks for a link on /my and opens the page from it, at desktop and phone width, light and dark', async () => {
+    for (const [label, viewport, colorScheme] of [
+      ['desktop-light', { width: 1280, height: 800 }, 'light'],
+      ['desktop-dark', { width: 1280, height: 800 }, 'dark'],
+      ['phone-light', { width: 390, height: 844 }, 'light'],
+    ] as const) {
+      const { email } = await deskLogsAPackage(label);
+      const { context, page } = await stack.newPage(viewport, { colorScheme });
+      await page.goto('/my');
+      await expect.poll(() => page.getByRole('heading', { name: 'Your mail' }).isVisible()).toBe(true);
+      await stack.screenshot(page, `portal-request-${label}`);
+      await page.getByLabel('Email address or mobile number').fill(email);
+      await page.getByRole('button', { name: 'Send me a link' }).click();
+      await expect.poll(() => page.getByText(/If this address belongs to a recipient/).isVisible()).toBe(true);
+      await stack.screenshot(page, `portal-request-sent-${label}`);
+      const mail = await stack.smtp.waitFor(email, { subject: /Your link/, timeoutMs: 20_000 });
+      const link = linkIn(mail.text);
+      expect(link, mail.text).toBeDefined();
+      await page.goto(link!);
+      await expect.poll(() => page.getByRole('heading', { name: 'Hello Lena' }).isVisible()).toBe(true);
+      await expect.poll(() => page.getByTestId('portal-item').first().isVisible()).toBe(true);
+      await stack.screenshot(page, `portal-page-${label}`);
+      // A forged link: the designed screen.
+      await page.goto('/my/open#token=not-a-real-token');
+      await expect.poll(() => page.getByRole('heading', { name: 'This link is not valid' }).isVisible()).toBe(true);
+      await stack.screenshot(page, `portal-link-invalid-${label}`);
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,238 @@
+import { and, eq } from 'drizzle-orm';
+import {
+  PORTAL_LINK_ERRORS,
+  PORTAL_LINK_SENT,
+  PORTAL_REQUESTED_LINK_MINUTES,
+  type NotifyBy,
+  type PortalItem,
+  type PortalItemPage,
+  type PortalMe,
+  type Proxy,
+  type RecipientPickupCode,
+} from '../../../contract';
+import { integrations } from '../../db/schema';
+import type { Deps, RecipientCaller } from '../../context';
+import { AppError, notFound, tooManyRequests, unauthorized } from '../../lib/errors';
+import * as rateLimiter from '../../lib/rate-limiter';
+import { hashToken, newToken } from '../../lib/tokens';
+import { addMs } from '../../lib/time';
+import { RECIPIENT_SESSION_TTL_MS } from '../../plugins/recipient-session';
+import { MAIL_ITEM_NOT_FOUND, type MailItemsService } from '../mail-items/mail-items.service';
+import { sendSms } from '../notifications/channels/sms';
+import { hasSmsAccount } from '../notifications/fan-out';
+import type { PickupsService } from '../pickups/pickups.service';
+import { mintPortalLink, portalLinkUrl } from './links';
+import { portalRepository } from './portal.repository';
+
+/** Requests for a link: per address (the inbox being flooded) and per IP (someone trying addresses). */
+export const LINK_LIMIT_PER_ADDRESS = 3;
+export const LINK_LIMIT_PER_IP = 10;
+export const LINK_WINDOW_SECONDS = 15 * 60;
+/** Exchanges per IP: a token is 256 bits, this only keeps the table from being hammered. */
+export const EXCHANGE_LIMIT_PER_IP = 30;
+export const EXCHANGE_WINDOW_SECONDS = 5 * 60;
+export const LINK_RATE_LIMITED = 'Too many links were asked for. Wait a few minutes, then try again.';
+export const EXCHANGE_RATE_LIMITED = 'Too many attempts to open a link. Wait a few minutes, then try again.';
+
+type ItemRow = Awaited<ReturnType<typeof portalRepository.items>>['rows'][number];
+
+const toPortalItem = (r: ItemRow): PortalItem => ({
+  id: r.id,
+  type: r.type,
+  status: r.status,
+  trackingNumber: r.trackingNumber,
+  sender: r.sender,
+  courierCompany: r.courierCompany,
+  location: r.locationName ? `${r.locationName}${r.mailroomName ? `, ${r.mailroomName}` : ''}` : r.mailroomName,
+  arrivedAt: r.arrivedAt.toISOString(),
+  deliveredAt: r.deliveredAt?.toISOString() ?? null,
+  heldUntil: r.heldUntil?.toISOString() ?? null,
+  hasPhoto: r.photoId !== null,
+});
+
+export function createPortalService(deps: Deps, services: { pickups: PickupsService; mailItems: MailItemsService }) {
+  const { db, log } = deps;
+  const { pickups, mailItems } = services;
+
+  async function smsIntegrationOf(organizationId: string) {
+    const rows = await db
+      .select()
+      .from(integrations)
+      .where(
+        and(
+          eq(integrations.organizationId, organizationId),
+          eq(integrations.type, 'sms'),
+          eq(integrations.isActive, true),
+        ),
+      )
+      .orderBy(integrations.createdAt);
+    return rows.find(hasSmsAccount);
+  }
+
+  /** Sends one recipient their link: by email to an email address, by the organization's SMS to a phone. */
+  async function sendLink(
+    match: Awaited<ReturnType<typeof portalRepository.recipientsByAddress>>[number],
+    byEmail: boolean,
+  ) {
+    const token = await mintPortalLink(db, match.organizationId, match.id, 'requested');
+    const url = portalLinkUrl(deps.publicUrl(), token);
+    if (byEmail && match.email) {
+      await deps.mailer.send({
+        to: match.email,
+        subject: `Your link to your mail at ${match.organizationName}`,
+        text: [
+          `Hello ${match.firstName},`,
+          '',
+          `Open your page at ${match.organizationName} (your packages, your pickup code, how we reach you):`,
+          url,
+          '',
+          `The link works once, for ${PORTAL_REQUESTED_LINK_MINUTES} minutes. If you did not ask for it, ignore this email.`,
+        ].join('\n'),
+      });
+      return;
+    }
+    const sms = await smsIntegrationOf(match.organizationId);
+    if (!sms || !match.phone) return;
+    const s = sms.config.smsSettings!;
+    const result = await sendSms(
+      {
+        baseUrl: s.baseUrl || deps.config.smsApiBaseUrl,
+        accountSid: s.accountSid!,
+        authToken: deps.secrets.decrypt(s.authToken!),
+        fromNumber: s.fromNumber!,
+      },
+      match.phone,
+      `${match.organizationName}: your link to your packages (works once, ${PORTAL_REQUESTED_LINK_MINUTES} min): ${url}`,
+      deps.config.allowPrivateTargets,
+    );
+    if (!result.ok) log.warn({ organizationId: match.organizationId }, 'A recipient link by SMS was not sent');
+  }
+
+  async function limit(key: string, max: number, windowSeconds: number, message: string) {
+    const hit = await rateLimiter.hit(db, key, max, windowSeconds);
+    if (!hit.allowed) throw tooManyRequests(message, hit.retryAfterSeconds);
+  }
+
+  return {
+    /**
+     * Sends a link to every active recipient with this address, in every organization, and
+     * answers the same whoever it is. The messages go out after the reply, so its timing does not
+     * tell either; `sent` resolves when they have (tests).
+     */
+    async requestLink(address: string, ip: string): Promise<{ message: string; sent: Promise<void> }> {
+      const byEmail = address.includes('@');
+      const key = byEmail ? address.toLowerCase() : address.replace(/\D/g, '');
+      await limit(`portal-link:ip:${ip}`, LINK_LIMIT_PER_IP, LINK_WINDOW_SECONDS, LINK_RATE_LIMITED);
+      await limit(`portal-link:address:${key}`, LINK_LIMIT_PER_ADDRESS, LINK_WINDOW_SECONDS, LINK_RATE_LIMITED);
+      const sent = (async () => {
+        const matches = await portalRepository.recipientsByAddress(db, address);
+        for (const match of matches) {
+          try {
+            await sendLink(match, byEmail);
+          } catch (err) {
+            log.warn({ err, organizationId: match.organizationId }, 'A recipient link was not sent');
+          }
+        }
+      })();
+      return { message: PORTAL_LINK_SENT, sent };
+    },
+
+    /**
+     * Exchanges a link's token for a session. A used link opened again where that recipient is
+     * already signed in just opens the page (`current`); otherwise expired, used and unknown links
+     * each say so (410 and 400 with their code), so the page can offer a new one.
+     */
+    async exchange(
+      token: string,
+      ip: string,
+      current: RecipientCaller | undefined,
+    ): Promise<{ token: string; expire: Date; caller: RecipientCaller } | { reuse: RecipientCaller }> {
+      await limit(`portal-exchange:ip:${ip}`, EXCHANGE_LIMIT_PER_IP, EXCHANGE_WINDOW_SECONDS, EXCHANGE_RATE_LIMITED);
+      const tokenHash = hashToken(token);
+      const used = await portalRepository.useLink(db, tokenHash);
+      if (used && (await portalRepository.isActive(db, used))) {
+        const sessionToken = newToken();
+        const expire = addMs(new Date(), RECIPIENT_SESSION_TTL_MS);
+        await portalRepository.insertSession(db, hashToken(sessionToken), used, expire);
+        return {
+          token: sessionToken,
+          expire,
+          caller: { organizationId: used.organizationId, recipientId: used.recipientId },
+        };
+      }
+      // Used just now for a recipient no longer active: as good as no link.
+      const link = used ? undefined : await portalRepository.findLink(db, tokenHash);
+      if (link && current?.organizationId === link.organizationId && current.recipientId === link.recipientId) {
+        return { reuse: current };
+      }
+      if (!link) throw new AppError(400, PORTAL_LINK_ERRORS.invalid, 'link_invalid');
+      if (link.usedAt) throw new AppError(410, PORTAL_LINK_ERRORS.used, 'link_used');
+      throw new AppError(410, PORTAL_LINK_ERRORS.expired, 'link_expired');
+    },
+
+    async signOut(sid: string | null): Promise<void> {
+      if (sid) await portalRepository.deleteSession(db, sid);
+    },
+
+    async me(caller: RecipientCaller): Promise<PortalMe> {
+      const row = await portalRepository.me(db, caller);
+      if (!row) throw unauthorized();
+      const [code, sms] = await Promise.all([
+        pickups.code(caller, caller.recipientId),
+        smsIntegrationOf(caller.organizationId),
+      ]);
+      return {
+        recipient: {
+          id: row.id,
+          firstName: row.firstName,
+          lastName: row.lastName,
+          email: row.email,
+          phone: row.phone,
+          notifyBy: row.notifyBy,
+        },
+        organization: { name: row.organizationName },
+        smsAvailable: !!sms,
+        pickupCode: code,
+      };
+    },
+
+    newCode: (caller: RecipientCaller): Promise<RecipientPickupCode> => pickups.regenerate(caller, caller.recipientId),
+
+    async setNotifyBy(caller: RecipientCaller, notifyBy: NotifyBy): Promise<PortalMe> {
+      await portalRepository.setNotifyBy(db, caller, notifyBy);
+      return this.me(caller);
+    },
+
+    async items(
+      caller: RecipientCaller,
+      state: 'waiting' | 'past',
+      limit: number,
+      offset: number,
+    ): Promise<PortalItemPage> {
+      const { rows, total } = await portalRepository.items(db, caller, state, limit, offset);
+      return { items: rows.map(toPortalItem), total };
+    },
+
+    async photo(caller: RecipientCaller, itemId: string, variant: 'full' | 'thumbnail') {
+      const photo = await portalRepository.photoOf(db, caller, itemId, variant);
+      if (!photo) throw notFound('Photo not found');
+      return photo;
+    },
+
+    /** The hold itself is the mail items' rule (decision 035); the reply is the item as the page shows it. */
+    async hold(caller: RecipientCaller, itemId: string, until: string | null): Promise<PortalItem> {
+      await mailItems.hold(caller, itemId, until);
+      const { rows } = await portalRepository.items(db, caller, 'waiting', 1, 0, itemId);
+      if (!rows[0]) throw notFound(MAIL_ITEM_NOT_FOUND);
+      return toPortalItem(rows[0]);
+    },
+
+    proxies: (caller: RecipientCaller): Promise<Proxy[]> => pickups.proxies(caller, caller.recipientId),
+    addProxy: (caller: RecipientCaller, name: string): Promise<Proxy> =>
+      pickups.addProxy(caller, caller.recipientId, name),
+    removeProxy: (caller: RecipientCaller, proxyId: string): Promise<void> =>
+      pickups.removeProxy(caller, caller.recipientId, proxyId),
+  };
+}
+
+export type PortalService = ReturnType<typeof createPortalService>;

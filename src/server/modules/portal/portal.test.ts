@@ -1,0 +1,376 @@
+import { eq, inArray, sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PORTAL_LINK_SENT } from '../../../contract';
+import { recipientLinks } from '../../db/schema';
+import { hashToken } from '../../lib/tokens';
+import { RECIPIENT_SESSION_COOKIE } from '../../plugins/recipient-session';
+import { Client, type TestApp } from '../../test/harness';
+import { testWorkers } from '../../test/notification-workers';
+import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
+import { portalRepository } from './portal.repository';
+import { LINK_LIMIT_PER_ADDRESS } from './portal.service';
+
+/** The recipient's own page (decision 032): links, its session, and only their own rows. */
+
+let smtp: TestSmtp;
+let t: TestApp;
+beforeAll(async () => {
+  ({ t, smtp } = await createTestAppWithSmtp());
+});
+const workers = testWorkers();
+
+/** A browser on the recipient's page: it keeps the portal cookie only. */
+class Portal {
+  cookie: string | undefined;
+  constructor(readonly ip = '203.0.113.9') {}
+  async request(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) {
+    const res = await t.app.inject({
+      method,
+      url,
+      remoteAddress: this.ip,
+      headers: { ...(this.cookie ? { cookie: this.cookie } : {}), ...headers },
+      ...(body !== undefined ? { payload: body as object } : {}),
+    });
+    const set = res.cookies.find((c) => c.name === RECIPIENT_SESSION_COOKIE);
+    if (set) this.cookie = set.value ? `${RECIPIENT_SESSION_COOKIE}=${set.value}` : undefined;
+    return res;
+  }
+  get = (url: string) => this.request('GET', url);
+  post = (url: string, body?: unknown) => this.request('POST', url, body);
+  put = (url: string, body?: unknown) => this.request('PUT', url, body);
+  delete = (url: string) => this.request('DELETE', url);
+}
+
+const unique = () => crypto.randomUUID().slice(0, 8);
+const ip = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+
+async function desk(name = 'Harbor View') {
+  const admin = new Client(t);
+  await admin.register();
+  await admin.createOrganization(`${name} ${unique()}`);
+  const email = `amara.${unique()}@example.com`;
+  const recipient = await create(admin, '/api/recipients', {
+    firstName: 'Amara',
+    lastName: 'Okafor',
+    email,
+    phone: `+1 (555) ${Math.floor(Math.random() * 9_000_000) + 1_000_000}`,
+  });
+  const other = await create(admin, '/api/recipients', {
+    firstName: 'Ben',
+    lastName: 'Ito',
+    email: `ben.${unique()}@example.com`,
+  });
+  return { admin, recipient, other, email };
+}
+
+async function create(c: Client, url: string, body: object) {
+  const res = await c.post(url, body);
+  if (res.statusCode !== 201) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+  return res.json<{ id: string }>();
+}
+
+/** Asks for a link for `email` and answers the token in the email that arrives. */
+async function requestToken(email: string, from = new Portal(ip())) {
+  const before = smtp.received.length;
+  const res = await from.post('/api/portal/links', { address: email });
+  expect(res.statusCode, res.body).toBe(202);
+  await t.app.portalLinksSent();
+  const mail = smtp.received.slice(before).find((m) => m.to.includes(email));
+  if (!mail) throw new Error(`no link to ${email}`);
+  return /\/my\/open#token=([\w-]+)/.exec(mail.text)![1]!;
+}
+
+async function signedIn(email: string) {
+  const browser = new Portal(ip());
+  const res = await browser.post('/api/portal/session', { token: await requestToken(email) });
+  expect(res.statusCode, res.body).toBe(200);
+  return browser;
+}
+
+describe('asking for a link', () => {
+  it('answers the same for a known and an unknown address, and emails the known one a single-use link to /my/open', async () => {
+    const { email, recipient } = await desk();
+    const known = await new Portal(ip()).post('/api/portal/links', { address: email.toUpperCase() });
+    const unknown = await new Portal(ip()).post('/api/portal/links', { address: `nobody.${unique()}@example.com` });
+    expect(known.statusCode).toBe(202);
+    expect(unknown.statusCode).toBe(202);
+    expect(known.json()).toEqual({ message: PORTAL_LINK_SENT });
+    expect(unknown.json()).toEqual(known.json());
+    await t.app.portalLinksSent();
+    const mail = await smtp.waitFor(email);
+    expect(mail.text).toMatch(/http:\/\/pigeonhole\.test\/my\/open#token=[\w-]{43}/);
+    const token = /#token=([\w-]+)/.exec(mail.text)![1]!;
+    // Only the hash is kept, bound to this recipient, for 15 minutes.
+    const [row] = await t.db
+      .select()
+      .from(recipientLinks)
+      .where(eq(recipientLinks.tokenHash, hashToken(token)));
+    expect(row).toMatchObject({ recipientId: recipient.id, purpose: 'requested', usedAt: null });
+    const minutes = (row!.expiresAt.getTime() - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(14);
+    expect(minutes).toBeLessThanOrEqual(15);
+  });
+
+  it('finds the recipient by the digits of their phone number (SMS needs an integration; none here, so nothing goes out)', async () => {
+    const { recipient } = await desk();
+    const [row] = await t.db
+      .execute<{ phone: string }>(sql`select phone from recipients where id = ${recipient.id}`)
+      .then((r) => r.rows);
+    const res = await new Portal(ip()).post('/api/portal/links', { address: row!.phone.replace(/\D/g, '') });
+    expect(res.statusCode).toBe(202);
+    await t.app.portalLinksSent();
+  });
+
+  it('refuses what is neither an email address nor a phone number with a clear 400', async () => {
+    for (const address of ['', 'not an address', 'a@b', '12']) {
+      const res = await new Portal(ip()).post('/api/portal/links', { address });
+      expect(res.statusCode, address).toBe(400);
+      expect(res.json<{ message: string }>().message).toMatch(/email address or phone number/);
+    }
+    expect((await new Portal(ip()).post('/api/portal/links', {})).statusCode).toBe(400);
+  });
+
+  it('is limited per address and per IP (429 with a clear message)', async () => {
+    const { email } = await desk();
+    for (let n = 0; n < LINK_LIMIT_PER_ADDRESS; n++) {
+      expect((await new Portal(ip()).post('/api/portal/links', { address: email })).statusCode).toBe(202);
+    }
+    const refused = await new Portal(ip()).post('/api/portal/links', { address: email });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json<{ message: string }>().message).toMatch(/Too many links/);
+    const one = new Portal(ip());
+    const codes = [];
+    for (let n = 0; n < 11; n++)
+      codes.push((await one.post('/api/portal/links', { address: `x${n}.${unique()}@example.com` })).statusCode);
+    expect(codes.slice(0, 10).every((c) => c === 202)).toBe(true);
+    expect(codes[10]).toBe(429);
+    await t.app.portalLinksSent();
+  });
+});
+
+describe('opening a link', () => {
+  it('exchanges the token for an httpOnly, SameSite=Lax session cookie of its own, once', async () => {
+    const { email, recipient } = await desk();
+    const token = await requestToken(email);
+    const browser = new Portal(ip());
+    const res = await browser.post('/api/portal/session', { token });
+    expect(res.statusCode, res.body).toBe(200);
+    const cookie = res.cookies.find((c) => c.name === RECIPIENT_SESSION_COOKIE)!;
+    expect(cookie.httpOnly).toBe(true);
+    expect(cookie.sameSite).toBe('Lax');
+    expect(res.json()).toMatchObject({ recipient: { id: recipient.id, firstName: 'Amara', notifyBy: 'both' } });
+    expect(res.json<{ pickupCode: { code: string; qrCodeSvg: string } }>().pickupCode.code).toMatch(
+      /^[A-Z0-9]{3}-[A-Z0-9]{3}$/,
+    );
+    // Used: another browser is told so; the browser already signed in as that recipient just opens the page.
+    const again = await new Portal(ip()).post('/api/portal/session', { token });
+    expect(again.statusCode).toBe(410);
+    expect(again.json()).toMatchObject({ code: 'link_used' });
+    expect((await browser.post('/api/portal/session', { token })).statusCode).toBe(200);
+  });
+
+  it('says an expired link has expired and a forged one is not valid; an empty one is a 400', async () => {
+    const { email } = await desk();
+    const token = await requestToken(email);
+    await t.db
+      .update(recipientLinks)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(recipientLinks.tokenHash, hashToken(token)));
+    const expired = await new Portal(ip()).post('/api/portal/session', { token });
+    expect(expired.statusCode).toBe(410);
+    expect(expired.json()).toMatchObject({ code: 'link_expired' });
+    const forged = await new Portal(ip()).post('/api/portal/session', { token: 'x'.repeat(43) });
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json()).toMatchObject({ code: 'link_invalid' });
+    expect((await new Portal(ip()).post('/api/portal/session', { token: '' })).statusCode).toBe(400);
+  });
+
+  it('housekeeping deletes expired links and ended sessions, and nothing live', async () => {
+    const { email } = await desk();
+    const live = await requestToken(email);
+    const old = await requestToken(email);
+    await t.db
+      .update(recipientLinks)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(recipientLinks.tokenHash, hashToken(old)));
+    await portalRepository.sweepExpired(t.db);
+    const left = await t.db
+      .select()
+      .from(recipientLinks)
+      .where(inArray(recipientLinks.tokenHash, [hashToken(live), hashToken(old)]));
+    expect(left.map((l) => l.tokenHash)).toEqual([hashToken(live)]);
+  });
+
+  it('is limited per IP', async () => {
+    const browser = new Portal(ip());
+    const codes = [];
+    for (let n = 0; n < 31; n++)
+      codes.push((await browser.post('/api/portal/session', { token: `forged${n}` })).statusCode);
+    expect(codes[29]).toBe(400);
+    expect(codes[30]).toBe(429);
+  });
+
+  it('the arrival email carries a link to the page, good for 7 days, that opens it', async () => {
+    const { admin, email, recipient } = await desk();
+    expect((await admin.post('/api/mail-items', { type: 'Package', recipientId: recipient.id })).statusCode).toBe(201);
+    await workers.drain(t);
+    const mail = await smtp.waitFor(email, { subject: /arrived|ready|package/i });
+    const token = /\/my\/open#token=([\w-]+)/.exec(mail.text)?.[1];
+    expect(token).toBeDefined();
+    const [row] = await t.db
+      .select()
+      .from(recipientLinks)
+      .where(eq(recipientLinks.tokenHash, hashToken(token!)));
+    expect(row!.purpose).toBe('arrival');
+    expect((row!.expiresAt.getTime() - Date.now()) / 86_400_000).toBeGreaterThan(6.9);
+    const browser = new Portal(ip());
+    expect((await browser.post('/api/portal/session', { token })).statusCode).toBe(200);
+    const items = await browser.get('/api/portal/items');
+    expect(items.json<{ items: Array<{ id: string }> }>().items).toHaveLength(1);
+  });
+});
+
+describe('the session', () => {
+  it('is a principal of its own: a staff cookie does not open the page, the portal cookie no staff call', async () => {
+    const { admin, email } = await desk();
+    expect((await admin.get('/api/portal/me')).statusCode).toBe(401);
+    const browser = await signedIn(email);
+    const staff = await t.app.inject({
+      method: 'GET',
+      url: '/api/recipients',
+      headers: { cookie: browser.cookie!, 'x-organization-id': admin.organizationId! },
+    });
+    expect(staff.statusCode).toBe(401);
+    expect((await new Portal().get('/api/portal/me')).statusCode).toBe(401);
+  });
+
+  it('stops working when the recipient is deactivated or erased, and on sign out', async () => {
+    const { admin, email, recipient } = await desk();
+    const a = await signedIn(email);
+    expect((await admin.put(`/api/recipients/${recipient.id}`, { isActive: false })).statusCode).toBe(200);
+    expect((await a.get('/api/portal/me')).statusCode).toBe(401);
+    expect((await admin.put(`/api/recipients/${recipient.id}`, { isActive: true })).statusCode).toBe(200);
+    const b = await signedIn(email);
+    expect((await admin.post(`/api/recipients/${recipient.id}/erase`, { confirm: true })).statusCode).toBe(200);
+    expect((await b.get('/api/portal/me')).statusCode).toBe(401);
+
+    const second = await desk();
+    const c = await signedIn(second.email);
+    expect((await c.delete('/api/portal/session')).statusCode).toBe(204);
+    expect(c.cookie).toBeUndefined();
+  });
+
+  it('refuses a cross-site write (CSRF rules)', async () => {
+    const { email } = await desk();
+    const browser = await signedIn(email);
+    const res = await browser.request(
+      'PUT',
+      '/api/portal/preferences',
+      { notifyBy: 'email' },
+      { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+    );
+    expect(res.statusCode).toBe(403);
+  });
+});
+
+describe('the page', () => {
+  it("lists waiting items oldest first with their location, past ones apart, and serves an item's photo to its recipient only", async () => {
+    const { admin, email, recipient, other } = await desk();
+    const room = await create(admin, '/api/mailrooms', { name: 'Lobby' });
+    const shelf = await create(admin, `/api/mailrooms/${room.id}/locations`, { name: 'Shelf A', type: 'shelf' }).catch(
+      () => null,
+    );
+    const first = await create(admin, '/api/mail-items', {
+      type: 'Package',
+      recipientId: recipient.id,
+      trackingNumber: '1Z999',
+      ...(shelf ? { locationId: shelf.id } : { mailroomId: room.id }),
+    });
+    const second = await create(admin, '/api/mail-items', { type: 'Letter', recipientId: recipient.id });
+    expect((await admin.put(`/api/mail-items/${second.id}`, { status: 'delivered' })).statusCode).toBe(200);
+    const theirs = await create(admin, '/api/mail-items', { type: 'Package', recipientId: other.id });
+    const browser = await signedIn(email);
+    const waiting = (await browser.get('/api/portal/items?state=waiting')).json<{
+      items: Array<Record<string, unknown>>;
+      total: number;
+    }>();
+    expect(waiting.total).toBe(1);
+    expect(waiting.items[0]).toMatchObject({ id: first.id, trackingNumber: '1Z999', hasPhoto: false, heldUntil: null });
+    expect(String(waiting.items[0]!.location)).toContain(shelf ? 'Shelf A' : 'Lobby');
+    expect(JSON.stringify(waiting)).not.toContain('base64');
+    const past = (await browser.get('/api/portal/items?state=past&limit=1')).json<{
+      items: Array<{ id: string }>;
+      total: number;
+    }>();
+    expect(past).toMatchObject({ total: 1, items: [{ id: second.id }] });
+    expect((await browser.get('/api/portal/items?state=lost')).statusCode).toBe(400);
+    expect((await browser.get('/api/portal/items?limit=500')).statusCode).toBe(400);
+    expect((await browser.get(`/api/portal/items/${first.id}/photo`)).statusCode).toBe(404);
+    expect((await browser.get(`/api/portal/items/${theirs.id}/photo/thumbnail`)).statusCode).toBe(404);
+    expect((await browser.get('/api/portal/items/nope/photo')).statusCode).toBe(400);
+  });
+
+  it("holds an own waiting item until a date and lifts it; another recipient's or organization's item is a 404; bad dates a 400", async () => {
+    const { admin, email, recipient, other } = await desk();
+    const mine = await create(admin, '/api/mail-items', { type: 'Package', recipientId: recipient.id });
+    const theirs = await create(admin, '/api/mail-items', { type: 'Package', recipientId: other.id });
+    const elsewhere = await desk('Elsewhere');
+    const foreign = await create(elsewhere.admin, '/api/mail-items', {
+      type: 'Package',
+      recipientId: elsewhere.recipient.id,
+    });
+    const browser = await signedIn(email);
+    const inAWeek = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+    const held = await browser.put(`/api/portal/items/${mine.id}/hold`, { until: inAWeek });
+    expect(held.statusCode, held.body).toBe(200);
+    expect(held.json<{ heldUntil: string | null }>().heldUntil).not.toBeNull();
+    expect((await browser.put(`/api/portal/items/${mine.id}/hold`, { until: null })).json()).toMatchObject({
+      heldUntil: null,
+    });
+    for (const id of [theirs.id, foreign.id, crypto.randomUUID()]) {
+      expect((await browser.put(`/api/portal/items/${id}/hold`, { until: inAWeek })).statusCode).toBe(404);
+    }
+    expect((await browser.put(`/api/portal/items/${mine.id}/hold`, { until: '2020-01-01' })).statusCode).toBe(400);
+    expect((await browser.put(`/api/portal/items/${mine.id}/hold`, { until: 'soon' })).statusCode).toBe(400);
+    const far = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+    expect((await browser.put(`/api/portal/items/${mine.id}/hold`, { until: far })).json()).toMatchObject({
+      code: 'hold_too_long',
+    });
+  });
+
+  it('changes the notification preference and the pickup code', async () => {
+    const { email } = await desk();
+    const browser = await signedIn(email);
+    const before = (await browser.get('/api/portal/me')).json<{ pickupCode: { code: string } }>().pickupCode.code;
+    const res = await browser.put('/api/portal/preferences', { notifyBy: 'email' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ recipient: { notifyBy: 'email' } });
+    expect((await browser.put('/api/portal/preferences', { notifyBy: 'pigeon' })).statusCode).toBe(400);
+    const renewed = await browser.post('/api/portal/pickup-code');
+    expect(renewed.statusCode).toBe(200);
+    expect(renewed.json<{ code: string }>().code).not.toBe(before);
+  });
+
+  it("keeps the recipient's proxies with the desk's rules; another recipient's proxy is a 404", async () => {
+    const { admin, email, other } = await desk();
+    const browser = await signedIn(email);
+    const added = await browser.post('/api/portal/proxies', { name: 'Kofi Mensah' });
+    expect(added.statusCode).toBe(201);
+    expect((await browser.post('/api/portal/proxies', { name: 'kofi mensah' })).statusCode).toBe(409);
+    expect((await browser.post('/api/portal/proxies', { name: '' })).statusCode).toBe(400);
+    expect((await browser.get('/api/portal/proxies')).json()).toEqual([
+      { id: added.json<{ id: string }>().id, name: 'Kofi Mensah' },
+    ]);
+    const theirs = await create(admin, `/api/recipients/${other.id}/proxies`, { name: 'Someone' });
+    expect((await browser.delete(`/api/portal/proxies/${theirs.id}`)).statusCode).toBe(404);
+    expect((await browser.delete(`/api/portal/proxies/${added.json<{ id: string }>().id}`)).statusCode).toBe(204);
+    for (let n = 0; n < 10; n++)
+      expect((await browser.post('/api/portal/proxies', { name: `P${n}` })).statusCode).toBe(201);
+    expect((await browser.post('/api/portal/proxies', { name: 'One too many' })).statusCode).toBe(409);
+  });
+});
