@@ -20,3 +20,4 @@ export * from './billing';
 export * from './super-admin';
 export * from './pickups';
 export * from './handovers';
+export * from './tracking';
