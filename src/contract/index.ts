@@ -21,3 +21,4 @@ export * from './super-admin';
 export * from './pickups';
 export * from './handovers';
 export * from './tracking';
+export * from './expected-packages';

@@ -89,6 +89,8 @@ export const MailItem = z.object({
   handedOverBy: z.uuid().nullable(),
   /** The proof of the hand-over (GET /api/handovers/{id}), when it was handed over with one. */
   handoverId: z.uuid().nullable(),
+  /** The recipient's expected package it matched at intake (decision 033): the desk shows "Expected". */
+  expectedPackageId: z.uuid().nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
   isOverdue: z.boolean(),
@@ -117,6 +119,7 @@ export const MailItemSummary = MailItem.pick({
   photoUrl: true,
   thumbnailUrl: true,
   isOverdue: true,
+  expectedPackageId: true,
 }).extend({
   recipient: MailItemRecipient.pick({ id: true, firstName: true, lastName: true, unit: true }).nullable(),
   location: MailItem.shape.location,

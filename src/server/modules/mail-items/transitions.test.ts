@@ -47,6 +47,7 @@ function item(overrides: Partial<MailItemRow> = {}): MailItemRow {
     createdBy: clerk,
     handedOverBy: null,
     handoverId: null,
+    expectedPackageId: null,
     createdAt: earlier,
     updatedAt: earlier,
     ...overrides,
