@@ -76,6 +76,8 @@ import { createSuperAdminService } from './modules/super-admin/super-admin.servi
 import { superAdminRoutes } from './modules/super-admin/super-admin.routes';
 import { createPickupsService } from './modules/pickups/pickups.service';
 import { pickupsRoutes } from './modules/pickups/pickups.routes';
+import { createExpectedPackagesService } from './modules/expected-packages/expected-packages.service';
+import { expectedPackagesRoutes } from './modules/expected-packages/expected-packages.routes';
 import { createHandoversService } from './modules/mail-items/handovers.service';
 import { handoversRoutes } from './modules/mail-items/handovers.routes';
 
@@ -217,6 +219,7 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
   dashboardRoutes(app, createDashboardService(deps));
   recipientsRoutes(app, createRecipientsService(deps));
   pickupsRoutes(app, createPickupsService(deps));
+  expectedPackagesRoutes(app, createExpectedPackagesService(deps));
   organizationSettingsRoutes(app, createOrganizationSettingsService(deps));
   mailroomsRoutes(app, createMailroomsService(deps));
   mailItemsRoutes(app, createMailItemsService(deps), config.bodyLimitBytes);

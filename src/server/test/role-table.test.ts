@@ -19,6 +19,7 @@ import {
   recipients,
   userInvitations,
   users,
+  expectedPackages,
 } from '../db/schema';
 import { createSecretBox } from '../lib/secrets';
 import { hashToken, newToken } from '../lib/tokens';
@@ -768,6 +769,16 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
     url: `/api/pickups/lookup?code=${await pickupCodeOf(s.recipientId)}`,
     ok: 200,
   }),
+  'GET /api/expected-packages/match': async (s) => {
+    const tracking = `EXP${uid()}`;
+    await t.db.insert(expectedPackages).values({
+      organizationId: s.organizationId,
+      recipientId: s.recipientId,
+      trackingNumber: tracking,
+      matchKey: tracking.toUpperCase(),
+    });
+    return { url: `/api/expected-packages/match?tracking=${tracking}`, ok: 200 };
+  },
   'GET /api/recipients/:id/pickup-code': async (s) => ({
     url: `/api/recipients/${s.recipientId}/pickup-code`,
     ok: 200,

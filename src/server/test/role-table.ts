@@ -720,6 +720,15 @@ export const ROLE_TABLE = [
   {
     group: 'Pickups',
     method: 'GET',
+    path: '/api/expected-packages/match',
+    access: 'member',
+    organization: 'header',
+    queryRefs: ['tracking'],
+    what: 'Who expects a tracking number, for the Log Mail dialog (404 when no one in the organization does)',
+  },
+  {
+    group: 'Pickups',
+    method: 'GET',
     path: '/api/recipients/:id/pickup-code',
     access: 'member',
     organization: 'header',
