@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AddExpectedPackagesBody, ExpectedPackageList, IdParams } from '../../../contract';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { RecipientCaller } from '../../context';
 import type { App } from '../../http';
 import { errorReplies } from '../../http';
