@@ -233,7 +233,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
         {expected.match && (
           <p
             role="status"
-            className="-mt-2 inline-flex items-center gap-1.5 rounded-full bg-emerald-50 px-3 py-1 text-sm font-medium text-emerald-800 ring-1 ring-emerald-600/20 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-400/30"
+            className="-mt-2 inline-flex items-center gap-1.5 rounded-lg bg-emerald-50 px-3 py-1 text-sm font-medium text-emerald-800 ring-1 ring-emerald-600/20 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-400/30"
           >
             <PackageCheck aria-hidden className="size-4" />
             Expected by {expected.match.recipient.firstName} {expected.match.recipient.lastName}
