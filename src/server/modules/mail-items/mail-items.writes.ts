@@ -229,14 +229,10 @@ const INTAKE = `
     ${insertPhoto('c', `c.${col.photoId}`, `c.${col.createdBy}`)}
     from checked c join item on item.${col.id} = c.${col.id} where c.${col.photoId} is not null
   ),
-  ${historyAndEvents(
-    intakeParams,
-    (batch) => batch.map((p) => ({ itemId: p.id, ...p.v })),
-    {
-      notes: `case when item.${col.expectedPackageId} is not null and h.action = 'created'
+  ${historyAndEvents(intakeParams, (batch) => batch.map((p) => ({ itemId: p.id, ...p.v })), {
+    notes: `case when item.${col.expectedPackageId} is not null and h.action = 'created'
         then ${pgText(EXPECTED_HISTORY_NOTE)} else h.notes end`,
-    },
-  )}
+  })}
   select c.${col.id} as input_id, c.outcome, ${ITEM_WITH_RELATIONS_SELECT}
   from checked c left join item i on i.${col.id} = c.${col.id} ${ITEM_JOINS}`;
 
