@@ -21,4 +21,5 @@ ALTER TABLE "expected_packages" ADD CONSTRAINT "expected_packages_matched_item_i
 ALTER TABLE "mail_items" ADD CONSTRAINT "mail_items_expected_package_id_expected_packages_id_fk" FOREIGN KEY ("expected_package_id") REFERENCES "public"."expected_packages"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "expected_packages_org_open_key_idx" ON "expected_packages" USING btree ("organization_id","match_key") WHERE "expected_packages"."matched_at" is null;--> statement-breakpoint
 CREATE INDEX "expected_packages_recipient_org_idx" ON "expected_packages" USING btree ("recipient_id","organization_id","created_at");--> statement-breakpoint
-CREATE INDEX "expected_packages_matched_item_idx" ON "expected_packages" USING btree ("matched_item_id") WHERE "expected_packages"."matched_item_id" is not null;
+CREATE INDEX "expected_packages_matched_item_idx" ON "expected_packages" USING btree ("matched_item_id") WHERE "expected_packages"."matched_item_id" is not null;--> statement-breakpoint
+CREATE INDEX "mail_items_expected_package_idx" ON "mail_items" USING btree ("expected_package_id") WHERE "mail_items"."expected_package_id" is not null;

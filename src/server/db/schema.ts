@@ -587,6 +587,11 @@ export const mailItems = pgTable(
     index('mail_items_handover_idx')
       .on(t.handoverId)
       .where(sql`${t.handoverId} is not null`),
+    // An expected package removed (by its recipient, their erasure) finds the item that matched
+    // it (on delete set null) without reading the organization's items; most items have none.
+    index('mail_items_expected_package_idx')
+      .on(t.expectedPackageId)
+      .where(sql`${t.expectedPackageId} is not null`),
     // Pending Pickups and the pending counters read only items not yet handed over.
     index('mail_items_org_waiting_arrived_idx')
       .on(t.organizationId, t.arrivedAt, t.id)
