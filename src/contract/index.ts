@@ -21,3 +21,5 @@ export * from './super-admin';
 export * from './pickups';
 export * from './handovers';
 export * from './portal';
+export * from './tracking';
+export * from './expected-packages';

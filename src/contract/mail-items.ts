@@ -91,6 +91,8 @@ export const MailItem = z.object({
   handoverId: z.uuid().nullable(),
   /** Held at the recipient's request until this moment (the midnight after the date they chose); not overdue until then. */
   heldUntil: Timestamp.nullable(),
+  /** The recipient's expected package it matched at intake (decision 033): the desk shows "Expected". */
+  expectedPackageId: z.uuid().nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
   isOverdue: z.boolean(),
@@ -120,6 +122,7 @@ export const MailItemSummary = MailItem.pick({
   thumbnailUrl: true,
   heldUntil: true,
   isOverdue: true,
+  expectedPackageId: true,
 }).extend({
   recipient: MailItemRecipient.pick({ id: true, firstName: true, lastName: true, unit: true }).nullable(),
   location: MailItem.shape.location,

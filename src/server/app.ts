@@ -77,6 +77,9 @@ import { createSuperAdminService } from './modules/super-admin/super-admin.servi
 import { superAdminRoutes } from './modules/super-admin/super-admin.routes';
 import { createPickupsService } from './modules/pickups/pickups.service';
 import { pickupsRoutes } from './modules/pickups/pickups.routes';
+import { createExpectedPackagesService } from './modules/expected-packages/expected-packages.service';
+import { expectedPackagesRoutes } from './modules/expected-packages/expected-packages.routes';
+import { expectedPackagesPortalRoutes } from './modules/expected-packages/expected-packages.portal-routes';
 import { createHandoversService } from './modules/mail-items/handovers.service';
 import { handoversRoutes } from './modules/mail-items/handovers.routes';
 import { portalRepository } from './modules/portal/portal.repository';
@@ -231,6 +234,8 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
   recipientsRoutes(app, createRecipientsService(deps));
   const pickups = createPickupsService(deps);
   pickupsRoutes(app, pickups);
+  const expectedPackages = createExpectedPackagesService(deps);
+  expectedPackagesRoutes(app, expectedPackages);
   organizationSettingsRoutes(app, createOrganizationSettingsService(deps));
   mailroomsRoutes(app, createMailroomsService(deps));
   const mailItems = createMailItemsService(deps);
@@ -242,6 +247,7 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
       void sent.finally(() => portalLinksSent.delete(sent));
     },
   });
+  expectedPackagesPortalRoutes(app, expectedPackages);
   // Links asked for go out after the reply; tests (and a closing server) wait for them.
   app.decorate('portalLinksSent', async () => {
     await Promise.allSettled([...portalLinksSent]);

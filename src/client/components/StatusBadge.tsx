@@ -35,6 +35,15 @@ export function HeldBadge({ heldUntil, ...props }: { heldUntil: string | null } 
   );
 }
 
+/** The item matched a tracking number its recipient registered in advance (decision 033). */
+export function ExpectedBadge(props: BadgeProps) {
+  return (
+    <Badge tone="green" title="The recipient registered this tracking number in advance" {...props}>
+      Expected
+    </Badge>
+  );
+}
+
 /** A notification message: queued, sending, sent, failed or skipped. */
 export function NotificationStatusBadge({ status, ...props }: { status: NotificationMessage['status'] } & BadgeProps) {
   const style = notificationStatusStyle(status);

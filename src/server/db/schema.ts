@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { IdentifiedBy } from '../../contract/handovers';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   customType,
@@ -607,6 +608,10 @@ export const mailItems = pgTable(
      * the date they chose in the organization's timezone. Not overdue and no reminder until then.
      */
     heldUntil: ts('held_until'),
+    /** The recipient's expected package this item matched at intake (decision 033), if any. */
+    expectedPackageId: uuid('expected_package_id').references((): AnyPgColumn => expectedPackages.id, {
+      onDelete: 'set null',
+    }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -643,10 +648,55 @@ export const mailItems = pgTable(
     index('mail_items_org_on_hold_idx')
       .on(t.organizationId, t.heldUntil, t.arrivedAt)
       .where(sql`${t.status} in ('pending', 'notified') and ${t.heldUntil} is not null`),
+    // An expected package removed (by its recipient, their erasure) finds the item that matched
+    // it (on delete set null) without reading the organization's items; most items have none.
+    index('mail_items_expected_package_idx')
+      .on(t.expectedPackageId)
+      .where(sql`${t.expectedPackageId} is not null`),
     // Pending Pickups and the pending counters read only items not yet handed over.
     index('mail_items_org_waiting_arrived_idx')
       .on(t.organizationId, t.arrivedAt, t.id)
       .where(sql`${t.status} in ('pending', 'notified')`),
+  ],
+);
+
+/**
+ * Tracking numbers a recipient told the desk to expect (decision 033). `match_key` is the number
+ * upper-cased without spaces or dashes (contract/tracking.ts, trackingKey): the desk's intake of
+ * an item with that key fills in the recipient and marks the item expected. Open (unmatched)
+ * keys are unique in the organization, so one scan can only mean one recipient.
+ */
+export const expectedPackages = pgTable(
+  'expected_packages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Cascade: a recipient's erasure (decision 015) removes what they expected. */
+    recipientId: uuid('recipient_id')
+      .notNull()
+      .references(() => recipients.id, { onDelete: 'cascade' }),
+    /** As the recipient typed or pasted it. */
+    trackingNumber: varchar('tracking_number', { length: 255 }).notNull(),
+    matchKey: varchar('match_key', { length: 255 }).notNull(),
+    carrier: varchar('carrier', { length: 100 }),
+    label: varchar('label', { length: 255 }),
+    createdAt: createdAt(),
+    matchedItemId: uuid('matched_item_id').references((): AnyPgColumn => mailItems.id, { onDelete: 'set null' }),
+    matchedAt: ts('matched_at'),
+  },
+  (t) => [
+    // The intake's match: one probe of this index per item logged with a tracking number.
+    uniqueIndex('expected_packages_org_open_key_idx')
+      .on(t.organizationId, t.matchKey)
+      .where(sql`${t.matchedAt} is null`),
+    // A recipient's list (and the cap on open ones), newest first.
+    index('expected_packages_recipient_org_idx').on(t.recipientId, t.organizationId, t.createdAt),
+    // A deleted item finds the expected package that named it (on delete set null).
+    index('expected_packages_matched_item_idx')
+      .on(t.matchedItemId)
+      .where(sql`${t.matchedItemId} is not null`),
   ],
 );
 

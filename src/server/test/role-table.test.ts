@@ -19,6 +19,7 @@ import {
   recipients,
   userInvitations,
   users,
+  expectedPackages,
 } from '../db/schema';
 import { createSecretBox } from '../lib/secrets';
 import { hashToken, newToken } from '../lib/tokens';
@@ -768,6 +769,16 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
     url: `/api/pickups/lookup?code=${await pickupCodeOf(s.recipientId)}`,
     ok: 200,
   }),
+  'GET /api/expected-packages/match': async (s) => {
+    const tracking = `EXP${uid()}`;
+    await t.db.insert(expectedPackages).values({
+      organizationId: s.organizationId,
+      recipientId: s.recipientId,
+      trackingNumber: tracking,
+      matchKey: tracking.toUpperCase(),
+    });
+    return { url: `/api/expected-packages/match?tracking=${tracking}`, ok: 200 };
+  },
   'GET /api/recipients/:id/pickup-code': async (s) => ({
     url: `/api/recipients/${s.recipientId}/pickup-code`,
     ok: 200,
@@ -825,6 +836,14 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
   'GET /api/portal/proxies': async () => ({ url: '/api/portal/proxies', ok: 200 }),
   'POST /api/portal/proxies': async () => ({ url: '/api/portal/proxies', body: { name: `Proxy ${uid()}` }, ok: 201 }),
   'DELETE /api/portal/proxies/:proxyId': async () => ({ url: `/api/portal/proxies/${crypto.randomUUID()}`, ok: 204 }),
+  'GET /api/portal/expected': async () => ({ url: '/api/portal/expected', ok: 200 }),
+  'POST /api/portal/expected': async () => ({
+    url: '/api/portal/expected',
+    body: { trackingNumber: `TBA${String(Date.now()).slice(-9)}${Math.floor(Math.random() * 1000)}` },
+    ok: 201,
+  }),
+  // Past the guard, a number the recipient never registered: not found (expected-packages.test.ts removes real ones).
+  'DELETE /api/portal/expected/:id': async () => ({ url: `/api/portal/expected/${crypto.randomUUID()}`, ok: 404 }),
   'POST /api/handovers': async (s) => {
     const id = await throwaway.mailItem(s);
     return {

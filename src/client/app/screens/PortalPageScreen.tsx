@@ -11,6 +11,7 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api';
 import { formatDateTime, formatHoldDay, humanize, isHeld } from '@/lib/format';
 import { messageOf, portalApi } from '@/features/portal/api';
+import { ExpectedPackagesSection } from '@/features/portal/ExpectedPackagesSection';
 
 const PAGE = 10;
 
@@ -78,6 +79,7 @@ export function PortalPageScreen() {
           </div>
           <WaitingItems onError={onError} />
         </div>
+        <ExpectedPackagesSection />
         <PastItems onError={onError} />
         <div className="grid gap-5 md:grid-cols-2">
           <Preferences me={me} setMe={setMe} onError={onError} />

@@ -1,4 +1,13 @@
-import type { NotifyBy, PortalItem, PortalItemPage, PortalMe, Proxy, RecipientPickupCode } from '@contract';
+import type {
+  AddExpectedPackagesBody,
+  ExpectedPackageList,
+  NotifyBy,
+  PortalItem,
+  PortalItemPage,
+  PortalMe,
+  Proxy,
+  RecipientPickupCode,
+} from '@contract';
 import { ApiError } from '@/lib/api';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -36,4 +45,7 @@ export const portalApi = {
   proxies: () => call<Proxy[]>('GET', '/api/portal/proxies'),
   addProxy: (name: string) => call<Proxy>('POST', '/api/portal/proxies', { name }),
   removeProxy: (id: string) => call<void>('DELETE', `/api/portal/proxies/${id}`),
+  expected: () => call<ExpectedPackageList>('GET', '/api/portal/expected'),
+  addExpected: (body: AddExpectedPackagesBody) => call<ExpectedPackageList>('POST', '/api/portal/expected', body),
+  removeExpected: (id: string) => call<void>('DELETE', `/api/portal/expected/${id}`),
 };

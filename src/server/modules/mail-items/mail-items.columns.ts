@@ -46,6 +46,9 @@ const SERVER_COLUMNS = {
   handedOverBy: 'state',
   handoverId: 'state',
   heldUntil: 'state',
+  // Set by the intake statement itself when the tracking number matches an expected package
+  // (decision 033); no edit changes it.
+  expectedPackageId: 'database',
   photoId: 'photo',
   createdBy: 'creator',
   arrivedAt: 'database',
@@ -151,6 +154,8 @@ export const col = Object.fromEntries(ITEM_KEYS.map((k) => [k, ident(ITEM_COLUMN
 export function historyAndEvents<B>(
   params: ReturnType<typeof parameters<B>>,
   changes: (batch: B) => Array<{ itemId: string; history: HistoryEntry[]; events: OutboxEvent[] }>,
+  /** SQL over `item` and `h` replacing a history column's value, for what only the statement knows. */
+  overrides: Partial<Record<HistoryEntryKey, string>> = {},
 ): string {
   type Tagged<T> = { itemId: string; row: T };
   const historyRows = (batch: B) =>
@@ -182,7 +187,7 @@ export function historyAndEvents<B>(
   return `
   history as (
     insert into mail_item_history (${ident(h.organizationId.name)}, ${ident(h.mailItemId.name)}, ${entryNames.join(', ')})
-    select item.${col.organizationId}, h.item_id, ${entryNames.map((n) => `h.${n}`).join(', ')}
+    select item.${col.organizationId}, h.item_id, ${HISTORY_ENTRY_KEYS.map((k, i) => overrides[k] ?? `h.${entryNames[i]}`).join(', ')}
     from ${historyUnnest} join item on item.${col.id} = h.item_id
     order by h.n
   ),

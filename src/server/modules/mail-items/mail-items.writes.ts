@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { sql, type SQLChunk } from 'drizzle-orm';
 import type pg from 'pg';
-import { PACKAGE_LIMIT_MESSAGE } from '../../../contract';
+import { EXPECTED_HISTORY_NOTE, EXPECTED_PACKAGE_DAYS, PACKAGE_LIMIT_MESSAGE, trackingKey } from '../../../contract';
 import { withPgTransaction, type DbOrTx } from '../../db/client';
 import { withTenants } from '../../db/tenant-scope';
 import { createBatcher } from '../../lib/batcher';
@@ -156,6 +156,9 @@ const CHECKED = `
   from input t
   left join mailroom_locations l on l.organization_id = t.organization_id and l.id = t.location_id`;
 
+/** A constant as an SQL string literal. */
+const pgText = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
 /** An intake with the ids chosen for it, so each answer finds its row and the item can name its photo. */
 type PreparedIntake = { id: string; photoId: string | null; v: IntakeValues };
 
@@ -179,32 +182,57 @@ function intakeValue(key: (typeof INSERTED_KEYS)[number]): (p: PreparedIntake) =
 
 const intakeParams = parameters<PreparedIntake[]>();
 const insertedNames = INSERTED_KEYS.map((k) => col[k]);
+/** What an item takes from the expected package it matches: its recipient when the desk named none. */
+const insertedValue = (n: string) => {
+  if (n === col.mailroomId) return `coalesce(location_mailroom_id, ${n}) as ${n}`;
+  if (n === col.recipientId) return `coalesce(${n}, expected_recipient_id) as ${n}`;
+  return n;
+};
+/**
+ * Expected packages (decision 033): each item with a tracking number probes the open expected
+ * packages' unique index (organization, match key) once, in this same statement. It matches when
+ * the desk named no recipient (the expecter is filled in) or named the expecter; a desk that
+ * named someone else wins, and the expected package stays open for the right parcel.
+ */
+const EXPECTED = `
+  left join expected_packages e on e.organization_id = t.${col.organizationId} and e.match_key = t.tracking_key
+    and e.matched_at is null and e.created_at > now() - interval '${EXPECTED_PACKAGE_DAYS} days'`;
 const INTAKE = `
   with input as (
-    select * from ${intakeParams.unnest(
+    select t.*, e.id as expected_id, e.recipient_id as expected_recipient_id
+    from ${intakeParams.unnest(
       (batch) => batch,
       [
         ...INSERTED_KEYS.map((k) => columnInput<PreparedIntake>(ITEM_COLUMNS[k], intakeValue(k))),
         input<PreparedIntake>('refuse_capped', 'boolean[]', (p) => p.v.refuseCapped),
+        input<PreparedIntake>('tracking_key', 'text[]', (p) =>
+          p.v.fields.trackingNumber ? trackingKey(p.v.fields.trackingNumber) : null,
+        ),
         ...photoInputs<PreparedIntake>((p) => p.v.photo),
       ],
       't',
-    )}
+    )} ${EXPECTED}
   ),
   checked as (${CHECKED}),
   item as (
-    insert into mail_items (${insertedNames.join(', ')})
-    select ${insertedNames
-      .map((n) => (n === col.mailroomId ? `coalesce(location_mailroom_id, ${n}) as ${n}` : n))
-      .join(', ')}
+    insert into mail_items (${insertedNames.join(', ')}, ${col.expectedPackageId})
+    select ${insertedNames.map(insertedValue).join(', ')},
+      case when ${col.recipientId} is null or ${col.recipientId} = expected_recipient_id then expected_id end
     from checked where outcome = 'ok'
     returning *
+  ),
+  expected as (
+    update expected_packages e set matched_item_id = item.${col.id}, matched_at = now()
+    from item where e.organization_id = item.${col.organizationId} and e.id = item.${col.expectedPackageId}
   ),
   photo as (
     ${insertPhoto('c', `c.${col.photoId}`, `c.${col.createdBy}`)}
     from checked c join item on item.${col.id} = c.${col.id} where c.${col.photoId} is not null
   ),
-  ${historyAndEvents(intakeParams, (batch) => batch.map((p) => ({ itemId: p.id, ...p.v })))}
+  ${historyAndEvents(intakeParams, (batch) => batch.map((p) => ({ itemId: p.id, ...p.v })), {
+    notes: `case when item.${col.expectedPackageId} is not null and h.action = 'created'
+        then ${pgText(EXPECTED_HISTORY_NOTE)} else h.notes end`,
+  })}
   select c.${col.id} as input_id, c.outcome, ${ITEM_WITH_RELATIONS_SELECT}
   from checked c left join item i on i.${col.id} = c.${col.id} ${ITEM_JOINS}`;
 

@@ -109,6 +109,8 @@ const SERVER_COLUMNS: Record<
   handoverId: (r) => expect(r.handoverId).toBeNull(),
   // Held only at the recipient's request, on their own page (holds.test.ts).
   heldUntil: (r) => expect(r.heldUntil).toBeNull(),
+  // No one expects the round trip's tracking number (expected-packages.test.ts covers a match).
+  expectedPackageId: (r) => expect(r.expectedPackageId).toBeNull(),
   photoId: (r) => {
     expect(r.photoUrl).toMatch(/^\/api\/photos\/[0-9a-f-]{36}$/);
     expect(r.thumbnailUrl).toBe(`${r.photoUrl as string}/thumbnail`);

@@ -50,6 +50,7 @@ function item(overrides: Partial<MailItemRow> = {}): MailItemRow {
     handedOverBy: null,
     handoverId: null,
     heldUntil: null,
+    expectedPackageId: null,
     createdAt: earlier,
     updatedAt: earlier,
     ...overrides,

@@ -212,6 +212,7 @@ export async function fanOut(ctx: FanOutContext, event: JobRow): Promise<boolean
           deliveredAt: i.deliveredAt,
           collectorName: i.collectorName,
           hasPhoto: !!i.photoId,
+          expected: !!i.expectedPackageId,
           handover: handover
             ? {
                 identified: IDENTIFIED_BY_LABELS[handover.identifiedBy],

@@ -17,6 +17,8 @@ export type MessageContext = {
     deliveredAt: Date | null;
     collectorName: string | null;
     hasPhoto: boolean;
+    /** It matched a tracking number the recipient registered (decision 033): the arrival says so. */
+    expected?: boolean;
     /** The proof the item was handed over with, for the receipt: how identified, what was taken. */
     handover: { identified: string; signed: boolean; photographed: boolean } | null;
   };
@@ -83,6 +85,13 @@ function lead(ctx: MessageContext, kind: MessageKind): { subject: string; intro:
   const org = ctx.organization.name;
   switch (kind) {
     case 'arrival':
+      if (ctx.item.expected) {
+        const tracking = ctx.item.trackingNumber ? ` (tracking number ${ctx.item.trackingNumber})` : '';
+        return {
+          subject: `The ${what} you expected has arrived at ${org}`,
+          intro: `The ${what} you told us to expect${tracking} has arrived and is ready for pickup.`,
+        };
+      }
       return {
         subject: `Your ${what} has arrived at ${org}`,
         intro: `A ${what}${ctx.item.sender ? ` from ${ctx.item.sender}` : ''} has arrived for you and is ready for pickup.`,
@@ -193,7 +202,9 @@ export function renderSms(kind: MessageKind, ctx: MessageContext): string {
     const code = ctx.recipient.pickupCode ? ` Code ${ctx.recipient.pickupCode}.` : '';
     switch (kind) {
       case 'arrival':
-        return `${org}: a ${what}${from} has arrived for you${at}.${code}${pickup}`;
+        return ctx.item.expected
+          ? `${org}: the ${what} you expected has arrived${at}.${code}${pickup}`
+          : `${org}: a ${what}${from} has arrived for you${at}.${code}${pickup}`;
       case 'reminder':
         return `${org}: reminder, a ${what}${from} is still waiting for you${at}.${code}${pickup}`;
       case 'receipt':

@@ -34,6 +34,7 @@ import {
   type ErasureCounts,
 } from './recipients.personal-data';
 import { recipientsRepository, type RecipientChanges, type RecipientRow } from './recipients.repository';
+import { expectedPackagesRepository } from '../expected-packages/expected-packages.repository';
 
 export const RECIPIENT_NOT_FOUND = 'Recipient not found';
 
@@ -216,6 +217,8 @@ export function createRecipientsService({ db, caches }: Deps) {
               messages: await personalDataRepository.eraseMentionsFromNotifications(tx, organizationId, id, mentions),
             }
           : { items: 0, history: 0, messages: 0 };
+        // The tracking numbers they expected say what they order: gone with the rest (decision 033).
+        await expectedPackagesRepository.deleteAllOf(tx, organizationId, id);
         const erased = await personalDataRepository.eraseRecipient(tx, organizationId, id);
         const counts: ErasureCounts = {
           recipient: erased ? 1 : 0,

@@ -1,5 +1,5 @@
 import { PHOTO_REQUIRED_MESSAGE, type CreateMailItemBody, type MailItem } from '@contract';
-import { UserPlus } from 'lucide-react';
+import { PackageCheck, UserPlus } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
@@ -13,6 +13,7 @@ import { displayName } from '@/lib/format';
 import { serverMessage } from '@/lib/api';
 import { PhotoCapture } from '../intake/components/PhotoCapture';
 import { useCreateMailItem } from '../api/createMailItem';
+import { useExpectedMatch } from '../api/expectedMatch';
 import { NO_STORAGE, courierCompanies, packageTypes, recipientFullName, storageFields } from '../mailItemFormat';
 import { logMailForm, type LogMailValues } from '../mailItemForms';
 import { CourierField } from './CourierField';
@@ -61,6 +62,22 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
   const focusRecipient = () => document.getElementById(ids.recipient)?.focus();
 
   const choice = useRecipientChoice(null, { clearErrorOnType: true });
+  /**
+   * Expected packages (decision 033): a number some recipient registered fills them in, unless the
+   * clerk already picked someone else; a later match may replace only what a match filled in.
+   */
+  const autoFilled = useRef<string | null>(null);
+  const expected = useExpectedMatch(organizationId, ({ recipient }) => {
+    choice.setRecipient((current) => {
+      if (current && current.id !== autoFilled.current) return current;
+      autoFilled.current = recipient.id;
+      return { ...recipient, email: null, department: null };
+    });
+  });
+  const onTrackingChange = (value: string, scanned = false) => {
+    courier.onTrackingChange(value);
+    expected.onTrackingChange(value, scanned);
+  };
   // Read by a failed save's callback, which runs after later renders.
   const startedNext = useRef(false);
   useEffect(() => {
@@ -119,6 +136,8 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
     // Storage Location and Collected By stay), so a code scanned while it saves starts clean.
     for (const field of ['trackingNumber', 'sender', 'description', 'courierCompany'] as const) setValue(field, '');
     courier.reset();
+    expected.reset();
+    autoFilled.current = null;
     choice.setRecipient(null);
     choice.setText('');
     setPhoto(null);
@@ -176,7 +195,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
     }
   };
 
-  const tracking = register('trackingNumber', { onChange: (event) => courier.onTrackingChange(event.target.value) });
+  const tracking = register('trackingNumber', { onChange: (event) => onTrackingChange(event.target.value) });
   const { errors } = formState;
 
   return (
@@ -204,8 +223,24 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
           error={errors.trackingNumber?.message}
           registration={tracking}
           detected={courier.detected}
-          onEnter={focusRecipient}
+          onEnter={() => {
+            // A scanner's Enter: ask at once rather than after the typing pause.
+            onTrackingChange(getValues('trackingNumber'), true);
+            focusRecipient();
+          }}
         />
+
+        {expected.match && (
+          <p
+            role="status"
+            className="-mt-2 inline-flex items-center gap-1.5 rounded-lg bg-emerald-50 px-3 py-1 text-sm font-medium text-emerald-800 ring-1 ring-emerald-600/20 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-400/30"
+          >
+            <PackageCheck aria-hidden className="size-4" />
+            Expected by {expected.match.recipient.firstName} {expected.match.recipient.lastName}
+            {expected.match.recipient.unit ? ` (${expected.match.recipient.unit})` : ''}
+            {expected.match.label ? ` · ${expected.match.label}` : ''}
+          </p>
+        )}
 
         <RecipientField
           key={recipientKey}
@@ -258,7 +293,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
           }}
           onBarcode={(code) => {
             setValue('trackingNumber', code);
-            courier.onTrackingChange(code);
+            onTrackingChange(code, true);
             focusRecipient();
           }}
           required={requirePhoto}

@@ -31,7 +31,7 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { Input } from '@/components/ui/input';
 import { ListSkeleton } from '@/components/ui/skeleton';
-import { HeldBadge, MailStatusBadge, OverdueBadge } from '@/components/StatusBadge';
+import { ExpectedBadge, HeldBadge, MailStatusBadge, OverdueBadge } from '@/components/StatusBadge';
 import { Pager } from '@/components/Pager';
 import { useWriteBlock } from '@/lib/writeBlock';
 import { cn } from '@/lib/cn';
@@ -112,6 +112,7 @@ function MailItemRow({
   const title = `${typeLabel(item.type)} for ${recipientFullName(item)}`;
   const badges = (
     <>
+      {item.expectedPackageId && <ExpectedBadge />}
       {overdue && <OverdueBadge />}
       <HeldBadge heldUntil={item.heldUntil} />
       <MailStatusBadge status={item.status} />

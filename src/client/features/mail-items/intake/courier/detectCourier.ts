@@ -1,22 +1,7 @@
 import { getTracking } from 'ts-tracking-number';
 
-/** ts-tracking-number's courier codes and the names the courier list uses (spec §3 defaults). */
-const COURIER_NAMES: Record<string, string> = {
-  ups: 'UPS',
-  fedex: 'FedEx',
-  usps: 'USPS',
-  dhl: 'DHL',
-  amazon: 'Amazon',
-  ontrac: 'OnTrac',
-};
-
-/** The carrier whose format the tracking number has (UPS 1Z..., FedEx, USPS, DHL, Amazon TBA...), if any. */
-export function detectCourier(trackingNumber: string): string | null {
-  const code = trackingNumber.replace(/\s+/g, '').toUpperCase();
-  if (code.length < 8) return null;
-  const courier = getTracking(code)?.courier.code;
-  return courier ? (COURIER_NAMES[courier] ?? null) : null;
-}
+// The carrier formats live in the contract, shared with the server's matching (decision 033).
+export { detectCourier } from '../../../../../contract/tracking';
 
 /**
  * The organization's own spelling of a detected courier: an exact (case-insensitive) entry, else
