@@ -10,7 +10,10 @@ import { toast } from '@/components/ui/use-toast';
 import { useSignedInUser } from '@/lib/resources/currentUser';
 import { useOrganizationSettings } from '@/lib/resources/organizationSettings';
 import { displayName } from '@/lib/format';
+import { locationIdFromLabel } from '@/lib/printing';
+import { useLocations } from '@/lib/resources/mailrooms';
 import { serverMessage } from '@/lib/api';
+import type { ScannedCode } from '../intake/barcode/decodeBarcode';
 import { PhotoCapture } from '../intake/components/PhotoCapture';
 import { useCreateMailItem } from '../api/createMailItem';
 import { NO_STORAGE, courierCompanies, packageTypes, recipientFullName, storageFields } from '../mailItemFormat';
@@ -59,6 +62,43 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
 
   const courier = useCourierDetection(couriers, { setValue, getValues });
   const focusRecipient = () => document.getElementById(ids.recipient)?.focus();
+  const locations = useLocations(organizationId);
+
+  /**
+   * A shelf label read (by the camera, a picture, or a USB scanner typing it into Tracking Number)
+   * chooses where the package goes; the choice stays for the packages after it. Answers what the
+   * clerk is told.
+   */
+  const chooseShelf = (locationId: string): string => {
+    const location = locations.data?.find((l) => l.id === locationId);
+    if (!location || !location.isActive) {
+      return 'This shelf label is for a storage location that was deleted or made inactive. Choose one from the list.';
+    }
+    setValue('storage', location.id, { shouldDirty: true });
+    return `Storage Location: ${location.name} · ${location.mailroomName}${location.isFull ? ' (full)' : ''}`;
+  };
+
+  const onScanned = (scan: ScannedCode): string => {
+    if (scan.kind === 'location') return chooseShelf(scan.locationId);
+    if (scan.kind === 'slip') return 'That is the pickup slip of an item already logged. Scan the carrier’s label.';
+    setValue('trackingNumber', scan.trackingNumber);
+    courier.onTrackingChange(scan.trackingNumber);
+    focusRecipient();
+    return `Scanned ${scan.trackingNumber}`;
+  };
+
+  /** Enter in Tracking Number: a shelf label typed by a USB scanner is not a tracking number. */
+  const onTrackingEnter = () => {
+    const locationId = locationIdFromLabel(getValues('trackingNumber') ?? '');
+    if (!locationId) {
+      focusRecipient();
+      return;
+    }
+    setValue('trackingNumber', '');
+    courier.onTrackingChange('');
+    const said = chooseShelf(locationId);
+    toast({ title: said.startsWith('Storage') ? 'Shelf label scanned' : 'Unknown shelf label', description: said });
+  };
 
   const choice = useRecipientChoice(null, { clearErrorOnType: true });
   // Read by a failed save's callback, which runs after later renders.
@@ -204,7 +244,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
           error={errors.trackingNumber?.message}
           registration={tracking}
           detected={courier.detected}
-          onEnter={focusRecipient}
+          onEnter={onTrackingEnter}
         />
 
         <RecipientField
@@ -256,11 +296,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
             setPhoto(next);
             setPhotoError(undefined);
           }}
-          onBarcode={(code) => {
-            setValue('trackingNumber', code);
-            courier.onTrackingChange(code);
-            focusRecipient();
-          }}
+          onBarcode={onScanned}
           required={requirePhoto}
           error={photoError}
           nextPackage={logged?.count ?? 0}
