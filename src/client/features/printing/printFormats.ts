@@ -6,9 +6,9 @@ export type PrintFormat = 'label62' | 'a4' | 'letter';
 export type PrintKind = 'labels' | 'slips';
 
 export const PRINT_FORMATS: { value: PrintFormat; label: string; hint: string }[] = [
-  { value: 'label62', label: '62 mm label roll', hint: 'Brother QL and other 62 mm continuous tape' },
-  { value: 'a4', label: 'A4 sheet', hint: '210 × 297 mm, cut along the dashed lines' },
-  { value: 'letter', label: 'US Letter sheet', hint: '8.5 × 11 in, cut along the dashed lines' },
+  { value: 'label62', label: '62 mm roll', hint: 'Brother QL and other 62 mm continuous tape' },
+  { value: 'a4', label: 'A4', hint: '210 × 297 mm, cut along the dashed lines' },
+  { value: 'letter', label: 'US Letter', hint: '8.5 × 11 in, cut along the dashed lines' },
 ];
 
 /** The height of one page of the 62 mm roll: a shelf label is a strip, a slip is a tag. */

@@ -158,8 +158,8 @@ export function CodeCamera({ onCode, onClose }: { onCode: (code: string) => void
   return (
     <div className="space-y-3 rounded-lg border border-line bg-surface-subtle p-3" data-camera-state={state}>
       <div className="flex items-center justify-between gap-2">
-        <p className="flex items-center gap-2 text-sm font-medium text-fg-secondary">
-          <Camera aria-hidden className="size-4" /> Read the recipient’s QR code
+        <p className="flex min-w-0 items-center gap-2 text-sm font-medium text-fg-secondary">
+          <Camera aria-hidden className="size-4 shrink-0" /> Recipient’s QR code
         </p>
         <Button variant="ghost" size="sm" onClick={onClose}>
           <X aria-hidden /> Stop camera

@@ -99,7 +99,7 @@ export function HandOverSearch({ organizationId }: { organizationId: string }) {
               </p>
             )}
           </div>
-          <div className="flex gap-2 sm:mt-7">
+          <div className="flex flex-wrap gap-2 sm:mt-7 sm:flex-nowrap">
             <Button type="submit" disabled={finding} className="flex-1 sm:flex-none">
               <PackageCheck aria-hidden /> {finding ? 'Finding…' : 'Find items'}
             </Button>

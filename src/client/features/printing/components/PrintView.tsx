@@ -25,13 +25,13 @@ function FormatChoice({ format, onChange }: { format: PrintFormat; onChange: (fo
   return (
     <fieldset className="min-w-0">
       <legend className="sr-only">Paper</legend>
-      <div className={cn(tabListClass, 'flex flex-wrap')}>
+      <div className={cn(tabListClass, 'grid grid-cols-3 sm:inline-flex')}>
         {PRINT_FORMATS.map((option) => (
           <label
             key={option.value}
             title={option.hint}
             className={cn(
-              'relative cursor-pointer rounded-md px-3 py-1.5 text-sm font-medium whitespace-nowrap transition-colors hover:text-fg',
+              'relative cursor-pointer rounded-md px-3 py-1.5 text-center text-sm font-medium whitespace-nowrap transition-colors hover:text-fg',
               'has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500',
               format === option.value && 'bg-surface text-fg shadow-sm',
             )}

@@ -41,11 +41,17 @@ export function ShelfLabel({
         className={sheet ? 'size-[40mm] shrink-0' : 'size-[33mm] shrink-0'}
       />
       <div className="min-w-0 flex-1 space-y-[1.5mm]">
-        <p
-          className="leading-tight font-bold [overflow-wrap:anywhere]"
-          style={{ fontSize: nameSize(location.name, sheet) }}
-        >
-          {location.name}
+        <p className="leading-tight font-bold" style={{ fontSize: nameSize(location.name, sheet) }}>
+          {/* a word moves to the next line whole ("P-1" never splits at its hyphen) unless it is wider than the label */}
+          {location.name.split(/(\s+)/).map((part, i) =>
+            /^\s+$/.test(part) ? (
+              ' '
+            ) : (
+              <span key={i} className="inline-block max-w-full [overflow-wrap:anywhere]">
+                {part}
+              </span>
+            ),
+          )}
         </p>
         <p className="text-[8pt] leading-snug font-medium [overflow-wrap:anywhere]">{location.mailroomName}</p>
         {sheet && <p className="text-[7pt] leading-snug text-neutral-600">{organizationName}</p>}
