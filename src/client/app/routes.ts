@@ -139,6 +139,13 @@ const Checkout = lazyScreen<SignedInScreenProps>(() =>
 const DemoCheckout = lazyScreen<SignedInScreenProps>(() =>
   import('./screens/DemoCheckoutScreen').then((m) => m.DemoCheckoutScreen),
 );
+// The print views: their own chunks (with the QR encoder), drawn without the shell.
+const PrintLabels = lazyScreen<SignedInScreenProps>(() =>
+  import('./screens/PrintLabelsScreen').then((m) => m.PrintLabelsScreen),
+);
+const PrintSlips = lazyScreen<SignedInScreenProps>(() =>
+  import('./screens/PrintSlipsScreen').then((m) => m.PrintSlipsScreen),
+);
 const SuperAdmin = lazyScreen<SignedInScreenProps>(() =>
   import('./screens/SuperAdminScreen').then((m) => m.SuperAdminScreen),
 );
@@ -205,6 +212,9 @@ export const routes: readonly AppRoute[] = [
   { path: '/checkout', access: 'signed-in', layout: 'shell', screen: Checkout },
   // the demo payment provider stands in for Stripe's own page: no app shell around it
   { path: '/checkout/demo/:id', access: 'signed-in', layout: 'page', screen: DemoCheckout },
+  // printed on paper: a toolbar and the labels or slips, no sidebar (decision 034)
+  { path: '/print/labels', access: 'signed-in', layout: 'page', screen: PrintLabels },
+  { path: '/print/slips', access: 'signed-in', layout: 'page', screen: PrintSlips },
   {
     path: '/super-admin',
     access: 'signed-in',

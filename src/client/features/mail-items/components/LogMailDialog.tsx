@@ -10,7 +10,10 @@ import { toast } from '@/components/ui/use-toast';
 import { useSignedInUser } from '@/lib/resources/currentUser';
 import { useOrganizationSettings } from '@/lib/resources/organizationSettings';
 import { displayName } from '@/lib/format';
+import { locationIdFromLabel } from '@/lib/printing';
+import { useLocations } from '@/lib/resources/mailrooms';
 import { serverMessage } from '@/lib/api';
+import type { ScannedCode } from '../intake/barcode/decodeBarcode';
 import { PhotoCapture } from '../intake/components/PhotoCapture';
 import { useCreateMailItem } from '../api/createMailItem';
 import { useExpectedMatch } from '../api/expectedMatch';
@@ -60,6 +63,21 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
 
   const courier = useCourierDetection(couriers, { setValue, getValues });
   const focusRecipient = () => document.getElementById(ids.recipient)?.focus();
+  const locations = useLocations(organizationId);
+
+  /**
+   * A shelf label read (by the camera, a picture, or a USB scanner typing it into Tracking Number)
+   * chooses where the package goes; the choice stays for the packages after it. Answers what the
+   * clerk is told.
+   */
+  const chooseShelf = (locationId: string): string => {
+    const location = locations.data?.find((l) => l.id === locationId);
+    if (!location || !location.isActive) {
+      return 'This shelf label is for a storage location that was deleted or made inactive. Choose one from the list.';
+    }
+    setValue('storage', location.id, { shouldDirty: true });
+    return `Storage Location: ${location.name} · ${location.mailroomName}${location.isFull ? ' (full)' : ''}`;
+  };
 
   const choice = useRecipientChoice(null, { clearErrorOnType: true });
   /**
@@ -78,6 +96,31 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
     courier.onTrackingChange(value);
     expected.onTrackingChange(value, scanned);
   };
+
+  const onScanned = (scan: ScannedCode): string => {
+    if (scan.kind === 'location') return chooseShelf(scan.locationId);
+    if (scan.kind === 'slip') return 'That is the pickup slip of an item already logged. Scan the carrier’s label.';
+    setValue('trackingNumber', scan.trackingNumber);
+    onTrackingChange(scan.trackingNumber, true);
+    focusRecipient();
+    return `Scanned ${scan.trackingNumber}`;
+  };
+
+  /** Enter in Tracking Number: a shelf label typed by a USB scanner is not a tracking number. */
+  const onTrackingEnter = () => {
+    const locationId = locationIdFromLabel(getValues('trackingNumber') ?? '');
+    if (!locationId) {
+      // A scanner's Enter: ask at once rather than after the typing pause.
+      onTrackingChange(getValues('trackingNumber') ?? '', true);
+      focusRecipient();
+      return;
+    }
+    setValue('trackingNumber', '');
+    onTrackingChange('');
+    const said = chooseShelf(locationId);
+    toast({ title: said.startsWith('Storage') ? 'Shelf label scanned' : 'Unknown shelf label', description: said });
+  };
+
   // Read by a failed save's callback, which runs after later renders.
   const startedNext = useRef(false);
   useEffect(() => {
@@ -223,11 +266,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
           error={errors.trackingNumber?.message}
           registration={tracking}
           detected={courier.detected}
-          onEnter={() => {
-            // A scanner's Enter: ask at once rather than after the typing pause.
-            onTrackingChange(getValues('trackingNumber'), true);
-            focusRecipient();
-          }}
+          onEnter={onTrackingEnter}
         />
 
         {expected.match && (
@@ -291,11 +330,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
             setPhoto(next);
             setPhotoError(undefined);
           }}
-          onBarcode={(code) => {
-            setValue('trackingNumber', code);
-            onTrackingChange(code, true);
-            focusRecipient();
-          }}
+          onBarcode={onScanned}
           required={requirePhoto}
           error={photoError}
           nextPackage={logged?.count ?? 0}

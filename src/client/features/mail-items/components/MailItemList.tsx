@@ -10,6 +10,7 @@ import {
   Package,
   PackageCheck,
   Pencil,
+  Printer,
   Search,
   SearchX,
   Trash2,
@@ -83,6 +84,9 @@ function RowActions({ item, actions }: { item: MailItemSummary; actions: Actions
             <ImageIcon aria-hidden /> View Photo
           </DropdownMenuItem>
         )}
+        <DropdownMenuItem onSelect={() => actions.printSlips([item])}>
+          <Printer aria-hidden /> Print pickup slip
+        </DropdownMenuItem>
         <DropdownMenuSeparator />
         <DropdownMenuItem
           className="text-red-600 dark:text-red-400 data-[highlighted]:bg-red-50 dark:data-[highlighted]:bg-red-950/40 data-[highlighted]:text-red-700 dark:data-[highlighted]:text-red-300"

@@ -1,5 +1,5 @@
 import type { MailItemSummary } from '@contract';
-import { BellRing, PackageCheck, PackageOpen } from 'lucide-react';
+import { BellRing, PackageCheck, PackageOpen, Printer } from 'lucide-react';
 import { EmptyState, EmptyStateLink } from '@/components/EmptyState';
 import { ListState } from '@/components/ListState';
 import { useListPage } from '@/lib/useListPage';
@@ -39,6 +39,16 @@ function ItemActions({ item, actions, className }: { item: MailItemSummary; acti
       )}
       <Button size="sm" aria-label={`Delivered: ${label}`} disabled={busy} onClick={() => actions.startDelivery(item)}>
         <PackageCheck aria-hidden /> Delivered
+      </Button>
+      <Button
+        variant="outline"
+        size="sm"
+        aria-label={`Print pickup slip: ${label}`}
+        title="Print pickup slip"
+        className="px-2.5 max-md:flex-none!"
+        onClick={() => actions.printSlips([item])}
+      >
+        <Printer aria-hidden />
       </Button>
     </div>
   );
@@ -168,12 +178,21 @@ export function PendingPickupsTable({ organizationId }: { organizationId: string
   useErrorToast(list.error, 'Failed to fetch pending items');
   // Handing over the last items of the last page: show the new last page.
   paging.keepWithin(list);
+  // "Print slips" prints the page shown: at most PAGE_SIZE, in the list's order
+  const pageItems = list.data?.items ?? [];
 
   return (
     <Card>
-      <CardHeader>
-        <CardTitle>Waiting for pickup</CardTitle>
-        <CardDescription>Overdue items first, then the oldest arrivals.</CardDescription>
+      <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-3">
+        <div className="space-y-1.5">
+          <CardTitle>Waiting for pickup</CardTitle>
+          <CardDescription>Overdue items first, then the oldest arrivals.</CardDescription>
+        </div>
+        {pageItems.length > 1 && (
+          <Button variant="outline" size="sm" onClick={() => actions.printSlips(pageItems)}>
+            <Printer aria-hidden /> Print {pageItems.length} slips
+          </Button>
+        )}
       </CardHeader>
       <CardContent className="px-0 pt-3 pb-2 sm:px-0 sm:pt-4 sm:pb-2">
         {/* a failed load is told by the toast above: no load error of its own */}

@@ -2,6 +2,7 @@ import type { MailItemSummary, PickupLookup, UpdateMailItemBody } from '@contrac
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/use-toast';
+import { openPrintView, printSlipsPath } from '@/lib/printing';
 import { toastFailure } from '@/lib/useErrorToast';
 import { useOrganizationSettings } from '@/lib/resources/organizationSettings';
 import { useDeleteMailItem } from '../api/deleteMailItem';
@@ -19,7 +20,7 @@ function updateFailed(err: unknown) {
 }
 
 /**
- * The row actions of a mail item (notify, deliver, edit, delete, full-size photo) and the dialogs
+ * The row actions of a mail item (notify, deliver, edit, delete, full-size photo, pickup slip) and the dialogs
  * they open; the Mail Intake list and Pending Pickups share them.
  */
 export function useMailItemActions(organizationId: string) {
@@ -136,8 +137,18 @@ export function useMailItemActions(organizationId: string) {
     </>
   );
 
+  /** The item's pickup slip, in a print view of its own tab. */
+  const printSlips = (items: readonly Pick<MailItemSummary, 'id'>[]) =>
+    openPrintView(
+      printSlipsPath(
+        organizationId,
+        items.map((item) => item.id),
+      ),
+    );
+
   return {
     notify,
+    printSlips,
     startDelivery: (item: MailItemSummary) => void startDelivery(item),
     startEdit: setEditing,
     startDelete: setDeleting,

@@ -1,16 +1,18 @@
-import { PICKUP_CODE_INVALID, isPickupCode, normalisePickupCode, type PickupLookup } from '@contract';
-import { PackageCheck, ScanLine } from 'lucide-react';
+import { PICKUP_CODE_INVALID, formatPickupCode, isPickupCode, normalisePickupCode, type PickupLookup } from '@contract';
+import { Camera, PackageCheck, ScanLine } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { ApiError, serverMessage } from '@/lib/api';
 import { lookupPickupCode } from '../api/handOver';
+import { CodeCamera } from './CodeCamera';
 import { HandOverDialog } from './HandOverDialog';
 
 /**
- * Pending Pickups' "Hand over" field: a pickup code typed, or scanned by a USB scanner (which types
- * it and presses Enter), finds the recipient and opens the hand-over with all their waiting items.
+ * Pending Pickups' "Hand over" field: a pickup code typed, scanned by a USB scanner (which types
+ * it and presses Enter) or read from the recipient's QR by the camera, finds the recipient and
+ * opens the hand-over with all their waiting items.
  */
 export function HandOverSearch({ organizationId }: { organizationId: string }) {
   const id = useId();
@@ -19,10 +21,23 @@ export function HandOverSearch({ organizationId }: { organizationId: string }) {
   const [error, setError] = useState<string>();
   const [finding, setFinding] = useState(false);
   const [found, setFound] = useState<PickupLookup | null>(null);
+  const [camera, setCamera] = useState(false);
 
-  const find = async (event: FormEvent) => {
+  const find = (event: FormEvent) => {
     event.preventDefault();
-    const typed = normalisePickupCode(code);
+    void lookUp(code);
+  };
+
+  /** The camera read a code: it shows in the field, and the lookup runs as if it had been typed. */
+  const onCameraCode = (read: string) => {
+    setCamera(false);
+    setCode(formatPickupCode(read));
+    setError(undefined);
+    void lookUp(read);
+  };
+
+  const lookUp = async (raw: string) => {
+    const typed = normalisePickupCode(raw);
     if (!isPickupCode(typed)) {
       setError(PICKUP_CODE_INVALID);
       return;
@@ -84,10 +99,25 @@ export function HandOverSearch({ organizationId }: { organizationId: string }) {
               </p>
             )}
           </div>
-          <Button type="submit" disabled={finding} className="sm:mt-7">
-            <PackageCheck aria-hidden /> {finding ? 'Finding…' : 'Find items'}
-          </Button>
+          <div className="flex flex-wrap gap-2 sm:mt-7 sm:flex-nowrap">
+            <Button type="submit" disabled={finding} className="flex-1 sm:flex-none">
+              <PackageCheck aria-hidden /> {finding ? 'Finding…' : 'Find items'}
+            </Button>
+            <Button
+              variant="outline"
+              aria-pressed={camera}
+              onClick={() => setCamera((on) => !on)}
+              className="flex-1 sm:flex-none"
+            >
+              <Camera aria-hidden /> Scan with camera
+            </Button>
+          </div>
         </form>
+        {camera && (
+          <div className="mt-3">
+            <CodeCamera onCode={onCameraCode} onClose={() => setCamera(false)} />
+          </div>
+        )}
       </CardContent>
       <HandOverDialog
         organizationId={organizationId}

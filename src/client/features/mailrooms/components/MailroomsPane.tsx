@@ -1,5 +1,5 @@
 import type { Location, Mailroom } from '@contract';
-import { Info, MapPin, Pencil, Plus, Trash2, Warehouse } from 'lucide-react';
+import { Info, MapPin, Pencil, Plus, Printer, Trash2, Warehouse } from 'lucide-react';
 import { useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
 import { IconTile } from '@/components/IconTile';
@@ -15,6 +15,7 @@ import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api';
 import { cn } from '@/lib/cn';
 import { humanize } from '@/lib/format';
+import { openPrintView, printLabelsPath } from '@/lib/printing';
 import { toastFailure, useErrorToast } from '@/lib/useErrorToast';
 import { useLocations, useMailrooms } from '@/lib/resources/mailrooms';
 import { toastDeleteLocationFailure, useDeleteLocation } from '../api/deleteLocation';
@@ -63,9 +64,10 @@ interface LocationRowProps {
   isAdmin: boolean;
   onEdit: (location: Location) => void;
   onDelete: (location: Location) => void;
+  onPrint: (location: Location) => void;
 }
 
-function LocationRow({ location, isAdmin, onEdit, onDelete }: LocationRowProps) {
+function LocationRow({ location, isAdmin, onEdit, onDelete, onPrint }: LocationRowProps) {
   const Icon = locationTypeIcons[location.type];
   return (
     <li className="flex items-start gap-3 px-4 py-3 sm:items-center sm:gap-4 sm:px-5">
@@ -83,12 +85,21 @@ function LocationRow({ location, isAdmin, onEdit, onDelete }: LocationRowProps) 
         </div>
         <Occupancy location={location} />
       </div>
-      {isAdmin && (
-        <div className="flex shrink-0 gap-1">
-          <IconAction label={`Edit ${location.name}`} icon={Pencil} onClick={() => onEdit(location)} />
-          <IconAction label={`Delete ${location.name}`} icon={Trash2} onClick={() => onDelete(location)} danger />
-        </div>
-      )}
+      <div className="flex shrink-0 gap-1">
+        {/* a label is printed by whoever stocks the shelves: members too */}
+        <RowIconButton
+          label={`Print shelf label for ${location.name}`}
+          tooltip="Print shelf label"
+          icon={Printer}
+          onClick={() => onPrint(location)}
+        />
+        {isAdmin && (
+          <>
+            <IconAction label={`Edit ${location.name}`} icon={Pencil} onClick={() => onEdit(location)} />
+            <IconAction label={`Delete ${location.name}`} icon={Trash2} onClick={() => onDelete(location)} danger />
+          </>
+        )}
+      </div>
     </li>
   );
 }
@@ -103,6 +114,8 @@ interface MailroomCardProps {
   onAddLocation: (mailroom: Mailroom) => void;
   onEditLocation: (location: Location) => void;
   onDeleteLocation: (location: Location) => void;
+  onPrintLocation: (location: Location) => void;
+  onPrintMailroom: (mailroom: Mailroom) => void;
 }
 
 function MailroomCard({
@@ -115,7 +128,10 @@ function MailroomCard({
   onAddLocation,
   onEditLocation,
   onDeleteLocation,
+  onPrintLocation,
+  onPrintMailroom,
 }: MailroomCardProps) {
+  const printable = (locations ?? []).some((location) => location.isActive);
   const headingId = `mailroom-${mailroom.id}`;
   return (
     <Card role="region" aria-labelledby={headingId} className="overflow-hidden">
@@ -133,15 +149,28 @@ function MailroomCard({
             {mailroom.locationCount === 1 ? '1 storage location' : `${mailroom.locationCount} storage locations`}
           </p>
         </div>
-        {isAdmin && (
-          <div className="flex items-center gap-1">
-            <Button variant="outline" size="sm" onClick={() => onAddLocation(mailroom)} className="mr-1">
-              <Plus aria-hidden /> Add Location
+        <div className="flex flex-wrap items-center gap-1">
+          {printable && (
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={() => onPrintMailroom(mailroom)}
+              className="mr-1"
+              aria-label={`Print shelf labels for ${mailroom.name}`}
+            >
+              <Printer aria-hidden /> Print labels
             </Button>
-            <IconAction label={`Edit ${mailroom.name}`} icon={Pencil} onClick={() => onEdit(mailroom)} />
-            <IconAction label={`Delete ${mailroom.name}`} icon={Trash2} onClick={() => onDelete(mailroom)} danger />
-          </div>
-        )}
+          )}
+          {isAdmin && (
+            <>
+              <Button variant="outline" size="sm" onClick={() => onAddLocation(mailroom)} className="mr-1">
+                <Plus aria-hidden /> Add Location
+              </Button>
+              <IconAction label={`Edit ${mailroom.name}`} icon={Pencil} onClick={() => onEdit(mailroom)} />
+              <IconAction label={`Delete ${mailroom.name}`} icon={Trash2} onClick={() => onDelete(mailroom)} danger />
+            </>
+          )}
+        </div>
       </div>
       <ListState
         data={locations}
@@ -170,6 +199,7 @@ function MailroomCard({
                 isAdmin={isAdmin}
                 onEdit={onEditLocation}
                 onDelete={onDeleteLocation}
+                onPrint={onPrintLocation}
               />
             ))}
           </ul>
@@ -308,6 +338,10 @@ export function MailroomsPane({ organizationId, isAdmin }: { organizationId: str
               onAddLocation={(m) => setLocationForm({ open: true, mailroomId: m.id })}
               onEditLocation={(location) => setLocationForm({ open: true, location })}
               onDeleteLocation={setDeletingLocation}
+              onPrintLocation={(location) =>
+                openPrintView(printLabelsPath(organizationId, { locationId: location.id }))
+              }
+              onPrintMailroom={(m) => openPrintView(printLabelsPath(organizationId, { mailroomId: m.id }))}
             />
           ))
         }

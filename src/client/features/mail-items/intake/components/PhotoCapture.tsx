@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toast } from '@/components/ui/use-toast';
 import { cn } from '@/lib/cn';
-import { decodeTrackingNumber, loadBarcodeDetector } from '../barcode/decodeBarcode';
+import { decodeScan, loadBarcodeDetector, type ScannedCode } from '../barcode/decodeBarcode';
 import { isMobileDevice } from '../device';
 import { ACCEPT_ATTRIBUTE, BARCODE_CAPTURE_TARGET, CAMERA_CAPTURE_TARGET, MESSAGES } from '../photo/photoRules';
 import {
@@ -32,8 +32,11 @@ interface PhotoCaptureProps {
   /** The photo as a data URL (what is sent as photoData), or null. */
   photo: string | null;
   onPhotoChange: (dataUrl: string | null) => void;
-  /** A barcode was decoded: its tracking number. */
-  onBarcode: (trackingNumber: string) => void;
+  /**
+   * A code was read: a parcel's tracking number, or one of our shelf labels (or slips). Answers the
+   * sentence shown under the camera ("Storage: Shelf A").
+   */
+  onBarcode: (scan: ScannedCode) => string;
   required?: boolean;
   error?: string;
   /** Changes when an item has been logged: a finished barcode scan starts over for the next package. */
@@ -193,7 +196,11 @@ function CameraPane({ onPhotoChange }: { onPhotoChange: (dataUrl: string) => voi
   );
 }
 
-type ScanState = { kind: 'loading' } | { kind: 'scanning' } | { kind: 'found'; code: string } | { kind: 'failed' };
+type ScanState =
+  { kind: 'loading' } | { kind: 'scanning' } | { kind: 'found'; code: string; said: string } | { kind: 'failed' };
+
+const scanKey = (scan: ScannedCode) =>
+  scan.kind === 'tracking' ? scan.trackingNumber : scan.kind === 'location' ? scan.locationId : scan.itemId;
 
 /** Decodes the label's barcode from the live camera (or, without one, from a picture of it). */
 function BarcodePane({
@@ -202,7 +209,7 @@ function BarcodePane({
   nextPackage,
 }: {
   onPhotoChange: (dataUrl: string) => void;
-  onBarcode: (code: string) => void;
+  onBarcode: (scan: ScannedCode) => string;
   nextPackage: number;
 }) {
   const { videoRef, status } = useCamera();
@@ -216,6 +223,8 @@ function BarcodePane({
   }
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** What a shelf label (or slip) read said: scanning goes on for the parcel's own barcode. */
+  const [note, setNote] = useState<string | null>(null);
   const mobile = isMobileDevice();
   const callbacks = useRef({ onPhotoChange, onBarcode });
   useEffect(() => {
@@ -243,13 +252,18 @@ function BarcodePane({
       if (stopped || !video) return;
       try {
         if (video.readyState >= 2) {
-          const code = await decodeTrackingNumber(video);
-          if (code && code !== lastCode.current && !stopped) {
-            lastCode.current = code;
-            callbacks.current.onPhotoChange(captureVideoFrame(video, BARCODE_CAPTURE_TARGET));
-            callbacks.current.onBarcode(code);
-            setScan({ kind: 'found', code });
-            return;
+          const read = await decodeScan(video);
+          if (read && scanKey(read) !== lastCode.current && !stopped) {
+            lastCode.current = scanKey(read);
+            if (read.kind !== 'tracking') {
+              // a shelf label chooses the storage; the parcel's barcode is still to come
+              setNote(callbacks.current.onBarcode(read));
+            } else {
+              callbacks.current.onPhotoChange(captureVideoFrame(video, BARCODE_CAPTURE_TARGET));
+              const said = callbacks.current.onBarcode(read);
+              setScan({ kind: 'found', code: read.trackingNumber, said });
+              return;
+            }
           }
         }
       } catch {
@@ -273,9 +287,13 @@ function BarcodePane({
     setBusy(true);
     setError(null);
     try {
-      const code = await decodeTrackingNumber(file);
-      if (!code) {
+      const read = await decodeScan(file);
+      if (!read) {
         setError('No barcode found in the picture. Try again closer, or type the tracking number.');
+        return;
+      }
+      if (read.kind !== 'tracking') {
+        setNote(onBarcode(read));
         return;
       }
       try {
@@ -283,8 +301,7 @@ function BarcodePane({
       } catch {
         // the code was read; the picture is optional
       }
-      onBarcode(code);
-      setScan({ kind: 'found', code });
+      setScan({ kind: 'found', code: read.trackingNumber, said: onBarcode(read) });
     } catch {
       setError('The barcode could not be read. Try another picture, or type the tracking number.');
     } finally {
@@ -292,9 +309,9 @@ function BarcodePane({
     }
   };
 
-  const found = scan.kind === 'found' && (
+  const found = (scan.kind === 'found' || note) && (
     <p role="status" className="text-sm text-emerald-700 dark:text-emerald-300">
-      Scanned <span className="font-mono font-medium">{scan.code}</span>
+      {scan.kind === 'found' ? scan.said : note}
     </p>
   );
 
