@@ -31,6 +31,9 @@ async function api<T>(page: Page, method: string, url: string, body?: unknown): 
   );
 }
 
+/** A UPS number the recipient expects (a valid check digit). */
+const EXPECTED = '1Z12345E0205271688';
+
 const linkIn = (text: string) => /https?:\/\/[^\s"]+\/my\/open#token=[\w-]+/.exec(text)?.[0];
 
 /** The desk logs a package on a shelf for a new recipient; answers the recipient's email. */
@@ -97,8 +100,19 @@ describe("the recipient's page", () => {
     await expect.poll(() => page.getByText('Saved.').isVisible()).toBe(true);
     // A proxy.
     await page.getByLabel('Add a person').fill('Jonas Fischer');
-    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('region', { name: 'Who may collect for you' }).getByRole('button', { name: 'Add' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Remove Jonas Fischer' }).isVisible()).toBe(true);
+    // A tracking number they expect, typed as a shop's email prints it: in groups, lower case.
+    await page.getByLabel('Tracking number', { exact: true }).fill(EXPECTED.toLowerCase().replace(/(.{4})/g, '$1 '));
+    await page.getByLabel('What it is').fill('Rain jacket');
+    await page
+      .locator('form')
+      .filter({ has: page.getByLabel('What it is') })
+      .getByRole('button', { name: 'Add' })
+      .click();
+    const expectedList = page.getByRole('list', { name: 'Expected packages' });
+    await expect.poll(() => expectedList.getByText('Rain jacket', { exact: false }).isVisible()).toBe(true);
+    await stack.screenshot(page, 'portal-expected-phone-dark');
     // A hold, three days ahead.
     await item.getByRole('button', { name: 'Hold until…' }).click();
     const d = new Date(Date.now() + 3 * 86_400_000);
@@ -107,6 +121,25 @@ describe("the recipient's page", () => {
     await item.getByRole('button', { name: 'Hold', exact: true }).click();
     await expect.poll(() => item.getByText(/Held until/).isVisible()).toBe(true);
     await stack.screenshot(page, 'portal-page-done-phone-dark');
+
+    // The desk's next scan of that number fills the recipient in: no typing.
+    const desk = await stack.newPage();
+    await stack.signInAsDemo(desk.page);
+    await desk.page.getByRole('link', { name: 'Mail Intake' }).first().click();
+    await desk.page.getByRole('button', { name: 'Log New Mail' }).click();
+    await expect
+      .poll(() => desk.page.evaluate(() => document.activeElement === document.querySelector('input[data-autofocus]')))
+      .toBe(true);
+    await desk.page.keyboard.type(EXPECTED);
+    await desk.page.keyboard.press('Enter');
+    const chip = desk.page.getByRole('status').filter({ hasText: 'Expected by' });
+    await expect.poll(() => chip.isVisible()).toBe(true);
+    expect(await chip.innerText()).toContain('Expected by Lena Fischer phone-dark (7A) · Rain jacket');
+    await expect
+      .poll(() => desk.page.getByRole('combobox', { name: 'Recipient' }).inputValue())
+      .toContain('Lena Fischer phone-dark');
+    await stack.screenshot(desk.page, 'portal-expected-desk-scan-desktop-light');
+    await desk.context.close();
 
     // After a reload, all of it is still there (the server kept it).
     await page.reload();
