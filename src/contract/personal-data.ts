@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { Timestamp } from './common';
+import { ExpectedPackage } from './expected-packages';
+import { Handover } from './handovers';
 import { MailItem, MailItemHistoryEntry } from './mail-items';
 import { Recipient } from './recipients';
 
@@ -62,6 +64,22 @@ export const PersonalDataNotification = z.object({
   sentAt: Timestamp.nullable(),
 });
 
+/**
+ * A hand-over to or for them (decision 031): who collected, how they were identified, why a
+ * non-proxy collected; whether a signature and a photo are held (never the bytes); staff unnamed.
+ */
+export const PersonalDataHandover = Handover.pick({
+  id: true,
+  collectorName: true,
+  identifiedBy: true,
+  proxyReason: true,
+  createdAt: true,
+  itemIds: true,
+}).extend({ signed: z.boolean(), photographed: z.boolean() });
+
+/** Someone they allow to collect for them. */
+export const PersonalDataProxy = z.object({ name: z.string(), createdAt: Timestamp });
+
 /** GET /api/recipients/:id/personal-data (admins): everything the organization holds about one recipient. */
 export const RecipientPersonalData = z.object({
   format: z.literal('pigeonhole.recipient-personal-data/1'),
@@ -71,6 +89,10 @@ export const RecipientPersonalData = z.object({
   mailItems: z.array(PersonalDataMailItem),
   history: z.array(PersonalDataHistoryEntry),
   notifications: z.array(PersonalDataNotification),
+  handovers: z.array(PersonalDataHandover),
+  proxies: z.array(PersonalDataProxy),
+  /** The tracking numbers they told the desk to expect (decision 033). */
+  expectedPackages: z.array(ExpectedPackage),
 });
 export type RecipientPersonalData = z.infer<typeof RecipientPersonalData>;
 
@@ -109,6 +131,16 @@ export const EraseRecipientResult = z.object({
     otherHistoryEntries: z.number().int(),
     /** Messages about other items whose body or error text named them. */
     otherNotifications: z.number().int(),
+    /** Hand-overs of their items: the collector's name and the reason cleared, signature and photo deleted. */
+    handovers: z.number().int(),
+    /** Hand-overs of other people's items that named them as collector or in the reason. */
+    otherHandovers: z.number().int(),
+    /** People they allowed to collect for them, now off the list. */
+    proxies: z.number().int(),
+    /** Tracking numbers they expected, deleted. */
+    expectedPackages: z.number().int(),
+    /** Sign-in links and signed-in sessions of their page, ended. */
+    pageAccess: z.number().int(),
   }),
 });
 export type EraseRecipientResult = z.infer<typeof EraseRecipientResult>;

@@ -123,7 +123,10 @@ export function createPortalService(deps: Deps, services: { pickups: PickupsServ
       const byEmail = address.includes('@');
       const key = byEmail ? address.toLowerCase() : address.replace(/\D/g, '');
       await limit(`portal-link:ip:${ip}`, LINK_LIMIT_PER_IP, LINK_WINDOW_SECONDS, LINK_RATE_LIMITED);
-      await limit(`portal-link:address:${key}`, LINK_LIMIT_PER_ADDRESS, LINK_WINDOW_SECONDS, LINK_RATE_LIMITED);
+      // By the address's hash: the limiter's table must not hold a recipient's email or phone,
+      // which an erasure (decision 015) could not find there.
+      const addressKey = `portal-link:address:${hashToken(key)}`;
+      await limit(addressKey, LINK_LIMIT_PER_ADDRESS, LINK_WINDOW_SECONDS, LINK_RATE_LIMITED);
       const sent = (async () => {
         const matches = await portalRepository.recipientsByAddress(db, address);
         for (const match of matches) {

@@ -479,6 +479,13 @@ describe('POST /api/recipients/:id/erase', () => {
       otherMailItems: 0,
       otherHistoryEntries: 0,
       otherNotifications: 0,
+      // Collected by a status change with a name, not a hand-over with proof.
+      handovers: 0,
+      otherHandovers: 0,
+      proxies: 0,
+      expectedPackages: 0,
+      // The link to their page in the arrival email that went out.
+      pageAccess: 1,
     });
 
     // Not one copy left anywhere in the database.
@@ -605,6 +612,11 @@ describe('POST /api/recipients/:id/erase', () => {
         otherMailItems: 0,
         otherHistoryEntries: 0,
         otherNotifications: 0,
+        handovers: 0,
+        otherHandovers: 0,
+        proxies: 0,
+        expectedPackages: 0,
+        pageAccess: 0,
       },
     });
     expect(await rowsAbout(recipient.id, [])).toEqual(rows);
@@ -915,6 +927,184 @@ describe('POST /api/recipients/:id/erase: the person on other people’s items',
       .from(mailItemHistory)
       .where(and(eq(mailItemHistory.mailItemId, dItem.id), eq(mailItemHistory.action, 'delivered')));
     expect(dHistory!.notes).toBe(`Collected by ${bFull}`);
+  });
+});
+
+describe('the hand-over side (issue 26): proxies, hand-over proof, expected numbers, the page', () => {
+  /** A browser on the recipient's page from its own address: it keeps the page's cookie. */
+  async function signedInToPage(email: string) {
+    const remoteAddress = `192.0.2.${(seq % 250) + 1}`;
+    const before = smtp.received.length;
+    const asked = await t.app.inject({
+      method: 'POST',
+      url: '/api/portal/links',
+      remoteAddress,
+      payload: { address: email },
+    });
+    expect(asked.statusCode, asked.body).toBe(202);
+    await t.app.portalLinksSent();
+    const mail = smtp.received.slice(before).find((m) => m.to.includes(email));
+    const token = /\/my\/open#token=([\w-]+)/.exec(mail!.text)![1]!;
+    const opened = await t.app.inject({
+      method: 'POST',
+      url: '/api/portal/session',
+      remoteAddress,
+      payload: { token },
+    });
+    expect(opened.statusCode, opened.body).toBe(200);
+    const cookie = opened.cookies.find((c) => c.value)!;
+    return (method: 'GET' | 'POST', url: string, payload?: object) =>
+      t.app.inject({ method, url, remoteAddress, headers: { cookie: `${cookie.name}=${cookie.value}` }, payload });
+  }
+
+  async function handedOverWithProof() {
+    const { admin, member, org } = await orgWithMember();
+    const p = person();
+    const recipient = await addRecipient(admin, p);
+    const fullName = `${p.firstName} ${p.lastName}`;
+    // Someone they allow to collect, named as distinctively as they are.
+    const proxy = `Ottoline${seq}Brackenbury`;
+    expect((await member.post(`/api/recipients/${recipient.id}/proxies`, { name: proxy })).statusCode).toBe(201);
+    // Two parcels: one they collect themselves with a signature and a photo, one their proxy takes.
+    const own = await logItem(member, { recipientId: recipient.id, sender: 'Amazon' });
+    const forThem = await logItem(member, { recipientId: recipient.id, sender: 'Etsy' });
+    const signed = await member.post('/api/handovers', {
+      itemIds: [own.id],
+      collectorName: fullName,
+      identifiedBy: 'pickup_code',
+      signatureData: await pngDataUrl('#000000'),
+      photoData: await pngDataUrl('#aa3300'),
+    });
+    expect(signed.statusCode, signed.body).toBe(201);
+    const byProxy = await member.post('/api/handovers', {
+      itemIds: [forThem.id],
+      collectorName: `${proxy}'s cousin`,
+      identifiedBy: 'id_checked',
+      proxyReason: `Sent by ${fullName}, who phoned ahead`,
+    });
+    expect(byProxy.statusCode, byProxy.body).toBe(201);
+    // A neighbour's parcel that they collected, with the neighbour's signature of it.
+    const neighbour = await addRecipient(admin, { firstName: 'Neighbour', lastName: `Next${seq}Door` });
+    const theirs = await logItem(member, { recipientId: neighbour.id, sender: 'IKEA' });
+    const forNeighbour = await member.post('/api/handovers', {
+      itemIds: [theirs.id],
+      collectorName: fullName,
+      identifiedBy: 'known_to_staff',
+      signatureData: await pngDataUrl('#000011'),
+      proxyReason: `${fullName} lives across the hall`,
+    });
+    expect(forNeighbour.statusCode, forNeighbour.body).toBe(201);
+    // On their page they expect a package and are signed in.
+    const page = await signedInToPage(p.email);
+    const tracking = `PX${seq} ${Math.random().toString(36).slice(2, 10).toUpperCase()}`;
+    const expected = await page('POST', '/api/portal/expected', { trackingNumber: tracking, label: `Boots for ${p.firstName}` });
+    expect(expected.statusCode, expected.body).toBe(201);
+    return {
+      admin,
+      member,
+      org,
+      p,
+      recipient,
+      proxy,
+      fullName,
+      tracking,
+      own,
+      forThem,
+      theirs,
+      page,
+      signed: signed.json<{ id: string; signatureUrl: string; photoUrl: string }>(),
+      byProxy: byProxy.json<{ id: string }>(),
+      forNeighbour: forNeighbour.json<{ id: string; signatureUrl: string }>(),
+    };
+  }
+
+  it('exports their hand-overs (who, how, why; whether signed or photographed, never the picture), proxies and expected numbers', async () => {
+    const life = await handedOverWithProof();
+    const res = await life.admin.get(`/api/recipients/${life.recipient.id}/personal-data`);
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json<{
+      handovers: Array<Record<string, unknown>>;
+      proxies: Array<{ name: string }>;
+      expectedPackages: Array<Record<string, unknown>>;
+    }>();
+    expect(data.handovers).toEqual([
+      {
+        id: life.signed.id,
+        collectorName: life.fullName,
+        identifiedBy: 'pickup_code',
+        proxyReason: null,
+        createdAt: expect.any(String),
+        signed: true,
+        photographed: true,
+        itemIds: [life.own.id],
+      },
+      {
+        id: life.byProxy.id,
+        collectorName: `${life.proxy}'s cousin`,
+        identifiedBy: 'id_checked',
+        proxyReason: `Sent by ${life.fullName}, who phoned ahead`,
+        createdAt: expect.any(String),
+        signed: false,
+        photographed: false,
+        itemIds: [life.forThem.id],
+      },
+    ]);
+    expect(data.proxies).toEqual([{ name: life.proxy, createdAt: expect.any(String) }]);
+    expect(data.expectedPackages).toEqual([
+      expect.objectContaining({ trackingNumber: life.tracking, label: `Boots for ${life.p.firstName}` }),
+    ]);
+    // Nothing in the document is a picture.
+    expect(res.body).not.toMatch(/data:image|base64/);
+    const [entry] = await auditOf(life.org.id, 'recipient.personal_data_exported');
+    expect(entry!.after).toMatchObject({ handovers: 2 });
+  });
+
+  it('erases them from their hand-overs (signature and photo deleted), from the neighbour’s, ends their page and empties their lists; nothing of them is left', async () => {
+    const life = await handedOverWithProof();
+    const { admin, member, recipient, p } = life;
+    const pictures = [life.signed.signatureUrl, life.signed.photoUrl];
+    for (const url of pictures) expect((await member.get(url)).statusCode).toBe(200);
+
+    const res = await admin.post(`/api/recipients/${recipient.id}/erase`, { confirm: true });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().counts).toMatchObject({
+      // Their two hand-overs; the neighbour's hand-over named them as collector and in its reason.
+      handovers: 2,
+      otherHandovers: 1,
+      proxies: 1,
+      expectedPackages: 1,
+      // The link they used is spent but kept until it expires; the session and the link go.
+      pageAccess: 2,
+      photosDeleted: 2,
+    });
+
+    // Not one copy of them, of the proxy's name or of what they expected is left anywhere.
+    expect(await copiesOf([...piiOf(p), life.proxy, life.tracking])).toEqual([]);
+    // Their signature and photo are gone; their page no longer opens.
+    for (const url of pictures) expect((await member.get(url)).statusCode).toBe(404);
+    expect((await life.page('GET', '/api/portal/me')).statusCode).toBe(401);
+    // The hand-overs stay as facts: when, how identified; the names are "[erased]".
+    const own = await member.get(`/api/handovers/${life.signed.id}`);
+    expect(own.json()).toMatchObject({
+      collectorName: ERASED_TEXT,
+      identifiedBy: 'pickup_code',
+      proxyReason: null,
+      signatureUrl: null,
+      photoUrl: null,
+      itemIds: [life.own.id],
+    });
+    // The neighbour's proof stays theirs: the signature is kept, only the mentions go.
+    const neighbours = await member.get(`/api/handovers/${life.forNeighbour.id}`);
+    expect(neighbours.json()).toMatchObject({
+      collectorName: ERASED_TEXT,
+      proxyReason: `${ERASED_TEXT} lives across the hall`,
+      signatureUrl: life.forNeighbour.signatureUrl,
+    });
+    expect((await member.get(life.forNeighbour.signatureUrl)).statusCode).toBe(200);
+
+    // Erasing again changes nothing.
+    const again = await admin.post(`/api/recipients/${recipient.id}/erase`, { confirm: true });
+    expect(Object.values(again.json().counts).every((n) => n === 0)).toBe(true);
   });
 });
 

@@ -1,7 +1,17 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { ERASED_RECIPIENT, type EraseRecipientResult, type RecipientPersonalData } from '../../../contract';
 import type { DbOrTx } from '../../db/client';
-import { mailItemHistory, notificationJobs, organizations, photos, recipients } from '../../db/schema';
+import {
+  expectedPackages,
+  mailItemHistory,
+  notificationJobs,
+  organizations,
+  photos,
+  recipientLinks,
+  recipientProxies,
+  recipients,
+  recipientSessions,
+} from '../../db/schema';
 import { escapeLike } from '../../lib/like';
 import { iso, isoOrNull } from '../../lib/time';
 import { historyEntryColumns, selectWithRelations } from '../mail-items/mail-items.repository';
@@ -313,6 +323,42 @@ export const personalDataRepository = {
       )
       .orderBy(asc(notificationJobs.createdAt), asc(notificationJobs.id));
 
+    const handedOver = await tx.execute<{
+      id: string;
+      collector_name: string;
+      identified_by: RecipientPersonalData['handovers'][number]['identifiedBy'];
+      proxy_reason: string | null;
+      created_at: Date | string;
+      signed: boolean;
+      photographed: boolean;
+      item_ids: string[];
+    }>(sql`
+      select h.id, h.collector_name, h.identified_by, h.proxy_reason, h.created_at,
+        h.signature_photo_id is not null as signed, h.photo_id is not null as photographed,
+        coalesce(array_agg(i.id order by i.arrived_at, i.id) filter (where i.id is not null), '{}') as item_ids
+      from handovers h
+      left join mail_items i on i.organization_id = h.organization_id and i.handover_id = h.id
+      where h.organization_id = ${organizationId} and h.recipient_id = ${recipientId}
+      group by h.id
+      order by h.created_at, h.id`);
+    const proxies = await tx
+      .select({ name: recipientProxies.name, createdAt: recipientProxies.createdAt })
+      .from(recipientProxies)
+      .where(and(eq(recipientProxies.organizationId, organizationId), eq(recipientProxies.recipientId, recipientId)))
+      .orderBy(asc(recipientProxies.createdAt), asc(recipientProxies.name));
+    const expected = await tx
+      .select({
+        id: expectedPackages.id,
+        trackingNumber: expectedPackages.trackingNumber,
+        carrier: expectedPackages.carrier,
+        label: expectedPackages.label,
+        createdAt: expectedPackages.createdAt,
+        matchedAt: expectedPackages.matchedAt,
+      })
+      .from(expectedPackages)
+      .where(and(eq(expectedPackages.organizationId, organizationId), eq(expectedPackages.recipientId, recipientId)))
+      .orderBy(asc(expectedPackages.createdAt), asc(expectedPackages.id));
+
     return {
       organization: organization ?? { id: organizationId, name: '' },
       mailItems: items.map(({ item: i, location, mailroom }) => {
@@ -347,6 +393,18 @@ export const personalDataRepository = {
         createdAt: iso(m.createdAt),
         sentAt: isoOrNull(m.sentAt),
       })),
+      handovers: handedOver.rows.map((h) => ({
+        id: h.id,
+        collectorName: h.collector_name,
+        identifiedBy: h.identified_by,
+        proxyReason: h.proxy_reason,
+        createdAt: iso(new Date(h.created_at)),
+        signed: h.signed,
+        photographed: h.photographed,
+        itemIds: h.item_ids,
+      })),
+      proxies: proxies.map((p) => ({ name: p.name, createdAt: iso(p.createdAt) })),
+      expectedPackages: expected.map((e) => ({ ...e, createdAt: iso(e.createdAt), matchedAt: isoOrNull(e.matchedAt) })),
     };
   },
 
@@ -569,6 +627,88 @@ export const personalDataRepository = {
       )
       select count(*)::int as n from changed`);
     return rows[0]?.n ?? 0;
+  },
+
+  /**
+   * The hand-overs of their items (decision 031): the collector's name becomes "[erased]", the
+   * reason goes, and the signature and photo are deleted (rows and bytes). The hand-over itself,
+   * its time and how the collector was identified stay: the item was handed over. Answers the
+   * hand-overs changed and the pictures deleted.
+   */
+  async eraseFromHandovers(tx: DbOrTx, organizationId: string, recipientId: string) {
+    const { rows } = await tx.execute<{ handovers: number; photos: number }>(sql`
+      with old as (
+        select h.id, h.signature_photo_id, h.photo_id
+        from handovers h
+        where h.organization_id = ${organizationId} and h.recipient_id = ${recipientId}
+        for update
+      ), changed as (
+        update handovers x
+        set collector_name = ${ERASED_TEXT}, proxy_reason = null, signature_photo_id = null, photo_id = null
+        from old o
+        where x.organization_id = ${organizationId} and x.id = o.id
+          and (x.collector_name <> ${ERASED_TEXT} or x.proxy_reason is not null
+               or x.signature_photo_id is not null or x.photo_id is not null)
+        returning o.signature_photo_id, o.photo_id
+      ), gone as (
+        delete from photos p
+        where p.organization_id = ${organizationId}
+          and p.id in (select c.signature_photo_id from changed c union select c.photo_id from changed c)
+        returning p.id
+      )
+      select (select count(*) from changed)::int as handovers, (select count(*) from gone)::int as photos`);
+    return rows[0] ?? { handovers: 0, photos: 0 };
+  },
+
+  /**
+   * Hand-overs of anyone else's items that name them: a neighbour's parcel they collected (the
+   * collector's name) or a reason that mentions them. The neighbour's proof (signature, photo)
+   * stays: it is the neighbour's record that the parcel left. Answers the hand-overs changed.
+   */
+  async eraseMentionsFromHandovers(tx: DbOrTx, organizationId: string, recipientId: string, m: Mentions) {
+    const { rows } = await tx.execute<{ n: number }>(sql`
+      with old as (
+        select h.id,
+          left(${scrubMentions('h.collector_name', 'h.recipient_id', m, 'text')}, 255) as collector_name,
+          ${scrubMentions('h.proxy_reason', 'h.recipient_id', m, 'text')} as proxy_reason
+        from handovers h
+        where h.organization_id = ${organizationId} and h.recipient_id is distinct from ${recipientId}
+          and (${containsAny('h.collector_name', m.all.textLike)} or ${containsAny('h.proxy_reason', m.all.textLike)})
+        for update
+      ), changed as (
+        update handovers x set collector_name = o.collector_name, proxy_reason = o.proxy_reason
+        from old o
+        where x.organization_id = ${organizationId} and x.id = o.id
+          and (x.collector_name, x.proxy_reason) is distinct from (o.collector_name, o.proxy_reason)
+        returning x.id
+      )
+      select count(*)::int as n from changed`);
+    return rows[0]?.n ?? 0;
+  },
+
+  /** Their list of proxies, emptied. Answers the names removed. */
+  async deleteProxies(tx: DbOrTx, organizationId: string, recipientId: string): Promise<number> {
+    const rows = await tx
+      .delete(recipientProxies)
+      .where(and(eq(recipientProxies.organizationId, organizationId), eq(recipientProxies.recipientId, recipientId)))
+      .returning({ id: recipientProxies.id });
+    return rows.length;
+  },
+
+  /**
+   * Every way into their page ends (decision 032): unused sign-in links and signed-in sessions.
+   * Answers the links and sessions removed.
+   */
+  async endPageAccess(tx: DbOrTx, organizationId: string, recipientId: string): Promise<number> {
+    const links = await tx
+      .delete(recipientLinks)
+      .where(and(eq(recipientLinks.organizationId, organizationId), eq(recipientLinks.recipientId, recipientId)))
+      .returning({ id: recipientLinks.tokenHash });
+    const sessions = await tx
+      .delete(recipientSessions)
+      .where(and(eq(recipientSessions.organizationId, organizationId), eq(recipientSessions.recipientId, recipientId)))
+      .returning({ id: recipientSessions.sid });
+    return links.length + sessions.length;
   },
 
   /** The row anonymised and deactivated; undefined when it already was. */

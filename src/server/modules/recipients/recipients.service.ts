@@ -179,6 +179,7 @@ export function createRecipientsService({ db, caches }: Deps) {
             mailItems: data.mailItems.length,
             historyEntries: data.history.length,
             notifications: data.notifications.length,
+            handovers: data.handovers.length,
           },
         });
         return {
@@ -217,8 +218,14 @@ export function createRecipientsService({ db, caches }: Deps) {
               messages: await personalDataRepository.eraseMentionsFromNotifications(tx, organizationId, id, mentions),
             }
           : { items: 0, history: 0, messages: 0 };
+        const handedOver = await personalDataRepository.eraseFromHandovers(tx, organizationId, id);
+        const otherHandovers = mentions
+          ? await personalDataRepository.eraseMentionsFromHandovers(tx, organizationId, id, mentions)
+          : 0;
+        const proxies = await personalDataRepository.deleteProxies(tx, organizationId, id);
         // The tracking numbers they expected say what they order: gone with the rest (decision 033).
-        await expectedPackagesRepository.deleteAllOf(tx, organizationId, id);
+        const expected = await expectedPackagesRepository.deleteAllOf(tx, organizationId, id);
+        const pageAccess = await personalDataRepository.endPageAccess(tx, organizationId, id);
         const erased = await personalDataRepository.eraseRecipient(tx, organizationId, id);
         const counts: ErasureCounts = {
           recipient: erased ? 1 : 0,
@@ -226,10 +233,15 @@ export function createRecipientsService({ db, caches }: Deps) {
           historyEntries,
           notifications: messages.changed,
           notificationsCancelled: messages.cancelled,
-          photosDeleted: items.photos,
+          photosDeleted: items.photos + handedOver.photos,
           otherMailItems: elsewhere.items,
           otherHistoryEntries: elsewhere.history,
           otherNotifications: elsewhere.messages,
+          handovers: handedOver.handovers,
+          otherHandovers,
+          proxies,
+          expectedPackages: expected,
+          pageAccess,
         };
         if (Object.values(counts).some((n) => n > 0)) {
           await auditRepository.record(tx, {
