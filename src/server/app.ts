@@ -17,7 +17,7 @@ import {
 import { listeningUrl, startupWarnings, type Config } from './config';
 import type { Db } from './db/client';
 import type { Deps } from './context';
-import { connectCaches, createCaches, type Caches } from './caches';
+import { createCaches, type Caches } from './caches';
 import { createChangeFeed, type ChangeFeed } from './lib/change-feed';
 import { trackInFlight } from './lib/in-flight';
 import type { App } from './http';
@@ -127,8 +127,9 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
 
   const secretKeys = loadSecretKeys(config.secretsKey, config.secretsKeyPrevious, config.dataDir);
   const caches = createCaches(config.cacheTtlMs);
-  // What this instance tells the others on the same database and hears from them (decision 018):
-  // with caching on, every invalidation. The caches serve nothing until it listens (started last).
+  // What this instance tells the others on the same database and hears from them (decision 018).
+  // The caches no longer depend on it (decision 037: entries are checked against the data
+  // version); it carries the live desk's events (issue 29), and readiness reports it.
   const changeFeed = createChangeFeed({
     db,
     log: app.log,
@@ -137,7 +138,6 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
   app.decorate('changeFeed', changeFeed);
   app.decorate('caches', caches);
   app.addHook('onClose', () => changeFeed.close());
-  if (config.cacheTtlMs > 0) connectCaches(caches, changeFeed, app.log);
   const deps: Deps = {
     db,
     config,
@@ -201,10 +201,9 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
-  const apiKeys = createApiKeyAuth(db, deps.caches);
+  const apiKeys = createApiKeyAuth(db);
   await app.register(sessionPlugin, {
     config,
-    caches: deps.caches,
     lookups: {
       findLiveSession: (sid, organizationId) => sessionsRepository.findLive(db, sid, organizationId),
       extendSession: (sid, expire) => sessionsRepository.extend(db, sid, expire),
@@ -212,7 +211,6 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
     },
   });
   await app.register(organizationPlugin, {
-    caches: deps.caches,
     lookups: { findRole: (organizationId, userId) => membersRepository.findRole(db, organizationId, userId) },
   });
 
@@ -279,7 +277,7 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
   app.decorate('reencryptSecrets', () => reencryptIntegrationSecrets(db, deps.secrets));
 
   await serveClient(app, path.join(config.rootDir, 'dist', 'client'));
-  if (config.cacheTtlMs > 0) await changeFeed.start();
+  await changeFeed.start();
   return app;
 }
 

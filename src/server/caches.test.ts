@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mailItems } from './db/schema';
-import { TtlCache } from './lib/ttl-cache';
+import { VersionedCache } from './lib/versioned-cache';
 import { Client, createTestApp, joinAs, type TestApp } from './test/harness';
 
 /**
@@ -98,68 +98,63 @@ describe("an organization's own changes", () => {
   });
 });
 
-describe('TtlCache', () => {
-  it('shares one load between concurrent misses and expires entries', async () => {
-    const cache = new TtlCache<string, number>(30);
+describe('VersionedCache', () => {
+  it('serves an entry only at the version it was built at, and shares one load between concurrent misses', async () => {
+    const cache = new VersionedCache<string, number>(60_000);
     let loads = 0;
     const load = async () => {
       loads += 1;
       await new Promise((r) => setTimeout(r, 5));
       return loads;
     };
-    const values = await Promise.all(Array.from({ length: 20 }, () => cache.getOrLoad('k', load)));
+    const values = await Promise.all(Array.from({ length: 20 }, () => cache.getOrLoad('k', '7', load)));
     expect(new Set(values)).toEqual(new Set([1]));
     expect(loads).toBe(1);
-    await new Promise((r) => setTimeout(r, 40));
-    expect(await cache.getOrLoad('k', load)).toBe(2);
+    expect(await cache.getOrLoad('k', '7', load)).toBe(1);
+    expect(cache.hits).toBe(1);
+    // A newer version: the entry is not served; the new one is.
+    expect(await cache.getOrLoad('k', '8', load)).toBe(2);
+    expect(await cache.getOrLoad('k', '8', load)).toBe(2);
+    // No version: never served from or stored in memory.
+    expect(await cache.getOrLoad('k', undefined, load)).toBe(3);
+    expect(await cache.getOrLoad('k', '8', load)).toBe(2);
   });
 
-  it('does not cache misses or failures, and caches nothing with a TTL of 0', async () => {
-    const cache = new TtlCache<string, number | undefined>(1000);
+  it('keeps the newer entry when a load of an older version finishes later', async () => {
+    const cache = new VersionedCache<string, string>(60_000);
+    const slowOld = cache.getOrLoad('k', '5', () => new Promise((r) => setTimeout(() => r('old'), 20)));
+    expect(await cache.getOrLoad('k', '6', async () => 'new')).toBe('new');
+    expect(await slowOld).toBe('old');
+    expect(await cache.getOrLoad('k', '6', async () => 'reloaded')).toBe('new');
+    // Versions compare as numbers, not text ("10" is newer than "9").
+    await cache.getOrLoad('n', '10', async () => 'ten');
+    await cache.getOrLoad('n', '9', async () => 'nine');
+    expect(await cache.getOrLoad('n', '10', async () => 'reloaded')).toBe('ten');
+  });
+
+  it('does not cache misses or failures, caches nothing with a TTL of 0, and expires entries', async () => {
+    const cache = new VersionedCache<string, number | undefined>(30);
     let calls = 0;
-    await cache.getOrLoad('miss', async () => (calls++, undefined));
-    await cache.getOrLoad('miss', async () => (calls++, undefined));
+    await cache.getOrLoad('miss', '1', async () => (calls++, undefined));
+    await cache.getOrLoad('miss', '1', async () => (calls++, undefined));
     expect(calls).toBe(2);
-    await expect(cache.getOrLoad('boom', () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
-    expect(await cache.getOrLoad('boom', async () => 7)).toBe(7);
-    const off = new TtlCache<string, number>(0);
+    await expect(cache.getOrLoad('boom', '1', () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
+    expect(await cache.getOrLoad('boom', '1', async () => 7)).toBe(7);
+    await new Promise((r) => setTimeout(r, 40));
+    expect(await cache.getOrLoad('boom', '1', async () => 8)).toBe(8);
+    const off = new VersionedCache<string, number>(0);
     let n = 0;
-    await off.getOrLoad('k', async () => ++n);
-    expect(await off.getOrLoad('k', async () => ++n)).toBe(2);
+    await off.getOrLoad('k', '1', async () => ++n);
+    expect(await off.getOrLoad('k', '1', async () => ++n)).toBe(2);
   });
 
-  it('hands a value loaded before an invalidation to its callers but never stores it', async () => {
-    const cache = new TtlCache<string, string | undefined>(60_000);
-    const slow = (value: string | undefined) => () =>
-      new Promise<string | undefined>((r) => setTimeout(() => r(value), 10));
-    for (const invalidate of [() => cache.delete('k'), () => cache.deleteWhere(() => false), () => cache.clear()]) {
-      const before = cache.getOrLoad('k', slow('old'));
-      invalidate();
-      expect(await before).toBe('old');
-      expect(await cache.getOrLoad('k', async () => 'new')).toBe('new');
-      cache.clear();
-    }
-    // A miss loaded meanwhile is still a miss, not an error.
-    const miss = cache.getOrLoad('gone', slow(undefined));
-    cache.delete('gone');
-    expect(await miss).toBeUndefined();
-  });
-
-  it('forgets by value, drops the least recently used beyond its size, and serves nothing while inactive', async () => {
-    let active = true;
-    const cache = new TtlCache<string, { user: string }>(60_000, 2, () => active);
-    await cache.getOrLoad('a', async () => ({ user: 'ann' }));
-    await cache.getOrLoad('b', async () => ({ user: 'bob' }));
-    cache.deleteWhere((_key, value) => value.user === 'ann');
-    expect(await cache.getOrLoad('a', async () => ({ user: 'ann again' }))).toEqual({ user: 'ann again' });
-    await cache.getOrLoad('b', async () => ({ user: 'not loaded' })); // b used last…
-    await cache.getOrLoad('c', async () => ({ user: 'cid' })); // …so a goes
+  it('drops the least recently used beyond its size', async () => {
+    const cache = new VersionedCache<string, string>(60_000, 2);
+    await cache.getOrLoad('a', '1', async () => 'ann');
+    await cache.getOrLoad('b', '1', async () => 'bob');
+    await cache.getOrLoad('b', '1', async () => 'not loaded'); // b used last…
+    await cache.getOrLoad('c', '1', async () => 'cid'); // …so a goes
     expect(cache.size).toBe(2);
-    expect(await cache.getOrLoad('a', async () => ({ user: 'reloaded' }))).toEqual({ user: 'reloaded' });
-    active = false;
-    expect(await cache.getOrLoad('a', async () => ({ user: 'fresh' }))).toEqual({ user: 'fresh' });
-    cache.set('z', { user: 'zed' });
-    active = true;
-    expect(await cache.getOrLoad('z', async () => ({ user: 'loaded' }))).toEqual({ user: 'loaded' });
+    expect(await cache.getOrLoad('a', '1', async () => 'reloaded')).toBe('reloaded');
   });
 });

@@ -24,7 +24,17 @@ export type Deps = {
 };
 
 /** The caller of an organization-scoped service method: who, in which organization, as what. */
-export type OrgCaller = { userId: string; organizationId: string; role: Role };
+export type OrgCaller = {
+  userId: string;
+  organizationId: string;
+  role: Role;
+  /**
+   * The organization's data version read with the caller's session or key (decision 037): the
+   * caches serve this request only what was built at it. Absent (the organization came from the
+   * path, or the caller is not a request): the caches are bypassed.
+   */
+  dataVersion?: string;
+};
 
 /**
  * A recipient signed in to their own page (issue 26, by a magic link): never a user, never a
@@ -45,7 +55,8 @@ export type ApiKeyPrincipal = {
   integrationId: string;
   organizationId: string;
   user: SessionUser;
-  lastUsedAt: number;
+  /** Its organization's data version, read with the key (decision 037). */
+  dataVersion: string;
 };
 
 /**
@@ -57,7 +68,7 @@ export type SessionLookups = {
   findLiveSession: (
     sid: string,
     organizationId?: string,
-  ) => Promise<{ expire: Date; user: SessionUser; role: Role | null } | undefined>;
+  ) => Promise<{ expire: Date; user: SessionUser; role: Role | null; dataVersion: string | null } | undefined>;
   /** Slides the session's expiry. */
   extendSession: (sid: string, expire: Date) => Promise<void>;
   /** The key's principal, or undefined when the key is unknown or may not be used. */

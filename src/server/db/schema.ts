@@ -722,6 +722,26 @@ export const mailItemCounts = pgTable(
 );
 
 /**
+ * How many times each organization's cached data has changed (migration 0027, decision 037): kept
+ * by statement triggers on every table an instance's caches are built from, inside the writing
+ * transaction, whoever writes. A cached reply is served only while the sum of its organization's
+ * shards is the sum it was loaded at, and the request reads that sum in the same round trip as its
+ * session, so any instance's next request sees a committed write. Sharded by the writing
+ * connection like mail_item_counts, so concurrent writers of one organization do not queue on one row.
+ */
+export const organizationDataVersions = pgTable(
+  'organization_data_versions',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    shard: integer('shard').notNull(),
+    version: bigint('version', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.shard] })],
+);
+
+/**
  * Mail items by arrival, in 15-minute buckets, kept by triggers on mail_items (migration 0021,
  * decision 027) like mail_item_counts: "today's mail" sums the buckets since the local midnight
  * (every timezone's offset is a multiple of 15 minutes) instead of counting the day's items,

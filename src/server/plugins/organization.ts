@@ -2,7 +2,6 @@ import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ORGANIZATION_HEADER, ORGANIZATION_NOT_FOUND, type Role } from '../../contract';
-import { membershipKey, type Caches } from '../caches';
 import type { MembershipLookups, OrgCaller } from '../context';
 import { AppError, badRequest, forbidden, notFound } from '../lib/errors';
 import { authOf } from './session';
@@ -37,10 +36,12 @@ const HeaderValue = z.uuid();
 export function callerOf(request: FastifyRequest): OrgCaller {
   const auth = authOf(request);
   if (!request.membership) throw badRequest('Organization not selected');
-  return { userId: auth.user.id, organizationId: request.membership.organizationId, role: request.membership.role };
+  const { organizationId, role } = request.membership;
+  const version = auth.dataVersion?.organizationId === organizationId ? auth.dataVersion.version : undefined;
+  return { userId: auth.user.id, organizationId, role, ...(version !== undefined ? { dataVersion: version } : {}) };
 }
 
-export const organizationPlugin = fp(async (app, opts: { caches: Caches; lookups: MembershipLookups }) => {
+export const organizationPlugin = fp(async (app, opts: { lookups: MembershipLookups }) => {
   app.decorateRequest('membership', null);
 
   app.decorate('requireOrganization', async (request: FastifyRequest) => {
@@ -56,12 +57,7 @@ export const organizationPlugin = fp(async (app, opts: { caches: Caches; lookups
     // A malformed id cannot be a membership; it answers like any organization the caller is not in.
     if (!isOrganizationId(value)) throw forbidden(NOT_A_MEMBER, 'not_a_member');
     const { user, roleIn } = authOf(request);
-    const role =
-      roleIn?.organizationId === value
-        ? roleIn.role
-        : await opts.caches.memberships.getOrLoad(membershipKey(value, user.id), () =>
-            opts.lookups.findRole(value, user.id),
-          );
+    const role = roleIn?.organizationId === value ? roleIn.role : await opts.lookups.findRole(value, user.id);
     if (!role) throw forbidden(NOT_A_MEMBER, 'not_a_member');
     request.membership = { organizationId: value, role };
   });
@@ -87,9 +83,7 @@ export const organizationPlugin = fp(async (app, opts: { caches: Caches; lookups
       ]);
     }
     const userId = authOf(request).user.id;
-    const role = await opts.caches.memberships.getOrLoad(membershipKey(organizationId, userId), () =>
-      opts.lookups.findRole(organizationId, userId),
-    );
+    const role = await opts.lookups.findRole(organizationId, userId);
     if (!role) throw notFound(ORGANIZATION_NOT_FOUND);
     request.membership = { organizationId, role };
   });

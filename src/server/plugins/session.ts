@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
-import type { Caches } from '../caches';
 import { AppError, forbidden, unauthorized } from '../lib/errors';
 import { hashToken } from '../lib/tokens';
 import { addMs } from '../lib/time';
@@ -27,6 +26,8 @@ export type AuthContext = {
    * read with the session in one statement; requireOrganization then needs no query of its own.
    */
   roleIn?: { organizationId: string; role: Role | null };
+  /** The data version of the organization the request names, read with the session or key (decision 037). */
+  dataVersion?: { organizationId: string; version: string };
 };
 
 declare module 'fastify' {
@@ -74,8 +75,8 @@ export function authOf(request: FastifyRequest): AuthContext {
  * Server-side sessions in the `sessions` table. The cookie holds a random token; the table holds
  * its hash. Sessions slide: a request in the second half of the lifetime renews it.
  */
-export const sessionPlugin = fp(async (app, opts: { config: Config; caches: Caches; lookups: SessionLookups }) => {
-  const { config, caches, lookups } = opts;
+export const sessionPlugin = fp(async (app, opts: { config: Config; lookups: SessionLookups }) => {
+  const { config, lookups } = opts;
   const cookieOptions = {
     path: '/',
     httpOnly: true,
@@ -112,29 +113,33 @@ export const sessionPlugin = fp(async (app, opts: { config: Config; caches: Cach
         user: principal.user,
         sessionId: '',
         apiKey: { id: principal.apiKeyId, organizationId: principal.organizationId },
+        dataVersion: { organizationId: principal.organizationId, version: principal.dataVersion },
       };
       return;
     }
     const token = request.cookies[SESSION_COOKIE];
     if (!token) throw unauthorized();
     const sid = hashToken(token);
-    // A session not in the cache is read with the caller's role in the organization the request
-    // names; the cache keeps the session alone (roles have their own, cleared on role changes).
+    // Read on every request, never cached (decision 037): a sign-out, a reset or a removal on any
+    // instance refuses the next request everywhere. The caller's role in the organization the
+    // request names and that organization's data version come in the same statement.
     const named = organizationHeaderOf(request);
     const organizationId = isOrganizationId(named) ? named : undefined;
-    let roleIn: AuthContext['roleIn'];
-    const found = await caches.sessions.getOrLoad(sid, async () => {
-      const row = await lookups.findLiveSession(sid, organizationId);
-      if (!row) return undefined;
-      if (organizationId) roleIn = { organizationId, role: row.role };
-      return { expire: row.expire, user: row.user };
-    });
-    if (!found || found.expire.getTime() <= Date.now()) throw unauthorized();
-    request.auth = { user: found.user, sessionId: sid, roleIn };
-    if (found.expire.getTime() - Date.now() < config.sessionTtlMs / 2) {
+    const row = await lookups.findLiveSession(sid, organizationId);
+    if (!row || row.expire.getTime() <= Date.now()) throw unauthorized();
+    request.auth = {
+      user: row.user,
+      sessionId: sid,
+      ...(organizationId
+        ? {
+            roleIn: { organizationId, role: row.role },
+            ...(row.dataVersion !== null ? { dataVersion: { organizationId, version: row.dataVersion } } : {}),
+          }
+        : {}),
+    };
+    if (row.expire.getTime() - Date.now() < config.sessionTtlMs / 2) {
       const expire = addMs(new Date(), config.sessionTtlMs);
       await lookups.extendSession(sid, expire);
-      caches.sessions.set(sid, { ...found, expire });
       reply.setSessionCookie(token, expire);
     }
   });

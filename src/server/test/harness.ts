@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, inject } from 'vitest';
 import { buildApp } from '../app';
-import { applyChange, clearCaches, type CacheChange } from '../caches';
+import { clearCaches } from '../caches';
 import { loadConfig, type Config } from '../config';
 import { connectDatabase } from '../db/client';
 import { appRoleFor } from '../db/row-level-security';
@@ -83,13 +83,6 @@ async function startInstance(url: string, env: Overrides) {
     config,
     /** The overrides it was started with. */
     env,
-    /**
-     * For a test that wrote rows directly (not through the app): drops what the write made stale
-     * from this instance's caches, as the service owning such a write does.
-     */
-    forget: (...changes: CacheChange[]) => {
-      for (const change of changes) applyChange(app.caches, change);
-    },
     /** Empties this instance's caches. */
     forgetEverything: () => clearCaches(app.caches),
     close: async () => {

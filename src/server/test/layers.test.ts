@@ -53,9 +53,9 @@ describe('the server floors', () => {
 
 describe('import cycles on the server', () => {
   it('are refused, naming the loop', async () => {
-    // caches.ts imports lib/ttl-cache.ts; ttl-cache importing caches.ts back closes a loop.
+    // caches.ts imports lib/versioned-cache.ts; versioned-cache importing caches.ts back closes a loop.
     const code = "import { createCaches } from '../caches';\nexport const c = createCaches;\n";
-    const messages = await lint(code, 'src/server/lib/ttl-cache.ts');
+    const messages = await lint(code, 'src/server/lib/versioned-cache.ts');
     expect(messages.map((m) => m.ruleId)).toEqual([CYCLE_RULE]);
     expect(messages[0]!.message).toMatch(/^Dependency cycle detected/);
   });
@@ -69,7 +69,7 @@ describe('import cycles on the server', () => {
 
   it('leave type-only imports alone (they are erased)', async () => {
     const code = "import type { Caches } from '../caches';\nexport type C = Caches;\n";
-    expect(await lint(code, 'src/server/lib/ttl-cache.ts')).toEqual([]);
+    expect(await lint(code, 'src/server/lib/versioned-cache.ts')).toEqual([]);
   });
 });
 

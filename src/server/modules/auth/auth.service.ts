@@ -12,7 +12,6 @@ import {
   type VerifyEmailBody,
 } from '../../../contract';
 import type { Deps } from '../../context';
-import { forget, forgetMembership, forgetUser, tellInstances, transactionForgetting } from '../../caches';
 import { AppError, badRequest, conflict, tooManyRequests, unauthorized } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { violatedUniqueConstraint } from '../../lib/pg-errors';
@@ -69,7 +68,7 @@ export function toUserDto(u: UserRow): User {
 }
 
 export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
-  const { db, config, mailer, log, caches, publicUrl } = deps;
+  const { db, config, mailer, log, publicUrl } = deps;
 
   async function openSession(userId: string, client: ClientInfo): Promise<NewSession> {
     const token = newToken();
@@ -88,7 +87,6 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
   async function joinOnSignIn(user: UserRow, token: string): Promise<InvitationJoinOutcome> {
     try {
       const joined = await db.transaction((tx) => joinWithInvitation(tx, user, token));
-      forgetMembership(caches, joined.organizationId, user.id);
       return { status: 'joined', organizationId: joined.organizationId };
     } catch (err) {
       const status = err instanceof AppError && err.code ? JOIN_FAILURES[err.code] : undefined;
@@ -219,7 +217,6 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
       const user = created.user;
       let invitation: InvitationJoinOutcome | undefined;
       if (created.joined) {
-        forgetMembership(caches, created.joined.organizationId, user.id);
         invitation = { status: 'joined', organizationId: created.joined.organizationId };
       }
       if (!user.emailVerifiedAt) {
@@ -290,12 +287,10 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
 
     async logout(sessionId: string) {
       await sessionsRepository.delete(db, sessionId);
-      forget(caches, { kind: 'session', sessionId });
     },
 
     async updateName(userId: string, input: z.infer<typeof UpdateUserBody>) {
       const user = await usersRepository.update(db, userId, input);
-      forgetUser(caches, userId);
       if (!user) throw unauthorized();
       return toUserDto(user);
     },
@@ -306,14 +301,13 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
         throw badRequest('Current password is incorrect', 'wrong_password');
       }
       const password = await hashPassword(input.newPassword);
-      await transactionForgetting(db, caches, async (tx, forget) => {
+      await db.transaction(async (tx) => {
         await usersRepository.update(tx, userId, { password });
         // Other devices signed in with the old password are signed out; this one stays. Reset
         // links and two-factor challenges opened before would otherwise still let someone in.
         await sessionsRepository.deleteForUser(tx, userId, sessionId);
         await passwordResetRepository.consumeAllFor(tx, userId);
         await twoFactorRepository.endChallengesFor(tx, userId);
-        forget({ kind: 'user', userId });
       });
     },
 
@@ -345,7 +339,6 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
         await emailVerificationRepository.consumeAllFor(tx, token.userId);
         return token.userId;
       });
-      forgetUser(caches, userId);
       const user = await usersRepository.findById(db, userId);
       if (!user || !awaitsSuperAdminClaim(user)) return { superAdminClaim: false };
       // The address stays verified if the email fails; "Forgot password?" sends the same kind of link.
@@ -373,7 +366,7 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
      */
     async resetPassword(input: z.infer<typeof ResetPasswordBody>) {
       const password = await hashPassword(input.password);
-      await transactionForgetting(db, caches, async (tx, forget) => {
+      await db.transaction(async (tx) => {
         const token = await passwordResetRepository.consume(tx, hashToken(input.token));
         if (!token)
           throw badRequest('This reset link is invalid or has expired. Please request a new one.', 'invalid_token');
@@ -386,9 +379,8 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
         if (user && awaitsSuperAdminClaim(user)) {
           await twoFactorRepository.clear(tx, user.id);
           await usersRepository.markEmailVerified(tx, user.id);
-          await setSuperAdminFlag(tx, user.id, true, { via: 'inbox' }, (change) => tellInstances(tx, [change]));
+          await setSuperAdminFlag(tx, user.id, true, { via: 'inbox' });
         }
-        forget({ kind: 'user', userId: token.userId });
       });
     },
   };

@@ -2,6 +2,7 @@ import { and, eq, gt, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Role } from '../../../contract';
 import type { DbOrTx } from '../../db/client';
 import { organizationMembers, sessions, users } from '../../db/schema';
+import { organizationDataVersionSql } from '../../db/data-version';
 import type { UserRow } from './users.repository';
 
 const liveSessions = new WeakMap<DbOrTx, ReturnType<typeof prepareLiveSessions>>();
@@ -10,17 +11,18 @@ const preparedLiveSessions = (db: DbOrTx) =>
 
 function prepareLiveSessions(db: DbOrTx) {
   const m = organizationMembers;
-  const live = (role: SQL<Role | null>, name: string) =>
+  const live = (role: SQL<Role | null>, dataVersion: SQL<string | null>, name: string) =>
     db
-      .select({ expire: sessions.expire, user: users, role })
+      .select({ expire: sessions.expire, user: users, role, dataVersion })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(and(eq(sessions.sid, sql.placeholder('sid')), gt(sessions.expire, sql`now()`)))
       .prepare(name);
   return {
-    alone: live(sql<null>`null`, 'session_live'),
+    alone: live(sql<null>`null`, sql<null>`null`, 'session_live'),
     withRole: live(
       sql<Role | null>`(select ${m.role} from ${m} where ${m.organizationId} = ${sql.placeholder('organizationId')}::uuid and ${m.userId} = ${sessions.userId})`,
+      organizationDataVersionSql(sql`${sql.placeholder('organizationId')}::uuid`),
       'session_live_with_role',
     ),
   };
@@ -39,14 +41,15 @@ export const sessionsRepository = {
   /**
    * The live session and its user in one round trip: this runs on every signed-in request. Given
    * the organization the request names, the caller's role in it (null: not a member) comes in the
-   * same statement, so a call to an organization's data costs one round trip before its own.
+   * same statement, so a call to an organization's data costs one round trip before its own,
+   * and so does the organization's data version (decision 037: what the caches may serve it).
    * Prepared once per database handle (named statements, parsed once per connection).
    */
   async findLive(
     db: DbOrTx,
     sid: string,
     organizationId?: string,
-  ): Promise<{ expire: Date; user: UserRow; role: Role | null } | undefined> {
+  ): Promise<{ expire: Date; user: UserRow; role: Role | null; dataVersion: string | null } | undefined> {
     const queries = preparedLiveSessions(db);
     const [row] = organizationId
       ? await queries.withRole.execute({ sid, organizationId })

@@ -4,7 +4,6 @@ import { renderSVG } from 'uqr';
 import { RECOVERY_CODE_COUNT, TWO_FACTOR_MESSAGES, type TwoFactorStatus } from '../../../contract';
 import type { Deps } from '../../context';
 import type { DbOrTx } from '../../db/client';
-import { transactionForgetting } from '../../caches';
 import { badRequest, conflict, tooManyRequests, unauthorized } from '../../lib/errors';
 import { verifyPassword } from '../../lib/passwords';
 import * as rateLimiter from '../../lib/rate-limiter';
@@ -76,7 +75,7 @@ function recoveryCodeHash(userId: string, code: string): string {
  * recovery codes. The secret is stored encrypted with SECRETS_KEY; each code works once.
  */
 export function createTwoFactorService(deps: Deps) {
-  const { db, secrets, caches, mailer, log } = deps;
+  const { db, secrets, mailer, log } = deps;
 
   async function userOf(userId: string): Promise<UserRow> {
     const user = await usersRepository.findById(db, userId);
@@ -234,10 +233,9 @@ export function createTwoFactorService(deps: Deps) {
       requireVerifiedEmail(user);
       if (!user.twoFactorSecret) throw badRequest(TWO_FACTOR_MESSAGES.setUpFirst, 'not_set_up');
       await checkCode(user, code, { recovery: false, purpose: 'settings' });
-      const codes = await transactionForgetting(db, caches, async (tx, forget) => {
+      const codes = await db.transaction(async (tx) => {
         await usersRepository.update(tx, userId, { twoFactorEnabledAt: new Date() });
         await sessionsRepository.deleteForUser(tx, userId, sessionId);
-        forget({ kind: 'user', userId });
         return issueRecoveryCodes(userId, tx);
       });
       tellOwner(user, 'turned on');
@@ -249,9 +247,8 @@ export function createTwoFactorService(deps: Deps) {
       if (!user.twoFactorEnabledAt) throw conflict(TWO_FACTOR_MESSAGES.notEnabled, 'not_enabled');
       await checkPassword(user, password);
       await checkCode(user, code, { recovery: true, purpose: 'settings' });
-      await transactionForgetting(db, caches, async (tx, forget) => {
+      await db.transaction(async (tx) => {
         await twoFactorRepository.clear(tx, userId);
-        forget({ kind: 'user', userId });
       });
       tellOwner(user, 'turned off');
     },

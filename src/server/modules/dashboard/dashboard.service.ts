@@ -25,9 +25,11 @@ export function createDashboardService({ db, caches }: Deps) {
   }
 
   return {
-    /** Cached for CACHE_TTL_MS: a desk's dashboards ask far more often than items arrive. */
+    /** Cached at the organization's data version: a desk's dashboards ask far more often than items arrive. */
     async stats(caller: OrgCaller): Promise<DashboardStats> {
-      return caches.dashboardStats.getOrLoad(caller.organizationId, () => loadStats(caller.organizationId));
+      return caches.dashboardStats.getOrLoad(caller.organizationId, caller.dataVersion, () =>
+        loadStats(caller.organizationId),
+      );
     },
 
     async recentActivity(caller: OrgCaller, limit: number): Promise<RecentActivityItem[]> {
@@ -45,10 +47,12 @@ export function createDashboardService({ db, caches }: Deps) {
 
     /**
      * GET /api/dashboard/trends: the figures behind the texts under the dashboard cards. Cached
-     * like the stats (cleared by the same changes): it counts the items of the last 60 days.
+     * like the stats: it counts the items of the last 60 days.
      */
     async trends(caller: OrgCaller): Promise<DashboardTrends> {
-      return caches.dashboardTrends.getOrLoad(caller.organizationId, () => loadTrends(caller.organizationId));
+      return caches.dashboardTrends.getOrLoad(caller.organizationId, caller.dataVersion, () =>
+        loadTrends(caller.organizationId),
+      );
     },
   };
 }

@@ -77,8 +77,8 @@ export async function* historyCsv(
 }
 
 export function createHistoryService({ db, caches }: Deps) {
-  const settingsOf = (organizationId: string) =>
-    caches.settings.getOrLoad(organizationId, () => settingsRepository.get(db, organizationId));
+  const settingsOf = ({ organizationId, dataVersion }: OrgCaller) =>
+    caches.settings.getOrLoad(organizationId, dataVersion, () => settingsRepository.get(db, organizationId));
 
   /**
    * `range` counts whole days in the organization's timezone (1 = since today's midnight,
@@ -92,7 +92,7 @@ export function createHistoryService({ db, caches }: Deps) {
     const toDay = q.dateTo && DATE_ONLY.test(q.dateTo) ? q.dateTo : null;
     const [bounds, settings] = await Promise.all([
       historyRepository.bounds(db, organizationId, Number(q.range), fromDay, toDay),
-      settingsOf(organizationId),
+      settingsOf(caller),
     ]);
     if (!bounds) throw notFound('Organization not found');
 
@@ -127,30 +127,38 @@ export function createHistoryService({ db, caches }: Deps) {
      * filter. Cached like the other mail-item lists (cleared by any write to the organization).
      */
     async listPage(caller: OrgCaller, q: ListInput): Promise<ListPage> {
-      return caches.mailItemLists.getOrLoad(`${caller.organizationId}|history|${JSON.stringify(q)}`, async () => {
-        const { filters } = await resolve(caller, q);
-        const { json, total } = await mailItemsRepository.page(db, caller.organizationId, {
-          ...filters,
-          order: 'desc',
-          limit: q.limit,
-          offset: q.offset,
-        });
-        return jsonListPage(json, total);
-      });
+      return caches.mailItemLists.getOrLoad(
+        `${caller.organizationId}|history|${JSON.stringify(q)}`,
+        caller.dataVersion,
+        async () => {
+          const { filters } = await resolve(caller, q);
+          const { json, total } = await mailItemsRepository.page(db, caller.organizationId, {
+            ...filters,
+            order: 'desc',
+            limit: q.limit,
+            offset: q.offset,
+          });
+          return jsonListPage(json, total);
+        },
+      );
     },
 
     /** The four cards over the whole filter (never the page), from one aggregate; cached like the lists. */
     async stats(caller: OrgCaller, q: FilterInput): Promise<HistoryStats> {
-      return caches.historyStats.getOrLoad(`${caller.organizationId}|${JSON.stringify(q)}`, async () => {
-        const { filters } = await resolve(caller, q);
-        const s = await mailItemFilterStats(db, caller.organizationId, filters);
-        return {
-          totalItems: s.total,
-          delivered: s.delivered,
-          pending: s.pending,
-          deliveryRate: s.total === 0 ? 0 : Math.round((s.delivered / s.total) * 100),
-        };
-      });
+      return caches.historyStats.getOrLoad(
+        `${caller.organizationId}|${JSON.stringify(q)}`,
+        caller.dataVersion,
+        async () => {
+          const { filters } = await resolve(caller, q);
+          const s = await mailItemFilterStats(db, caller.organizationId, filters);
+          return {
+            totalItems: s.total,
+            delivered: s.delivered,
+            pending: s.pending,
+            deliveryRate: s.total === 0 ? 0 : Math.round((s.delivered / s.total) * 100),
+          };
+        },
+      );
     },
 
     /**

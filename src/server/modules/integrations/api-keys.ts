@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import { and, asc, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
+import { organizationDataVersionSql } from '../../db/data-version';
 import { apiKeys, integrations, organizationMembers, users } from '../../db/schema';
-import type { Caches } from '../../caches';
 import { hashToken } from '../../lib/tokens';
 import type { ApiKeyPrincipal } from '../../context';
 
@@ -79,6 +79,7 @@ export const apiKeysRepository = {
         integrationActive: integrations.isActive,
         user: users,
         creatorRole: organizationMembers.role,
+        dataVersion: organizationDataVersionSql(sql`${apiKeys.organizationId}`),
       })
       .from(apiKeys)
       .innerJoin(
@@ -112,38 +113,28 @@ export const apiKeysRepository = {
 };
 
 /**
- * Authenticates API keys, with a per-instance cache of the lookup like sessions' (decision 005):
- * revoking a key, deleting or switching off its integration, and removing its creator from the
- * organization clear it on every instance at once (caches.ts, decision 018).
+ * Authenticates API keys: one statement a request, never cached (decision 037), so revoking a
+ * key, switching off or deleting its integration and removing its creator from the organization
+ * refuse the key's very next request on every instance.
  */
-export function createApiKeyAuth(db: Db, caches: Caches) {
-  const cache = caches.apiKeys;
-
-  async function load(keyHash: string): Promise<ApiKeyPrincipal | undefined> {
-    const row = await apiKeysRepository.findForAuth(db, keyHash);
-    // Revoked, switched off, or its creator's account or membership gone: refused.
-    if (!row || row.revokedAt || !row.integrationActive || !row.user || !row.creatorRole) return undefined;
-    return {
-      apiKeyId: row.id,
-      integrationId: row.integrationId,
-      organizationId: row.organizationId,
-      user: row.user,
-      lastUsedAt: row.lastUsedAt?.getTime() ?? 0,
-    };
-  }
-
+export function createApiKeyAuth(db: Db) {
   return {
     /** The key's principal, or undefined when the key is unknown or may not be used. */
     async authenticate(key: string): Promise<ApiKeyPrincipal | undefined> {
-      const keyHash = hashToken(key);
-      const found = await cache.getOrLoad(keyHash, () => load(keyHash));
-      if (!found) return undefined;
+      const row = await apiKeysRepository.findForAuth(db, hashToken(key));
+      // Revoked, switched off, or its creator's account or membership gone: refused.
+      if (!row || row.revokedAt || !row.integrationActive || !row.user || !row.creatorRole) return undefined;
       const now = Date.now();
-      if (now - found.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
-        found.lastUsedAt = now;
-        await apiKeysRepository.touch(db, found.apiKeyId, new Date(now));
+      if (now - (row.lastUsedAt?.getTime() ?? 0) >= LAST_USED_RESOLUTION_MS) {
+        await apiKeysRepository.touch(db, row.id, new Date(now));
       }
-      return found;
+      return {
+        apiKeyId: row.id,
+        integrationId: row.integrationId,
+        organizationId: row.organizationId,
+        user: row.user,
+        dataVersion: row.dataVersion,
+      };
     },
   };
 }

@@ -14,7 +14,6 @@ import {
   type UpdateIntegrationBody,
 } from '../../../contract';
 import type { Deps, OrgCaller } from '../../context';
-import { transactionForgetting } from '../../caches';
 import type { DbOrTx } from '../../db/client';
 import { organizations, users } from '../../db/schema';
 import { AppError, badRequest, notFound } from '../../lib/errors';
@@ -94,7 +93,7 @@ function toMessageDto(row: NotificationJobRow): NotificationMessage {
   };
 }
 
-export function createIntegrationsService({ db, config, secrets, mailer, caches }: Deps) {
+export function createIntegrationsService({ db, config, secrets, mailer }: Deps) {
   const validation = { allowPrivateTargets: config.allowPrivateTargets, platformSmtp: Boolean(config.smtpUrl) };
 
   async function find(caller: OrgCaller, id: string, tx: DbOrTx = db, lock = false) {
@@ -173,7 +172,7 @@ export function createIntegrationsService({ db, config, secrets, mailer, caches 
 
     /** The full payload or only some fields (e.g. {isActive}); secrets left out, blank or masked are kept. */
     async update(caller: OrgCaller, id: string, input: UpdateIntegrationInput): Promise<Integration> {
-      const row = await transactionForgetting(db, caches, async (tx, forget) => {
+      const row = await db.transaction(async (tx) => {
         const current = await integrationsRepository.find(tx, caller.organizationId, id, true);
         if (!current) throw notFound(INTEGRATION_MESSAGES.notFound);
         if (input.type !== undefined && input.type !== current.type) {
@@ -193,7 +192,6 @@ export function createIntegrationsService({ db, config, secrets, mailer, caches 
         });
         const changes = updated && integrationChanges(current, updated, secrets);
         // Its API keys stop working at once, on every instance.
-        if (updated && input.isActive === false) forget({ kind: 'integration', integrationId: id });
         if (changes) {
           await auditRepository.record(tx, {
             organizationId: caller.organizationId,
@@ -213,12 +211,11 @@ export function createIntegrationsService({ db, config, secrets, mailer, caches 
 
     /** Its API keys go with it (the foreign key); the entry keeps what it was. */
     async remove(caller: OrgCaller, id: string): Promise<void> {
-      await transactionForgetting(db, caches, async (tx, forget) => {
+      await db.transaction(async (tx) => {
         const current = await find(caller, id, tx, true);
         if (!(await integrationsRepository.delete(tx, caller.organizationId, id))) {
           throw notFound(INTEGRATION_MESSAGES.notFound);
         }
-        forget({ kind: 'integration', integrationId: id });
         await auditRepository.record(tx, {
           organizationId: caller.organizationId,
           actorId: caller.userId,
@@ -345,11 +342,10 @@ export function createIntegrationsService({ db, config, secrets, mailer, caches 
     },
 
     async revokeApiKey(caller: OrgCaller, id: string, keyId: string): Promise<void> {
-      await transactionForgetting(db, caches, async (tx, forget) => {
+      await db.transaction(async (tx) => {
         await find(caller, id, tx);
         const result = await apiKeysRepository.revoke(tx, caller.organizationId, id, keyId);
         if (!result) throw notFound(INTEGRATION_ERRORS.apiKeyNotFound);
-        forget({ kind: 'apiKey', apiKeyId: keyId });
         // Revoking a revoked key changes nothing and records nothing.
         if (result.revokedNow) {
           await auditRepository.record(tx, {

@@ -9,7 +9,6 @@ import {
   type InvitationPreview,
 } from '../../../contract';
 import type { Deps, OrgCaller } from '../../context';
-import { forgetMembership } from '../../caches';
 import type { DbOrTx } from '../../db/client';
 import { AppError, badRequest, conflict, notFound, tooManyRequests } from '../../lib/errors';
 import type { OutgoingMail } from '../../lib/mailer';
@@ -109,7 +108,7 @@ export const INVITATIONS_PER_HOUR = 100;
 export const RESENDS_PER_HOUR = 5;
 export const TOO_MANY_INVITATIONS = 'Too many invitation emails. Please try again later.';
 
-export function createInvitationsService({ db, mailer, log, caches, publicUrl }: Deps) {
+export function createInvitationsService({ db, mailer, log, publicUrl }: Deps) {
   async function limitEmails(key: string, perHour: number) {
     const limited = await rateLimiter.hit(db, key, perHour, 3600);
     if (!limited.allowed) throw tooManyRequests(TOO_MANY_INVITATIONS, limited.retryAfterSeconds);
@@ -263,7 +262,6 @@ export function createInvitationsService({ db, mailer, log, caches, publicUrl }:
     /** A signed-in user joins the invitation's organization. */
     async accept(user: { id: string; email: string }, token: string): Promise<AcceptedInvitation> {
       const joined = await db.transaction((tx) => joinWithInvitation(tx, user, token));
-      forgetMembership(caches, joined.organizationId, user.id);
       return joined;
     },
   };

@@ -8,7 +8,6 @@ import {
   type HandOverBody,
   type Handover,
 } from '../../../contract';
-import { forgetOrganizationData } from '../../caches';
 import type { Deps, OrgCaller } from '../../context';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { iso } from '../../lib/time';
@@ -58,7 +57,7 @@ export function createHandoversService({ db, caches }: Deps) {
      */
     async handOver(caller: OrgCaller, input: HandOverInput): Promise<Handover> {
       const { organizationId, userId } = caller;
-      const settings = await caches.settings.getOrLoad(organizationId, () =>
+      const settings = await caches.settings.getOrLoad(organizationId, caller.dataVersion, () =>
         settingsRepository.get(db, organizationId),
       );
       if (settings.handoverRequiresSignature && !input.signatureData) {
@@ -107,7 +106,6 @@ export function createHandoversService({ db, caches }: Deps) {
           return editOf(before, change, { organizationId, userId, photo: undefined, removePhoto: false });
         },
       );
-      forgetOrganizationData(caches, organizationId);
       return this.get(caller, proof.id);
     },
 

@@ -14,7 +14,6 @@ import {
 } from '../../../contract';
 import type { Deps, OrgCaller, RecipientCaller } from '../../context';
 import { jsonListPage, type ListPage } from '../../http';
-import { forgetOrganizationData } from '../../caches';
 import type { DbOrTx } from '../../db/client';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { iso } from '../../lib/time';
@@ -97,11 +96,12 @@ export function createMailItemsService({ db, caches }: Deps) {
     return toMailItemDto(row);
   }
 
-  /** Read on every write; cached like the other hot lookups and cleared when an admin changes them. */
-  const settingsOf = (organizationId: string) =>
-    caches.settings.getOrLoad(organizationId, () => settingsRepository.get(db, organizationId));
-
-  const changed = (organizationId: string) => forgetOrganizationData(caches, organizationId);
+  /**
+   * Read on every write, before it writes: cached at the data version the caller read with its
+   * session (decision 037), so a settings change on any instance applies to the next write.
+   */
+  const settingsOf = ({ organizationId, dataVersion }: OrgCaller) =>
+    caches.settings.getOrLoad(organizationId, dataVersion, () => settingsRepository.get(db, organizationId));
 
   return {
     /**
@@ -122,20 +122,24 @@ export function createMailItemsService({ db, caches }: Deps) {
         dateTo: dateBound(q.dateTo, true),
         search: q.search || undefined,
       };
-      return caches.mailItemLists.getOrLoad(`${caller.organizationId}|${JSON.stringify(q)}`, async () => {
-        const { json, total } = await mailItemsRepository.page(
-          db,
-          caller.organizationId,
-          {
-            ...filters,
-            order: q.order,
-            limit: q.limit,
-            offset: q.offset,
-          },
-          q.view,
-        );
-        return jsonListPage(json, total);
-      });
+      return caches.mailItemLists.getOrLoad(
+        `${caller.organizationId}|${JSON.stringify(q)}`,
+        caller.dataVersion,
+        async () => {
+          const { json, total } = await mailItemsRepository.page(
+            db,
+            caller.organizationId,
+            {
+              ...filters,
+              order: q.order,
+              limit: q.limit,
+              offset: q.offset,
+            },
+            q.view,
+          );
+          return jsonListPage(json, total);
+        },
+      );
     },
 
     get: (caller: OrgCaller, id: string) => load(caller.organizationId, id),
@@ -162,7 +166,7 @@ export function createMailItemsService({ db, caches }: Deps) {
      */
     async create(caller: OrgCaller, input: CreateInput): Promise<MailItem> {
       const { organizationId, userId } = caller;
-      const settings = await settingsOf(organizationId);
+      const settings = await settingsOf(caller);
       const type = valueFromList(settings.packageTypes, input.type, 'Unknown package type');
       if (settings.requirePhotoUpload && !input.photoData) throw badRequest(PHOTO_REQUIRED_MESSAGE, 'photo_required');
       const fields = Object.fromEntries(FIELD_KEYS.map((k) => [k, input[k] ?? null])) as ItemFields;
@@ -176,7 +180,6 @@ export function createMailItemsService({ db, caches }: Deps) {
         events,
         photo: await photoFrom(input.photoData),
       });
-      changed(organizationId);
       return toMailItemDto(item);
     },
 
@@ -187,7 +190,7 @@ export function createMailItemsService({ db, caches }: Deps) {
      */
     async update(caller: OrgCaller, id: string, input: UpdateInput): Promise<MailItem> {
       const { organizationId } = caller;
-      const settings = await settingsOf(organizationId);
+      const settings = await settingsOf(caller);
       const status = input.status ? valueFromList(settings.customStatuses, input.status, 'Unknown status') : undefined;
       const type =
         input.type !== undefined ? valueFromList(settings.packageTypes, input.type, 'Unknown package type') : undefined;
@@ -201,7 +204,6 @@ export function createMailItemsService({ db, caches }: Deps) {
           plan: (before, checked) => planEdit(caller, before, request, settings, photo, checked),
         },
       );
-      changed(organizationId);
       return toMailItemDto(item);
     },
 
@@ -238,7 +240,6 @@ export function createMailItemsService({ db, caches }: Deps) {
           },
         },
       );
-      changed(organizationId);
       return toMailItemDto(item);
     },
 
@@ -249,7 +250,6 @@ export function createMailItemsService({ db, caches }: Deps) {
       await writer.remove({ organizationId, id }, (before) =>
         transitions.remove(before.item, { actor: userId, snapshot: toMailItemDto(before) }),
       );
-      changed(organizationId);
     },
   };
 }

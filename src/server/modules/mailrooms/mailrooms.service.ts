@@ -8,7 +8,6 @@ import {
   type MailroomBody,
   type UpdateMailroomBody,
 } from '../../../contract';
-import { forgetOrganizationData } from '../../caches';
 import type { Deps, OrgCaller } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { conflict, notFound } from '../../lib/errors';
@@ -97,7 +96,7 @@ async function audit(tx: DbOrTx, caller: OrgCaller, { action, id, label, before,
   });
 }
 
-export function createMailroomsService({ db, caches }: Deps) {
+export function createMailroomsService({ db }: Deps) {
   async function mailroomDto(organizationId: string, id: string): Promise<Mailroom> {
     const row = await mailroomsRepository.findWithCount(db, organizationId, id);
     if (!row) throw notFound(MAILROOM_NOT_FOUND);
@@ -143,7 +142,6 @@ export function createMailroomsService({ db, caches }: Deps) {
         const changes = changedViews(mailroomView(current), mailroomView(row));
         if (changes) await audit(tx, caller, { action: 'mailroom.updated', id, label: row.name, ...changes });
       });
-      forgetOrganizationData(caches, caller.organizationId); // item lists show mailroom names
       return mailroomDto(caller.organizationId, id);
     },
 
@@ -163,7 +161,6 @@ export function createMailroomsService({ db, caches }: Deps) {
         await mailroomsRepository.delete(tx, organizationId, id);
         await audit(tx, caller, { action: 'mailroom.deleted', id, label: current.name, before: mailroomView(current) });
       });
-      forgetOrganizationData(caches, organizationId);
     },
 
     async listLocations(caller: OrgCaller, mailroomId?: string): Promise<Location[]> {
@@ -193,7 +190,6 @@ export function createMailroomsService({ db, caches }: Deps) {
         });
         return created;
       });
-      forgetOrganizationData(caches, organizationId); // item lists show location names
       return toLocationDto(location);
     },
 
@@ -233,7 +229,6 @@ export function createMailroomsService({ db, caches }: Deps) {
         if (changes) await audit(tx, caller, { action: 'location.updated', id, label: after.name, ...changes });
         return after;
       });
-      forgetOrganizationData(caches, organizationId); // item lists show location names
       return toLocationDto(location);
     },
 
@@ -257,7 +252,6 @@ export function createMailroomsService({ db, caches }: Deps) {
           before: locationView(location),
         });
       });
-      forgetOrganizationData(caches, organizationId);
     },
   };
 }

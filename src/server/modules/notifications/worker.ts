@@ -3,7 +3,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { integrations, photos } from '../../db/schema';
-import { forgetOrganizationData, type Caches } from '../../caches';
 import { markNotified } from '../mail-items/mail-items.service';
 import { createBatcher } from '../../lib/batcher';
 import { isPublicUrl } from '../../lib/public-address';
@@ -37,8 +36,6 @@ export type NotificationsDeps = {
   log: FastifyBaseLogger;
   /** The base of unsubscribe links and admin email links (Deps.publicUrl). */
   publicUrl: () => string;
-  /** The app's caches, cleared when auto-notify changes an item's status. */
-  caches?: Caches;
   /** Requests the app is serving right now: while there are many, the worker yields to them. */
   requestsInFlight?: () => number;
 };
@@ -295,14 +292,13 @@ export function createNotifications(deps: NotificationsDeps) {
         }
         // The arrival message is out: the item becomes notified if still pending (the mail-items
         // module's rule and writer), in the transaction that records the message as sent.
-        const notified = await db.transaction(async (tx) => {
+        await db.transaction(async (tx) => {
           if (!(await queueRepository.markSent(tx, job, result))) return false;
           return markNotified(tx, job.organizationId, job.mailItemId!, {
             at: new Date(),
             via: job.channel === 'email' ? 'email' : 'sms',
           });
         });
-        if (notified && deps.caches) forgetOrganizationData(deps.caches, job.organizationId);
         return;
       }
       const outcome = await queueRepository.markFailedAttempt(db, job, result);

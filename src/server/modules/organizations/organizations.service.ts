@@ -7,7 +7,6 @@ import {
   type UpdateOrganizationBody,
 } from '../../../contract';
 import type { Deps, OrgCaller } from '../../context';
-import { transactionForgetting } from '../../caches';
 import type { DbOrTx } from '../../db/client';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { DAY_MS, addMs, iso, isoOrNull } from '../../lib/time';
@@ -88,7 +87,7 @@ export async function createOrganizationFor(
  * (`requirePathOrganization`: 404 to non-members, so organization ids cannot be probed; then
  * `requireAdmin` for the admin calls).
  */
-export function createOrganizationsService({ db, caches }: Deps) {
+export function createOrganizationsService({ db }: Deps) {
   /**
    * Inside a membership change: locks the organization (member changes run one at a time) and
    * checks again, under the lock, that the caller is still its admin.
@@ -146,7 +145,7 @@ export function createOrganizationsService({ db, caches }: Deps) {
 
     /** Admins; the changed fields (before and after) are audited in the same transaction. */
     async update({ userId, organizationId }: OrgCaller, input: UpdateOrganizationBody): Promise<Organization> {
-      return transactionForgetting(db, caches, async (tx, forget) => {
+      return db.transaction(async (tx) => {
         // Locked so that the audited "before" is the value this update replaces.
         if (!(await membersRepository.lockOrganization(tx, organizationId))) throw notFound(ORGANIZATION_NOT_FOUND);
         const current = await organizationsRepository.findById(tx, organizationId);
@@ -157,7 +156,6 @@ export function createOrganizationsService({ db, caches }: Deps) {
         if (!org) throw notFound(ORGANIZATION_NOT_FOUND);
         if (changes) {
           // Its timezone decides "today" on the dashboard and the history's days.
-          forget({ kind: 'organization', organizationId });
           await auditRepository.record(tx, {
             organizationId,
             actorId: userId,
@@ -183,14 +181,13 @@ export function createOrganizationsService({ db, caches }: Deps) {
      * that member sees the new role (its cached membership is dropped).
      */
     async updateMemberRole({ userId, organizationId }: OrgCaller, memberUserId: string, role: Role): Promise<Member> {
-      const member = await transactionForgetting(db, caches, async (tx, forget) => {
+      const member = await db.transaction(async (tx) => {
         await lockAsAdmin(tx, userId, organizationId);
         const current = await membersRepository.find(tx, organizationId, memberUserId);
         if (!current) throw notFound(MEMBER_NOT_FOUND);
         if (current.role === role) return current;
         await refuseLastAdmin(tx, organizationId, current, MEMBER_MESSAGES.lastAdminDemote);
         await membersRepository.updateRole(tx, organizationId, memberUserId, role);
-        forget({ kind: 'membership', organizationId, userId: memberUserId });
         await auditMemberChange(tx, { userId, organizationId }, memberUserId, current, 'member.role_changed', { role });
         return { ...current, role };
       });
@@ -199,13 +196,12 @@ export function createOrganizationsService({ db, caches }: Deps) {
 
     async removeMember({ userId, organizationId }: OrgCaller, memberUserId: string) {
       if (memberUserId === userId) throw badRequest(MEMBER_MESSAGES.cannotRemoveSelf, 'cannot_remove_self');
-      await transactionForgetting(db, caches, async (tx, forget) => {
+      await db.transaction(async (tx) => {
         await lockAsAdmin(tx, userId, organizationId);
         const member = await membersRepository.find(tx, organizationId, memberUserId);
         if (!member) throw notFound(MEMBER_NOT_FOUND);
         await refuseLastAdmin(tx, organizationId, member, MEMBER_MESSAGES.lastAdminRemove);
         await membersRepository.delete(tx, organizationId, memberUserId);
-        forget({ kind: 'membership', organizationId, userId: memberUserId });
         await auditMemberChange(tx, { userId, organizationId }, memberUserId, member, 'member.removed');
       });
     },

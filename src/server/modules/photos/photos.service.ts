@@ -1,12 +1,11 @@
 import type { Deps } from '../../context';
-import { membershipKey } from '../../caches';
 import { notFound } from '../../lib/errors';
 import { membersRepository } from '../organizations/members.repository';
 import { photosRepository } from './photos.repository';
 
 export const PHOTO_NOT_FOUND = 'Photo not found';
 
-export function createPhotosService({ db, caches }: Deps) {
+export function createPhotosService({ db }: Deps) {
   return {
     /**
      * An <img> cannot send the organization header, so access is decided by the photo's own
@@ -15,9 +14,7 @@ export function createPhotosService({ db, caches }: Deps) {
     async read(userId: string, photoId: string, variant: 'full' | 'thumbnail') {
       const photo = await photosRepository.findForServing(db, photoId, variant);
       if (!photo) throw notFound(PHOTO_NOT_FOUND);
-      const role = await caches.memberships.getOrLoad(membershipKey(photo.organizationId, userId), () =>
-        membersRepository.findRole(db, photo.organizationId, userId),
-      );
+      const role = await membersRepository.findRole(db, photo.organizationId, userId);
       if (!role) throw notFound(PHOTO_NOT_FOUND);
       return { contentType: photo.contentType, bytes: photo.bytes };
     },

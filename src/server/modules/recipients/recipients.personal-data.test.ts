@@ -997,7 +997,10 @@ describe('the hand-over side (issue 26): proxies, hand-over proof, expected numb
     // On their page they expect a package and are signed in.
     const page = await signedInToPage(p.email);
     const tracking = `PX${seq} ${Math.random().toString(36).slice(2, 10).toUpperCase()}`;
-    const expected = await page('POST', '/api/portal/expected', { trackingNumber: tracking, label: `Boots for ${p.firstName}` });
+    const expected = await page('POST', '/api/portal/expected', {
+      trackingNumber: tracking,
+      label: `Boots for ${p.firstName}`,
+    });
     expect(expected.statusCode, expected.body).toBe(201);
     return {
       admin,

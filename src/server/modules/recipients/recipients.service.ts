@@ -11,7 +11,6 @@ import type {
   RecipientPersonalData,
   RecipientSummary as RecipientSummarySchema,
 } from '../../../contract';
-import { forgetOrganizationData } from '../../caches';
 import type { Deps, OrgCaller } from '../../context';
 import { jsonListPage, type ListPage } from '../../http';
 import type { DbOrTx } from '../../db/client';
@@ -95,9 +94,8 @@ function changesOf(input: RecipientUpdateInput): RecipientChanges {
   return changes;
 }
 
-export function createRecipientsService({ db, caches }: Deps) {
+export function createRecipientsService({ db }: Deps) {
   /** The dashboard's Active Recipients card counts them. */
-  const changed = (organizationId: string) => forgetOrganizationData(caches, organizationId);
 
   async function analyse(tx: DbOrTx, organizationId: string, rows: CheckedRow[]) {
     const { emails, nameUnitKeys } = lookupKeys(rows);
@@ -137,7 +135,6 @@ export function createRecipientsService({ db, caches }: Deps) {
         recipientType: input.recipientType,
         isActive: input.isActive ?? true,
       });
-      changed(caller.organizationId);
       return toRecipientDto(row);
     },
 
@@ -149,14 +146,12 @@ export function createRecipientsService({ db, caches }: Deps) {
           ? await recipientsRepository.findById(db, caller.organizationId, id)
           : await recipientsRepository.update(db, caller.organizationId, id, changes);
       if (!row) throw notFound(RECIPIENT_NOT_FOUND);
-      changed(caller.organizationId);
       return toRecipientDto(row);
     },
 
     /** Admins (the route checks). Mail items keep their history; their recipient becomes empty. */
     async remove(caller: OrgCaller, id: string): Promise<void> {
       if (!(await recipientsRepository.delete(db, caller.organizationId, id))) throw notFound(RECIPIENT_NOT_FOUND);
-      changed(caller.organizationId);
     },
 
     /**
@@ -255,7 +250,6 @@ export function createRecipientsService({ db, caches }: Deps) {
         }
         return { recipient: toRecipientDto(erased ?? row), counts };
       });
-      changed(organizationId);
       return result;
     },
 
@@ -297,7 +291,6 @@ export function createRecipientsService({ db, caches }: Deps) {
           invalid: analysed.length - valid.length,
         };
       });
-      if (result.created > 0) changed(caller.organizationId);
       return result;
     },
   };

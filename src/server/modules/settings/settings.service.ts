@@ -6,7 +6,6 @@ import {
   type UpdateOrganizationSettingsBody,
 } from '../../../contract';
 import type { Deps, OrgCaller } from '../../context';
-import { transactionForgetting } from '../../caches';
 import { badRequest, notFound } from '../../lib/errors';
 import { auditRepository, changedFields } from '../audit/audit.repository';
 import { membersRepository } from '../organizations/members.repository';
@@ -40,7 +39,7 @@ function checkChanges(input: SettingsUpdateInput): SettingsChanges {
  * /api/organizations/{id}, its routes answer 404 to a non-member and 403 to a member calling an
  * admin action (`requirePathOrganization`, `requireAdmin`) before the caller gets here.
  */
-export function createOrganizationSettingsService({ db, caches }: Deps) {
+export function createOrganizationSettingsService({ db }: Deps) {
   return {
     /** Members and admins. */
     async get({ organizationId }: OrgCaller): Promise<OrganizationSettings> {
@@ -53,15 +52,13 @@ export function createOrganizationSettingsService({ db, caches }: Deps) {
      */
     async update({ userId, organizationId }: OrgCaller, input: SettingsUpdateInput): Promise<OrganizationSettings> {
       const changes = checkChanges(input);
-      return transactionForgetting(db, caches, async (tx, forget) => {
+      return db.transaction(async (tx) => {
         // The organization row serialises concurrent edits, so "before" is what this one replaces.
         if (!(await membersRepository.lockOrganization(tx, organizationId))) throw notFound(ORGANIZATION_NOT_FOUND);
         const current = await settingsRepository.get(tx, organizationId);
         const diff = changedFields(current, changes);
         const result = await settingsRepository.update(tx, organizationId, changes);
-        forget({ kind: 'settings', organizationId });
         // Cached history pages and cards were checked against the old lists of types and statuses.
-        forget({ kind: 'organizationData', organizationId });
         if (diff) {
           await auditRepository.record(tx, {
             organizationId,

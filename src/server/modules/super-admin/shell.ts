@@ -1,5 +1,4 @@
 import { and, count, eq, ne } from 'drizzle-orm';
-import { tellInstances } from '../../caches';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { usersRepository } from '../auth/users.repository';
@@ -38,7 +37,5 @@ export async function revokeSuperAdmin(
 
 async function setFlag(db: Db, user: { id: string }, isSuperAdmin: boolean) {
   // The command runs in a process of its own: the running instances hear of it through the feed.
-  await db.transaction((tx) =>
-    setSuperAdminFlag(tx, user.id, isSuperAdmin, { via: 'shell' }, (change) => tellInstances(tx, [change])),
-  );
+  await db.transaction((tx) => setSuperAdminFlag(tx, user.id, isSuperAdmin, { via: 'shell' }));
 }

@@ -1,4 +1,3 @@
-import type { CacheChange } from '../../caches';
 import type { DbOrTx } from '../../db/client';
 import { platformLogRepository } from './platform-log.repository';
 import { superAdminRepository } from './super-admin.repository';
@@ -12,8 +11,8 @@ export type SuperAdminFlagChangedBy = { actor: { id: string; email: string } } |
 
 /**
  * The one writer of the super admin flag: sets it (locking the user's row) and, when it changed,
- * tells the caches (the user's cached sessions carry the old flag) and writes its platform log
- * row, all inside the caller's transaction. Answers the flag before and the user's email;
+ * writes its platform log row, inside the caller's transaction. (Sessions are read with the user
+ * on every request, decision 037: the next request on any instance carries the new flag.) Answers the flag before and the user's email;
  * undefined for an unknown user.
  */
 export async function setSuperAdminFlag(
@@ -21,11 +20,9 @@ export async function setSuperAdminFlag(
   userId: string,
   isSuperAdmin: boolean,
   by: SuperAdminFlagChangedBy,
-  forget: (change: CacheChange) => unknown,
 ): Promise<{ isSuperAdmin: boolean; email: string } | undefined> {
   const before = await superAdminRepository.setSuperAdmin(tx, userId, isSuperAdmin);
   if (!before || before.isSuperAdmin === isSuperAdmin) return before;
-  await forget({ kind: 'user', userId });
   await platformLogRepository.record(tx, {
     kind: 'super_admin',
     action: isSuperAdmin ? 'user.super_admin_granted' : 'user.super_admin_revoked',

@@ -13,8 +13,8 @@ import {
   type UpdatePlatformOrganizationBody,
   type UpdatePlatformUserBody,
 } from '../../../contract';
+import { PLATFORM_STATS_VERSION } from '../../caches';
 import type { Deps } from '../../context';
-import { transactionForgetting } from '../../caches';
 import { badRequest, notFound } from '../../lib/errors';
 import { iso } from '../../lib/time';
 import { applyOperatorChange } from '../billing/plan-changes';
@@ -51,7 +51,7 @@ export function createSuperAdminService({ db, caches, config }: Deps) {
   return {
     /** Reused for PLATFORM_STATS_TTL_MS (caches.ts); the lists stay live. Off with the caches. */
     stats(): Promise<PlatformStats> {
-      return caches.platformStats.getOrLoad('stats', async () => {
+      return caches.platformStats.getOrLoad('stats', PLATFORM_STATS_VERSION, async () => {
         const { revenueCents, ...figures } = await superAdminRepository.stats(db);
         return { ...figures, revenue: revenueCents / 100 };
       });
@@ -92,11 +92,10 @@ export function createSuperAdminService({ db, caches, config }: Deps) {
       id: string,
       body: UpdatePlatformOrganizationBody,
     ): Promise<SuperAdminOrganization> {
-      await transactionForgetting(db, caches, async (tx, forget) => {
+      await db.transaction(async (tx) => {
         const change = await applyOperatorChange(tx, id, body, { userId: caller.userId });
         if (!change) throw notFound(SUPER_ADMIN_MESSAGES.organizationNotFound);
         if (Object.keys(change.after).length === 0) return;
-        forget({ kind: 'organization', organizationId: id });
         await platformLogRepository.record(tx, {
           kind: 'super_admin',
           action: 'organization.updated',
@@ -108,15 +107,18 @@ export function createSuperAdminService({ db, caches, config }: Deps) {
           after: change.after,
         });
       });
+      // The operator sees their change in the figures at once here; other instances' figures may
+      // be up to PLATFORM_STATS_TTL_MS old (decision 037: they have no data version of their own).
+      caches.platformStats.clear();
       return toOrganizationDto((await superAdminRepository.findOrganization(db, id))!);
     },
 
     /** Grants or revokes the flag. Nobody revokes their own, so the platform always keeps one. */
     async updateUser(caller: PlatformCaller, id: string, body: UpdatePlatformUserBody): Promise<SuperAdminUser> {
       if (id === caller.userId && !body.isSuperAdmin) throw badRequest(SUPER_ADMIN_MESSAGES.selfRevoke, 'self_revoke');
-      await transactionForgetting(db, caches, async (tx, forget) => {
+      await db.transaction(async (tx) => {
         const actor = { id: caller.userId, email: caller.email };
-        const before = await setSuperAdminFlag(tx, id, body.isSuperAdmin, { actor }, forget);
+        const before = await setSuperAdminFlag(tx, id, body.isSuperAdmin, { actor });
         if (!before) throw notFound(SUPER_ADMIN_MESSAGES.userNotFound);
       });
       return toUserDto((await superAdminRepository.findUser(db, id))!);

@@ -1,4 +1,3 @@
-import { tellInstances } from '../../caches';
 import type { Db } from '../../db/client';
 import { sessionsRepository } from '../auth/sessions.repository';
 import { twoFactorRepository } from '../auth/two-factor.repository';
@@ -19,7 +18,6 @@ export async function resetTwoFactor(db: Db, email: string): Promise<'reset' | '
     await twoFactorRepository.clear(tx, user.id);
     await twoFactorRepository.endChallengesFor(tx, user.id);
     await sessionsRepository.deleteForUser(tx, user.id);
-    await tellInstances(tx, [{ kind: 'user', userId: user.id }]);
     await platformLogRepository.record(tx, {
       kind: 'sign_in',
       action: 'user.two_factor_reset',
