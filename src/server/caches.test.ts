@@ -12,7 +12,7 @@ beforeAll(async () => {
   t = await createTestApp({ CACHE_TTL_MS: '60000' });
 });
 
-describe('cached lookups are invalidated by local writes', () => {
+describe('who may call is read on every request, with caching on', () => {
   it('logout ends the session at once', async () => {
     const c = new Client(t);
     await c.register();

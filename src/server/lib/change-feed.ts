@@ -7,8 +7,8 @@ import { asPlatform } from '../db/tenant-scope';
 
 /**
  * What one instance tells every other instance on the same database, through PostgreSQL
- * LISTEN/NOTIFY on one channel: cache invalidations today (caches.ts), the live desk's events
- * later. A message is `{ i: instance id, k: kind, p: payload }` as JSON; each instance listens on
+ * LISTEN/NOTIFY on one channel: the live desk's events (issue 29). (Cache invalidations went
+ * this way until decision 037 made the caches check a data version instead.) A message is `{ i: instance id, k: kind, p: payload }` as JSON; each instance listens on
  * a connection of its own (not one of the pool's) and skips the messages it sent itself.
  *
  * Delivery is at most once: a message sent while an instance is not listening is lost to it.

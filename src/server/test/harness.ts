@@ -50,8 +50,9 @@ export async function createSecondInstance(t: TestApp, env: Overrides = {}): Pro
 
 /**
  * One app on the database at `url`. Caching is on with the production TTL (CACHE_TTL_MS's
- * default), as the app runs: a test that changes rows behind the app's back says what it made
- * stale with `forget`, or passes CACHE_TTL_MS: '0' when uncached behaviour is its subject.
+ * default), as the app runs. A test that changes rows behind the app's back needs nothing more:
+ * the triggers raise the organization's data version (decision 037). CACHE_TTL_MS: '0' when
+ * uncached behaviour is its subject.
  */
 async function startInstance(url: string, env: Overrides) {
   // As in production: the application's role, held by row-level security.

@@ -52,7 +52,6 @@ export function toInvitationDto(r: InvitationListRow, now = new Date()): Invitat
  * row (two joins cannot both take the last seat). Throws, changing nothing:
  * 400 invalid_invitation (unknown, used, revoked or expired), 400 email_mismatch,
  * 409 already_member, 402 trial_expired, 402 seat_limit.
- * The caller must forget the cached membership of (organizationId, user) after commit.
  */
 export async function joinWithInvitation(
   tx: DbOrTx,

@@ -125,8 +125,7 @@ export function createSuperAdminService({ db, caches, config }: Deps) {
     },
 
     /**
-     * The route's check: the flag as the database holds it now, not as a cached session remembers
-     * it; and, where SUPER_ADMIN_TWO_FACTOR is required (production's default), two-factor on.
+     * The route's check: the flag as the database holds it now; and, where SUPER_ADMIN_TWO_FACTOR is required (production's default), two-factor on.
      */
     async checkAccess(userId: string): Promise<'allowed' | 'not_super_admin' | 'two_factor_required'> {
       const access = await superAdminRepository.superAdminAccess(db, userId);
