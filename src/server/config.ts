@@ -88,8 +88,10 @@ const EnvSchema = z.object({
   /** Seed a demo organization on an empty database (default: on outside production). */
   SEED_DEMO: z.enum(['true', 'false']).optional(),
   /**
-   * How long an instance may reuse a session, membership or dashboard lookup (ms). Writes on the
-   * same instance take effect at once; other instances see them within this time. 0 disables.
+   * How long an instance keeps a cached list, dashboard figure or settings (ms). An entry is only
+   * served at the organization's data version it was built at (decision 037), so a write on any
+   * instance shows on the next request everywhere; the TTL bounds memory and figures that move
+   * with the clock ("today"). Sessions and memberships are never cached. 0 disables.
    */
   CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   /**
