@@ -1,11 +1,12 @@
 import crypto from 'node:crypto';
-import { afterAll, inject } from 'vitest';
+import { inject } from 'vitest';
 import { buildApp } from '../app';
 import { clearCaches } from '../caches';
 import { loadConfig, type Config } from '../config';
 import { connectDatabase } from '../db/client';
 import { appRoleFor } from '../db/row-level-security';
 import { organizationMembers } from '../db/schema';
+import { atFileEnd } from './file-cleanups';
 import { adminQuery, adminRows, withDatabase } from './global-setup';
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -25,7 +26,7 @@ export async function createTestApp(env: Overrides = {}) {
   const url = withDatabase(adminUrl, dbName);
   const instance = await startInstance(url, env);
 
-  afterAll(async () => {
+  atFileEnd(async () => {
     await instance.close();
     await adminQuery(adminUrl, `drop database if exists ${dbName} with (force)`);
   });
@@ -44,7 +45,7 @@ export async function createTestApp(env: Overrides = {}) {
  */
 export async function createSecondInstance(t: TestApp, env: Overrides = {}): Promise<TestApp> {
   const instance = await startInstance(t.url, { ...t.env, ...env });
-  afterAll(() => instance.close());
+  atFileEnd(() => instance.close());
   return { ...t, ...instance };
 }
 

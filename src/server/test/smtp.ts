@@ -1,6 +1,6 @@
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
-import { afterAll } from 'vitest';
+import { atFileEnd } from './file-cleanups';
 import { createTestApp } from './harness';
 
 export type ReceivedMail = { from: string; to: string[]; raw: string; subject: string; text: string };
@@ -64,7 +64,7 @@ export type TestSmtp = Awaited<ReturnType<typeof startTestSmtp>>;
  */
 export async function createTestAppWithSmtp(env: Record<string, string> = {}) {
   const smtp = await startTestSmtp();
-  afterAll(() => smtp.close());
+  atFileEnd(() => smtp.close());
   const t = await createTestApp({ SMTP_URL: smtp.url, APP_URL: 'http://pigeonhole.test', ...env });
   return { t, smtp };
 }
