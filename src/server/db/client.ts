@@ -137,6 +137,9 @@ export function connectDatabase(connectionString: string, poolSize: number, opti
     // Statements sent without waiting go out together (a scoped statement's begin and commit).
     pipeline: true,
     idleTimeoutMillis: 30_000,
+    // A request waits at most this long for a connection (the database gone, or the pool
+    // exhausted) and then answers 503 (plugins/errors.ts) instead of hanging behind nginx's timeout.
+    connectionTimeoutMillis: 5_000,
     // A superuser bypasses row-level security: each new connection takes the application's role
     // before its first use. A connection that cannot is closed and the checkout fails (pg-pool's
     // onConnect), never used as superuser.
