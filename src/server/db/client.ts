@@ -152,6 +152,11 @@ export function connectDatabase(connectionString: string, poolSize: number, opti
   // An idle client losing its connection (e.g. the server restarting) must not crash the process.
   pool.on('error', () => undefined);
   pool.on('connect', oneWritePerTick);
+  // Nor one checked out between two statements (a transaction awaiting the app's code): pg-pool
+  // listens for errors of idle clients only, and a client's 'error' event without a listener is
+  // an uncaught exception (it was, in faults.test.ts). The statement in flight or the next one
+  // fails on its own ("not queryable"), answers 503, and the broken client leaves the pool on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzle(pool, { schema });
   return { db, pool, close: () => pool.end() };
 }
