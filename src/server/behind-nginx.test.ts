@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { organizations } from './db/schema';
 import { createSecondInstance, createTestApp, newAccount, type TestApp } from './test/harness';
 import { nginxMissing, startNginx, type RunningNginx } from './test/nginx';
+import { freePort } from './test/pg-cluster';
 
 /**
  * Three app instances on one database behind Debian's nginx running the shipped
@@ -190,6 +191,44 @@ describe.skipIf(missing)('three instances behind nginx (round robin, no sticky s
     );
     expect(statuses.filter((s) => s === 201)).toHaveLength(5);
     expect(statuses.filter((s) => s === 402)).toHaveLength(7);
+  });
+});
+
+describe.skipIf(missing)('an instance gone (killed, restarting)', () => {
+  it('is passed over: reads and writes whose connection it refused go to a live one, none fails', async () => {
+    // One live instance and a port nothing listens on, as after a SIGKILL.
+    const live = (instances[0]!.app.server.address() as { port: number }).port;
+    const dead = await freePort();
+    const proxy = await startNginx({ upstreams: [`127.0.0.1:${dead}`, `127.0.0.1:${live}`] });
+    try {
+      const { admin, recipient } = await deskThroughNginx();
+      const statuses: number[] = [];
+      for (let i = 0; i < 10; i += 1) {
+        const read = await fetch(`${proxy.url}/api/mail-items`, {
+          headers: { cookie: admin.cookie!, 'x-organization-id': admin.organizationId! },
+        });
+        statuses.push(read.status);
+        // A POST refused at connect was never sent: nginx may and does send it to the next one.
+        const write = await fetch(`${proxy.url}/api/mail-items`, {
+          method: 'POST',
+          headers: {
+            cookie: admin.cookie!,
+            'x-organization-id': admin.organizationId!,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ type: 'letter', recipientId: recipient.id, trackingNumber: `gone-${i}` }),
+        });
+        statuses.push(write.status);
+      }
+      expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+      expect(statuses.filter((s) => s === 201)).toHaveLength(10);
+      const [row] = await instances[0]!.asOwner<{ n: number }>(
+        `select count(*)::int as n from mail_items where tracking_number like 'gone-%' and organization_id = '${admin.organizationId}'`,
+      );
+      expect(row?.n).toBe(10);
+    } finally {
+      await proxy.stop();
+    }
   });
 });
 
