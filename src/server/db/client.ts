@@ -137,6 +137,9 @@ export function connectDatabase(connectionString: string, poolSize: number, opti
     // Statements sent without waiting go out together (a scoped statement's begin and commit).
     pipeline: true,
     idleTimeoutMillis: 30_000,
+    // A request waits at most this long for a connection (the database gone, or the pool
+    // exhausted) and then answers 503 (plugins/errors.ts) instead of hanging behind nginx's timeout.
+    connectionTimeoutMillis: 5_000,
     // A superuser bypasses row-level security: each new connection takes the application's role
     // before its first use. A connection that cannot is closed and the checkout fails (pg-pool's
     // onConnect), never used as superuser.
@@ -149,6 +152,11 @@ export function connectDatabase(connectionString: string, poolSize: number, opti
   // An idle client losing its connection (e.g. the server restarting) must not crash the process.
   pool.on('error', () => undefined);
   pool.on('connect', oneWritePerTick);
+  // Nor one checked out between two statements (a transaction awaiting the app's code): pg-pool
+  // listens for errors of idle clients only, and a client's 'error' event without a listener is
+  // an uncaught exception (it was, in faults.test.ts). The statement in flight or the next one
+  // fails on its own ("not queryable"), answers 503, and the broken client leaves the pool on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzle(pool, { schema });
   return { db, pool, close: () => pool.end() };
 }

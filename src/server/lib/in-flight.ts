@@ -14,10 +14,19 @@ declare module 'fastify' {
 export function trackInFlight(app: FastifyInstance) {
   let count = 0;
   let onIdle: (() => void) | undefined;
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async () => {
     count += 1;
   });
-  app.addHook('onSend', async () => {
+  app.addHook('onSend', async (_request, reply) => {
+    // Once closing, a reply ends its keep-alive connection: the server stops waiting for it as
+    // soon as the reply is out, instead of until the client's idle timeout (a request in flight at
+    // SIGTERM would otherwise hold the exit until the forced one). nginx opens a new connection to
+    // another instance for its next request.
+    if (closing) reply.header('connection', 'close');
     count = Math.max(0, count - 1);
     if (count === 0) onIdle?.();
   });

@@ -1,11 +1,18 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../lib/errors';
+import { isDatabaseUnavailable } from '../lib/pg-errors';
+
+/**
+ * Seconds a client is told to wait when the database is away. A PostgreSQL restart takes a few
+ * seconds; the desk's requests are retried by the person (or a script honouring Retry-After).
+ */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * Every failure leaves as JSON `{message, code?, errors?}`. Validation errors carry the
- * contract's messages (the first one as `message`); unexpected errors are logged and answer a
- * bare 500 without internals.
+ * contract's messages (the first one as `message`); the database being away answers 503 with
+ * Retry-After; unexpected errors are logged and answer a bare 500 without internals.
  */
 export function registerErrorHandlers(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
@@ -37,6 +44,15 @@ export function registerErrorHandlers(app: FastifyInstance) {
     }
     if (status >= 400 && status < 500) {
       return reply.status(status).send({ message: error.message, code: error.code?.toLowerCase() });
+    }
+    // The database restarting or unreachable: not a bug, and retrying later will work. Every
+    // instance shares the database, so nginx does not retry another (it retries no 503).
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send({ message: 'The database is unavailable for a moment. Please try again.', code: 'database_unavailable' });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply
