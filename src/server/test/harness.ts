@@ -85,6 +85,8 @@ async function startInstance(url: string, env: Overrides, poolUrl = url) {
       ALLOW_PRIVATE_TARGETS: 'true',
       // Every test registers from the same address; the limit itself is tested in auth.test.ts.
       REGISTER_RATE_LIMIT_IP: '100000',
+      // Behind a transaction pooler, the database itself is the direct connection.
+      ...(env.DATABASE_POOLER ? { DATABASE_LISTEN_URL: url } : {}),
       ...env,
     },
     process.cwd(),
