@@ -143,11 +143,15 @@ describe.skipIf(!available)('History and Reports from a streaming replica', () =
     } finally {
       await onReplica('select pg_wal_replay_resume()');
     }
-    // Replay running again: the replica catches up and serves.
+    // Replay running again: the replica catches up (the backlog of the pause first) and serves.
     await log();
     const before = counts();
-    expect((await admin.get('/api/history')).json()).toHaveLength(6);
-    expect(counts().replica).toBe(before.replica + 1);
+    let served = false;
+    for (let i = 0; i < 10 && !served; i += 1) {
+      expect((await admin.get('/api/history')).json()).toHaveLength(6);
+      served = counts().replica > before.replica;
+    }
+    expect(served).toBe(true);
   });
 
   it("another organization's items never appear in reads from the replica", async () => {
