@@ -33,7 +33,8 @@ const EnvSchema = z.object({
   /**
    * Where each instance LISTENs for the other instances' changes (one connection of its own).
    * Unset: DATABASE_URL. Set it to the database itself when DATABASE_URL goes through a pooler in
-   * transaction mode (PgBouncer), which cannot carry LISTEN.
+   * transaction mode (PgBouncer), which cannot carry LISTEN: required with DATABASE_POOLER, which
+   * also runs the migrations and the statistics check over it.
    */
   DATABASE_LISTEN_URL: z.string().optional(),
   /**
