@@ -1,4 +1,10 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { loadConfig } from './config';
+import { startServer } from './server';
+import { adminQuery, adminRows, withDatabase } from './test/global-setup';
 import { sql } from 'drizzle-orm';
 import { connectDatabase } from './db/client';
 import { mailItems } from './db/schema';
@@ -134,6 +140,62 @@ describe.skipIf(!installed)('through PgBouncer in transaction mode', () => {
       expect(y.json()).toHaveLength(n);
     }
   });
+
+  it(
+    'a whole server starts through it: migrations over the direct URL, the demo seed, sign-in, the desk',
+    { timeout: 90_000 },
+    async () => {
+      const adminUrl = inject('adminUrl');
+      const name = `pooled_${process.pid}_${Date.now()}`;
+      await adminQuery(adminUrl, `create database ${name}`);
+      const direct = withDatabase(adminUrl, name);
+      const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'pigeonhole-pooled-'));
+      const env = {
+        NODE_ENV: 'development',
+        PORT: '0',
+        LOG_LEVEL: 'silent',
+        DATA_DIR: dataDir,
+        DATABASE_URL: bouncer.urlFor(direct),
+        DATABASE_POOLER: 'transaction',
+        NOTIFICATIONS_WORKER: 'false',
+      };
+      try {
+        expect(() => loadConfig(env, process.cwd())).toThrow(/DATABASE_LISTEN_URL: required/);
+        const server = await startServer(loadConfig({ ...env, DATABASE_LISTEN_URL: direct }, process.cwd()));
+        try {
+          const login = await fetch(`${server.url}/api/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ username: server.demoLogin!.email, password: server.demoLogin!.password }),
+          });
+          expect(login.status).toBe(200);
+          const cookie = login.headers
+            .getSetCookie()
+            .map((c) => c.split(';')[0])
+            .join('; ');
+          const orgs = (await (
+            await fetch(`${server.url}/api/organizations`, { headers: { cookie } })
+          ).json()) as Array<{
+            id: string;
+          }>;
+          const headers = { cookie, 'x-organization-id': orgs[0]!.id };
+          for (let i = 0; i < 8; i += 1) {
+            const list = await fetch(`${server.url}/api/mail-items`, { headers });
+            expect(list.status).toBe(200);
+            expect(((await list.json()) as unknown[]).length).toBeGreaterThan(0);
+          }
+          expect((await fetch(`${server.url}/api/history/stats`, { headers })).status).toBe(200);
+        } finally {
+          await server.stop();
+        }
+        const migrated = await adminRows<{ n: number }>(direct, 'select count(*)::int as n from mail_items');
+        expect(migrated[0]!.n).toBeGreaterThan(0);
+      } finally {
+        await adminQuery(adminUrl, `drop database if exists ${name} with (force)`);
+        await fs.rm(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('why the setting matters: named prepared statements break through the pooler without it', async () => {
     const direct = connectDatabase(bouncer.urlFor(a.url), 8);
