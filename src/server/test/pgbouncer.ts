@@ -31,7 +31,8 @@ export interface PgBouncer {
  * PgBouncer in transaction mode in front of the PostgreSQL at `backendUrl`'s host and port (every
  * database, as the connecting user), run as a child process with a generated ini in a temp folder.
  * `poolSize` server connections per database and user: fewer than the app's pool, so that its
- * connections really take turns on them. Trust authentication (the users listed in auth_file).
+ * connections really take turns on them. Clients are trusted (the user listed in auth_file, with
+ * the password of `backendUrl`, which PgBouncer then logs in to the server with).
  * Under root it runs as `postgres` (PgBouncer refuses root).
  */
 export async function startPgBouncer(backendUrl: string, { poolSize = 4 } = {}): Promise<PgBouncer> {
@@ -57,7 +58,12 @@ export async function startPgBouncer(backendUrl: string, { poolSize = 4 } = {}):
     'ignore_startup_parameters = extra_float_digits,options',
   ].join('\n');
   await fs.writeFile(path.join(dir, 'pgbouncer.ini'), `${ini}\n`);
-  await fs.writeFile(path.join(dir, 'userlist.txt'), `"${user}" ""\n`);
+  // Clients are trusted; the password (the embedded PostgreSQL's has one) is what PgBouncer logs
+  // in to the server with. (A double quote is written twice in auth_file.)
+  const password = decodeURIComponent(backend.password).replaceAll('"', '""');
+  await fs.writeFile(path.join(dir, 'userlist.txt'), `"${user.replaceAll('"', '""')}" "${password}"\n`, {
+    mode: 0o600,
+  });
   let ids: { uid: number; gid: number } | undefined;
   if (process.getuid?.() === 0) {
     const [uid, gid] = await Promise.all(
