@@ -85,6 +85,7 @@ import { handoversRoutes } from './modules/mail-items/handovers.routes';
 import { portalRepository } from './modules/portal/portal.repository';
 import { createPortalService } from './modules/portal/portal.service';
 import { portalRoutes } from './modules/portal/portal.routes';
+import { connectReplica, createReplicaReads, primaryReads, type ReplicaReads } from './db/replica';
 
 export type BuildOptions = {
   config: Config;
@@ -138,8 +139,17 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
   app.decorate('changeFeed', changeFeed);
   app.decorate('caches', caches);
   app.addHook('onClose', () => changeFeed.close());
+  // History, its statistics, the export and Reports read from the replica when it has replayed
+  // what the caller's request knows of (decision 038).
+  const replica = config.databaseReplicaUrl
+    ? await connectReplica(config.databaseReplicaUrl, config.databasePoolSize, config.databasePooler)
+    : undefined;
+  const reads = replica ? createReplicaReads(db, replica.db) : primaryReads(db);
+  if (replica) app.addHook('onClose', () => replica.close());
+  app.decorate('replicaReads', reads);
   const deps: Deps = {
     db,
+    reads,
     config,
     mailer: mailer ?? createMailer(config.smtpUrl, config.mailFrom, app.log),
     log: app.log,
@@ -337,5 +347,7 @@ declare module 'fastify' {
     portalLinksSent: () => Promise<void>;
     /** This instance's caches (caches.ts); services reach them through their deps. */
     caches: Caches;
+    /** Where History and Reports read, and how often the replica served them (db/replica.ts). */
+    replicaReads: ReplicaReads;
   }
 }

@@ -22,6 +22,23 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' }, '/srv/app')).toThrow(/DATABASE_POOL_SIZE/);
   });
 
+  it('requires a direct DATABASE_LISTEN_URL behind a transaction pooler, and takes a replica', () => {
+    expect(() => loadConfig({ DATABASE_POOLER: 'transaction' }, '/srv/app')).toThrow(
+      /DATABASE_LISTEN_URL: required with DATABASE_POOLER=transaction/,
+    );
+    expect(() => loadConfig({ DATABASE_POOLER: 'session' }, '/srv/app')).toThrow(/DATABASE_POOLER/);
+    const c = loadConfig(
+      {
+        DATABASE_POOLER: 'transaction',
+        DATABASE_LISTEN_URL: 'postgres://db/x',
+        DATABASE_REPLICA_URL: 'postgres://r/x',
+      },
+      '/srv/app',
+    );
+    expect(c).toMatchObject({ databasePooler: 'transaction', databaseReplicaUrl: 'postgres://r/x' });
+    expect(loadConfig({}, '/srv/app')).toMatchObject({ databasePooler: null, databaseReplicaUrl: undefined });
+  });
+
   it('turns demo seeding off in production and parses lists', () => {
     const c = loadConfig(
       { NODE_ENV: 'production', APP_URL: 'https://desk.example.com', SUPER_ADMIN_EMAILS: ' A@x.com, b@y.com ,' },

@@ -80,9 +80,25 @@ const EnvSchema = z.object({
   /**
    * Where each instance LISTENs for the other instances' changes (one connection of its own).
    * Unset: DATABASE_URL. Set it to the database itself when DATABASE_URL goes through a pooler in
-   * transaction mode (PgBouncer), which cannot carry LISTEN.
+   * transaction mode (PgBouncer), which cannot carry LISTEN: required with DATABASE_POOLER, which
+   * also runs the migrations and the statistics check over it.
    */
   DATABASE_LISTEN_URL: z.string().optional(),
+  /**
+   * `transaction` when DATABASE_URL (and DATABASE_REPLICA_URL) go through a pooler in transaction
+   * mode (PgBouncer's pool_mode = transaction): no named prepared statements, the role and
+   * settings set in every transaction (SET LOCAL), and the migrations and the statistics check over
+   * DATABASE_LISTEN_URL, which must then name the database directly (decision 038). Unset: a
+   * direct connection or a pooler in session mode.
+   */
+  DATABASE_POOLER: z.enum(['transaction']).optional(),
+  /**
+   * A streaming replica of DATABASE_URL (a physical copy: same roles). History, its statistics,
+   * the CSV export and Reports read from it when it has replayed the organization's writes the
+   * request knows of (its data version), else from DATABASE_URL after waiting up to 200 ms
+   * (decision 038). Unset: everything reads from DATABASE_URL.
+   */
+  DATABASE_REPLICA_URL: z.string().optional(),
   /** Where the embedded PostgreSQL keeps its cluster (DATA_DIR/pg). */
   DATA_DIR: z.string().default('./data'),
   /**
@@ -216,6 +232,10 @@ export type Config = {
   appUrl: string | undefined;
   databaseUrl: string | undefined;
   databaseListenUrl: string | undefined;
+  /** DATABASE_POOLER: 'transaction' behind PgBouncer in transaction mode (decision 038), else null. */
+  databasePooler: 'transaction' | null;
+  /** DATABASE_REPLICA_URL: where History, exports and Reports read (decision 038). */
+  databaseReplicaUrl: string | undefined;
   dataDir: string;
   databasePoolSize: number;
   smtpUrl: string | undefined;
@@ -291,6 +311,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
         '(the demo provider would complete the other payment choice without charging anything); unset one of them',
     );
   }
+  // Behind a transaction pooler, LISTEN, the migrations' and statistics' connections need the
+  // database itself: no default could be right.
+  if (e.DATABASE_POOLER === 'transaction' && !e.DATABASE_LISTEN_URL) {
+    throw new Error(
+      'Invalid configuration:\n  DATABASE_LISTEN_URL: required with DATABASE_POOLER=transaction (a direct connection ' +
+        'to the database for LISTEN, the migrations and the statistics check, which a transaction pooler cannot carry)',
+    );
+  }
   const demoPayments = e.DEMO_PAYMENTS
     ? e.DEMO_PAYMENTS === 'true'
     : e.NODE_ENV !== 'production' && providerKeys.length === 0;
@@ -301,6 +329,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
     appUrl: e.APP_URL,
     databaseUrl: e.DATABASE_URL || undefined,
     databaseListenUrl: e.DATABASE_LISTEN_URL || undefined,
+    databasePooler: e.DATABASE_POOLER ?? null,
+    databaseReplicaUrl: e.DATABASE_REPLICA_URL || undefined,
     dataDir: path.resolve(rootDir, e.DATA_DIR),
     databasePoolSize: e.DATABASE_POOL_SIZE ?? defaultPoolSize(os.availableParallelism()),
     smtpUrl: e.SMTP_URL || undefined,

@@ -6,10 +6,13 @@ import type { SecretBox } from './lib/secrets';
 import type { Role } from '../contract';
 import type { users } from './db/schema';
 import type { Caches } from './caches';
+import type { ReplicaReads } from './db/replica';
 
 /** What services need from the outside world; built once per app. */
 export type Deps = {
   db: Db;
+  /** Reads that may go to the replica (History, exports, Reports): db/replica.ts, decision 038. */
+  reads: ReplicaReads;
   config: Config;
   mailer: Mailer;
   log: FastifyBaseLogger;

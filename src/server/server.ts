@@ -36,15 +36,22 @@ export async function startServer(config: Config, options: { mailer?: Mailer } =
     log.info({ dataDir: config.dataDir, ms: Date.now() - started }, 'embedded PostgreSQL started');
   }
   // Migrations run as the connecting user; the application then acts as a role held by
-  // row-level security (db/row-level-security.ts).
-  const migrator = connectDatabase(databaseUrl, 1);
+  // row-level security (db/row-level-security.ts). Behind a transaction pooler, they and the
+  // statistics check take the direct connection (DATABASE_LISTEN_URL, required then): DDL and
+  // ANALYZE gain nothing from the pooler, and a migration must not wait in its queue (decision 038).
+  const pooler = config.databasePooler;
+  const directUrl = (pooler && config.databaseListenUrl) || databaseUrl;
+  const migrator = connectDatabase(directUrl, 1);
   try {
     await runMigrations(migrator.db, config.rootDir);
   } finally {
     await migrator.close();
   }
-  const stopStatistics = await keepStatistics(databaseUrl, config.statisticsCheckMs, log);
-  const database = connectDatabase(databaseUrl, config.databasePoolSize, { role: await appRoleFor(databaseUrl) });
+  const stopStatistics = await keepStatistics(directUrl, config.statisticsCheckMs, log);
+  const database = connectDatabase(databaseUrl, config.databasePoolSize, {
+    role: await appRoleFor(databaseUrl),
+    pooler,
+  });
   try {
     // Fails the start, not the first request, if the application's role cannot be taken.
     await database.pool.query('select 1');

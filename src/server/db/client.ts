@@ -10,26 +10,68 @@ export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export type Database = { db: Db; pool: pg.Pool; close: () => Promise<void> };
 
-/** Set when the connecting user bypasses row-level security (a superuser): the role to act as. */
-export type DatabaseOptions = { role?: string | null };
+/**
+ * `role`: set when the connecting user bypasses row-level security (a superuser): the role to act
+ * as. `pooler: 'transaction'`: the connection goes through a pooler in transaction mode (PgBouncer),
+ * where a server connection serves a client for one transaction only (decision 038).
+ */
+export type DatabaseOptions = { role?: string | null; pooler?: 'transaction' | null };
 
 type QueryArgs = [config: unknown, values?: unknown, callback?: unknown];
 type AnyQuery = (...args: QueryArgs) => unknown;
+
+/**
+ * What a connection must have set before its statements run: the application's role (when the
+ * connecting user bypasses row-level security) and the planner settings. Directly, once per
+ * connection (`set`); behind a transaction pooler, in every transaction (`set local`), since the
+ * next transaction may run on another server connection, and a session `set` would stay on this
+ * one for whichever client gets it next.
+ */
+function preludeOf(role: string | null | undefined, local: boolean): string {
+  const set = local ? 'set local' : 'set';
+  return `${role ? `${set} role ${pg.escapeIdentifier(role)}; ` : ''}${set} ${PLANNER_SETTINGS}`;
+}
+
+/**
+ * A transaction pooler cannot keep a named prepared statement: it was prepared on one server
+ * connection and the next run may land on another ("prepared statement does not exist").
+ * PgBouncer 1.21 can track them (max_prepared_statements); Debian 12 ships 1.18. Without its name
+ * the statement runs unnamed: parsed and planned each time, as it was before decision 025.
+ */
+function unnamed(config: unknown): unknown {
+  if (config && typeof config === 'object' && 'name' in config) {
+    const { name: _name, ...rest } = config as { name?: unknown };
+    return rest;
+  }
+  return config;
+}
+
+/** The statement that opens a transaction: with the scope's setting, and behind a pooler the prelude. */
+function beginWith(ids: readonly string[] | undefined, prelude: string | null, begin = 'begin'): string {
+  const opened = prelude ? `${begin}; ${prelude}` : begin;
+  return ids ? beginScoped(ids, opened) : opened;
+}
 
 /**
  * A pool whose statements carry the tenant scope of the code sending them (tenant-scope.ts) as a
  * transaction-local setting, so row-level security holds with a connection pooler in
  * transaction mode too. A lone statement in scope runs in a transaction of its own that sets it,
  * in one round trip; a transaction opened in scope sets it with its `begin`, in the same round trip.
+ * Behind a transaction pooler every statement does so, unscoped ones too, with the prelude.
  */
 class TenantPool extends pg.Pool {
+  /** Behind a transaction pooler: what each transaction sets first (preludeOf); else null. */
+  prelude: string | null = null;
+
   override query(...args: QueryArgs): never {
     const ids = scopedOrganizations();
     // Callback-style calls (none of ours) keep pg's own path, unscoped.
-    if (!ids || args.some((a) => typeof a === 'function')) {
+    if (args.some((a) => typeof a === 'function')) {
       return (super.query as unknown as AnyQuery).apply(this, args) as never;
     }
-    return this.inScope(ids, args[0], args[1]) as never;
+    if (this.prelude) return this.inTransaction(beginWith(ids, this.prelude), unnamed(args[0]), args[1]) as never;
+    if (!ids) return (super.query as unknown as AnyQuery).apply(this, args) as never;
+    return this.inTransaction(beginScoped(ids), args[0], args[1]) as never;
   }
 
   /**
@@ -38,15 +80,15 @@ class TenantPool extends pg.Pool {
    * rollback (PostgreSQL ends an aborted transaction that way); every reply is awaited before the
    * connection goes back to the pool.
    */
-  private async inScope(ids: readonly string[], config: unknown, values: unknown) {
+  private async inTransaction(begin: string, config: unknown, values: unknown) {
     const client = await super.connect();
     const sent = [
-      client.query(beginScoped(ids)),
+      client.query(begin),
       (client.query as unknown as AnyQuery)(config, values) as Promise<unknown>,
       client.query('commit'),
     ];
-    const [begin, statement, commit] = await Promise.allSettled(sent);
-    const failure = [begin, statement, commit].find((r) => r!.status === 'rejected') as
+    const [opened, statement, commit] = await Promise.allSettled(sent);
+    const failure = [opened, statement, commit].find((r) => r!.status === 'rejected') as
       PromiseRejectedResult | undefined;
     // A reply from the server leaves the connection usable; anything else (a lost connection) ends it.
     client.release(failure && !(failure.reason instanceof pg.DatabaseError) ? (failure.reason as Error) : undefined);
@@ -56,33 +98,57 @@ class TenantPool extends pg.Pool {
 
   override connect(...args: unknown[]): never {
     const ids = scopedOrganizations();
+    const prelude = this.prelude;
     const connect = super.connect as unknown as (...a: unknown[]) => unknown;
-    if (!ids) return connect.apply(this, args) as never;
+    if (!ids && !prelude) return connect.apply(this, args) as never;
     const callback = args[0];
     if (typeof callback === 'function') {
       return connect.call(this, (err: Error | undefined, client: pg.PoolClient | undefined, done: unknown) =>
-        (callback as (...a: unknown[]) => void)(err, client && scopeTransactions(client, ids), done),
+        (callback as (...a: unknown[]) => void)(err, client && scopeTransactions(client, ids, prelude), done),
       ) as never;
     }
-    return (connect.call(this) as Promise<pg.PoolClient>).then((client) => scopeTransactions(client, ids)) as never;
+    return (connect.call(this) as Promise<pg.PoolClient>).then((client) =>
+      scopeTransactions(client, ids, prelude),
+    ) as never;
   }
 }
 
-/** For this checkout only: every `begin` the client sends also sets the tenant scope. */
-function scopeTransactions(client: pg.PoolClient, ids: readonly string[]): pg.PoolClient {
+/**
+ * For this checkout only: every `begin` the client sends also sets the tenant scope (and, behind
+ * a transaction pooler, the prelude). Behind a pooler, statements lose their names, and one sent
+ * outside a transaction (none of ours: the checkouts are for transactions) gets one of its own
+ * rather than run without the role.
+ */
+function scopeTransactions(client: pg.PoolClient, ids: readonly string[] | undefined, prelude: string | null) {
   const query = client.query as unknown as AnyQuery;
   const release = client.release;
+  let inTransaction = false;
   const scoped: AnyQuery = function (this: pg.PoolClient, config, values, callback) {
     const text = typeof config === 'string' ? config : (config as { text?: unknown } | null)?.text;
     const params = (config as { values?: unknown[] } | null)?.values ?? values;
-    if (typeof text === 'string' && /^\s*begin\b/i.test(text) && !(Array.isArray(params) && params.length > 0)) {
-      const withScope = beginScoped(ids, text.trim().replace(/;$/, ''));
+    if (prelude) config = unnamed(config);
+    if (
+      typeof text === 'string' &&
+      /^\s*(begin|start\s+transaction)\b/i.test(text) &&
+      !(Array.isArray(params) && params.length > 0)
+    ) {
+      inTransaction = true;
+      const withScope = beginWith(ids, prelude, text.trim().replace(/;$/, ''));
       return query.call(
         this,
         typeof config === 'string' ? withScope : { ...(config as object), text: withScope },
         values,
         callback,
       );
+    }
+    if (typeof text === 'string' && /^\s*(commit|rollback|end|abort)\s*;?\s*$/i.test(text)) inTransaction = false;
+    else if (prelude && !inTransaction && typeof callback !== 'function') {
+      const sent = [
+        query.call(this, beginWith(ids, prelude)),
+        query.call(this, config, values),
+        query.call(this, 'commit'),
+      ] as Promise<unknown>[];
+      return Promise.all(sent).then((r) => r[1]);
     }
     return query.call(this, config, values, callback);
   };
@@ -127,10 +193,10 @@ function oneWritePerTick(client: pg.PoolClient) {
  * them (75 ms) instead of read in index order (0.2 ms); with statistics both settings choose
  * the same plans for our lists (decision 021).
  */
-export const PLANNER_SETTINGS = 'set random_page_cost = 1.1';
+export const PLANNER_SETTINGS = 'random_page_cost = 1.1';
 
 export function connectDatabase(connectionString: string, poolSize: number, options: DatabaseOptions = {}): Database {
-  const role = options.role;
+  const { role, pooler } = options;
   const pool = new TenantPool({
     connectionString,
     max: poolSize,
@@ -142,13 +208,11 @@ export function connectDatabase(connectionString: string, poolSize: number, opti
     connectionTimeoutMillis: 5_000,
     // A superuser bypasses row-level security: each new connection takes the application's role
     // before its first use. A connection that cannot is closed and the checkout fails (pg-pool's
-    // onConnect), never used as superuser.
+    // onConnect), never used as superuser. Behind a transaction pooler, each transaction does.
     // (onConnect is pg-pool's, missing from its types.)
-    ...({
-      onConnect: (client: pg.PoolClient) =>
-        client.query(`${role ? `set role ${pg.escapeIdentifier(role)}; ` : ''}${PLANNER_SETTINGS}`),
-    } as object),
+    ...(pooler ? {} : ({ onConnect: (client: pg.PoolClient) => client.query(preludeOf(role, false)) } as object)),
   } as pg.PoolConfig);
+  if (pooler) pool.prelude = preludeOf(role, true);
   // An idle client losing its connection (e.g. the server restarting) must not crash the process.
   pool.on('error', () => undefined);
   pool.on('connect', oneWritePerTick);

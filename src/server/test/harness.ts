@@ -19,12 +19,16 @@ type Overrides = Record<string, string>;
 /** A fixed key for integration secrets in tests (never used outside them). */
 export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
 
-export async function createTestApp(env: Overrides = {}) {
+/**
+ * `poolUrl`: where the app's pool connects instead of the database itself (a pooler in front of
+ * it, given the database's own URL); `url` stays the database's, for asOwner and the change feed.
+ */
+export async function createTestApp(env: Overrides = {}, options: { poolUrl?: (url: string) => string } = {}) {
   const dbName = `t_${crypto.randomBytes(6).toString('hex')}`;
   const adminUrl = inject('adminUrl');
   await adminQuery(adminUrl, `create database ${dbName} template ${inject('templateDb')}`);
   const url = withDatabase(adminUrl, dbName);
-  const instance = await startInstance(url, env);
+  const instance = await startInstance(url, env, options.poolUrl?.(url));
 
   atFileEnd(async () => {
     await instance.close();
@@ -44,7 +48,7 @@ export async function createTestApp(env: Overrides = {}) {
  * caches and change feed, configured like `t`'s unless `env` says otherwise; closed after the file.
  */
 export async function createSecondInstance(t: TestApp, env: Overrides = {}): Promise<TestApp> {
-  const instance = await startInstance(t.url, { ...t.env, ...env });
+  const instance = await startInstance(t.url, { ...t.env, ...env }, t.poolUrl);
   atFileEnd(() => instance.close());
   return { ...t, ...instance };
 }
@@ -55,9 +59,19 @@ export async function createSecondInstance(t: TestApp, env: Overrides = {}): Pro
  * the triggers raise the organization's data version (decision 037). CACHE_TTL_MS: '0' when
  * uncached behaviour is its subject.
  */
-async function startInstance(url: string, env: Overrides) {
-  // As in production: the application's role, held by row-level security.
-  const database = connectDatabase(url, 5, { role: await appRoleFor(url) });
+/**
+ * An app on a database migrated elsewhere (a cluster of the test's own, pg-cluster.ts), closed
+ * after the file; `asOwner` reads that database as its connecting user.
+ */
+export async function createAppOn(url: string, env: Overrides = {}): Promise<TestApp> {
+  const instance = await startInstance(url, env);
+  afterAll(() => instance.close());
+  const asOwner = <R extends Record<string, unknown> = Record<string, unknown>>(text: string) =>
+    adminRows<R>(url, text);
+  return { ...instance, asOwner, url };
+}
+
+async function startInstance(url: string, env: Overrides, poolUrl = url) {
   const config: Config = loadConfig(
     {
       NODE_ENV: 'test',
@@ -72,10 +86,14 @@ async function startInstance(url: string, env: Overrides) {
       ALLOW_PRIVATE_TARGETS: 'true',
       // Every test registers from the same address; the limit itself is tested in auth.test.ts.
       REGISTER_RATE_LIMIT_IP: '100000',
+      // Behind a transaction pooler, the database itself is the direct connection.
+      ...(env.DATABASE_POOLER ? { DATABASE_LISTEN_URL: url } : {}),
       ...env,
     },
     process.cwd(),
   );
+  // As in production: the application's role, held by row-level security.
+  const database = connectDatabase(poolUrl, 5, { role: await appRoleFor(poolUrl), pooler: config.databasePooler });
   const app = await buildApp({ config, db: database.db });
   await app.ready();
   return {
@@ -85,6 +103,8 @@ async function startInstance(url: string, env: Overrides) {
     config,
     /** The overrides it was started with. */
     env,
+    /** Where its pool connects, when not to the database directly (a pooler). */
+    poolUrl: poolUrl === url ? undefined : poolUrl,
     /** Empties this instance's caches. */
     forgetEverything: () => clearCaches(app.caches),
     close: async () => {
