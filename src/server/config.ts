@@ -135,6 +135,14 @@ const EnvSchema = z.object({
    * together with any provider key refuses to start; `true` in production is logged loudly at start.
    */
   DEMO_PAYMENTS: z.enum(['true', 'false']).optional(),
+  /**
+   * Bearer token that GET /metrics (Prometheus text format) requires. Unset: /metrics answers 404,
+   * so an instance exposes nothing an operator did not ask for (docs/operations.md).
+   */
+  METRICS_TOKEN: z
+    .string()
+    .refine((v) => v === '' || v.length >= 16, 'at least 16 characters (a guessable token exposes the metrics)')
+    .optional(),
   /** Trust X-Forwarded-For from a proxy in front (for client addresses in rate limits). */
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   /**
@@ -168,6 +176,8 @@ export type Config = {
   logLevel: string;
   seedDemo: boolean;
   trustProxy: boolean;
+  /** METRICS_TOKEN: the bearer token /metrics requires; undefined: /metrics is not exposed (404). */
+  metricsToken: string | undefined;
   cacheTtlMs: number;
   secretsKey: string | undefined;
   /** ALLOW_PRIVATE_TARGETS: integrations may reach private addresses (local testing only). */
@@ -255,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO ? e.SEED_DEMO === 'true' : e.NODE_ENV === 'development',
     trustProxy: e.TRUST_PROXY === 'true',
+    metricsToken: e.METRICS_TOKEN || undefined,
     cacheTtlMs: e.CACHE_TTL_MS,
     secretsKey: e.SECRETS_KEY || undefined,
     allowPrivateTargets: e.ALLOW_PRIVATE_TARGETS === 'true',
