@@ -1,4 +1,5 @@
-// `npm run backup [-- --out FOLDER]`: the whole database DATABASE_URL names (every organization,
+// `npm run backup [-- --out FOLDER] [--database-url URL]`: the whole database DATABASE_URL (or
+// --database-url: the direct address when DATABASE_URL is a transaction pooler) names (every organization,
 // photos included: they are rows of `photos`), as a pg_dump custom-format archive in a folder of
 // its own with a manifest (row counts, migrations, versions) and, when the instance keeps its
 // secrets key in DATA_DIR, that key. Restore with `npm run restore -- FOLDER`. docs/operations.md.
@@ -26,13 +27,14 @@ const rootDir = fileURLToPath(new URL('..', import.meta.url));
 const { options } = parseArgs(process.argv.slice(2));
 const config = loadConfig(process.env, rootDir);
 
+const given = typeof options['database-url'] === 'string' ? options['database-url'] : config.databaseUrl;
 let embedded: EmbeddedServer | undefined;
-if (!config.databaseUrl) {
+if (!given) {
   // The embedded cluster can only be opened while no server runs on it (one postmaster per folder).
   console.log(`DATABASE_URL is unset: starting the embedded PostgreSQL in ${config.dataDir} for the backup`);
   embedded = await startEmbeddedPostgres(config.dataDir);
 }
-const url = config.databaseUrl ?? embedded!.url;
+const url = given ?? embedded!.url;
 const client = new pg.Client({ connectionString: url });
 await client.connect();
 let failed = false;
