@@ -88,13 +88,27 @@ describe.skipIf(tools instanceof Error)('npm run backup and npm run restore', ()
     const key = crypto.randomBytes(32).toString('base64');
     fs.writeFileSync(path.join(sourceData, 'secrets.key'), key);
     const out = path.join(scratch, 'backup');
+    // The desk keeps logging while the backup runs: the manifest must still match the archive.
+    let writing = true;
+    let written = 0;
+    const writes = (async () => {
+      while (writing) {
+        const res = await client.post('/api/recipients', { firstName: 'During', lastName: `Backup ${written}` });
+        expect(res.statusCode).toBe(201);
+        written += 1;
+      }
+    })();
     const backup = await npmScript('backup', ['--out', out], { DATABASE_URL: t.url, DATA_DIR: sourceData });
+    writing = false;
+    await writes;
     expect(backup.output).toMatch(/Backed up t_\w+ \(\d+ rows in \d+ tables/);
     expect(backup.code).toBe(0);
     const manifest = JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8'));
-    const before = await tableCounts(t.url);
-    expect(manifest).toMatchObject({ format: 'pigeonhole-backup/1', rows: before, secretsKey: 'included' });
-    expect(manifest.rows.photos).toBeGreaterThanOrEqual(1);
+    expect(manifest).toMatchObject({ format: 'pigeonhole-backup/1', secretsKey: 'included' });
+    const before: Record<string, number> = manifest.rows;
+    expect(before.photos).toBeGreaterThanOrEqual(1);
+    expect(written).toBeGreaterThan(0);
+    expect((await tableCounts(t.url)).recipients).toBeGreaterThanOrEqual(before.recipients!);
 
     // Into a database that does not exist yet (created), on a machine with an empty DATA_DIR.
     const targetData = path.join(scratch, 'target-data');
