@@ -53,11 +53,13 @@ const tableCounts = async (url: string) =>
 
 describe.skipIf(tools instanceof Error)('npm run backup and npm run restore', () => {
   let t: TestApp;
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pigeonhole-backup-'));
+  // Made in beforeAll: a describe that is skipped collects its body but runs no hook.
+  let scratch: string;
   const restoredName = `r_${crypto.randomBytes(6).toString('hex')}`;
   const restoredUrl = withDatabase(adminUrl, restoredName);
 
   beforeAll(async () => {
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pigeonhole-backup-'));
     t = await createTestApp();
   });
   afterAll(async () => {
