@@ -5,7 +5,7 @@ export * from './sign-in';
 export * from './two-factor';
 export * from './organizations';
 export * from './dashboard';
-export * from './health';
+export * from './operations';
 export * from './invitations';
 export * from './pagination';
 export * from './recipients';

@@ -42,8 +42,9 @@ import { organizationsRoutes } from './modules/organizations/organizations.route
 import { membersRepository } from './modules/organizations/members.repository';
 import { createDashboardService } from './modules/dashboard/dashboard.service';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
-import { createHealthService } from './modules/health/health.service';
-import { healthRoutes } from './modules/health/health.routes';
+import { createOperationsService } from './modules/operations/operations.service';
+import { instrumentRequests, operationsRoutes } from './modules/operations/operations.routes';
+import { createMetrics } from './modules/operations/metrics';
 import { createRecipientsService } from './modules/recipients/recipients.service';
 import { recipientsRoutes } from './modules/recipients/recipients.routes';
 import { createOrganizationSettingsService } from './modules/settings/settings.service';
@@ -147,6 +148,9 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
   const reads = replica ? createReplicaReads(db, replica.db) : primaryReads(db);
   if (replica) app.addHook('onClose', () => replica.close());
   app.decorate('replicaReads', reads);
+  // Prometheus metrics only when METRICS_TOKEN asks for them: no registry and no hook otherwise.
+  const metrics = config.metricsToken ? createMetrics({ db, caches, changeFeed }) : undefined;
+  instrumentRequests(app, metrics);
   const deps: Deps = {
     db,
     reads,
@@ -233,7 +237,6 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
     },
   });
 
-  healthRoutes(app, createHealthService(deps));
   const twoFactor = createTwoFactorService(deps);
   authRoutes(app, createAuthService(deps, twoFactor));
   twoFactorRoutes(app, twoFactor);
@@ -273,6 +276,16 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
     requestsInFlight: () => app.inFlight.count,
   });
   app.decorate('notifications', notifications);
+  operationsRoutes(
+    app,
+    createOperationsService({
+      db,
+      changeFeed,
+      runsNotificationWorker: config.notificationsWorker,
+      notificationWorkers: notifications.runningWorkers,
+    }),
+    metrics && config.metricsToken ? { metrics, token: config.metricsToken } : undefined,
+  );
   notificationsRoutes(app, createNotificationsService(deps, notifications.unsubscribeKeys));
   integrationsRoutes(app, createIntegrationsService(deps));
   for (const warning of startupWarnings(config)) app.log.error(warning);

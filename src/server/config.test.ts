@@ -48,6 +48,13 @@ describe('loadConfig', () => {
     expect(c.superAdminEmails).toEqual(['a@x.com', 'b@y.com']);
   });
 
+  it('exposes /metrics only with a token long enough not to be guessed (METRICS_TOKEN)', () => {
+    expect(loadConfig({}, '/srv/app').metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: '' }, '/srv/app').metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'a'.repeat(16) }, '/srv/app').metricsToken).toBe('a'.repeat(16));
+    expect(() => loadConfig({ METRICS_TOKEN: 'secret' }, '/srv/app')).toThrow(/METRICS_TOKEN: at least 16 characters/);
+  });
+
   it('refuses to start in production without APP_URL: links must never come from a request', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' }, '/srv/app')).toThrow(/APP_URL: required in production/);
     expect(loadConfig({ NODE_ENV: 'development' }, '/srv/app').appUrl).toBeUndefined();

@@ -199,6 +199,14 @@ const EnvSchema = z.object({
    */
   DEMO_PAYMENTS: z.enum(['true', 'false']).optional(),
   /**
+   * Bearer token that GET /metrics (Prometheus text format) requires. Unset: /metrics answers 404,
+   * so an instance exposes nothing an operator did not ask for (docs/operations.md).
+   */
+  METRICS_TOKEN: z
+    .string()
+    .refine((v) => v === '' || v.length >= 16, 'at least 16 characters (a guessable token exposes the metrics)')
+    .optional(),
+  /**
    * Which proxies in front may say who the client is (X-Forwarded-For, -Proto, -Host), for the
    * client address of rate limits and audit logs: `false` (none: the connecting address is the
    * client), `true` (whoever connects: only when nothing but the proxy can reach the app), a hop
@@ -254,6 +262,8 @@ export type Config = {
   seedDemo: boolean;
   /** TRUST_PROXY as Fastify's trustProxy takes it. */
   trustProxy: TrustProxy;
+  /** METRICS_TOKEN: the bearer token /metrics requires; undefined: /metrics is not exposed (404). */
+  metricsToken: string | undefined;
   cacheTtlMs: number;
   secretsKey: string | undefined;
   /** ALLOW_PRIVATE_TARGETS: integrations may reach private addresses (local testing only). */
@@ -351,6 +361,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO ? e.SEED_DEMO === 'true' : e.NODE_ENV === 'development',
     trustProxy: e.TRUST_PROXY,
+    metricsToken: e.METRICS_TOKEN || undefined,
     cacheTtlMs: e.CACHE_TTL_MS,
     secretsKey: e.SECRETS_KEY || undefined,
     allowPrivateTargets: e.ALLOW_PRIVATE_TARGETS === 'true',

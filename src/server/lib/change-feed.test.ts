@@ -42,6 +42,29 @@ describe('the change feed', () => {
     otherKind.stop();
   });
 
+  it('counts what it receives and measures each message from its sent-at time', async () => {
+    const lags: [number, string][] = [];
+    two.observeLag((lagMs, kind) => lags.push([lagMs, kind]));
+    const before = two.stats.received;
+    const atTwo = heard(two, 'test.lag');
+    const sentFrom = Date.now();
+    await one.publish('test.lag', 'timed');
+    await expect.poll(() => atTwo.payloads, poll).toEqual(['timed']);
+    const elapsed = Date.now() - sentFrom;
+    expect(two.stats.received).toBe(before + 1);
+    expect(lags).toHaveLength(1);
+    expect(lags[0]![1]).toBe('test.lag');
+    expect(lags[0]![0]).toBeGreaterThanOrEqual(0);
+    expect(lags[0]![0]).toBeLessThanOrEqual(elapsed);
+    // Its own messages are neither counted nor measured.
+    const own = two.stats.received;
+    await two.publish('test.lag', 'own');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(two.stats.received).toBe(own);
+    expect(lags).toHaveLength(1);
+    atTwo.stop();
+  });
+
   it('sends with a transaction only when it commits', async () => {
     const atTwo = heard(two, 'test.tx');
     await expect(
@@ -80,6 +103,7 @@ describe('the change feed', () => {
           where application_name = 'pigeonhole-change-feed:${feed.instanceId}'`,
       );
       await expect.poll(() => states, poll).toEqual([true, false, true]);
+      expect(feed.stats.reconnects).toBe(1);
       const atFeed = heard(feed, 'test.back');
       await one.publish('test.back', 'heard again');
       await expect.poll(() => atFeed.payloads, poll).toEqual(['heard again']);

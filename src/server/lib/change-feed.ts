@@ -8,7 +8,9 @@ import { asPlatform } from '../db/tenant-scope';
 /**
  * What one instance tells every other instance on the same database, through PostgreSQL
  * LISTEN/NOTIFY on one channel: the live desk's events (issue 29). (Cache invalidations went
- * this way until decision 037 made the caches check a data version instead.) A message is `{ i: instance id, k: kind, p: payload }` as JSON; each instance listens on
+ * this way until decision 037 made the caches check a data version instead.) A message is
+ * `{ i: instance id, k: kind, p: payload, t: sent at (ms since the epoch, the sender's clock) }`
+ * as JSON (`t` gives the metrics the feed's lag: sent to received); each instance listens on
  * a connection of its own (not one of the pool's) and skips the messages it sent itself.
  *
  * Delivery is at most once: a message sent while an instance is not listening is lost to it.
@@ -27,13 +29,27 @@ export type ReconnectDelays = { minMs: number; maxMs: number };
 const DEFAULT_DELAYS: ReconnectDelays = { minMs: 100, maxMs: 5_000 };
 
 type Handler = (payload: unknown) => void;
-type Envelope = { i: string; k: string; p: unknown };
+type Envelope = { i: string; k: string; p: unknown; t?: number };
+
+/** What the feed has done since it was made (read by the metrics at scrape time). */
+export type ChangeFeedStats = {
+  /** Messages from other instances delivered to this one. */
+  received: number;
+  /** Times listening started again after the connection was lost. */
+  reconnects: number;
+};
 
 export type ChangeFeed = {
   /** This instance's id: its own messages come back to it and are skipped by it. */
   readonly instanceId: string;
   /** Whether this instance is listening now (every message sent from now on reaches it). */
   readonly listening: boolean;
+  readonly stats: Readonly<ChangeFeedStats>;
+  /**
+   * Calls `observer` with each received message's lag in ms (its receipt minus its `t`, on two
+   * machines' clocks) and kind; one observer (the metrics), the last one set wins.
+   */
+  observeLag(observer: (lagMs: number, kind: string) => void): void;
   /**
    * Sends `payload` (JSON, under 8000 bytes with its envelope) to every other instance. With a
    * transaction it is sent as part of it: PostgreSQL delivers it when, and only if, it commits.
@@ -63,7 +79,7 @@ export type ChangeFeedOptions = {
  * scope (one round trip, no transaction of its own).
  */
 export async function notifyChange(via: DbOrTx, sender: string, kind: string, payload: unknown) {
-  const text = JSON.stringify({ i: sender, k: kind, p: payload } satisfies Envelope);
+  const text = JSON.stringify({ i: sender, k: kind, p: payload, t: Date.now() } satisfies Envelope);
   const bytes = Buffer.byteLength(text);
   if (bytes > MAX_MESSAGE_BYTES)
     throw new Error(`change feed: a "${kind}" message of ${bytes} bytes is over the limit`);
@@ -101,6 +117,9 @@ export function createChangeFeed({ db, log, connection, reconnect = DEFAULT_DELA
   let closed = false;
   let attempts = 0;
   let retry: NodeJS.Timeout | undefined;
+  let everListened = false;
+  const stats: ChangeFeedStats = { received: 0, reconnects: 0 };
+  let lagObserver: ((lagMs: number, kind: string) => void) | undefined;
 
   function setListening(value: boolean) {
     if (listening === value) return;
@@ -124,6 +143,8 @@ export function createChangeFeed({ db, log, connection, reconnect = DEFAULT_DELA
     }
     if (!message || typeof message !== 'object' || typeof message.k !== 'string') return;
     if (message.i === instanceId) return;
+    stats.received += 1;
+    if (lagObserver && typeof message.t === 'number') lagObserver(Math.max(0, Date.now() - message.t), message.k);
     for (const handler of handlers.get(message.k) ?? []) {
       try {
         handler(message.p);
@@ -181,6 +202,8 @@ export function createChangeFeed({ db, log, connection, reconnect = DEFAULT_DELA
     }
     client = c;
     attempts = 0;
+    if (everListened) stats.reconnects += 1;
+    everListened = true;
     setListening(true);
   }
 
@@ -188,6 +211,10 @@ export function createChangeFeed({ db, log, connection, reconnect = DEFAULT_DELA
     instanceId,
     get listening() {
       return listening;
+    },
+    stats,
+    observeLag(observer) {
+      lagObserver = observer;
     },
 
     publish(kind, payload, tx) {

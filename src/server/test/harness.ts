@@ -65,7 +65,7 @@ export async function createSecondInstance(t: TestApp, env: Overrides = {}): Pro
  */
 export async function createAppOn(url: string, env: Overrides = {}): Promise<TestApp> {
   const instance = await startInstance(url, env);
-  afterAll(() => instance.close());
+  atFileEnd(() => instance.close());
   const asOwner = <R extends Record<string, unknown> = Record<string, unknown>>(text: string) =>
     adminRows<R>(url, text);
   return { ...instance, asOwner, url };

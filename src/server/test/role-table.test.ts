@@ -938,6 +938,13 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
 
   // Operations
   'GET /api/health': async () => ({ url: '/api/health', ok: 200 }),
+  'GET /api/ready': async () => ({ url: '/api/ready', ok: 200 }),
+  // Not a session's call: the scraper's token, whoever else the caller is.
+  'GET /metrics': async () => ({
+    url: '/metrics',
+    ok: 200,
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  }),
   'GET /api/unsubscribe/:token': async (s) => ({
     url: `/api/unsubscribe/${unsubscribeToken(t.app.notifications.unsubscribeKey, await throwaway.recipient(s))}`,
     ok: 200,
@@ -991,6 +998,7 @@ let B: Side;
 let superAdmin: Caller;
 
 const STRIPE_WEBHOOK_SECRET = 'whsec_role_walk';
+const METRICS_TOKEN = 'metrics-token-of-the-role-walk';
 let stripe: Awaited<ReturnType<typeof startStripeServer>>;
 
 beforeAll(async () => {
@@ -1001,6 +1009,7 @@ beforeAll(async () => {
     STRIPE_SECRET_KEY: 'sk_test_role_walk',
     STRIPE_WEBHOOK_SECRET,
     STRIPE_API_URL: stripe.url,
+    METRICS_TOKEN,
   });
   demo = await createSecondInstance(t, { STRIPE_SECRET_KEY: '', STRIPE_WEBHOOK_SECRET: '' });
   afterAll(() => stripe.close());

@@ -59,6 +59,10 @@ export type NotificationWorker = {
   stop: () => Promise<void>;
   /** Sends currently in flight. */
   readonly inFlight: number;
+  /** Whether it was started and not stopped. */
+  readonly running: boolean;
+  /** When its loop last claimed without an error (ms since the epoch; 0: never): readiness reads it. */
+  readonly lastPassAt: number;
   /** Resolves when no due job is left and nothing is in flight (tests). */
   idle: (timeoutMs?: number) => Promise<void>;
 };
@@ -83,6 +87,9 @@ export function createNotifications(deps: NotificationsDeps) {
     portalUrl: () => portalLinkUrl(deps.publicUrl(), PORTAL_TOKEN_PLACEHOLDER),
   };
 
+  /** The workers running in this process (server.ts starts at most one): readiness checks them. */
+  const workers = new Set<NotificationWorker>();
+
   function createWorker(options: WorkerOptions = {}): NotificationWorker {
     const pollMs = options.pollMs ?? 500;
     const concurrency = options.concurrency ?? 20;
@@ -104,6 +111,7 @@ export function createNotifications(deps: NotificationsDeps) {
     let wake: (() => void) | undefined;
     let lastReminderScan = 0;
     let lastRecover = 0;
+    let lastPassAt = 0;
 
     const sleep = (ms: number) =>
       new Promise<void>((resolve) => {
@@ -377,6 +385,7 @@ export function createNotifications(deps: NotificationsDeps) {
             }
             if (jobs.length === free) delay = 0;
           }
+          lastPassAt = Date.now();
         } catch (err) {
           log.error({ err }, 'notification worker could not claim jobs');
         }
@@ -387,14 +396,18 @@ export function createNotifications(deps: NotificationsDeps) {
       }
     }
 
-    return {
+    const worker: NotificationWorker = {
       start() {
         if (running) return;
         running = true;
+        // Counted from the start: a worker that never completes a pass is stalled a minute later.
+        lastPassAt = Date.now();
+        workers.add(worker);
         loop = run();
       },
       async stop() {
         running = false;
+        workers.delete(worker);
         wake?.();
         await loop;
         await Promise.allSettled([...inFlight]);
@@ -402,6 +415,12 @@ export function createNotifications(deps: NotificationsDeps) {
       },
       get inFlight() {
         return inFlight.size;
+      },
+      get running() {
+        return running;
+      },
+      get lastPassAt() {
+        return lastPassAt;
       },
       async idle(timeoutMs = 10_000) {
         const deadline = Date.now() + timeoutMs;
@@ -416,10 +435,13 @@ export function createNotifications(deps: NotificationsDeps) {
         }
       },
     };
+    return worker;
   }
 
   return {
     createWorker,
+    /** The workers started in this process and not stopped. */
+    runningWorkers: (): readonly NotificationWorker[] => [...workers],
     scanReminders: (now?: Date) => scanReminders(db, now),
     scanTrialEndings: (now?: Date) => scanTrialEndings(db, now),
     unsubscribeKey: key,
