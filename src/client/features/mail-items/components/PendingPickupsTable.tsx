@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { HeldBadge, MailStatusBadge, OverdueBadge } from '@/components/StatusBadge';
+import { ExpectedBadge, HeldBadge, MailStatusBadge, OverdueBadge } from '@/components/StatusBadge';
 import { Pager } from '@/components/Pager';
 import { displayStatus } from '@/lib/statusStyles';
 import { cn } from '@/lib/cn';
@@ -65,6 +65,7 @@ function Arrived({ item }: { item: MailItemSummary }) {
 function Status({ item }: { item: MailItemSummary }) {
   return (
     <span className="inline-flex flex-wrap gap-1">
+      {item.expectedPackageId && <ExpectedBadge />}
       {item.isOverdue && <OverdueBadge />}
       <HeldBadge heldUntil={item.heldUntil} />
       <MailStatusBadge status={item.status} />
