@@ -59,7 +59,7 @@ async function shoot(page: Page, screen: string, width: number) {
 /** Signs with the mouse: a few strokes across the pad, as a collector would. */
 async function sign(page: Page) {
   const pad = page.getByRole('img', { name: /Signature pad/ });
-  await pad.scrollIntoViewIfNeeded();
+  await pad.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   const box = (await pad.boundingBox())!;
   await page.mouse.move(box.x + 24, box.y + box.height * 0.6);
   await page.mouse.down();
@@ -69,6 +69,8 @@ async function sign(page: Page) {
     });
   }
   await page.mouse.up();
+  // the strokes landed on the pad (not on something over it): it has a signature to clear
+  expect(await page.getByRole('dialog').getByRole('button', { name: 'Clear' }).isEnabled()).toBe(true);
 }
 
 const visible = (locator: Locator) => locator.filter({ visible: true }).first();
@@ -237,6 +239,18 @@ async function deskScreens(page: Page, context: BrowserContext, world: World, wi
   await expect.poll(() => visible(page.getByText('Expected', { exact: true })).isVisible()).toBe(true);
   await expect.poll(() => visible(page.getByText(/^Held until/)).isVisible()).toBe(true);
   await shoot(page, 'pending-pickups', width);
+  if (!phone) {
+    // the whole table within its card: no sideways scroll that hides the row's actions
+    const overflow = await page.evaluate(() => {
+      const wrapper = document.querySelector('table')!.parentElement!;
+      return wrapper.scrollWidth - wrapper.clientWidth;
+    });
+    expect(overflow).toBeLessThanOrEqual(0);
+  }
+  const expectedBadge = visible(page.getByText('Expected', { exact: true }));
+  await expectedBadge.scrollIntoViewIfNeeded();
+  await shoot(page, 'pending-pickups-badges', width);
+  await page.evaluate(() => window.scrollTo(0, 0));
 
   // A wrong code: the sentence under the field.
   await field.fill('AAA-AAA');
@@ -257,6 +271,9 @@ async function deskScreens(page: Page, context: BrowserContext, world: World, wi
   await sign(page);
   expect(await dialog.getByRole('button', { name: 'Hand over 3 items' }).isVisible()).toBe(true);
   await shoot(page, 'handover-dialog-signed', width);
+  // the confirm button stays in view at the dialog's foot, however tall the form
+  const confirm = (await dialog.getByRole('button', { name: 'Hand over 3 items' }).boundingBox())!;
+  expect(confirm.y + confirm.height).toBeLessThanOrEqual(page.viewportSize()!.height);
 
   // Someone not on her list: the reason is asked for.
   const collector = dialog.getByLabel('Collector Name');

@@ -32,9 +32,13 @@ function ItemActions({ item, actions, className }: { item: MailItemSummary; acti
           size="sm"
           aria-label={`Notify: ${label}`}
           disabled={busy}
+          title="Notify"
+          className="md:max-2xl:px-2.5"
           onClick={() => actions.notify(item)}
         >
-          <BellRing aria-hidden /> Notify
+          {/* the table's Actions column is three buttons wide: on a laptop beside the sidebar the
+              words made the table wider than its card, so it scrolled sideways and cut Print off */}
+          <BellRing aria-hidden /> <span className="md:max-2xl:sr-only">Notify</span>
         </Button>
       )}
       <Button size="sm" aria-label={`Delivered: ${label}`} disabled={busy} onClick={() => actions.startDelivery(item)}>
