@@ -349,6 +349,8 @@ async function deskScreens(page: Page, context: BrowserContext, world: World, wi
   await (await onlyRow(page, /Package for Tomas Lindqvist/)).click();
   const proof = visible(page.getByRole('img', { name: /^Signature of (Ana|Tomas) Lindqvist$/ }));
   await expect.poll(() => proof.isVisible()).toBe(true);
+  // the row itself says who collected, before it is opened
+  expect(await visible(page.getByTitle('Collected by Ana Lindqvist')).isVisible()).toBe(true);
   await shoot(page, 'history-collected', width);
 
   // Settings: what a hand-over requires.
@@ -381,6 +383,13 @@ async function deskScreens(page: Page, context: BrowserContext, world: World, wi
   await shoot(page, 'print-slip', width);
   await page.goto(`/print/labels?mailroom=${world.mailroomId}&format=label62`);
   await expect.poll(() => page.getByRole('article').count()).toBeGreaterThan(0);
+  // every word of a location's name on one line of its own ("Locker", not "Lock" / "er")
+  const brokenWords = await page.evaluate(() =>
+    [...document.querySelectorAll('article p:first-of-type > span')]
+      .filter((word) => (word as HTMLElement).offsetHeight > parseFloat(getComputedStyle(word).fontSize) * 1.6)
+      .map((word) => word.textContent),
+  );
+  expect(brokenWords).toEqual([]);
   await shoot(page, 'print-labels', width);
   void context;
 }
