@@ -118,6 +118,8 @@ export const MailItemSummary = MailItem.pick({
   status: true,
   arrivedAt: true,
   deliveredAt: true,
+  /** Who collected it: History's rows say so beside the hand-over's date (a column of the row, no join). */
+  collectorName: true,
   photoUrl: true,
   thumbnailUrl: true,
   heldUntil: true,

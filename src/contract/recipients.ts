@@ -52,6 +52,11 @@ export const Recipient = z.object({
   department: z.string().nullable(),
   recipientType: RecipientType,
   isActive: z.boolean(),
+  /**
+   * How the recipient wants to hear about their mail, as they chose it on their own page (decision
+   * 032); the desk sees it read-only ("Notified by") and never sets it.
+   */
+  notifyBy: z.enum(['email', 'sms', 'both']),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

@@ -28,6 +28,31 @@ const resolver = zodResolver(recipientForm);
 
 type RecipientFormValues = z.input<typeof recipientForm>;
 
+/** The recipient's own choice on their page (decision 032), in the words that page uses. */
+const NOTIFIED_BY: Record<Recipient['notifyBy'], string> = {
+  both: 'Email and SMS',
+  email: 'Email only',
+  sms: 'SMS only',
+};
+
+/**
+ * How the recipient is told of arrivals: theirs to choose on their own page, so the desk sees it
+ * and cannot change it here (a clerk overriding it would message someone who asked not to be).
+ */
+function NotifiedBy({ notifyBy }: { notifyBy: Recipient['notifyBy'] }) {
+  return (
+    <div className="rounded-md border border-line-subtle bg-surface-subtle px-3 py-2 text-sm">
+      <p className="flex flex-wrap items-baseline justify-between gap-x-3">
+        <span className="text-fg-subtle">Notified by</span>
+        <span className="font-medium text-fg" data-testid="notified-by">
+          {NOTIFIED_BY[notifyBy]}
+        </span>
+      </p>
+      <p className="mt-0.5 text-xs text-fg-subtle">The recipient chooses this on their own page.</p>
+    </div>
+  );
+}
+
 function formValues(recipient?: Recipient): RecipientFormValues {
   return {
     firstName: recipient?.firstName ?? '',
@@ -131,6 +156,7 @@ function RecipientForm({ organizationId, recipient, onSaved, onOpenChange, short
           )}
         />
       </FormField>
+      {recipient && <NotifiedBy notifyBy={recipient.notifyBy} />}
       <FormActions pending={pending} onCancel={() => onOpenChange(false)} submitLabel="Save Recipient" />
     </form>
   );

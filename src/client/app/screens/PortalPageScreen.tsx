@@ -157,7 +157,7 @@ function ItemCard({ item, children }: { item: PortalItem; children?: ReactNode }
           {item.sender ? ` · from ${item.sender}` : ''}
           {item.deliveredAt ? ` · collected ${formatDateTime(item.deliveredAt)}` : ''}
         </p>
-        {item.trackingNumber && <p className="truncate font-mono text-xs text-fg-subtle">{item.trackingNumber}</p>}
+        {item.trackingNumber && <p className="font-mono text-xs break-all text-fg-subtle">{item.trackingNumber}</p>}
         {children}
       </div>
     </li>

@@ -171,7 +171,8 @@ export function ExpectedPackagesSection() {
               <li key={p.id} className="flex items-center gap-3 px-4 py-3">
                 <PackageCheck aria-hidden className="size-5 shrink-0 text-fg-secondary" />
                 <div className="min-w-0 flex-1">
-                  <p className="truncate font-mono text-sm uppercase">{p.trackingNumber}</p>
+                  {/* whole, wrapped: a number cut short cannot be checked against the shop's email */}
+                  <p className="font-mono text-sm break-all uppercase">{p.trackingNumber}</p>
                   <p className="truncate text-xs text-fg-secondary">
                     {[p.carrier, p.label].filter(Boolean).join(' · ') || 'Carrier not recognised'}
                   </p>

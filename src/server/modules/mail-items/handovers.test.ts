@@ -253,6 +253,25 @@ describe('POST /api/handovers', () => {
   });
 });
 
+describe('the desk’s list rows', () => {
+  it('say who collected a handed-over item (History’s rows), and nobody for one still waiting', async () => {
+    const { admin, amara } = await desk();
+    const [given, waiting] = [await logItem(admin, amara.id), await logItem(admin, amara.id)];
+    const res = await admin.post('/api/handovers', {
+      itemIds: [given.id],
+      collectorName: 'Kofi Mensah',
+      identifiedBy: 'id_checked',
+      proxyReason: 'Her neighbour',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const rows = (await admin.get('/api/mail-items?view=summary&limit=500')).json<
+      Array<{ id: string; collectorName: string | null; status: string }>
+    >();
+    expect(rows.find((r) => r.id === given.id)).toMatchObject({ status: 'delivered', collectorName: 'Kofi Mensah' });
+    expect(rows.find((r) => r.id === waiting.id)).toMatchObject({ collectorName: null });
+  });
+});
+
 describe('proxies', () => {
   it('someone not on the recipient’s list needs a reason, which the history keeps; a proxy on it does not', async () => {
     const { admin, member, amara } = await desk();

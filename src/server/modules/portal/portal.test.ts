@@ -359,6 +359,23 @@ describe('the page', () => {
     expect(renewed.json<{ code: string }>().code).not.toBe(before);
   });
 
+  it('shows the desk the preference the recipient chose, read-only: Edit Recipient cannot change it', async () => {
+    const { admin, email, recipient } = await desk();
+    const read = async () => (await admin.get(`/api/recipients/${recipient.id}`)).json<{ notifyBy: string }>().notifyBy;
+    expect(await read()).toBe('both');
+    const browser = await signedIn(email);
+    expect((await browser.put('/api/portal/preferences', { notifyBy: 'email' })).statusCode).toBe(200);
+    expect(await read()).toBe('email');
+    // the list the desk opens Edit Recipient from carries it too
+    const list = (await admin.get('/api/recipients?search=Okafor')).json<Array<{ id: string; notifyBy: string }>>();
+    expect(list.find((r) => r.id === recipient.id)?.notifyBy).toBe('email');
+    // the desk's edit of the recipient leaves the recipient's own choice as it was
+    const edited = await admin.put(`/api/recipients/${recipient.id}`, { unit: '9F', notifyBy: 'sms' });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json()).toMatchObject({ unit: '9F', notifyBy: 'email' });
+    expect(await read()).toBe('email');
+  });
+
   it("keeps the recipient's proxies with the desk's rules; another recipient's proxy is a 404", async () => {
     const { admin, email, other } = await desk();
     const browser = await signedIn(email);

@@ -56,6 +56,7 @@ export function toRecipientDto(r: RecipientRow): Recipient {
     department: r.department,
     recipientType: r.recipientType,
     isActive: r.isActive,
+    notifyBy: r.notifyBy,
     createdAt: iso(r.createdAt),
     updatedAt: iso(r.updatedAt),
   };

@@ -20,6 +20,7 @@ type RecipientJson = {
   department: string | null;
   recipientType: string;
   isActive: boolean;
+  notifyBy: string;
   createdAt: string;
   updatedAt: string;
 };
@@ -70,6 +71,8 @@ describe('POST /api/recipients', () => {
       department: null,
       recipientType: 'guest',
       isActive: true,
+      // until the recipient chooses on their own page: every channel the organization has
+      notifyBy: 'both',
     });
     expect(new Date(r.createdAt).toISOString()).toBe(r.createdAt);
     const get = await member.get(`/api/recipients/${r.id}`);

@@ -35,6 +35,15 @@ function WhenStacked({ iso }: { iso: string | null }) {
   );
 }
 
+/** Who collected it, under the hand-over's date: the question History is opened for ("I never got it"). */
+function Collector({ name }: { name: string }) {
+  return (
+    <span className="mt-0.5 block max-w-40 truncate text-xs text-fg-muted" title={`Collected by ${name}`}>
+      Collected by {name}
+    </span>
+  );
+}
+
 function itemTitle(item: MailItemSummary) {
   return `${typeLabel(item.type)} for ${recipientFullName(item)}`;
 }
@@ -96,6 +105,7 @@ function HistoryRow({ organizationId, item, expanded, onToggle, onViewPhoto }: R
         </TableCell>
         <TableCell>
           <WhenStacked iso={item.deliveredAt} />
+          {item.collectorName && <Collector name={item.collectorName} />}
         </TableCell>
       </TableRow>
       {expanded && (
@@ -139,6 +149,7 @@ function HistoryCard({ organizationId, item, expanded, onToggle, onViewPhoto }: 
               </>
             )}
           </span>
+          {item.collectorName && <Collector name={item.collectorName} />}
         </span>
         <ChevronDown
           aria-hidden

@@ -1,5 +1,5 @@
 import type { MailItem, MailItemHistoryEntry, MailItemSummary } from '@contract';
-import { ImageOff, Maximize2 } from 'lucide-react';
+import { CircleCheck, ImageOff, Maximize2 } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -188,6 +188,13 @@ export function MailItemDetails({ organizationId, item, onViewPhoto }: MailItemD
         )}
       </Section>
       <Section title="Package Info">
+        {item.expectedPackageId && (
+          <p className="mb-1.5 flex items-center gap-1.5 font-medium text-green-700 dark:text-green-400">
+            <CircleCheck aria-hidden className="size-4 shrink-0" />
+            Expected by the recipient
+            <span className="sr-only">: they registered this tracking number on their page before it arrived</span>
+          </p>
+        )}
         <Facts
           rows={[
             ['Tracking', item.trackingNumber],

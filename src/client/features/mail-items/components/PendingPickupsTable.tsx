@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { HeldBadge, MailStatusBadge, OverdueBadge } from '@/components/StatusBadge';
+import { ExpectedBadge, HeldBadge, MailStatusBadge, OverdueBadge } from '@/components/StatusBadge';
 import { Pager } from '@/components/Pager';
 import { displayStatus } from '@/lib/statusStyles';
 import { cn } from '@/lib/cn';
@@ -32,9 +32,13 @@ function ItemActions({ item, actions, className }: { item: MailItemSummary; acti
           size="sm"
           aria-label={`Notify: ${label}`}
           disabled={busy}
+          title="Notify"
+          className="md:max-2xl:px-2.5"
           onClick={() => actions.notify(item)}
         >
-          <BellRing aria-hidden /> Notify
+          {/* the table's Actions column is three buttons wide: on a laptop beside the sidebar the
+              words made the table wider than its card, so it scrolled sideways and cut Print off */}
+          <BellRing aria-hidden /> <span className="md:max-2xl:sr-only">Notify</span>
         </Button>
       )}
       <Button size="sm" aria-label={`Delivered: ${label}`} disabled={busy} onClick={() => actions.startDelivery(item)}>
@@ -65,6 +69,7 @@ function Arrived({ item }: { item: MailItemSummary }) {
 function Status({ item }: { item: MailItemSummary }) {
   return (
     <span className="inline-flex flex-wrap gap-1">
+      {item.expectedPackageId && <ExpectedBadge />}
       {item.isOverdue && <OverdueBadge />}
       <HeldBadge heldUntil={item.heldUntil} />
       <MailStatusBadge status={item.status} />

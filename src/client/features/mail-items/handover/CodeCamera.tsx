@@ -162,7 +162,8 @@ export function CodeCamera({ onCode, onClose }: { onCode: (code: string) => void
           <Camera aria-hidden className="size-4 shrink-0" /> Recipient’s QR code
         </p>
         <Button variant="ghost" size="sm" onClick={onClose}>
-          <X aria-hidden /> Stop camera
+          {/* nothing to stop once the camera is refused or missing: the panel just closes */}
+          <X aria-hidden /> {live ? 'Stop camera' : 'Close'}
         </Button>
       </div>
       {live && (

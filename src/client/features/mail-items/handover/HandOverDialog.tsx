@@ -206,11 +206,12 @@ function HandOverForm({
         <legend id={ids.identified} className="text-sm font-medium text-fg-secondary">
           Identified by
         </legend>
-        <div className="grid grid-cols-3 gap-2">
+        {/* one per line on phones: three in a row there wrapped each label onto two lines beside its dot */}
+        <div className="grid gap-2 sm:grid-cols-3">
           {IDENTIFIED_BY.map((way) => (
             <label
               key={way}
-              className="flex cursor-pointer items-center justify-center gap-2 rounded-lg border border-line px-2 py-2 text-sm has-[:checked]:border-indigo-500 has-[:checked]:bg-indigo-50 dark:has-[:checked]:bg-indigo-950/40"
+              className="flex cursor-pointer items-center gap-2 rounded-lg border border-line px-3 py-2 text-sm whitespace-nowrap has-[:checked]:border-indigo-500 has-[:checked]:bg-indigo-50 sm:justify-center sm:px-2 dark:has-[:checked]:bg-indigo-950/40"
             >
               <input
                 type="radio"
@@ -279,7 +280,9 @@ function HandOverForm({
         </p>
       )}
 
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+      {/* Kept in view at the dialog's foot: the form is taller than a phone or a laptop screen, and
+          the clerk confirms without scrolling back down past the pad they just signed on. */}
+      <div className="sticky -bottom-6 z-10 -mx-6 -mb-6 flex gap-2 border-t border-line bg-surface px-6 py-4 sm:justify-end [&>button]:flex-1 sm:[&>button]:flex-none">
         <Button type="button" variant="outline" onClick={onCancel} disabled={handOver.isPending}>
           Cancel
         </Button>
@@ -299,9 +302,12 @@ export function HandOverDialog({ organizationId, lookup, onOpenChange, onDone, s
     <Dialog open={lookup !== null} onOpenChange={onOpenChange}>
       {lookup && recipient && (
         <DialogContent
-          className="max-w-xl"
+          // what scrolls into view (the field in focus, the pad) stops above the sticky foot, not under it
+          className="max-w-xl scroll-pb-24"
           title={`Hand over to ${recipient.firstName} ${recipient.lastName}`}
-          description={[recipient.unit, recipient.department].filter(Boolean).join(' · ') || undefined}
+          description={
+            [recipient.unit && `Unit ${recipient.unit}`, recipient.department].filter(Boolean).join(' · ') || undefined
+          }
         >
           <HandOverForm
             organizationId={organizationId}

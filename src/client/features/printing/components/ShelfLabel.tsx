@@ -4,10 +4,20 @@ import { cn } from '@/lib/cn';
 import { ROLL_LENGTH_MM, type PrintFormat } from '../printFormats';
 import { QrCode } from './QrCode';
 
-/** A long name still fits its label: the type shrinks as the name grows. */
+/** The roll label's name column: 62 mm less the padding, the QR and the gap (20 mm), in points. */
+const ROLL_NAME_WIDTH_PT = 56;
+/** A bold character's width, as a share of the type size, for a safe fit (wide letters included). */
+const BOLD_CHAR_EM = 0.62;
+
+/**
+ * A long name still fits its label: the type shrinks as the name grows. On the roll, its longest
+ * word must fit the name column whole too: at the name's own size "Locker 1" broke as "Lock / er".
+ */
 function nameSize(name: string, sheet: boolean): string {
   const pt = name.length <= 6 ? 24 : name.length <= 12 ? 18 : name.length <= 24 ? 13 : 10;
-  return `${sheet ? Math.round(pt * 1.3) : pt}pt`;
+  if (sheet) return `${Math.round(pt * 1.3)}pt`;
+  const longest = Math.max(1, ...name.split(/\s+/).map((word) => word.length));
+  return `${Math.max(8, Math.min(pt, Math.floor(ROLL_NAME_WIDTH_PT / (BOLD_CHAR_EM * longest))))}pt`;
 }
 
 /**
