@@ -657,6 +657,13 @@ export const mailItems = pgTable(
     index('mail_items_org_waiting_arrived_idx')
       .on(t.organizationId, t.arrivedAt, t.id)
       .where(sql`${t.status} in ('pending', 'notified')`),
+    // Items logged without a recipient (decision 041): the desk's "Needs a recipient" list reads
+    // them in its order from this index alone; they are few, and leave it once resolved.
+    index('mail_items_org_needs_recipient_idx')
+      .on(t.organizationId, t.arrivedAt, t.id)
+      .where(sql`${t.status} = 'needs_recipient'`),
+    // An item waiting for its recipient has none; resolving it sets both in one write.
+    check('mail_items_needs_recipient_check', sql`${t.status} <> 'needs_recipient' or ${t.recipientId} is null`),
   ],
 );
 
@@ -959,6 +966,7 @@ export const DEFAULT_SETTINGS = {
   pickupInstructions: null as string | null,
   handoverRequiresSignature: false,
   handoverRequiresPhoto: false,
+  labelMatchThreshold: 80,
 };
 
 export const organizationSettings = pgTable('organization_settings', {
@@ -982,9 +990,16 @@ export const organizationSettings = pgTable('organization_settings', {
   /** What a hand-over needs (decision 031): a signature drawn at the desk, a photo of the collector. */
   handoverRequiresSignature: boolean('handover_requires_signature').notNull().default(false),
   handoverRequiresPhoto: boolean('handover_requires_photo').notNull().default(false),
+  /**
+   * Label reading (issue 28): the confidence (percent, 50-100) above which the best recipient match
+   * of a label fills in the recipient; below it the clerk picks from the candidates.
+   */
+  labelMatchThreshold: integer('label_match_threshold').notNull().default(80),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
-});
+}, (t) => [
+  check('organization_settings_label_match_threshold_range', sql`${t.labelMatchThreshold} between 50 and 100`),
+]);
 
 /**
  * The platform's own log (the super admin console's System Logs): operators' changes, repeated
