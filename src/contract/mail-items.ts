@@ -221,7 +221,9 @@ export const NeedsRecipientItem = z.object({
   thumbnailUrl: z.string().nullable(),
   location: z.object({ id: z.uuid(), name: z.string(), mailroomName: z.string() }).nullable(),
   /** Who logged it (null when their account is gone). */
-  loggedBy: z.object({ id: z.uuid(), firstName: z.string().nullable(), lastName: z.string().nullable() }).nullable(),
+  loggedBy: z
+    .object({ id: z.uuid(), firstName: z.string().nullable(), lastName: z.string().nullable(), email: z.string() })
+    .nullable(),
 });
 export type NeedsRecipientItem = z.infer<typeof NeedsRecipientItem>;
 

@@ -54,6 +54,7 @@ type NeedsRecipientRow = {
   logger_id: string | null;
   logger_first_name: string | null;
   logger_last_name: string | null;
+  logger_email: string | null;
 };
 
 /** `%` and `_` in a search term are text, not wildcards. */
@@ -283,7 +284,7 @@ export const mailItemsRepository = {
       (organization, at) => sql`
         select i.id, i.tracking_number, i.courier_company, i.type, i.sender, i.arrived_at, i.photo_id,
                l.id as location_id, l.name as location_name, lm.name as location_mailroom_name,
-               u.id as logger_id, u.first_name as logger_first_name, u.last_name as logger_last_name
+               u.id as logger_id, u.first_name as logger_first_name, u.last_name as logger_last_name, u.email as logger_email
         from (select * from ${mailItems}
               where ${mailItems.organizationId} = ${organization} and ${mailItems.status} = ${sql.raw(`'${NEEDS_RECIPIENT}'`)}
               order by ${mailItems.arrivedAt} desc, ${mailItems.id} desc
@@ -305,7 +306,9 @@ export const mailItemsRepository = {
       location: r.location_id
         ? { id: r.location_id, name: r.location_name ?? '', mailroomName: r.location_mailroom_name ?? '' }
         : null,
-      loggedBy: r.logger_id ? { id: r.logger_id, firstName: r.logger_first_name, lastName: r.logger_last_name } : null,
+      loggedBy: r.logger_id
+        ? { id: r.logger_id, firstName: r.logger_first_name, lastName: r.logger_last_name, email: r.logger_email ?? '' }
+        : null,
     }));
   },
 
