@@ -48,10 +48,11 @@ function Row({ item, onResolve }: { item: NeedsRecipientItem; onResolve: () => v
   const what = [item.courierCompany, item.trackingNumber].filter(Boolean).join(' ') || 'No tracking number';
   const where = item.location ? `${item.location.name} · ${item.location.mailroomName}` : null;
   return (
-    <li className="flex flex-wrap items-center gap-4 px-4 py-3 sm:px-6" data-item-id={item.id}>
+    <li className="flex flex-wrap items-center gap-x-4 gap-y-3 px-4 py-3 sm:px-6" data-item-id={item.id}>
       <Thumbnail item={item} />
-      <div className="min-w-0 flex-1 text-sm">
-        <span className="block font-medium text-fg">{what}</span>
+      {/* on a phone the text takes the row beside the photo and the button goes under both */}
+      <div className="min-w-0 flex-1 basis-40 text-sm">
+        <span className="block font-medium break-all text-fg">{what}</span>
         <span className="block text-xs text-fg-subtle">
           {[typeLabel(item.type), item.sender && `from ${item.sender}`, where].filter(Boolean).join(' · ')}
         </span>
@@ -63,7 +64,7 @@ function Row({ item, onResolve }: { item: NeedsRecipientItem; onResolve: () => v
           {item.loggedBy ? ` by ${displayName(item.loggedBy)}` : ''}
         </span>
       </div>
-      <Button size="sm" onClick={onResolve} aria-label={`Choose recipient: ${what}`}>
+      <Button size="sm" onClick={onResolve} aria-label={`Choose recipient: ${what}`} className="max-sm:w-full">
         <UserCheck aria-hidden /> Choose recipient
       </Button>
     </li>
