@@ -145,7 +145,10 @@ describe('GET /api/mail-items/needs-recipient', () => {
     expect((await admin.get(`/api/mail-items/${item.id}`)).json()).toMatchObject({ isOverdue: false });
     await scanReminders(t.db);
     expect(await messagesOf(item.id)).toEqual([]);
-    // History and its CSV show it, with an empty recipient.
+    // History shows it (and filters by its status), and its CSV, with an empty recipient.
+    const history = await admin.get('/api/history?status=needs_recipient&range=0');
+    expect(history.statusCode, history.body).toBe(200);
+    expect(history.json<{ id: string }[]>().map((r) => r.id)).toEqual([item.id]);
     const csv = await admin.get('/api/history/export');
     expect(csv.statusCode, csv.body).toBe(200);
     const line = csv.body.split('\n').find((l) => l.includes('needs_recipient'));
