@@ -86,7 +86,8 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService, photoBody
   app.post('/api/mail-items/needs-recipient', {
     schema: {
       tags,
-      summary: 'Log a mail item whose recipient the desk cannot tell (waits under Needs a recipient; counts toward the monthly limit)',
+      summary:
+        'Log a mail item whose recipient the desk cannot tell (waits under Needs a recipient, no event until resolved; counts toward the monthly limit)',
       body: LogWithoutRecipientBody,
       response: { 201: MailItem, ...errorReplies(400, 401, 402, 403, 404, 413) },
     },
@@ -99,7 +100,8 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService, photoBody
   app.post('/api/mail-items/:id/resolve', {
     schema: {
       tags,
-      summary: 'Give an item that needs a recipient its recipient: it becomes pending and its arrival message goes out',
+      summary:
+        'Give an item that needs a recipient its recipient: it becomes pending and mail_item.created is sent then (arrival message, webhooks)',
       params: ItemParams,
       body: ResolveRecipientBody,
       response: { 200: MailItem, ...errorReplies(400, 401, 403, 404, 409) },
