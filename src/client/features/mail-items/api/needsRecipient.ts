@@ -1,16 +1,13 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { LogWithoutRecipientBody, MailItem, NeedsRecipientCount, NeedsRecipientItem } from '@contract';
+import type { LogWithoutRecipientBody, MailItem, NeedsRecipientItem } from '@contract';
 import { apiRequest, fetchPage, withQuery, type Page } from '@/lib/api';
-import { mailItemsQueryKey } from '@/lib/resources/keys';
 import { invalidateMailItems } from './invalidateMailItems';
+import { needsRecipientKey } from './needsRecipientCount';
 
 /*
  * Items logged without a recipient (decision 041). Under the mail items key, so logging, resolving
  * or deleting any item refreshes the list and the navigation badge with the other mail lists.
  */
-
-const needsRecipientKey = (organizationId: string) =>
-  [...mailItemsQueryKey(organizationId), 'needs-recipient'] as const;
 
 /** The server's page size. */
 export const NEEDS_RECIPIENT_PAGE_SIZE = 50;
@@ -25,19 +22,6 @@ export function needsRecipientQuery(organizationId: string, offset: number) {
 
 export function useNeedsRecipient(organizationId: string, offset: number) {
   return useQuery({ ...needsRecipientQuery(organizationId, offset), placeholderData: keepPreviousData });
-}
-
-/** The navigation badge: checked again every minute, as other desks log items too. */
-export function useNeedsRecipientCount(organizationId: string | undefined) {
-  return useQuery({
-    queryKey: [...needsRecipientKey(organizationId ?? ''), 'count'] as const,
-    queryFn: () =>
-      apiRequest<NeedsRecipientCount>('GET', '/api/mail-items/needs-recipient/count', undefined, {
-        organizationId: organizationId!,
-      }),
-    enabled: Boolean(organizationId),
-    refetchInterval: 60_000,
-  });
 }
 
 export function useLogWithoutRecipient(organizationId: string) {

@@ -1,5 +1,5 @@
 import { useCurrentOrganization } from '@/lib/currentOrganization';
-import { useNeedsRecipientCount } from '../api/needsRecipient';
+import { useNeedsRecipientCount } from '../api/needsRecipientCount';
 
 /**
  * The sidebar's count of items waiting for a recipient (decision 041): nothing when there are none.
