@@ -98,7 +98,12 @@ export const NOT_NEEDING_RECIPIENT: Refusal = {
   code: 'recipient_already_set',
   message: RESOLVE_NOT_NEEDED,
 };
-export const RECIPIENT_FIRST: Refusal = { ok: false, status: 409, code: 'needs_recipient', message: NEEDS_RECIPIENT_FIRST };
+export const RECIPIENT_FIRST: Refusal = {
+  ok: false,
+  status: 409,
+  code: 'needs_recipient',
+  message: NEEDS_RECIPIENT_FIRST,
+};
 
 /**
  * Resolving an item that needs a recipient: the recipient is set and the item starts the normal
