@@ -9,7 +9,7 @@ export const HistoryRange = z.enum(HISTORY_RANGES, { message: 'range must be 1, 
 /**
  * The History filter, shared by the list, the stat cards and the export. `range` counts whole
  * days in the organization's timezone (1 = today); explicit dateFrom/dateTo override it.
- * type and status must be in the organization's lists (400 otherwise).
+ * type and status must be in the organization's lists, or needs_recipient (decision 041); 400 otherwise.
  */
 export const HistoryFilter = z
   .object({

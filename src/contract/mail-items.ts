@@ -194,3 +194,48 @@ export const ItemHoldBody = z.object({
     .nullable(),
 });
 export type ItemHoldBody = z.infer<typeof ItemHoldBody>;
+
+/**
+ * An item logged without a recipient (decision 041) waits in this status, out of Pending Pickups,
+ * the overdue counters and reminders, until the desk picks its recipient.
+ */
+export const NEEDS_RECIPIENT = 'needs_recipient';
+
+/** POST /api/mail-items/needs-recipient: an intake without a recipient (photo, tracking number, courier, storage as usual). */
+export const LogWithoutRecipientBody = CreateMailItemBody.omit({ recipientId: true }).strict();
+export type LogWithoutRecipientBody = z.input<typeof LogWithoutRecipientBody>;
+
+/** POST /api/mail-items/{id}/resolve: the recipient the item is for; it then follows the normal flow. */
+export const ResolveRecipientBody = z.object({
+  recipientId: z.uuid({ message: 'Choose a recipient' }),
+});
+export type ResolveRecipientBody = z.infer<typeof ResolveRecipientBody>;
+
+/** A row of the "Needs a recipient" list: what the desk needs to recognise the item (the photo by URL). */
+export const NeedsRecipientItem = z.object({
+  id: z.uuid(),
+  trackingNumber: z.string().nullable(),
+  courierCompany: z.string().nullable(),
+  type: z.string(),
+  sender: z.string().nullable(),
+  arrivedAt: Timestamp,
+  photoUrl: z.string().nullable(),
+  thumbnailUrl: z.string().nullable(),
+  location: z.object({ id: z.uuid(), name: z.string(), mailroomName: z.string() }).nullable(),
+  /** Who logged it (null when their account is gone). */
+  loggedBy: z
+    .object({ id: z.uuid(), firstName: z.string().nullable(), lastName: z.string().nullable(), email: z.string() })
+    .nullable(),
+});
+export type NeedsRecipientItem = z.infer<typeof NeedsRecipientItem>;
+
+/** GET /api/mail-items/needs-recipient/count: the nav badge. */
+export const NeedsRecipientCount = z.object({ count: z.number().int() });
+export type NeedsRecipientCount = z.infer<typeof NeedsRecipientCount>;
+
+export const RESOLVE_NOT_NEEDED = 'This item already has its recipient. Refresh to see it.';
+export const NEEDS_RECIPIENT_FIRST =
+  'This item has no recipient yet. Choose one under Needs a recipient before changing its status.';
+
+/** GET /api/mail-items/needs-recipient: pages of 50 (the total is in X-Total-Count). */
+export const NeedsRecipientListQuery = z.object({ offset: offsetParam });

@@ -5,6 +5,11 @@ export type SettingsList = (typeof SETTINGS_LISTS)[number];
 /** The statuses the mail item lifecycle depends on; they cannot be removed from customStatuses. */
 export const CORE_STATUSES = ['pending', 'notified', 'delivered'] as const;
 
+/** The label match threshold's bounds, in percent (decision 041). */
+export const LABEL_MATCH_THRESHOLD_MIN = 50;
+export const LABEL_MATCH_THRESHOLD_MAX = 100;
+export const LABEL_MATCH_THRESHOLD_RANGE = 'Match threshold must be between 50 and 100';
+
 export const OrganizationSettings = z.object({
   packageTypes: z.array(z.string()),
   packageSizes: z.array(z.string()),
@@ -19,6 +24,11 @@ export const OrganizationSettings = z.object({
   /** What a hand-over needs (decision 031). */
   handoverRequiresSignature: z.boolean(),
   handoverRequiresPhoto: z.boolean(),
+  /**
+   * Label reading (issue 28): a label's best recipient match at or above this confidence (percent)
+   * fills in the recipient; below it the clerk picks from the candidates.
+   */
+  labelMatchThreshold: z.number().int(),
 });
 export type OrganizationSettings = z.infer<typeof OrganizationSettings>;
 
@@ -66,6 +76,11 @@ export const UpdateOrganizationSettingsBody = z
       .nullable(),
     handoverRequiresSignature: z.boolean(),
     handoverRequiresPhoto: z.boolean(),
+    labelMatchThreshold: z
+      .number({ message: 'Match threshold must be a number' })
+      .int('Match threshold must be a whole number')
+      .min(LABEL_MATCH_THRESHOLD_MIN, LABEL_MATCH_THRESHOLD_RANGE)
+      .max(LABEL_MATCH_THRESHOLD_MAX, LABEL_MATCH_THRESHOLD_RANGE),
   })
   .partial()
   .refine((v) => Object.keys(v).length > 0, 'Nothing to update');

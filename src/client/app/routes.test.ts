@@ -36,6 +36,7 @@ describe('the route table', () => {
       'Dashboard',
       'Mail Intake',
       'Pending Pickups',
+      'Needs a recipient',
       'Recipients',
       'History',
       'Reports',

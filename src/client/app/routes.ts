@@ -6,6 +6,7 @@ import {
   LayoutDashboard,
   PackageOpen,
   Settings,
+  UserSearch,
   Users,
   type LucideIcon,
 } from 'lucide-react';
@@ -44,6 +45,8 @@ export interface NavEntry {
   label: string;
   icon: LucideIcon;
   group: 'main' | 'admin';
+  /** A count beside the link (SidebarLink draws it): the items waiting for a recipient. */
+  badge?: 'needs-recipient';
 }
 
 export interface SignedOutRoute {
@@ -118,6 +121,9 @@ const MailIntake = lazyScreen<SignedInScreenProps>(() =>
 );
 const PendingPickups = lazyScreen<SignedInScreenProps>(() =>
   import('./screens/PendingPickupsScreen').then((m) => m.PendingPickupsScreen),
+);
+const NeedsRecipient = lazyScreen<SignedInScreenProps>(() =>
+  import('./screens/NeedsRecipientScreen').then((m) => m.NeedsRecipientScreen),
 );
 const Recipients = lazyScreen<SignedInScreenProps>(() =>
   import('./screens/RecipientsScreen').then((m) => m.RecipientsScreen),
@@ -202,6 +208,12 @@ export const routes: readonly AppRoute[] = [
   sidebarScreen('/dashboard', Dashboard, { label: 'Dashboard', icon: LayoutDashboard, group: 'main' }),
   sidebarScreen('/mail-intake', MailIntake, { label: 'Mail Intake', icon: Inbox, group: 'main' }),
   sidebarScreen('/pending-pickups', PendingPickups, { label: 'Pending Pickups', icon: PackageOpen, group: 'main' }),
+  sidebarScreen('/needs-recipient', NeedsRecipient, {
+    label: 'Needs a recipient',
+    icon: UserSearch,
+    group: 'main',
+    badge: 'needs-recipient',
+  }),
   sidebarScreen('/recipients', Recipients, { label: 'Recipients', icon: Users, group: 'main' }),
   sidebarScreen('/history', HistoryScreen, { label: 'History', icon: History, group: 'main' }),
   sidebarScreen('/reports', Reports, { label: 'Reports', icon: ChartColumn, group: 'main' }),

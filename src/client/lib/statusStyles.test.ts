@@ -15,6 +15,11 @@ describe('mail item statuses', () => {
     expect(mailStatusStyle('returned')).toEqual({ label: 'Returned', tone: 'blue' });
   });
 
+  it('name an item logged without a recipient (decision 041) as such, not pending', () => {
+    expect(displayStatus('needs_recipient')).toBe('needs_recipient');
+    expect(mailStatusStyle('needs_recipient')).toEqual({ label: 'Needs recipient', tone: 'neutral' });
+  });
+
   it('show an unknown status as pending', () => {
     expect(displayStatus('lost_in_transit')).toBe('pending');
     expect(displayStatus('toString')).toBe('pending');

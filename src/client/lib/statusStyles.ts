@@ -15,7 +15,7 @@ export interface StatusStyle {
 }
 
 /** The mail item statuses a badge names; any other status shows as pending (spec §2 Mail Intake). */
-export type MailStatus = 'pending' | 'notified' | 'delivered' | 'returned';
+export type MailStatus = 'pending' | 'notified' | 'delivered' | 'returned' | 'needs_recipient';
 
 /** Spec §2: pending yellow, delivered green, every other status blue (Returned included). */
 export const MAIL_STATUS_STYLES: Record<MailStatus, StatusStyle> = {
@@ -23,6 +23,8 @@ export const MAIL_STATUS_STYLES: Record<MailStatus, StatusStyle> = {
   notified: { label: 'Notified', tone: 'blue' },
   delivered: { label: 'Delivered', tone: 'green' },
   returned: { label: 'Returned', tone: 'blue' },
+  // logged without a recipient (decision 041): not waiting for anyone yet
+  needs_recipient: { label: 'Needs recipient', tone: 'neutral' },
 };
 
 export function displayStatus(status: string): MailStatus {

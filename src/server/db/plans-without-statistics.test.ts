@@ -124,6 +124,18 @@ describe('the desk’s first pages without planner statistics', () => {
     expect(table!.stats, 'still without statistics').toBe(0);
   });
 
+  it('Needs a recipient (decision 041) reads its own index in order, not the organization’s items', async () => {
+    await t.asOwner(`
+      insert into mail_items (organization_id, type, status, arrived_at)
+      select '${organizationId}', 'package', 'needs_recipient', now() - make_interval(mins => g)
+      from generate_series(1, 60) g`);
+    const plan = await planOf((db) => mailItemsRepository.needsRecipientPage(db, organizationId, 0));
+    const scans = mailItemScans(plan);
+    expect(scans.map((n) => n['Index Name'])).toEqual(['mail_items_org_needs_recipient_idx']);
+    expect(scans[0]!['Actual Rows']).toBe(50);
+    expect(plan.map((n) => n['Node Type'])).not.toContain('Sort');
+  });
+
   it.each([
     ['rows', 'summary'],
     ['full items', 'full'],

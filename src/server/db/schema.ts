@@ -657,6 +657,13 @@ export const mailItems = pgTable(
     index('mail_items_org_waiting_arrived_idx')
       .on(t.organizationId, t.arrivedAt, t.id)
       .where(sql`${t.status} in ('pending', 'notified')`),
+    // Items logged without a recipient (decision 041): the desk's "Needs a recipient" list reads
+    // them in its order from this index alone; they are few, and leave it once resolved.
+    index('mail_items_org_needs_recipient_idx')
+      .on(t.organizationId, t.arrivedAt, t.id)
+      .where(sql`${t.status} = 'needs_recipient'`),
+    // An item waiting for its recipient has none; resolving it sets both in one write.
+    check('mail_items_needs_recipient_check', sql`${t.status} <> 'needs_recipient' or ${t.recipientId} is null`),
   ],
 );
 
@@ -959,32 +966,42 @@ export const DEFAULT_SETTINGS = {
   pickupInstructions: null as string | null,
   handoverRequiresSignature: false,
   handoverRequiresPhoto: false,
+  labelMatchThreshold: 80,
 };
 
-export const organizationSettings = pgTable('organization_settings', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  organizationId: uuid('organization_id')
-    .notNull()
-    .unique()
-    .references(() => organizations.id, { onDelete: 'cascade' }),
-  packageTypes: jsonb('package_types').$type<string[]>().notNull().default(DEFAULT_SETTINGS.packageTypes),
-  packageSizes: jsonb('package_sizes').$type<string[]>().notNull().default(DEFAULT_SETTINGS.packageSizes),
-  courierCompanies: jsonb('courier_companies').$type<string[]>().notNull().default(DEFAULT_SETTINGS.courierCompanies),
-  customStatuses: jsonb('custom_statuses').$type<string[]>().notNull().default(DEFAULT_SETTINGS.customStatuses),
-  allowEditAfterDelivery: boolean('allow_edit_after_delivery').notNull().default(false),
-  requirePhotoUpload: boolean('require_photo_upload').notNull().default(false),
-  autoNotifyRecipients: boolean('auto_notify_recipients').notNull().default(true),
-  /** A reminder goes to the recipient of an item waiting longer than reminderAfterDays (at most daily). */
-  sendReminders: boolean('send_reminders').notNull().default(true),
-  reminderAfterDays: integer('reminder_after_days').notNull().default(3),
-  /** Pickup hours or a note, quoted in the arrival message. */
-  pickupInstructions: text('pickup_instructions'),
-  /** What a hand-over needs (decision 031): a signature drawn at the desk, a photo of the collector. */
-  handoverRequiresSignature: boolean('handover_requires_signature').notNull().default(false),
-  handoverRequiresPhoto: boolean('handover_requires_photo').notNull().default(false),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+export const organizationSettings = pgTable(
+  'organization_settings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .unique()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    packageTypes: jsonb('package_types').$type<string[]>().notNull().default(DEFAULT_SETTINGS.packageTypes),
+    packageSizes: jsonb('package_sizes').$type<string[]>().notNull().default(DEFAULT_SETTINGS.packageSizes),
+    courierCompanies: jsonb('courier_companies').$type<string[]>().notNull().default(DEFAULT_SETTINGS.courierCompanies),
+    customStatuses: jsonb('custom_statuses').$type<string[]>().notNull().default(DEFAULT_SETTINGS.customStatuses),
+    allowEditAfterDelivery: boolean('allow_edit_after_delivery').notNull().default(false),
+    requirePhotoUpload: boolean('require_photo_upload').notNull().default(false),
+    autoNotifyRecipients: boolean('auto_notify_recipients').notNull().default(true),
+    /** A reminder goes to the recipient of an item waiting longer than reminderAfterDays (at most daily). */
+    sendReminders: boolean('send_reminders').notNull().default(true),
+    reminderAfterDays: integer('reminder_after_days').notNull().default(3),
+    /** Pickup hours or a note, quoted in the arrival message. */
+    pickupInstructions: text('pickup_instructions'),
+    /** What a hand-over needs (decision 031): a signature drawn at the desk, a photo of the collector. */
+    handoverRequiresSignature: boolean('handover_requires_signature').notNull().default(false),
+    handoverRequiresPhoto: boolean('handover_requires_photo').notNull().default(false),
+    /**
+     * Label reading (issue 28): the confidence (percent, 50-100) above which the best recipient match
+     * of a label fills in the recipient; below it the clerk picks from the candidates.
+     */
+    labelMatchThreshold: integer('label_match_threshold').notNull().default(80),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check('organization_settings_label_match_threshold_range', sql`${t.labelMatchThreshold} between 50 and 100`)],
+);
 
 /**
  * The platform's own log (the super admin console's System Logs): operators' changes, repeated

@@ -15,4 +15,5 @@ export const EXPECTED_DEFAULT_SETTINGS = {
   pickupInstructions: null,
   handoverRequiresSignature: false,
   handoverRequiresPhoto: false,
+  labelMatchThreshold: 80,
 };

@@ -915,6 +915,22 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
     body: { type: 'package', recipientId: s.recipientId, locationId: s.locationId },
     ok: 201,
   }),
+  'GET /api/mail-items/needs-recipient': async () => ({ url: '/api/mail-items/needs-recipient', ok: 200 }),
+  'GET /api/mail-items/needs-recipient/count': async () => ({ url: '/api/mail-items/needs-recipient/count', ok: 200 }),
+  'POST /api/mail-items/needs-recipient': async (s) => ({
+    url: '/api/mail-items/needs-recipient',
+    body: { type: 'package', trackingNumber: `1Z${uid()}`, locationId: s.locationId },
+    ok: 201,
+  }),
+  'POST /api/mail-items/:id/resolve': async (s) => {
+    const id = (await created(await s.admin.post('/api/mail-items/needs-recipient', { type: 'letter' }))).id;
+    return {
+      url: `/api/mail-items/${id}/resolve`,
+      body: { recipientId: s.recipientId },
+      ok: 200,
+      intact: async () => expect((await s.admin.get(`/api/mail-items/${id}`)).json().status).toBe('needs_recipient'),
+    };
+  },
   'PUT /api/mail-items/:id': async (s) => ({
     url: `/api/mail-items/${s.mailItemId}`,
     body: { notes: `Fragile ${uid()}` },

@@ -1,6 +1,7 @@
 import { Link, useLocation } from 'wouter';
 import { Tooltip } from '@/components/ui/tooltip';
 import { cn } from '@/lib/cn';
+import { NeedsRecipientBadge } from '@/features/mail-items/needs-recipient/NeedsRecipientBadge';
 import { isCurrentNav, type NavEntry, type SignedInRoute } from '../routes';
 
 /** A sidebar link: icon and label, icon only (with a tooltip) below md. Hovering it loads its screen. */
@@ -19,7 +20,7 @@ export function SidebarLink({ route }: { route: SignedInRoute & { nav: NavEntry 
         onPointerEnter={preload}
         onFocus={preload}
         className={cn(
-          'flex h-10 items-center gap-3 rounded-lg px-3 text-sm font-medium transition-colors max-md:justify-center max-md:px-0',
+          'relative flex h-10 items-center gap-3 rounded-lg px-3 text-sm font-medium transition-colors max-md:justify-center max-md:px-0',
           'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500',
           active
             ? 'bg-indigo-50 dark:bg-indigo-950/40 text-indigo-700 dark:text-indigo-300'
@@ -31,6 +32,7 @@ export function SidebarLink({ route }: { route: SignedInRoute & { nav: NavEntry 
           className={cn('size-5 shrink-0', active ? 'text-indigo-600 dark:text-indigo-400' : 'text-fg-faint')}
         />
         <span className="hidden truncate md:inline">{label}</span>
+        {route.nav.badge === 'needs-recipient' && <NeedsRecipientBadge />}
       </Link>
     </Tooltip>
   );

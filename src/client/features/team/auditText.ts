@@ -22,6 +22,7 @@ const fieldNames: Record<string, string> = {
   autoNotifyRecipients: 'auto-notify',
   sendReminders: 'reminders',
   reminderAfterDays: 'reminder days',
+  labelMatchThreshold: 'label match threshold',
   pickupInstructions: 'pickup instructions',
   isActive: 'on/off',
   description: 'description',

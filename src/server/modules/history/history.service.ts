@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import {
   HISTORY_CSV_COLUMNS,
   IDENTIFIED_BY_LABELS,
+  NEEDS_RECIPIENT,
   historyFileName,
   type HistoryFilter,
   type HistoryListQuery,
@@ -111,7 +112,10 @@ export function createHistoryService({ db, reads, caches }: Deps) {
     return {
       filters: {
         type: q.type ? valueFromList(settings.packageTypes, q.type, 'Unknown package type') : undefined,
-        statuses: q.status ? [valueFromList(settings.customStatuses, q.status, 'Unknown status')] : undefined,
+        // items waiting for a recipient (decision 041) are in History too, under their own status
+        statuses: q.status
+          ? [valueFromList([...settings.customStatuses, NEEDS_RECIPIENT], q.status, 'Unknown status')]
+          : undefined,
         dateFrom,
         dateTo,
         search: q.search || undefined,

@@ -1,5 +1,11 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { CORE_STATUSES, HANDED_OVER_STATUSES, type IdentifiedBy } from '../../../contract';
+import {
+  CORE_STATUSES,
+  HANDED_OVER_STATUSES,
+  NEEDS_RECIPIENT,
+  type IdentifiedBy,
+  type NeedsRecipientItem,
+} from '../../../contract';
 import type { DbOrTx } from '../../db/client';
 import { mailItemCountsRepository } from './mail-item-counts.repository';
 import { overdueCountSql } from './overdue';
@@ -29,6 +35,26 @@ export type MailItemFilters = {
   order: 'asc' | 'desc';
   limit: number;
   offset: number;
+};
+
+/** The Needs a recipient list's page size: a prepared one (db/prepared.ts). */
+export const NEEDS_RECIPIENT_PAGE = 50;
+
+type NeedsRecipientRow = {
+  id: string;
+  tracking_number: string | null;
+  courier_company: string | null;
+  type: string;
+  sender: string | null;
+  arrived_at: string | Date;
+  photo_id: string | null;
+  location_id: string | null;
+  location_name: string | null;
+  location_mailroom_name: string | null;
+  logger_id: string | null;
+  logger_first_name: string | null;
+  logger_last_name: string | null;
+  logger_email: string | null;
 };
 
 /** `%` and `_` in a search term are text, not wildcards. */
@@ -239,6 +265,51 @@ export const mailItemsRepository = {
                (${counted(['notified'])}) as notified`;
     });
     return row!;
+  },
+
+  /** Items in one status, from the kept counts (migration 0018): the Needs a recipient badge. */
+  statusTotal: (db: DbOrTx, organizationId: string, status: string) =>
+    mailItemCountsRepository.total(db, organizationId, [status]),
+
+  /**
+   * A page of the items waiting for a recipient (decision 041), newest first, with who logged
+   * them and where they are kept: read in its order from mail_items_org_needs_recipient_idx, as one
+   * prepared statement for every organization (decision 025). Photos as URLs, never bytes.
+   */
+  async needsRecipientPage(db: DbOrTx, organizationId: string, offset: number): Promise<NeedsRecipientItem[]> {
+    const rows = await queryPage<NeedsRecipientRow>(
+      db,
+      'mail-items.needs-recipient',
+      { organizationId, offset },
+      (organization, at) => sql`
+        select i.id, i.tracking_number, i.courier_company, i.type, i.sender, i.arrived_at, i.photo_id,
+               l.id as location_id, l.name as location_name, lm.name as location_mailroom_name,
+               u.id as logger_id, u.first_name as logger_first_name, u.last_name as logger_last_name, u.email as logger_email
+        from (select * from ${mailItems}
+              where ${mailItems.organizationId} = ${organization} and ${mailItems.status} = ${sql.raw(`'${NEEDS_RECIPIENT}'`)}
+              order by ${mailItems.arrivedAt} desc, ${mailItems.id} desc
+              ${pageClause({ limit: NEEDS_RECIPIENT_PAGE, offset: at })}) i
+        left join mailroom_locations l on l.organization_id = i.organization_id and l.id = i.location_id
+        left join mailrooms lm on lm.id = l.mailroom_id
+        left join users u on u.id = i.created_by
+        order by i.arrived_at desc, i.id desc`,
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      trackingNumber: r.tracking_number,
+      courierCompany: r.courier_company,
+      type: r.type,
+      sender: r.sender,
+      arrivedAt: new Date(r.arrived_at).toISOString(),
+      photoUrl: r.photo_id ? `/api/photos/${r.photo_id}` : null,
+      thumbnailUrl: r.photo_id ? `/api/photos/${r.photo_id}/thumbnail` : null,
+      location: r.location_id
+        ? { id: r.location_id, name: r.location_name ?? '', mailroomName: r.location_mailroom_name ?? '' }
+        : null,
+      loggedBy: r.logger_id
+        ? { id: r.logger_id, firstName: r.logger_first_name, lastName: r.logger_last_name, email: r.logger_email ?? '' }
+        : null,
+    }));
   },
 
   /** Oldest first; the rows outlive their item. */

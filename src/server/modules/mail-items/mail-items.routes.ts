@@ -2,16 +2,21 @@ import { z } from 'zod';
 import {
   CreateMailItemBody,
   IdParams,
+  LogWithoutRecipientBody,
   MailItem,
   MailItemHistoryEntry,
   MailItemListQuery,
   MailItemSummary,
+  NeedsRecipientCount,
+  NeedsRecipientItem,
+  NeedsRecipientListQuery,
   PendingSummary,
   PHOTO_TOO_LARGE,
+  ResolveRecipientBody,
   UpdateMailItemBody,
 } from '../../../contract';
 import type { App } from '../../http';
-import { errorReplies, sendListPage } from '../../http';
+import { errorReplies, sendItemsPage, sendListPage } from '../../http';
 import { callerOf } from '../../plugins/organization';
 import type { MailItemsService } from './mail-items.service';
 
@@ -53,6 +58,56 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService, photoBody
     },
     preValidation: guards,
     handler: async (request) => mailItems.pendingSummary(callerOf(request)),
+  });
+
+  // Items that need a recipient (decision 041): members and admins, like an intake.
+  app.get('/api/mail-items/needs-recipient', {
+    schema: {
+      tags,
+      summary: 'Items logged without a recipient, newest first, 50 a page (the total is in X-Total-Count)',
+      querystring: NeedsRecipientListQuery,
+      response: { 200: z.array(NeedsRecipientItem), ...errorReplies(400, 401, 403) },
+    },
+    preValidation: guards,
+    handler: async (request, reply) =>
+      sendItemsPage(reply, await mailItems.needsRecipient(callerOf(request), request.query.offset)),
+  });
+
+  app.get('/api/mail-items/needs-recipient/count', {
+    schema: {
+      tags,
+      summary: 'How many items wait for a recipient (the navigation badge)',
+      response: { 200: NeedsRecipientCount, ...errorReplies(400, 401, 403) },
+    },
+    preValidation: guards,
+    handler: async (request) => mailItems.needsRecipientCount(callerOf(request)),
+  });
+
+  app.post('/api/mail-items/needs-recipient', {
+    schema: {
+      tags,
+      summary:
+        'Log a mail item whose recipient the desk cannot tell (waits under Needs a recipient, no event until resolved; counts toward the monthly limit)',
+      body: LogWithoutRecipientBody,
+      response: { 201: MailItem, ...errorReplies(400, 401, 402, 403, 404, 413) },
+    },
+    ...carriesPhoto,
+    preValidation: guards,
+    handler: async (request, reply) =>
+      reply.status(201).send(await mailItems.createWithoutRecipient(callerOf(request), request.body)),
+  });
+
+  app.post('/api/mail-items/:id/resolve', {
+    schema: {
+      tags,
+      summary:
+        'Give an item that needs a recipient its recipient: it becomes pending and mail_item.created is sent then (arrival message, webhooks)',
+      params: ItemParams,
+      body: ResolveRecipientBody,
+      response: { 200: MailItem, ...errorReplies(400, 401, 403, 404, 409) },
+    },
+    preValidation: guards,
+    handler: async (request) => mailItems.resolve(callerOf(request), request.params.id, request.body.recipientId),
   });
 
   app.get('/api/mail-items/:id', {

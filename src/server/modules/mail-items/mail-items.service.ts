@@ -8,6 +8,8 @@ import {
   type MailItem,
   type MailItemHistoryEntry,
   type MailItemListQuery,
+  type NeedsRecipientCount,
+  type NeedsRecipientItem,
   type OrganizationSettings,
   type PendingSummary,
   type UpdateMailItemBody,
@@ -20,6 +22,7 @@ import { iso } from '../../lib/time';
 import { decodePhotoData, processPhoto, type ProcessedPhoto } from '../photos/photo-processing';
 import { settingsRepository } from '../settings/settings.repository';
 import { valueFromList } from '../settings/list-values';
+import { recipientsRepository } from '../recipients/recipients.repository';
 import { mailItemsRepository } from './mail-items.repository';
 import {
   EDITED_KEYS,
@@ -28,6 +31,7 @@ import {
   type EditedRow,
   type ItemFields,
   type MailItemWithRelations,
+  type StateColumns,
 } from './mail-items.columns';
 import {
   createMailItemWriter,
@@ -40,6 +44,7 @@ import {
 import * as transitions from './transitions';
 
 type CreateInput = z.output<typeof CreateMailItemBody>;
+type WithoutRecipientInput = Omit<CreateInput, 'recipientId'>;
 type UpdateInput = z.output<typeof UpdateMailItemBody>;
 type ListQuery = z.output<typeof MailItemListQuery>;
 
@@ -103,6 +108,34 @@ export function createMailItemsService({ db, caches }: Deps) {
   const settingsOf = ({ organizationId, dataVersion }: OrgCaller) =>
     caches.settings.getOrLoad(organizationId, dataVersion, () => settingsRepository.get(db, organizationId));
 
+  /**
+   * A new item starts as `start` says (pending, or waiting for its recipient); the item, its photo
+   * and its history row commit together, in one statement. Organizations with a monthly cap (or
+   * on trial) are serialised by a usage lock so the cap is exact; unlimited ones never wait for
+   * each other.
+   */
+  async function intake(
+    caller: OrgCaller,
+    input: CreateInput,
+    start: transitions.Change<StateColumns>,
+  ): Promise<MailItem> {
+    const { organizationId, userId } = caller;
+    const settings = await settingsOf(caller);
+    const type = valueFromList(settings.packageTypes, input.type, 'Unknown package type');
+    if (settings.requirePhotoUpload && !input.photoData) throw badRequest(PHOTO_REQUIRED_MESSAGE, 'photo_required');
+    const fields = Object.fromEntries(FIELD_KEYS.map((k) => [k, input[k] ?? null])) as ItemFields;
+    const item = await writer.intake({
+      organizationId,
+      userId,
+      fields: { ...fields, type },
+      state: start.set,
+      history: start.history,
+      events: start.events,
+      photo: await photoFrom(input.photoData),
+    });
+    return toMailItemDto(item);
+  }
+
   return {
     /**
      * A page of items as its JSON reply, and the total. Desks poll the same lists (Pending
@@ -159,28 +192,56 @@ export function createMailItemsService({ db, caches }: Deps) {
       }));
     },
 
-    /**
-     * A new item starts pending; the item, its photo and its history row commit together, in one
-     * statement. Organizations with a monthly cap (or on trial) are serialised by a usage lock so
-     * the cap is exact; unlimited ones never wait for each other.
-     */
+    /** A new item starts pending (intake below). */
     async create(caller: OrgCaller, input: CreateInput): Promise<MailItem> {
+      return intake(caller, input, transitions.intake(caller.userId));
+    },
+
+    /**
+     * Logs an item the desk cannot tell the recipient of (decision 041): checked and written like
+     * any intake (photo, storage, the monthly cap), but waiting under Needs a recipient.
+     */
+    async createWithoutRecipient(caller: OrgCaller, input: WithoutRecipientInput): Promise<MailItem> {
+      return intake(caller, { ...input, recipientId: null }, transitions.intakeWithoutRecipient(caller.userId));
+    },
+
+    /**
+     * Gives an item waiting under Needs a recipient its recipient: it becomes pending and its
+     * arrival message goes out through the outbox as for an intake. Another organization's
+     * recipient or item is not found; an item that has its recipient already is a 409.
+     */
+    async resolve(caller: OrgCaller, id: string, recipientId: string): Promise<MailItem> {
       const { organizationId, userId } = caller;
-      const settings = await settingsOf(caller);
-      const type = valueFromList(settings.packageTypes, input.type, 'Unknown package type');
-      if (settings.requirePhotoUpload && !input.photoData) throw badRequest(PHOTO_REQUIRED_MESSAGE, 'photo_required');
-      const fields = Object.fromEntries(FIELD_KEYS.map((k) => [k, input[k] ?? null])) as ItemFields;
-      const { set: state, history, events } = transitions.intake(userId);
-      const item = await writer.intake({
-        organizationId,
-        userId,
-        fields: { ...fields, type },
-        state,
-        history,
-        events,
-        photo: await photoFrom(input.photoData),
-      });
+      const recipient = await recipientsRepository.findById(db, organizationId, recipientId);
+      if (!recipient) throw notFound('Recipient not found');
+      const recipientName = `${recipient.firstName} ${recipient.lastName}`.trim();
+      const item = await writer.edit(
+        { organizationId, id },
+        {
+          // the writer checks the recipient again in its statement's snapshot (deleted meanwhile: 404)
+          move: () => ({ recipientId, locationId: null, mailroomId: null }),
+          plan: (before) => {
+            const change = transitions.resolve(before, { recipientId, recipientName, actor: userId });
+            if (!change.ok) throw refusalError(change);
+            return editOf(before, change, { organizationId, userId, photo: undefined, removePhoto: false });
+          },
+        },
+      );
       return toMailItemDto(item);
+    },
+
+    /** The items waiting for a recipient, newest first, a page at a time, and how many there are. */
+    async needsRecipient(caller: OrgCaller, offset: number): Promise<{ items: NeedsRecipientItem[]; total: number }> {
+      const [items, total] = await Promise.all([
+        mailItemsRepository.needsRecipientPage(db, caller.organizationId, offset),
+        mailItemsRepository.statusTotal(db, caller.organizationId, transitions.NEEDS_RECIPIENT),
+      ]);
+      return { items, total };
+    },
+
+    /** The nav badge, from the kept counts by status. */
+    async needsRecipientCount(caller: OrgCaller): Promise<NeedsRecipientCount> {
+      return { count: await mailItemsRepository.statusTotal(db, caller.organizationId, transitions.NEEDS_RECIPIENT) };
     },
 
     /**

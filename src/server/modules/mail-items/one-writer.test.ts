@@ -30,7 +30,16 @@ describe('the mail item writer (issue 25)', () => {
 
   it('leaves the repository no way to write history, events or items', () => {
     expect(Object.keys(mailItemsRepository).sort()).toEqual(
-      ['count', 'findWithRelations', 'history', 'holdCalendar', 'page', 'pendingSummary'].sort(),
+      [
+        'count',
+        'findWithRelations',
+        'history',
+        'holdCalendar',
+        'needsRecipientPage',
+        'page',
+        'pendingSummary',
+        'statusTotal',
+      ].sort(),
     );
   });
 

@@ -1,4 +1,4 @@
-import { HANDED_OVER_STATUSES } from '../../../contract';
+import { HANDED_OVER_STATUSES, NEEDS_RECIPIENT, NEEDS_RECIPIENT_FIRST, RESOLVE_NOT_NEEDED } from '../../../contract';
 import {
   FIELD_KEYS,
   type EditedRow,
@@ -28,6 +28,7 @@ import {
 export const PENDING = 'pending';
 export const NOTIFIED = 'notified';
 export const DELIVERED = 'delivered';
+export { NEEDS_RECIPIENT } from '../../../contract';
 
 /** The staff member who asks (a user id), or null for the system (the worker's auto-notify). */
 export type Actor = string | null;
@@ -72,6 +73,52 @@ export function intake(actor: string): Change<StateColumns> {
       heldUntil: null,
     },
     history: [entry('created', actor, null, PENDING)],
+    events: [{ event: 'mail_item.created', payload: {} }],
+  };
+}
+
+/**
+ * Logging an item the desk cannot tell the recipient of (decision 041): it waits in
+ * 'needs_recipient', out of the pickup flow. No event: nobody can be told yet, and integrations
+ * hear of the item (`mail_item.created`) when it enters the flow, at its resolution.
+ */
+export function intakeWithoutRecipient(actor: string): Change<StateColumns> {
+  const change = intake(actor);
+  return {
+    ok: true,
+    set: { ...change.set, status: NEEDS_RECIPIENT },
+    history: [entry('created', actor, null, NEEDS_RECIPIENT, 'Logged without a recipient')],
+    events: [],
+  };
+}
+
+export const NOT_NEEDING_RECIPIENT: Refusal = {
+  ok: false,
+  status: 409,
+  code: 'recipient_already_set',
+  message: RESOLVE_NOT_NEEDED,
+};
+export const RECIPIENT_FIRST: Refusal = {
+  ok: false,
+  status: 409,
+  code: 'needs_recipient',
+  message: NEEDS_RECIPIENT_FIRST,
+};
+
+/**
+ * Resolving an item that needs a recipient: the recipient is set and the item starts the normal
+ * flow as pending, with the event an intake has (`mail_item.created`), so the arrival message and
+ * webhooks go out now, through the outbox, exactly as for an item logged with its recipient.
+ */
+export function resolve(
+  before: Pick<MailItemRow, 'status'>,
+  { recipientId, recipientName, actor }: { recipientId: string; recipientName: string; actor: string },
+): Change<Partial<EditedRow>> | Refusal {
+  if (before.status !== NEEDS_RECIPIENT) return NOT_NEEDING_RECIPIENT;
+  return {
+    ok: true,
+    set: { recipientId, status: PENDING },
+    history: [entry('recipient_assigned', actor, NEEDS_RECIPIENT, PENDING, `Recipient: ${recipientName}`)],
     events: [{ event: 'mail_item.created', payload: {} }],
   };
 }
@@ -163,6 +210,7 @@ export function handOver(
   proof: HandoverProof,
   { actor, at }: { actor: string; at: Date },
 ): Change<Partial<EditedRow>> | Refusal {
+  if (before.status === NEEDS_RECIPIENT) return RECIPIENT_FIRST;
   if (isHandedOver(before.status)) return ALREADY_HANDED_OVER;
   const change = changeStatus(before, DELIVERED, { actor, at, collectorName: proof.collectorName });
   const taken = [proof.identified, proof.signed && 'signed', proof.photographed && 'photo taken'].filter(Boolean);
@@ -230,6 +278,13 @@ export function autoNotify(
   };
 }
 
+export const RESERVED_STATUS: Refusal = {
+  ok: false,
+  status: 409,
+  code: 'reserved_status',
+  message: 'An item is put under Needs a recipient only when it is logged without one.',
+};
+
 /** An edit as the service hands it over: values checked and resolved (storage, list spellings). */
 export type EditRequest = {
   /** The fields sent; a key that is absent (or undefined) was not sent. */
@@ -254,6 +309,11 @@ export function edit(
   { actor, at, allowEditAfterDelivery }: { actor: string; at: Date; allowEditAfterDelivery: boolean },
 ): Change<Partial<EditedRow>> | Refusal {
   const status = request.status ?? before.status;
+  // An item waiting for its recipient leaves that status only by its resolution (which notifies),
+  // and no other item enters it: it would lose its recipient's messages.
+  const statusChanges = status !== before.status;
+  if (before.status === NEEDS_RECIPIENT && (statusChanges || request.fields.recipientId)) return RECIPIENT_FIRST;
+  if (statusChanges && status === NEEDS_RECIPIENT) return RESERVED_STATUS;
   const handOver = status === DELIVERED && before.status !== DELIVERED;
   const sent: Partial<ItemFields> = {};
   for (const field of FIELD_KEYS) {

@@ -20,6 +20,7 @@ export function toSettingsDto(s: SettingsRow): OrganizationSettings {
     pickupInstructions: s.pickupInstructions,
     handoverRequiresSignature: s.handoverRequiresSignature,
     handoverRequiresPhoto: s.handoverRequiresPhoto,
+    labelMatchThreshold: s.labelMatchThreshold,
   };
 }
 

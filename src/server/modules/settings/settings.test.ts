@@ -183,3 +183,35 @@ describe('settings audit', () => {
     expect(await auditRows(org.id)).toHaveLength(1);
   });
 });
+
+describe('labelMatchThreshold (issue 28, decision 041)', () => {
+  it('starts at 80, admins set it within 50-100 (audited), anything else is refused with its message', async () => {
+    const { admin, member, org, url } = await orgWithMember();
+    expect((await member.get(url)).json()).toMatchObject({ labelMatchThreshold: 80 });
+    const res = await admin.put(url, { labelMatchThreshold: 65 });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ labelMatchThreshold: 65 });
+    expect((await rowOf(org.id))!.labelMatchThreshold).toBe(65);
+    const [audit] = await t.db.select().from(auditLog).where(eq(auditLog.organizationId, org.id));
+    expect(audit).toMatchObject({
+      action: 'settings.updated',
+      before: { labelMatchThreshold: 80 },
+      after: { labelMatchThreshold: 65 },
+    });
+
+    for (const [value, message] of [
+      [49, 'Match threshold must be between 50 and 100'],
+      [101, 'Match threshold must be between 50 and 100'],
+      [72.5, 'Match threshold must be a whole number'],
+      ['80', 'Match threshold must be a number'],
+    ] as const) {
+      const refused = await admin.put(url, { labelMatchThreshold: value });
+      expect(refused.statusCode, String(value)).toBe(400);
+      expect(refused.json().errors ?? refused.json().message, String(value)).toEqual(
+        expect.arrayContaining([expect.objectContaining({ message })]),
+      );
+    }
+    expect((await member.put(url, { labelMatchThreshold: 90 })).statusCode).toBe(403);
+    expect((await rowOf(org.id))!.labelMatchThreshold).toBe(65);
+  });
+});

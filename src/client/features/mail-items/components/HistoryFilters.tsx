@@ -1,3 +1,4 @@
+import { NEEDS_RECIPIENT } from '@contract';
 import { useId } from 'react';
 import { SearchInput } from '@/components/SearchInput';
 import { Label } from '@/components/ui/label';
@@ -76,7 +77,8 @@ interface HistoryFiltersProps {
 export function HistoryFilters({ organizationId, filter, onChange, onSearch }: HistoryFiltersProps) {
   const settings = useOrganizationSettings(organizationId);
   const types = withCurrent(packageTypes(settings.data), filter.type);
-  const statusList = withCurrent(statuses(settings.data), filter.status);
+  // items logged without a recipient (decision 041) have a status of their own, outside the list
+  const statusList = withCurrent([...statuses(settings.data), NEEDS_RECIPIENT], filter.status);
 
   return (
     <div className="grid gap-3 sm:grid-cols-3 lg:grid-cols-[repeat(3,minmax(0,12rem))_minmax(0,1fr)]">

@@ -17,6 +17,8 @@ import type { ScannedCode } from '../intake/barcode/decodeBarcode';
 import { PhotoCapture } from '../intake/components/PhotoCapture';
 import { useCreateMailItem } from '../api/createMailItem';
 import { useExpectedMatch } from '../api/expectedMatch';
+import { useLogWithoutRecipient } from '../api/needsRecipient';
+import { LogWithoutRecipientButton } from '../needs-recipient/LogWithoutRecipientButton';
 import { NO_STORAGE, courierCompanies, packageTypes, recipientFullName, storageFields } from '../mailItemFormat';
 import { logMailForm, type LogMailValues } from '../mailItemForms';
 import { CourierField } from './CourierField';
@@ -33,6 +35,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
   const user = useSignedInUser();
   const settings = useOrganizationSettings(organizationId);
   const create = useCreateMailItem(organizationId);
+  const logWithout = useLogWithoutRecipient(organizationId);
   const ids = {
     tracking: useId(),
     type: useId(),
@@ -143,7 +146,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
    * and focus is back in Tracking Number before the next key event, so a scan that follows the
    * Enter at once lands whole in the cleared field.
    */
-  const submit = () => {
+  const submit = (withoutRecipient = false) => {
     const typed = getValues();
     // The contract's rules, checked at once (not by handleSubmit, see above).
     const parsed = logMailForm.safeParse(typed);
@@ -157,7 +160,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
     const { storage, ...fields } = parsed.data;
     const blank = !fields.trackingNumber && !choice.recipient && !choice.text.trim() && !photo;
     if (blank && saving.current.count > 0) return; // a second Enter on the package just sent
-    if (choice.refuseUnpicked('Choose a recipient from the list, or clear the field')) {
+    if (!withoutRecipient && choice.refuseUnpicked('Choose a recipient from the list, or clear the field')) {
       focusRecipient();
       return;
     }
@@ -167,12 +170,12 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
     }
     const body: CreateMailItemBody = {
       ...fields,
-      recipientId: choice.recipient?.id ?? null,
+      recipientId: withoutRecipient ? null : (choice.recipient?.id ?? null),
       collectorName: null,
       photoData: photo,
       ...storageFields(storage),
     };
-    const submittedRecipient = choice.recipient;
+    const submittedRecipient = withoutRecipient ? null : choice.recipient;
     const submittedPhoto = photo;
     const submittedCourier = courier.state;
     // Ready for the next scan at once: what belonged to this package is cleared now (Type,
@@ -188,9 +191,10 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
     // Not react-hook-form's setFocus: it focuses on a timer, after the scanner's next keys.
     document.getElementById(ids.tracking)?.focus();
     saving.current.count += 1;
+    // Without a recipient: the same item, waiting under Needs a recipient (decision 041).
+    const { recipientId: _none, ...withoutBody } = body;
     const save = () =>
-      create
-        .mutateAsync(body)
+      (withoutRecipient ? logWithout.mutateAsync(withoutBody) : create.mutateAsync(body))
         .then(onSaved, onFailed)
         .finally(() => {
           saving.current.count -= 1;
@@ -203,7 +207,9 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
           ? recipientFullName(item)
           : submittedRecipient
             ? `${submittedRecipient.firstName} ${submittedRecipient.lastName}`
-            : 'no recipient',
+            : withoutRecipient
+              ? 'no recipient yet (see Needs a recipient)'
+              : 'no recipient',
         count: (prev?.count ?? 0) + 1,
       }));
       document.getElementById(ids.tracking)?.closest('[role="dialog"]')?.scrollTo({ top: 0 });
@@ -337,13 +343,14 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
         />
 
         <FormActions
-          pending={create.isPending}
+          pending={create.isPending || logWithout.isPending}
           onCancel={onClose}
           submitLabel="Log Mail"
           pendingLabel="Logging..."
           className="flex flex-col-reverse gap-2 border-t border-line-subtle pt-4 sm:flex-row sm:items-center sm:justify-end"
         >
           <p className="hidden text-xs text-fg-subtle sm:mr-auto sm:block">Ctrl+Enter logs from any field</p>
+          <LogWithoutRecipientButton onClick={() => submit(true)} disabled={create.isPending || logWithout.isPending} />
         </FormActions>
       </form>
       <RecipientFormDialog

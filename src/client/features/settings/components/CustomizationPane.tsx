@@ -16,6 +16,7 @@ import {
   useUpdateOrganizationSettings,
   type OrganizationSettingsChanges,
 } from '@/lib/resources/organizationSettings';
+import { LabelMatchThresholdCard } from './LabelMatchThresholdCard';
 import { SettingsCard } from './SettingsCard';
 
 const DUPLICATE = 'Value already exists';
@@ -244,6 +245,14 @@ function CustomizationForm({
           ))}
         </ul>
       </SettingsCard>
+      <LabelMatchThresholdCard
+        // a saved (or elsewhere changed) value resets the draft to it
+        key={settings.labelMatchThreshold}
+        settings={settings}
+        isAdmin={isAdmin}
+        saving={update.isPending}
+        save={save}
+      />
     </div>
   );
 }

@@ -1,0 +1,104 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startStack, type Stack } from './support/stack';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ seedDemo: true });
+});
+afterAll(() => stack?.stop());
+
+/** A call from inside the page, with its session and selected organization, as the app sends it. */
+async function api<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ([m, target, json]) => {
+      const res = await fetch(target, {
+        method: m,
+        headers: {
+          'content-type': 'application/json',
+          'x-organization-id': localStorage.getItem('selectedOrganizationId') ?? '',
+        },
+        credentials: 'include',
+        body: json === undefined ? undefined : JSON.stringify(json),
+      });
+      if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
+      const text = await res.text();
+      return text ? JSON.parse(text) : undefined;
+    },
+    [method, url, body] as const,
+  );
+}
+
+const labelPhoto = () =>
+  sharp({ create: { width: 320, height: 200, channels: 3, background: '#c8a070' } })
+    .png()
+    .toBuffer();
+
+/** Decision 041: a package whose label names nobody the desk can find. */
+describe('an item that needs a recipient', () => {
+  it('is logged without one, waits in its list with its photo, and once resolved its recipient gets the email', async () => {
+    for (const [label, viewport, colorScheme, tracking] of [
+      ['desktop-light', { width: 1280, height: 800 }, 'light', '1Z999AA10123456784'],
+      ['phone-dark', { width: 390, height: 844 }, 'dark', '9400111899223197428490'],
+    ] as const) {
+      const { context, page } = await stack.newPage(viewport, { colorScheme });
+      await stack.signInAsDemo(page);
+      const lastName = `Unlabelled ${label}`;
+      const email = `ines.${label}@example.com`;
+      await api(page, 'POST', '/api/recipients', { firstName: 'Ines', lastName, email, unit: '12B' });
+
+      await page.getByRole('link', { name: 'Mail Intake' }).first().click();
+      await expect.poll(() => page.getByRole('heading', { name: 'Mail Intake' }).isVisible()).toBe(true);
+      await page.getByRole('button', { name: 'Log New Mail' }).click();
+      await page.getByLabel('Tracking Number').fill(tracking);
+      await page.getByLabel('Choose a photo').setInputFiles({
+        name: 'label.png',
+        mimeType: 'image/png',
+        buffer: await labelPhoto(),
+      });
+      await expect.poll(() => page.getByRole('img', { name: 'Package photo preview' }).isVisible()).toBe(true);
+      await page.getByRole('button', { name: 'Log without recipient' }).click();
+      await expect.poll(() => page.getByText('Logged for no recipient yet').isVisible()).toBe(true);
+      await page.getByRole('button', { name: 'Cancel' }).click();
+
+      // The sidebar counts it; its list shows the thumbnail (by URL), the number and who logged it.
+      const nav = page.getByRole('link', { name: 'Needs a recipient' }).first();
+      await expect.poll(() => nav.innerText()).toMatch(/1/);
+      await nav.click();
+      await expect.poll(() => page.getByRole('heading', { name: 'Needs a recipient' }).isVisible()).toBe(true);
+      const row = page.getByRole('listitem').filter({ hasText: tracking });
+      await expect.poll(() => row.isVisible()).toBe(true);
+      expect(await row.innerText()).toMatch(/Logged .* by /);
+      const thumbnail = await row.locator('img').getAttribute('src');
+      expect(thumbnail).toMatch(/^\/api\/photos\/[0-9a-f-]+\/thumbnail$/);
+      await expect
+        .poll(() => row.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth))
+        .toBeGreaterThan(0);
+      await stack.screenshot(page, `needs-recipient-list-${label}`);
+
+      // Resolve: pick the recipient by typing, and they are notified.
+      await row.getByRole('button', { name: /Choose recipient/ }).click();
+      const dialog = page.getByRole('dialog', { name: 'Choose the recipient' });
+      await expect.poll(() => dialog.isVisible()).toBe(true);
+      await dialog.getByRole('combobox', { name: 'Recipient' }).fill(lastName);
+      await expect.poll(() => page.getByRole('option', { name: new RegExp(lastName) }).isVisible()).toBe(true);
+      await page.keyboard.press('Enter');
+      await stack.screenshot(page, `needs-recipient-resolve-${label}`);
+      await dialog.getByRole('button', { name: 'Assign and notify' }).click();
+      await expect.poll(() => dialog.isVisible()).toBe(false);
+      await expect.poll(() => row.count()).toBe(0);
+      await expect.poll(() => page.getByText('Every item has its recipient').isVisible()).toBe(true);
+
+      const mail = await stack.smtp.waitFor(email, { timeoutMs: 15_000 });
+      expect(mail.text).toContain(tracking);
+
+      // It is now an ordinary item waiting for Ines in Pending Pickups.
+      await page.getByRole('link', { name: 'Pending Pickups' }).first().click();
+      await expect
+        .poll(() => page.getByText(`Ines ${lastName}`).filter({ visible: true }).first().isVisible())
+        .toBe(true);
+      await context.close();
+    }
+  });
+});

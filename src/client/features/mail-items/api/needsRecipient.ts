@@ -1,0 +1,44 @@
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { LogWithoutRecipientBody, MailItem, NeedsRecipientItem } from '@contract';
+import { apiRequest, fetchPage, withQuery, type Page } from '@/lib/api';
+import { invalidateMailItems } from './invalidateMailItems';
+import { needsRecipientKey } from './needsRecipientCount';
+
+/*
+ * Items logged without a recipient (decision 041). Under the mail items key, so logging, resolving
+ * or deleting any item refreshes the list and the navigation badge with the other mail lists.
+ */
+
+/** The server's page size. */
+export const NEEDS_RECIPIENT_PAGE_SIZE = 50;
+
+export function needsRecipientQuery(organizationId: string, offset: number) {
+  return queryOptions({
+    queryKey: [...needsRecipientKey(organizationId), 'list', offset] as const,
+    queryFn: (): Promise<Page<NeedsRecipientItem>> =>
+      fetchPage<NeedsRecipientItem>(withQuery('/api/mail-items/needs-recipient', { offset }), organizationId),
+  });
+}
+
+export function useNeedsRecipient(organizationId: string, offset: number) {
+  return useQuery({ ...needsRecipientQuery(organizationId, offset), placeholderData: keepPreviousData });
+}
+
+export function useLogWithoutRecipient(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: LogWithoutRecipientBody) =>
+      apiRequest<MailItem>('POST', '/api/mail-items/needs-recipient', body, { organizationId }),
+    onSuccess: () => invalidateMailItems(queryClient, organizationId),
+  });
+}
+
+/** Gives the item its recipient: it joins Pending Pickups and the recipient is notified. */
+export function useResolveRecipient(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, recipientId }: { id: string; recipientId: string }) =>
+      apiRequest<MailItem>('POST', `/api/mail-items/${id}/resolve`, { recipientId }, { organizationId }),
+    onSuccess: () => invalidateMailItems(queryClient, organizationId),
+  });
+}

@@ -1,0 +1,26 @@
+import { useQuery } from '@tanstack/react-query';
+import type { NeedsRecipientCount } from '@contract';
+import { apiRequest } from '@/lib/api';
+import { mailItemsQueryKey } from '@/lib/resources/keys';
+
+/*
+ * The sidebar's badge (decision 041), on every signed-in page: a file of its own, so the shell's
+ * first load carries this call and not the list's and mutations' code.
+ */
+
+/** Under the mail items key: logging, resolving or deleting any item refreshes the list and the badge. */
+export const needsRecipientKey = (organizationId: string) =>
+  [...mailItemsQueryKey(organizationId), 'needs-recipient'] as const;
+
+/** Checked again every minute, as other desks log items too. */
+export function useNeedsRecipientCount(organizationId: string | undefined) {
+  return useQuery({
+    queryKey: [...needsRecipientKey(organizationId ?? ''), 'count'] as const,
+    queryFn: () =>
+      apiRequest<NeedsRecipientCount>('GET', '/api/mail-items/needs-recipient/count', undefined, {
+        organizationId: organizationId!,
+      }),
+    enabled: Boolean(organizationId),
+    refetchInterval: 60_000,
+  });
+}
