@@ -47,6 +47,12 @@ try {
   await page.waitForFunction(() => typeof window.evalLabel === 'function');
   // TUNING='{"psm":"11","prepare":false}' compares the reader's settings without editing it.
   if (process.env.TUNING) await page.evaluate((t) => Object.assign(window.tuning, JSON.parse(t)), process.env.TUNING);
+  if (process.env.DUMP) {
+    const png = await page.evaluate((f) => window.prepared(f), process.env.DUMP);
+    fs.writeFileSync('.tmp/prepared.png', Buffer.from(png.split(',')[1]!, 'base64'));
+    console.log('wrote .tmp/prepared.png');
+    process.exit(0);
+  }
   const results: Array<{ truth: LabelTruth; result: LabelResult }> = [];
   for (const truth of truths) {
     const result = await page.evaluate(([file, t]) => window.evalLabel(file, t), [truth.file, THRESHOLD] as const);

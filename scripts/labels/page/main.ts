@@ -3,7 +3,7 @@
  * reading and matching modules, run on one generated label at a time, timed in the browser.
  */
 import { decideRecipient, matchRecipient } from '../../../src/client/features/mail-items/label/matchRecipient';
-import { readLabel, tuning } from '../../../src/client/features/mail-items/label/ocrReader';
+import { prepare, readLabel, tuning } from '../../../src/client/features/mail-items/label/ocrReader';
 import { SEED_RECIPIENTS } from '../seed';
 
 export interface LabelResult {
@@ -21,10 +21,13 @@ declare global {
   interface Window {
     evalLabel: (file: string, threshold: number) => Promise<LabelResult>;
     tuning: typeof tuning;
+    prepared: (file: string) => Promise<string>;
   }
 }
 
 window.tuning = tuning;
+/** The image as the reader sees it, for looking at (DUMP=label-01-ups.jpg npm run eval:labels). */
+window.prepared = async (file) => (await prepare(await (await fetch(`/${file}`)).blob())).toDataURL('image/png');
 window.evalLabel = async (file, threshold) => {
   const image = await (await fetch(`/${file}`)).blob();
   const started = performance.now();

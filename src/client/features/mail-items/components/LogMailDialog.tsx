@@ -16,6 +16,7 @@ import { serverMessage } from '@/lib/api';
 import type { ScannedCode } from '../intake/barcode/decodeBarcode';
 import { PhotoCapture } from '../intake/components/PhotoCapture';
 import { useCreateMailItem } from '../api/createMailItem';
+import { DEFAULT_LABEL_THRESHOLD, LabelReader } from '../label/LabelReader';
 import { useExpectedMatch } from '../api/expectedMatch';
 import { NO_STORAGE, courierCompanies, packageTypes, recipientFullName, storageFields } from '../mailItemFormat';
 import { logMailForm, type LogMailValues } from '../mailItemForms';
@@ -334,6 +335,34 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
           required={requirePhoto}
           error={photoError}
           nextPackage={logged?.count ?? 0}
+        />
+
+        {/* Issue 28: reads the photo's label on this device. An expected package's recipient
+            (decision 033) still wins: the label's match counts as auto-filled, which a later
+            expected match replaces. */}
+        <LabelReader
+          organizationId={organizationId}
+          photo={photo}
+          threshold={
+            (settings.data as { labelMatchThreshold?: number } | undefined)?.labelMatchThreshold ??
+            DEFAULT_LABEL_THRESHOLD
+          }
+          onTracking={(trackingNumber) => {
+            if (getValues('trackingNumber')?.trim()) return false;
+            setValue('trackingNumber', trackingNumber, { shouldDirty: true });
+            onTrackingChange(trackingNumber, true);
+            return true;
+          }}
+          onRecipient={(recipient, confidence) => {
+            const current = choice.recipient;
+            const picked = confidence === null; // the clerk chose it from the label's candidates
+            if (!picked && current && current.id !== autoFilled.current && current.id !== recipient.id) return false;
+            autoFilled.current = picked ? null : recipient.id;
+            choice.setRecipient(recipient);
+            choice.setText('');
+            setRecipientKey((k) => k + 1);
+            return true;
+          }}
         />
 
         <FormActions

@@ -115,9 +115,16 @@ const MAX_GROUPS = 7;
 export function findTrackingNumber(lines: readonly string[]): TrackingFound | null {
   const named = carrierNamed(lines);
   const found: Array<TrackingFound & { score: number }> = [];
-  lines.forEach((line, index) => {
+  // Sparse reading puts each group of a number on a line of its own: a line is read together
+  // with the next two, as well as alone.
+  const texts = lines.map((l) => l.trim()).filter(Boolean);
+  const spans = texts.flatMap((line, index) => [
+    { line, index },
+    { line: texts.slice(index, index + 3).join(' '), index },
+  ]);
+  spans.forEach(({ line, index }) => {
     const words = line.split(/\s+/).filter((w) => /[A-Z0-9]/i.test(w));
-    const labelled = TRACKING_WORD.test(line) || (index > 0 && /TRACK|TRK/i.test(lines[index - 1] ?? ''));
+    const labelled = TRACKING_WORD.test(line) || (index > 0 && /TRACK|TRK|WAYBILL/i.test(texts[index - 1] ?? ''));
     for (let i = 0; i < words.length; i++) {
       let run = '';
       for (let j = i; j < words.length && j < i + MAX_GROUPS; j++) {

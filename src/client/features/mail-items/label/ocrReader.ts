@@ -22,7 +22,7 @@ export type ReadStage = 'loading' | 'reading';
 export type OnProgress = (stage: ReadStage, progress: number) => void;
 
 /** The reader's settings; the evaluation (scripts/labels) varies them to compare. */
-export const tuning = { psm: PSM.SINGLE_BLOCK, prepare: true };
+export const tuning = { psm: PSM.SINGLE_BLOCK, prepare: true, rotateAuto: true, secondPass: true };
 
 let worker: Promise<Worker> | null = null;
 let progressListener: OnProgress | null = null;
@@ -68,7 +68,7 @@ async function decode(image: Blob): Promise<ImageBitmap> {
  * contrast stretched between the darkest and lightest 1% (labels photographed in a dim mailroom
  * or printed by a tired thermal printer come out grey on grey).
  */
-async function prepare(image: Blob): Promise<HTMLCanvasElement> {
+export async function prepare(image: Blob): Promise<HTMLCanvasElement> {
   const bitmap = await decode(image);
   if (bitmap.width * bitmap.height > MAX_PIXELS) {
     bitmap.close();
@@ -131,8 +131,22 @@ export async function readLabel(image: Blob | string, onProgress?: OnProgress): 
     const [canvas, w] = await Promise.all([tuning.prepare ? prepare(blob) : blob, getWorker()]);
     onProgress?.('reading', 0);
     await w.setParameters({ tessedit_pageseg_mode: tuning.psm });
-    const { data } = await w.recognize(canvas);
-    return { ...extractLabel(data.text), text: data.text, ocrConfidence: data.confidence };
+    const { data } = await w.recognize(canvas, { rotateAuto: tuning.rotateAuto });
+    const first = { ...extractLabel(data.text), text: data.text, ocrConfidence: data.confidence };
+    if (!tuning.secondPass || (first.trackingNumber && first.addresseeByHeading)) return first;
+    // Read as one block, a barcode merges with the number printed beside it; read as sparse
+    // text, it stays apart. Only when the first reading missed something, so most labels read once.
+    await w.setParameters({ tessedit_pageseg_mode: PSM.SPARSE_TEXT });
+    const { data: sparse } = await w.recognize(canvas, { rotateAuto: tuning.rotateAuto });
+    const second = extractLabel(sparse.text);
+    const useSecond = !first.addresseeByHeading && second.addresseeByHeading;
+    return {
+      ...first,
+      trackingNumber: first.trackingNumber ?? second.trackingNumber,
+      carrier: first.trackingNumber ? first.carrier : second.carrier,
+      ...(useSecond ? { sender: second.sender, addressee: second.addressee, addresseeByHeading: true } : {}),
+      text: `${data.text}\n${sparse.text}`,
+    };
   } finally {
     progressListener = null;
   }
