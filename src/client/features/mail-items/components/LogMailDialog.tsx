@@ -130,6 +130,8 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
   const [recipientKey, setRecipientKey] = useState(0);
   const [photo, setPhoto] = useState<string | null>(null);
   const [photoError, setPhotoError] = useState<string>();
+  /** The chosen file at full size, for the label reader (the photo sent is resized). */
+  const [labelOriginal, setLabelOriginal] = useState<Blob | null>(null);
   const [addingRecipient, setAddingRecipient] = useState(false);
   const [logged, setLogged] = useState<LoggedConfirmation | null>(null);
 
@@ -327,8 +329,9 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
 
         <PhotoCapture
           photo={photo}
-          onPhotoChange={(next) => {
+          onPhotoChange={(next, original) => {
             setPhoto(next);
+            setLabelOriginal(original ?? null);
             setPhotoError(undefined);
           }}
           onBarcode={onScanned}
@@ -343,6 +346,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
         <LabelReader
           organizationId={organizationId}
           photo={photo}
+          original={labelOriginal}
           threshold={
             (settings.data as { labelMatchThreshold?: number } | undefined)?.labelMatchThreshold ??
             DEFAULT_LABEL_THRESHOLD

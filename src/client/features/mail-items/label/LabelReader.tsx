@@ -25,6 +25,11 @@ export interface LabelReaderProps {
   organizationId: string;
   /** The dialog's photo (a data URL): read automatically each time a new one is taken or chosen. */
   photo: string | null;
+  /**
+   * The chosen file at full size, when the photo came from one: read instead of the photo, which
+   * is resized to 800 px for storage, too small for a label's small print.
+   */
+  original?: Blob | null;
   threshold: number;
   /** Fill in the tracking number (the dialog answers false when the clerk already has one there). */
   onTracking: (trackingNumber: string) => boolean;
@@ -54,15 +59,15 @@ const who = (r: RecipientChoice) => `${r.firstName} ${r.lastName}${r.unit ? ` ($
  * candidates. Every outcome is said in the dialog; nothing is filled in unseen and Log Mail works
  * by hand whatever happens here.
  */
-export function LabelReader({ organizationId, photo, threshold, onTracking, onRecipient }: LabelReaderProps) {
+export function LabelReader({ organizationId, photo, original, threshold, onTracking, onRecipient }: LabelReaderProps) {
   const queryClient = useQueryClient();
   const [state, setStatus] = useState<Status>({ kind: 'idle' });
   /** The photo last read, so a re-render does not read it again, and a late answer for an old photo is dropped. */
   const current = useRef<string | null>(null);
 
-  const read = async (image: string) => {
-    current.current = image;
-    const stillCurrent = () => current.current === image;
+  const read = async (shown: string, image: Blob | string) => {
+    current.current = shown;
+    const stillCurrent = () => current.current === shown;
     setStatus({ kind: 'loading', progress: 0 });
     try {
       const [{ readLabel }, recipients] = await Promise.all([
@@ -137,7 +142,7 @@ export function LabelReader({ organizationId, photo, threshold, onTracking, onRe
   // A new photo is read at once (the camera's shot, or a file chosen).
   useEffect(() => {
     if (!photo) current.current = null;
-    else if (photo !== current.current) void read(photo);
+    else if (photo !== current.current) void read(photo, original ?? photo);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- read only when the photo changes
   }, [photo]);
 
@@ -154,7 +159,7 @@ export function LabelReader({ organizationId, photo, threshold, onTracking, onRe
           variant="outline"
           size="sm"
           disabled={!photo || busy}
-          onClick={() => photo && void read(photo)}
+          onClick={() => photo && void read(photo, original ?? photo)}
         >
           {busy ? <Loader2 aria-hidden className="animate-spin" /> : <ScanText aria-hidden />} Read label
         </Button>
