@@ -91,6 +91,19 @@ describe('reading the label in Log Mail', () => {
       [organizationId, TRACKING],
     );
     expect(item).toMatchObject({ recipient_id: recipient.id, tracking_number: TRACKING });
+
+    // Bad input: a photo with no text says so, and fills in nothing.
+    const blankPage = await context.newPage();
+    await blankPage.setContent('<body style="margin:0;height:800px;background:#9a9488"></body>');
+    const blank = path.join(path.dirname(photo), 'blank.jpg');
+    await blankPage.screenshot({ path: blank, type: 'jpeg' });
+    await blankPage.close();
+    await page.getByLabel('Choose a photo').setInputFiles(blank);
+    await expect
+      .poll(() => status.innerText(), { timeout: 30_000, interval: 250 })
+      .toContain('No readable label text on this photo');
+    expect(await page.getByLabel('Tracking Number').inputValue()).toBe('');
+    expect(await page.getByRole('combobox', { name: 'Recipient' }).inputValue()).toBe('');
     await context.close();
   }, 150_000);
 });
