@@ -2,13 +2,15 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
+import { ocrAssets } from './scripts/vite/ocrAssets';
 
 const apiTarget = process.env.VITE_API_TARGET ?? 'http://127.0.0.1:5000';
 
 export default defineConfig({
   root: 'src/client',
   publicDir: 'public',
-  plugins: [react(), tailwindcss()],
+  // ocrAssets: the label reader's worker, cores and English data, served by our own build (decision 040)
+  plugins: [react(), tailwindcss(), ocrAssets()],
   resolve: {
     alias: {
       '@contract': fileURLToPath(new URL('./src/contract/index.ts', import.meta.url)),

@@ -6,7 +6,7 @@ import { securityHeaders } from './security-headers';
 /** The policy every reply carries (decision 019), exactly as browsers receive it. */
 const CSP =
   "default-src 'self';script-src 'self' 'wasm-unsafe-eval';style-src 'self' 'unsafe-inline';" +
-  "img-src 'self' data: blob:;connect-src 'self';frame-ancestors 'none';base-uri 'self';form-action 'self'";
+  "img-src 'self' data: blob:;connect-src 'self';worker-src 'self';frame-ancestors 'none';base-uri 'self';form-action 'self'";
 
 const POLICY = {
   'content-security-policy': CSP,

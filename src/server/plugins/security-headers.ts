@@ -5,7 +5,8 @@ import fp from 'fastify-plugin';
  * The Content-Security-Policy of every reply, the web client's and the API docs' (Swagger UI
  * loads only its own scripts and styles and fetches /api/docs/json). Our own origin, plus inline
  * styles (Radix positions popovers with style attributes), blob:/data: images for photo previews
- * and WebAssembly for the barcode reader; no framing by anyone.
+ * WebAssembly for the barcode and label readers, and the label reader's worker from our own
+ * origin (decision 040); no framing by anyone.
  */
 const CSP_DIRECTIVES = {
   'default-src': ["'self'"],
@@ -13,6 +14,8 @@ const CSP_DIRECTIVES = {
   'style-src': ["'self'", "'unsafe-inline'"],
   'img-src': ["'self'", 'data:', 'blob:'],
   'connect-src': ["'self'"],
+  // The label reader's Web Worker (decision 040), started from our own origin, never a blob: URL.
+  'worker-src': ["'self'"],
   'frame-ancestors': ["'none'"],
   'base-uri': ["'self'"],
   'form-action': ["'self'"],

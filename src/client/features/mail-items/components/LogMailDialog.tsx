@@ -16,6 +16,7 @@ import { serverMessage } from '@/lib/api';
 import type { ScannedCode } from '../intake/barcode/decodeBarcode';
 import { PhotoCapture } from '../intake/components/PhotoCapture';
 import { useCreateMailItem } from '../api/createMailItem';
+import { DEFAULT_LABEL_THRESHOLD, LabelReader } from '../label/LabelReader';
 import { useExpectedMatch } from '../api/expectedMatch';
 import { useLogWithoutRecipient } from '../api/needsRecipient';
 import { LogWithoutRecipientButton } from '../needs-recipient/LogWithoutRecipientButton';
@@ -132,6 +133,8 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
   const [recipientKey, setRecipientKey] = useState(0);
   const [photo, setPhoto] = useState<string | null>(null);
   const [photoError, setPhotoError] = useState<string>();
+  /** The chosen file at full size, for the label reader (the photo sent is resized). */
+  const [labelOriginal, setLabelOriginal] = useState<Blob | null>(null);
   const [addingRecipient, setAddingRecipient] = useState(false);
   const [logged, setLogged] = useState<LoggedConfirmation | null>(null);
 
@@ -332,14 +335,44 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
 
         <PhotoCapture
           photo={photo}
-          onPhotoChange={(next) => {
+          onPhotoChange={(next, original) => {
             setPhoto(next);
+            setLabelOriginal(original ?? null);
             setPhotoError(undefined);
           }}
           onBarcode={onScanned}
           required={requirePhoto}
           error={photoError}
           nextPackage={logged?.count ?? 0}
+        />
+
+        {/* Issue 28: reads the photo's label on this device. An expected package's recipient
+            (decision 033) still wins: the label's match counts as auto-filled, which a later
+            expected match replaces. */}
+        <LabelReader
+          organizationId={organizationId}
+          photo={photo}
+          original={labelOriginal}
+          threshold={
+            (settings.data as { labelMatchThreshold?: number } | undefined)?.labelMatchThreshold ??
+            DEFAULT_LABEL_THRESHOLD
+          }
+          onTracking={(trackingNumber) => {
+            if (getValues('trackingNumber')?.trim()) return false;
+            setValue('trackingNumber', trackingNumber, { shouldDirty: true });
+            onTrackingChange(trackingNumber, true);
+            return true;
+          }}
+          onRecipient={(recipient, confidence) => {
+            const current = choice.recipient;
+            const picked = confidence === null; // the clerk chose it from the label's candidates
+            if (!picked && current && current.id !== autoFilled.current && current.id !== recipient.id) return false;
+            autoFilled.current = picked ? null : recipient.id;
+            choice.setRecipient(recipient);
+            choice.setText('');
+            setRecipientKey((k) => k + 1);
+            return true;
+          }}
         />
 
         <FormActions

@@ -31,7 +31,8 @@ const SCAN_INTERVAL_MS = 250;
 interface PhotoCaptureProps {
   /** The photo as a data URL (what is sent as photoData), or null. */
   photo: string | null;
-  onPhotoChange: (dataUrl: string | null) => void;
+  /** `original`: the file as chosen, at full size, for the label reader (the photo kept is resized). */
+  onPhotoChange: (dataUrl: string | null, original?: Blob) => void;
   /**
    * A code was read: a parcel's tracking number, or one of our shelf labels (or slips). Answers the
    * sentence shown under the camera ("Storage: Shelf A").
@@ -107,7 +108,13 @@ function FilePicker({
   );
 }
 
-function UploadPane({ onPhotoChange, capture }: { onPhotoChange: (dataUrl: string) => void; capture?: boolean }) {
+function UploadPane({
+  onPhotoChange,
+  capture,
+}: {
+  onPhotoChange: (dataUrl: string, original?: Blob) => void;
+  capture?: boolean;
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const mobile = isMobileDevice();
@@ -120,7 +127,7 @@ function UploadPane({ onPhotoChange, capture }: { onPhotoChange: (dataUrl: strin
       if (result.fallbackReason) {
         toast({ title: 'Photo added without optimizing', description: result.fallbackReason });
       }
-      onPhotoChange(result.dataUrl);
+      onPhotoChange(result.dataUrl, file);
     } catch (err) {
       setError(reportPhotoError(err, mobile));
     } finally {
@@ -150,7 +157,7 @@ function CameraUnavailable({ children }: { children: string }) {
   return <p className="text-sm text-fg-muted">{children}</p>;
 }
 
-function CameraPane({ onPhotoChange }: { onPhotoChange: (dataUrl: string) => void }) {
+function CameraPane({ onPhotoChange }: { onPhotoChange: (dataUrl: string, original?: Blob) => void }) {
   const { videoRef, status } = useCamera();
 
   if (status === 'unavailable') {
