@@ -48,8 +48,11 @@ const { values: args } = parseArgs({
     'warm-up': { type: 'string', default: '4' },
     connections: { type: 'string', default: '50' },
     'pool-size': { type: 'string' },
-    database: { type: 'string', default: 'pigeonhole_scaleout' },
+    /** Default: pigeonhole_scaleout, or pigeonhole_scaleout_<items>_<orgs> for another size (both kept). */
+    database: { type: 'string' },
     reseed: { type: 'boolean', default: false },
+    /** Some of the configurations only, e.g. `1x-on,3x-on` (investigations). */
+    configs: { type: 'string', default: '1x-on,3x-on,1x-off,3x-off' },
   },
 });
 
@@ -67,18 +70,20 @@ const MEASURE_SECONDS = positive('seconds', args.seconds);
 const WARM_UP_SECONDS = positive('warm-up', args['warm-up']);
 const CONNECTIONS = positive('connections', args.connections);
 const POOL_SIZE = args['pool-size'] === undefined ? undefined : positive('pool-size', args['pool-size']);
-const DATABASE = args.database!;
+const DEFAULT_SIZE = SIZE.items === 1_000_000 && SIZE.organizations === 1000 && SIZE.memberOrganizations === 50;
+const DATABASE =
+  args.database ??
+  (DEFAULT_SIZE ? 'pigeonhole_scaleout' : `pigeonhole_scaleout_${SIZE.items}_${SIZE.organizations}_${SIZE.memberOrganizations}`);
 if (!/^[a-z_][a-z0-9_]*$/.test(DATABASE)) throw new Error(`--database must be a plain lower-case name`);
 const ADMIN_URL = process.env.SCALEOUT_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 if (SIZE.memberOrganizations > SIZE.organizations) throw new Error('--member-orgs cannot exceed --orgs');
 
 type Configuration = { instances: number; caches: boolean };
-const CONFIGURATIONS: Configuration[] = [
-  { instances: 1, caches: true },
-  { instances: 3, caches: true },
-  { instances: 1, caches: false },
-  { instances: 3, caches: false },
-];
+const CONFIGURATIONS: Configuration[] = args.configs!.split(',').map((name) => {
+  const match = /^([1-9])x-(on|off)$/.exec(name.trim());
+  if (!match) throw new Error(`--configs takes names like 1x-on,3x-off, not ${name}`);
+  return { instances: Number(match[1]), caches: match[2] === 'on' };
+});
 
 type Outcome = Configuration & {
   load: LoadResult;
