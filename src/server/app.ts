@@ -14,7 +14,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { listeningUrl, startupWarnings, type Config } from './config';
+import { fastifyTrustProxy, listeningUrl, startupWarnings, type Config } from './config';
 import type { Db } from './db/client';
 import type { Deps } from './context';
 import { createCaches, type Caches } from './caches';
@@ -107,7 +107,7 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
       return typeof given === 'string' && /^[\w-]{1,100}$/.test(given) ? given : crypto.randomUUID();
     },
     bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -12,6 +13,52 @@ import { z } from 'zod';
  * pool 20: 1,210-1,430 and 1,020-1,160 req/s; pool 8: 1,600 and 1,190; pool 4: 1,540-1,700 and 720-810.
  */
 export const defaultPoolSize = (cpus: number) => Math.min(20, 2 * cpus + 4);
+
+export type TrustProxy = boolean | number | string[];
+
+/**
+ * TRUST_PROXY as Fastify's trustProxy option. Fastify 5 takes a bare number as "trust nothing"
+ * (it cannot check the nearest peer), so a hop count goes as the function proxy-addr calls with
+ * each address's distance (0: the connecting peer): the n nearest are proxies, the next is the client.
+ */
+export function fastifyTrustProxy(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust;
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY's value, or why it is not one. Checked here rather than left to proxy-addr, which
+ * throws an unhelpful "invalid IP address" at the first request's compile instead of at start.
+ */
+export function parseTrustProxy(raw: string): TrustProxy | string {
+  const value = raw.trim();
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    // 0 hops trusts nobody: say false, the same thing without the surprise.
+    return hops >= 1 && hops <= 10 ? hops : 'a hop count is between 1 and 10 (false trusts no proxy)';
+  }
+  const entries = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    if (PROXY_NAMES.has(entry)) continue;
+    const [address, prefix, ...rest] = entry.split('/');
+    const family = net.isIP(address ?? '');
+    const prefixOk =
+      prefix === undefined ||
+      (/^\d+$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32)) ||
+      (family === 4 && net.isIPv4(prefix));
+    if (family === 0 || !prefixOk || rest.length > 0) {
+      return `"${entry}" is not an address, a CIDR or one of loopback, linklocal, uniquelocal (expected true, false, a hop count or a comma-separated list)`;
+    }
+  }
+  return entries;
+}
 
 /**
  * Every environment variable the server reads, parsed and documented in one place.
@@ -135,8 +182,26 @@ const EnvSchema = z.object({
    * together with any provider key refuses to start; `true` in production is logged loudly at start.
    */
   DEMO_PAYMENTS: z.enum(['true', 'false']).optional(),
-  /** Trust X-Forwarded-For from a proxy in front (for client addresses in rate limits). */
-  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  /**
+   * Which proxies in front may say who the client is (X-Forwarded-For, -Proto, -Host), for the
+   * client address of rate limits and audit logs: `false` (none: the connecting address is the
+   * client), `true` (whoever connects: only when nothing but the proxy can reach the app), a hop
+   * count (`1`: the nearest proxy), or a comma-separated list of addresses, CIDRs and the names
+   * `loopback`, `linklocal`, `uniquelocal` (nginx on the same machine: `loopback`). A hop count
+   * trusts whoever connects, like `true`, but only that many addresses deep: prefer a list.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default('false')
+    .transform((value, ctx) => {
+      const parsed = parseTrustProxy(value);
+      if (typeof parsed === 'string') {
+        ctx.addIssue({ code: 'custom', message: parsed });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
   /**
    * Lets webhooks, SMS providers and SMTP servers of integrations be private, loopback or
    * link-local addresses. Off by default everywhere (SSRF guard); for local testing only.
@@ -167,7 +232,8 @@ export type Config = {
   bodyLimitBytes: number;
   logLevel: string;
   seedDemo: boolean;
-  trustProxy: boolean;
+  /** TRUST_PROXY as Fastify's trustProxy takes it. */
+  trustProxy: TrustProxy;
   cacheTtlMs: number;
   secretsKey: string | undefined;
   /** ALLOW_PRIVATE_TARGETS: integrations may reach private addresses (local testing only). */
@@ -254,7 +320,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO ? e.SEED_DEMO === 'true' : e.NODE_ENV === 'development',
-    trustProxy: e.TRUST_PROXY === 'true',
+    trustProxy: e.TRUST_PROXY,
     cacheTtlMs: e.CACHE_TTL_MS,
     secretsKey: e.SECRETS_KEY || undefined,
     allowPrivateTargets: e.ALLOW_PRIVATE_TARGETS === 'true',
