@@ -73,7 +73,9 @@ const POOL_SIZE = args['pool-size'] === undefined ? undefined : positive('pool-s
 const DEFAULT_SIZE = SIZE.items === 1_000_000 && SIZE.organizations === 1000 && SIZE.memberOrganizations === 50;
 const DATABASE =
   args.database ??
-  (DEFAULT_SIZE ? 'pigeonhole_scaleout' : `pigeonhole_scaleout_${SIZE.items}_${SIZE.organizations}_${SIZE.memberOrganizations}`);
+  (DEFAULT_SIZE
+    ? 'pigeonhole_scaleout'
+    : `pigeonhole_scaleout_${SIZE.items}_${SIZE.organizations}_${SIZE.memberOrganizations}`);
 if (!/^[a-z_][a-z0-9_]*$/.test(DATABASE)) throw new Error(`--database must be a plain lower-case name`);
 const ADMIN_URL = process.env.SCALEOUT_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 if (SIZE.memberOrganizations > SIZE.organizations) throw new Error('--member-orgs cannot exceed --orgs');
@@ -265,7 +267,8 @@ async function runConfiguration(
     SECRETS_KEY: data.secretsKey,
     SEED_DEMO: 'false',
     LOG_LEVEL: 'warn',
-    TRUST_PROXY: 'true',
+    // nginx on loopback is the one proxy (deploy/nginx.conf's advice).
+    TRUST_PROXY: 'loopback',
     // The web instances only, as a deployment runs its notification worker in a process of its own
     // (bench:notifications measures it); three workers would also triple the polling.
     NOTIFICATIONS_WORKER: 'false',
@@ -279,7 +282,6 @@ async function runConfiguration(
   const proxy = await startProxy(
     proxyPort,
     instances.map((i) => i.port),
-    path.join(dataDir, `nginx-${label}`),
   );
   try {
     let before: { at: Date; feed: number; instances: Map<number, number>; nginx: Map<number, number> } | undefined;
