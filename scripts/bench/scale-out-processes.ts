@@ -105,3 +105,44 @@ export function usedBetween(before: Map<number, number>, after: Map<number, numb
   for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
   return total;
 }
+
+/**
+ * Context switches of a process, all its threads (voluntary: it waited for I/O, each one a wake-up
+ * later; involuntary: the scheduler took the CPU away). 0 for one that is gone.
+ */
+export function contextSwitches(pid: number): number {
+  let total = 0;
+  try {
+    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+      const status = fs.readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8');
+      for (const match of status.matchAll(/^(?:non)?voluntary_ctxt_switches:\s+(\d+)$/gm)) total += Number(match[1]);
+    }
+  } catch {
+    // gone meanwhile
+  }
+  return total;
+}
+
+/** TCP connections to `ports` on loopback closed in the last minute (TIME-WAIT on the closing side). */
+export function closedConnectionsTo(ports: number[]): number {
+  const wanted = new Set(ports.map((p) => p.toString(16).toUpperCase().padStart(4, '0')));
+  let count = 0;
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = fs.readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols.length < 4) continue;
+      // State 06 is TIME_WAIT; either end may be the instance's port.
+      if (cols[3] !== '06') continue;
+      const local = cols[1]!.split(':')[1]!;
+      const remote = cols[2]!.split(':')[1]!;
+      if (wanted.has(local) || wanted.has(remote)) count += 1;
+    }
+  }
+  return count;
+}

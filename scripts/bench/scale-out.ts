@@ -29,7 +29,15 @@ import { ORGANIZATION_HEADER } from '../../src/contract';
 import { log, makeDataDir, onCleanup, printTable, runBenchmark } from './harness';
 import { LOAD_WORKERS, measureEndpoint, workerShareSource, type LoadResult, type Run } from './load';
 import { startProxy } from './scale-out-proxy';
-import { childPids, snapshot, startInstance, usedBetween, type Instance } from './scale-out-processes';
+import {
+  childPids,
+  closedConnectionsTo,
+  contextSwitches,
+  snapshot,
+  startInstance,
+  usedBetween,
+  type Instance,
+} from './scale-out-processes';
 import {
   createSessions,
   ensureScaleOutData,
@@ -92,6 +100,10 @@ type Outcome = Configuration & {
   cpu: { instances: number; nginx: number; postgres: number };
   writes: number;
   feedMessages: number;
+  /** Context switches of the instances' processes (all threads) in the window. */
+  instanceSwitches: number;
+  /** Connections between nginx and the instances closed during the configuration (warm-up included). */
+  upstreamCloses: number;
 };
 
 /**
@@ -284,7 +296,11 @@ async function runConfiguration(
     instances.map((i) => i.port),
   );
   try {
-    let before: { at: Date; feed: number; instances: Map<number, number>; nginx: Map<number, number> } | undefined;
+    const switches = () => instances.reduce((sum, i) => sum + contextSwitches(i.pid), 0);
+    const closedBefore = closedConnectionsTo(instances.map((i) => i.port));
+    let before:
+      | { at: Date; feed: number; instances: Map<number, number>; nginx: Map<number, number>; switches: number }
+      | undefined;
     let pgBefore = new Map<number, number>();
     let after: typeof before;
     let pgAfter = new Map<number, number>();
@@ -309,6 +325,7 @@ async function runConfiguration(
             feed: feed.count(),
             instances: snapshot(instances.map((i) => i.pid)),
             nginx: snapshot(nginxPids()),
+            switches: switches(),
           };
         },
         afterMeasured: async () => {
@@ -317,6 +334,7 @@ async function runConfiguration(
             feed: feed.count(),
             instances: snapshot(instances.map((i) => i.pid)),
             nginx: snapshot(nginxPids()),
+            switches: switches(),
           };
           pgAfter = snapshot(await postgresPids(probe));
         },
@@ -334,6 +352,8 @@ async function runConfiguration(
       },
       writes: await committedWrites(probe, before.at, after.at),
       feedMessages: after.feed - before.feed,
+      instanceSwitches: after.switches - before.switches,
+      upstreamCloses: closedConnectionsTo(instances.map((i) => i.port)) - closedBefore,
     };
   } finally {
     await proxy.stop();
@@ -368,6 +388,8 @@ function printResults(data: ScaleOutData, outcomes: Outcome[], loadBefore: numbe
       'CPU ms/req (app+nginx+pg)',
       'writes 2xx',
       'feed msgs/write',
+      'app switches/req',
+      'upstream closes',
     ],
     outcomes.map((o) => {
       const cpu = o.cpu.instances + o.cpu.nginx + o.cpu.postgres;
@@ -384,6 +406,8 @@ function printResults(data: ScaleOutData, outcomes: Outcome[], loadBefore: numbe
         `${per(cpu)} (${per(o.cpu.instances)}+${per(o.cpu.nginx)}+${per(o.cpu.postgres)})`,
         String(o.writes),
         o.writes ? (o.feedMessages / o.writes).toFixed(3) : '-',
+        (o.instanceSwitches / Math.max(1, o.load.requests)).toFixed(1),
+        String(o.upstreamCloses),
       ];
     }),
   );
