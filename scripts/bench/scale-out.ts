@@ -104,6 +104,8 @@ type Outcome = Configuration & {
   instanceSwitches: number;
   /** Connections between nginx and the instances closed during the configuration (warm-up included). */
   upstreamCloses: number;
+  /** Transactions the bench database committed or rolled back in the window (pg_stat_database). */
+  transactions: number;
 };
 
 /**
@@ -256,6 +258,18 @@ async function committedWrites(client: pg.Client, from: Date, to: Date): Promise
   return rows[0]!.n;
 }
 
+/**
+ * Transactions of this database so far. Every statement outside an explicit transaction is one,
+ * so per request this shows how many round trips the caches saved. Backends report them at the
+ * end of a transaction, at most once a second: over a 10 s window the edges blur by a second.
+ */
+async function transactionsSoFar(client: pg.Client): Promise<number> {
+  const { rows } = await client.query<{ n: string }>(
+    `select (xact_commit + xact_rollback)::text n from pg_stat_database where datname = current_database()`,
+  );
+  return Number(rows[0]!.n);
+}
+
 async function dbNow(client: pg.Client): Promise<Date> {
   return (await client.query<{ now: Date }>('select clock_timestamp() now')).rows[0]!.now;
 }
@@ -299,7 +313,14 @@ async function runConfiguration(
     const switches = () => instances.reduce((sum, i) => sum + contextSwitches(i.pid), 0);
     const closedBefore = closedConnectionsTo(instances.map((i) => i.port));
     let before:
-      | { at: Date; feed: number; instances: Map<number, number>; nginx: Map<number, number>; switches: number }
+      | {
+          at: Date;
+          feed: number;
+          instances: Map<number, number>;
+          nginx: Map<number, number>;
+          switches: number;
+          transactions: number;
+        }
       | undefined;
     let pgBefore = new Map<number, number>();
     let after: typeof before;
@@ -326,6 +347,7 @@ async function runConfiguration(
             instances: snapshot(instances.map((i) => i.pid)),
             nginx: snapshot(nginxPids()),
             switches: switches(),
+            transactions: await transactionsSoFar(probe),
           };
         },
         afterMeasured: async () => {
@@ -335,6 +357,7 @@ async function runConfiguration(
             instances: snapshot(instances.map((i) => i.pid)),
             nginx: snapshot(nginxPids()),
             switches: switches(),
+            transactions: await transactionsSoFar(probe),
           };
           pgAfter = snapshot(await postgresPids(probe));
         },
@@ -354,6 +377,7 @@ async function runConfiguration(
       feedMessages: after.feed - before.feed,
       instanceSwitches: after.switches - before.switches,
       upstreamCloses: closedConnectionsTo(instances.map((i) => i.port)) - closedBefore,
+      transactions: after.transactions - before.transactions,
     };
   } finally {
     await proxy.stop();
@@ -388,6 +412,7 @@ function printResults(data: ScaleOutData, outcomes: Outcome[], loadBefore: numbe
       'CPU ms/req (app+nginx+pg)',
       'writes 2xx',
       'feed msgs/write',
+      'pg xacts/req',
       'app switches/req',
       'upstream closes',
     ],
@@ -406,6 +431,7 @@ function printResults(data: ScaleOutData, outcomes: Outcome[], loadBefore: numbe
         `${per(cpu)} (${per(o.cpu.instances)}+${per(o.cpu.nginx)}+${per(o.cpu.postgres)})`,
         String(o.writes),
         o.writes ? (o.feedMessages / o.writes).toFixed(3) : '-',
+        (o.transactions / Math.max(1, o.load.requests)).toFixed(2),
         (o.instanceSwitches / Math.max(1, o.load.requests)).toFixed(1),
         String(o.upstreamCloses),
       ];
