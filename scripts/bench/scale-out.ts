@@ -11,8 +11,8 @@
  * in the window) and the change feed's messages per write (a LISTEN of our own on its channel).
  * Then the loss: three instances' req/s against one's (target: at most 10 % lower).
  *
- *   npm run build && npm run bench:scale-out -- [--items 1000000] [--orgs 1000] [--seconds 12]
- *        [--warm-up 4] [--connections 50] [--pool-size N] [--reseed] [--database pigeonhole_scaleout]
+ *   npm run build && npm run bench:scale-out -- [--items 1000000] [--orgs 1000] [--seconds 15]
+ *        [--warm-up 20] [--connections 50] [--pool-size N] [--reseed] [--database pigeonhole_scaleout]
  *
  * The database lives on SCALEOUT_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres,
  * the machine's PostgreSQL 15): `--database` is created there, seeded once (minutes) and reused.
@@ -52,8 +52,10 @@ const { values: args } = parseArgs({
     items: { type: 'string', default: '1000000' },
     orgs: { type: 'string', default: '1000' },
     'member-orgs': { type: 'string', default: '50' },
-    seconds: { type: 'string', default: '12' },
-    'warm-up': { type: 'string', default: '4' },
+    seconds: { type: 'string', default: '15' },
+    // 20 s: three instances each see a third of the warm-up traffic and JIT-compile it on their own;
+    // with 4 s the caches-off loss read 58-65 %, with 20 s 10-30 % (docs/benchmarks/scale-out.md).
+    'warm-up': { type: 'string', default: '20' },
     connections: { type: 'string', default: '50' },
     'pool-size': { type: 'string' },
     /** Default: pigeonhole_scaleout, or pigeonhole_scaleout_<items>_<orgs> for another size (both kept). */
