@@ -1,0 +1,148 @@
+/**
+ * The processes of the scale-out benchmark: built instances (`node dist/server/main.mjs`) as
+ * children, and what they cost in CPU, read from /proc. Every child is killed when this process
+ * exits, however it exits (a signal included: runBenchmark exits at once on one, so the
+ * asynchronous clean-ups may never run).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import getPort from 'get-port';
+import { log, onCleanup, rootDir } from './harness';
+
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+export type Instance = { pid: number; port: number; url: string; stop: () => Promise<void> };
+
+export const SERVER_BUNDLE = path.join(rootDir, 'dist/server/main.mjs');
+
+/** One instance of the built bundle with `env` on a free loopback port, answered once /api/health says 200. */
+export async function startInstance(env: Record<string, string>, label: string): Promise<Instance> {
+  if (!fs.existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run \`npm run build\` first`);
+  const port = await getPort({ host: '127.0.0.1' });
+  const child = spawn(process.execPath, [SERVER_BUNDLE], {
+    env: { PATH: process.env.PATH ?? '', ...env, HOST: '127.0.0.1', PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    children.delete(child);
+  };
+  onCleanup(stop);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`instance ${label} exited with ${child.exitCode}:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`instance ${label} not healthy after 60 s:\n${output}`);
+    const ok = await fetch(`${url}/api/health`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  log(`instance ${label} (pid ${child.pid}) at ${url}`);
+  return { pid: child.pid!, port, url, stop };
+}
+
+/** Clock ticks per second of /proc's utime and stime (USER_HZ: 100 on every Linux build in use). */
+const TICKS_PER_SECOND = 100;
+
+/** CPU seconds (user + system, all threads) a process has used; 0 for one that is gone. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces: count fields after it.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 and 15 of the line are utime and stime: 12th and 13th after the name.
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** The processes whose parent is `pid` (nginx's workers under its master). */
+export function childPids(pid: number): number[] {
+  const found: number[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) found.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+/** CPU seconds of each pid, for a before/after difference. */
+export const snapshot = (pids: number[]) => new Map(pids.map((pid) => [pid, cpuSeconds(pid)]));
+
+/**
+ * CPU seconds used between two snapshots. A pid only in `after` started in between and counts in
+ * full; one only in `before` ended in between and its last interval is lost (pools keep their
+ * connections, so in a steady run none do).
+ */
+export function usedBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
+  return total;
+}
+
+/**
+ * Context switches of a process, all its threads (voluntary: it waited for I/O, each one a wake-up
+ * later; involuntary: the scheduler took the CPU away). 0 for one that is gone.
+ */
+export function contextSwitches(pid: number): number {
+  let total = 0;
+  try {
+    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+      const status = fs.readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8');
+      for (const match of status.matchAll(/^(?:non)?voluntary_ctxt_switches:\s+(\d+)$/gm)) total += Number(match[1]);
+    }
+  } catch {
+    // gone meanwhile
+  }
+  return total;
+}
+
+/** TCP connections to `ports` on loopback closed in the last minute (TIME-WAIT on the closing side). */
+export function closedConnectionsTo(ports: number[]): number {
+  const wanted = new Set(ports.map((p) => p.toString(16).toUpperCase().padStart(4, '0')));
+  let count = 0;
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = fs.readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols.length < 4) continue;
+      // State 06 is TIME_WAIT; either end may be the instance's port.
+      if (cols[3] !== '06') continue;
+      const local = cols[1]!.split(':')[1]!;
+      const remote = cols[2]!.split(':')[1]!;
+      if (wanted.has(local) || wanted.has(remote)) count += 1;
+    }
+  }
+  return count;
+}

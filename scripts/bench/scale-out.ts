@@ -1,0 +1,496 @@
+/**
+ * Scale-out as cost, not speed-up (issue 27, item 6): on the same 2 CPUs, one instance of the
+ * built server behind nginx against three behind nginx (round robin), caches on (production
+ * setting) and off, on one database of 1,000,000 mail items across 1,000 organizations. A mixed
+ * front-desk load through nginx (autocannon, 50 connections): Mail Intake, Pending Pickups,
+ * dashboard counts and recipient search (85 %), intake and status changes (15 %), each request in
+ * one of the bench user's 50 organizations in turn (the organization header the client sends).
+ *
+ * Per configuration: req/s, p50, p99, non-2xx, CPU per request (instances + nginx + the database's
+ * PostgreSQL processes, from /proc, over the measured window), the writes committed (history rows
+ * in the window) and the change feed's messages per write (a LISTEN of our own on its channel).
+ * Then the loss: three instances' req/s against one's (target: at most 10 % lower).
+ *
+ *   npm run build && npm run bench:scale-out -- [--items 1000000] [--orgs 1000] [--seconds 15]
+ *        [--warm-up 20] [--connections 50] [--pool-size N] [--reseed] [--database pigeonhole_scaleout]
+ *
+ * The database lives on SCALEOUT_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres,
+ * the machine's PostgreSQL 15): `--database` is created there, seeded once (minutes) and reused.
+ * The instances, nginx and the temporary folder are removed at the end, also on Ctrl-C or error.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { CHANGE_FEED_CHANNEL } from '../../src/server/lib/change-feed';
+import { SESSION_COOKIE } from '../../src/server/plugins/session';
+import { ORGANIZATION_HEADER } from '../../src/contract';
+import { log, makeDataDir, onCleanup, printTable, runBenchmark } from './harness';
+import { LOAD_WORKERS, measureEndpoint, workerShareSource, type LoadResult, type Run } from './load';
+import { startProxy } from './scale-out-proxy';
+import {
+  childPids,
+  closedConnectionsTo,
+  contextSwitches,
+  snapshot,
+  startInstance,
+  usedBetween,
+  type Instance,
+} from './scale-out-processes';
+import {
+  createSessions,
+  ensureScaleOutData,
+  poolStatuses,
+  withClient,
+  type DeskOrganization,
+  type ScaleOutData,
+} from './scale-out-seed';
+
+const { values: args } = parseArgs({
+  options: {
+    items: { type: 'string', default: '1000000' },
+    orgs: { type: 'string', default: '1000' },
+    'member-orgs': { type: 'string', default: '50' },
+    seconds: { type: 'string', default: '15' },
+    // 20 s: three instances each see a third of the warm-up traffic and JIT-compile it on their own;
+    // with 4 s the caches-off loss read 58-65 %, with 20 s 10-30 % (docs/benchmarks/scale-out.md).
+    'warm-up': { type: 'string', default: '20' },
+    connections: { type: 'string', default: '50' },
+    'pool-size': { type: 'string' },
+    /** Default: pigeonhole_scaleout, or pigeonhole_scaleout_<items>_<orgs> for another size (both kept). */
+    database: { type: 'string' },
+    reseed: { type: 'boolean', default: false },
+    /** Some of the configurations only, e.g. `1x-on,3x-on` (investigations). */
+    configs: { type: 'string', default: '1x-on,3x-on,1x-off,3x-off' },
+  },
+});
+
+const positive = (name: string, value: string | undefined) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive whole number, not ${value}`);
+  return n;
+};
+const SIZE = {
+  items: positive('items', args.items),
+  organizations: positive('orgs', args.orgs),
+  memberOrganizations: positive('member-orgs', args['member-orgs']),
+};
+const MEASURE_SECONDS = positive('seconds', args.seconds);
+const WARM_UP_SECONDS = positive('warm-up', args['warm-up']);
+const CONNECTIONS = positive('connections', args.connections);
+const POOL_SIZE = args['pool-size'] === undefined ? undefined : positive('pool-size', args['pool-size']);
+const DEFAULT_SIZE = SIZE.items === 1_000_000 && SIZE.organizations === 1000 && SIZE.memberOrganizations === 50;
+const DATABASE =
+  args.database ??
+  (DEFAULT_SIZE
+    ? 'pigeonhole_scaleout'
+    : `pigeonhole_scaleout_${SIZE.items}_${SIZE.organizations}_${SIZE.memberOrganizations}`);
+if (!/^[a-z_][a-z0-9_]*$/.test(DATABASE)) throw new Error(`--database must be a plain lower-case name`);
+const ADMIN_URL = process.env.SCALEOUT_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+if (SIZE.memberOrganizations > SIZE.organizations) throw new Error('--member-orgs cannot exceed --orgs');
+
+type Configuration = { instances: number; caches: boolean };
+const CONFIGURATIONS: Configuration[] = args.configs!.split(',').map((name) => {
+  const match = /^([1-9])x-(on|off)$/.exec(name.trim());
+  if (!match) throw new Error(`--configs takes names like 1x-on,3x-off, not ${name}`);
+  return { instances: Number(match[1]), caches: match[2] === 'on' };
+});
+
+type Outcome = Configuration & {
+  load: LoadResult;
+  cpu: { instances: number; nginx: number; postgres: number };
+  writes: number;
+  feedMessages: number;
+  /** Context switches of the instances' processes (all threads) in the window. */
+  instanceSwitches: number;
+  /** Connections between nginx and the instances closed during the configuration (warm-up included). */
+  upstreamCloses: number;
+  /** Transactions the bench database committed or rolled back in the window (pg_stat_database). */
+  transactions: number;
+};
+
+/**
+ * The mix, per 20 requests: 5 Mail Intake pages, 4 Pending Pickups pages, 4 dashboard counts,
+ * 4 recipient searches (85 % reads), 1 intake and 2 status changes (15 % writes). The lists are
+ * asked as the screens ask them (view=summary).
+ */
+const MIX = [
+  ...Array<string>(5).fill('intake-list'),
+  ...Array<string>(4).fill('pending'),
+  ...Array<string>(4).fill('dashboard'),
+  ...Array<string>(4).fill('search'),
+  'create',
+  'status',
+  'status',
+];
+const WRITE_SHARE = MIX.filter((k) => k === 'create' || k === 'status').length / MIX.length;
+
+/**
+ * The setupRequest module of one run: autocannon's workers require it (a CommonJS file). It holds
+ * the organizations' ids and every status-pool item's status at the time it is written, so each
+ * status change really changes the status (odd passes through an organization's pool undo the
+ * even ones; each worker takes every other item, so no two requests race for one item).
+ */
+async function writeLoadModule(
+  dir: string,
+  run: Run,
+  label: string,
+  organizations: DeskOrganization[],
+  statuses: Map<string, string>,
+  cookies: string[],
+): Promise<string> {
+  const orgs = organizations.map((o) => ({
+    id: o.id,
+    r: o.recipientIds,
+    s: o.searches,
+    l: o.locationIds,
+    p: o.statusPool,
+    now: o.statusPool.map((id) => statuses.get(id) ?? 'pending'),
+  }));
+  const tag = `${label}${run === 'measured' ? 'M' : 'W'}${Date.now().toString(36)}`.toUpperCase();
+  const file = path.join(dir, `scale-out-${label}-${run}.cjs`);
+  await fs.writeFile(
+    file,
+    `'use strict';
+${workerShareSource}
+const orgs = ${JSON.stringify(orgs)}.map((o) => ({
+  ...o,
+  p: o.p.filter((_, i) => i % ${LOAD_WORKERS} === workerShare),
+  now: o.now.filter((_, i) => i % ${LOAD_WORKERS} === workerShare),
+  changes: 0,
+}));
+const cookies = ${JSON.stringify(cookies)};
+const mix = ${JSON.stringify(MIX)};
+const senders = ['Amazon', 'Apple', 'Zappos', 'Chewy', 'Best Buy', 'Target', 'Etsy'];
+const flip = (s) => (s === 'notified' ? 'pending' : 'notified');
+let n = 0;
+module.exports = function setupRequest(request) {
+  const i = n++;
+  // The organization moves on every request and shifts by one every full mix, so each one sees every kind.
+  const o = orgs[(i + Math.floor(i / mix.length)) % orgs.length];
+  request.headers = {
+    ...request.headers,
+    cookie: cookies[i % cookies.length],
+    '${ORGANIZATION_HEADER}': o.id,
+  };
+  delete request.body;
+  switch (mix[i % mix.length]) {
+    case 'intake-list':
+      request.method = 'GET';
+      request.path = '/api/mail-items?limit=25&view=summary';
+      break;
+    case 'pending':
+      request.method = 'GET';
+      request.path = '/api/mail-items?status=pending,notified&order=asc&limit=50&view=summary';
+      break;
+    case 'dashboard':
+      request.method = 'GET';
+      request.path = '/api/dashboard/stats';
+      break;
+    case 'search':
+      request.method = 'GET';
+      request.path = '/api/recipients?active=true&limit=20&search=' + encodeURIComponent(o.s[i % o.s.length]);
+      break;
+    case 'create':
+      request.method = 'POST';
+      request.path = '/api/mail-items';
+      request.headers['content-type'] = 'application/json';
+      request.body = JSON.stringify({
+        type: 'package',
+        recipientId: o.r[i % o.r.length],
+        locationId: o.l[i % o.l.length],
+        trackingNumber: '1Z${tag}' + workerShare + String(i).padStart(8, '0'),
+        sender: senders[i % senders.length],
+      });
+      break;
+    case 'status': {
+      if (o.p.length === 0) {
+        request.method = 'GET';
+        request.path = '/api/dashboard/stats';
+        break;
+      }
+      const j = o.changes++;
+      const k = j % o.p.length;
+      request.method = 'PUT';
+      request.path = '/api/mail-items/' + o.p[k];
+      request.headers['content-type'] = 'application/json';
+      request.body = JSON.stringify({ status: Math.floor(j / o.p.length) % 2 === 0 ? flip(o.now[k]) : o.now[k] });
+      break;
+    }
+  }
+  return request;
+};
+`,
+  );
+  return file;
+}
+
+/** Counts the change feed's NOTIFYs on the bench database between start and stop. */
+async function listenToChangeFeed(databaseUrl: string) {
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'scale-out-feed-counter' });
+  await client.connect();
+  let count = 0;
+  client.on('notification', (message) => {
+    if (message.channel === CHANGE_FEED_CHANNEL) count += 1;
+  });
+  await client.query(`listen ${CHANGE_FEED_CHANNEL}`);
+  onCleanup(() => client.end());
+  return { count: () => count };
+}
+
+/**
+ * The PostgreSQL processes that work for this run: the bench database's backends (the instances'
+ * pools, their listeners, this script's connections) and the server's own background processes
+ * (WAL writer, checkpointer, ...). Other databases' backends on the same server are left out:
+ * the machine is shared.
+ */
+async function postgresPids(client: pg.Client): Promise<number[]> {
+  const { rows } = await client.query<{ pid: number }>(
+    `select pid from pg_stat_activity where datname = current_database() or backend_type <> 'client backend'`,
+  );
+  return rows.map((r) => r.pid);
+}
+
+async function committedWrites(client: pg.Client, from: Date, to: Date): Promise<number> {
+  const { rows } = await client.query<{ n: number }>(
+    `select count(*)::int n from mail_item_history where created_at >= $1 and created_at < $2`,
+    [from, to],
+  );
+  return rows[0]!.n;
+}
+
+/**
+ * Transactions of this database so far. Every statement outside an explicit transaction is one,
+ * so per request this shows how many round trips the caches saved. Backends report them at the
+ * end of a transaction, at most once a second: over a 10 s window the edges blur by a second.
+ */
+async function transactionsSoFar(client: pg.Client): Promise<number> {
+  const { rows } = await client.query<{ n: string }>(
+    `select (xact_commit + xact_rollback)::text n from pg_stat_database where datname = current_database()`,
+  );
+  return Number(rows[0]!.n);
+}
+
+async function dbNow(client: pg.Client): Promise<Date> {
+  return (await client.query<{ now: Date }>('select clock_timestamp() now')).rows[0]!.now;
+}
+
+async function runConfiguration(
+  configuration: Configuration,
+  data: ScaleOutData,
+  dataDir: string,
+  cookies: string[],
+  probe: pg.Client,
+  feed: { count: () => number },
+): Promise<Outcome> {
+  const label = `${configuration.instances}x-${configuration.caches ? 'on' : 'off'}`;
+  log(`configuration ${label}: starting ${configuration.instances} instance(s) ...`);
+  const proxyPort = await import('get-port').then((m) => m.default({ host: '127.0.0.1' }));
+  const env: Record<string, string> = {
+    NODE_ENV: 'production',
+    APP_URL: `http://127.0.0.1:${proxyPort}`,
+    DATABASE_URL: data.databaseUrl,
+    DATA_DIR: path.join(dataDir, 'data'),
+    SECRETS_KEY: data.secretsKey,
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    // nginx on loopback is the one proxy (deploy/nginx.conf's advice).
+    TRUST_PROXY: 'loopback',
+    // The web instances only, as a deployment runs its notification worker in a process of its own
+    // (bench:notifications measures it); three workers would also triple the polling.
+    NOTIFICATIONS_WORKER: 'false',
+    // The clock-driven statistics check would run an ANALYZE inside a measured window.
+    STATISTICS_CHECK_SECONDS: '0',
+    ...(configuration.caches ? {} : { CACHE_TTL_MS: '0' }),
+    ...(POOL_SIZE ? { DATABASE_POOL_SIZE: String(POOL_SIZE) } : {}),
+  };
+  const instances: Instance[] = [];
+  for (let i = 0; i < configuration.instances; i += 1) instances.push(await startInstance(env, `${label}#${i + 1}`));
+  const proxy = await startProxy(
+    proxyPort,
+    instances.map((i) => i.port),
+  );
+  try {
+    const switches = () => instances.reduce((sum, i) => sum + contextSwitches(i.pid), 0);
+    const closedBefore = closedConnectionsTo(instances.map((i) => i.port));
+    let before:
+      | {
+          at: Date;
+          feed: number;
+          instances: Map<number, number>;
+          nginx: Map<number, number>;
+          switches: number;
+          transactions: number;
+        }
+      | undefined;
+    let pgBefore = new Map<number, number>();
+    let after: typeof before;
+    let pgAfter = new Map<number, number>();
+    const nginxPids = () => [proxy.pid, ...childPids(proxy.pid)];
+    const setupRequest = async (run: Run) =>
+      writeLoadModule(
+        dataDir,
+        run,
+        label.replace(/[^a-z0-9]/gi, ''),
+        data.organizations,
+        await poolStatuses(data.databaseUrl, data.organizations),
+        cookies,
+      );
+    const load = await measureEndpoint(
+      proxy.url,
+      { name: label, path: '/api/dashboard/stats', headers: {}, setupRequest },
+      {
+        beforeMeasured: async () => {
+          pgBefore = snapshot(await postgresPids(probe));
+          before = {
+            at: await dbNow(probe),
+            feed: feed.count(),
+            instances: snapshot(instances.map((i) => i.pid)),
+            nginx: snapshot(nginxPids()),
+            switches: switches(),
+            transactions: await transactionsSoFar(probe),
+          };
+        },
+        afterMeasured: async () => {
+          after = {
+            at: await dbNow(probe),
+            feed: feed.count(),
+            instances: snapshot(instances.map((i) => i.pid)),
+            nginx: snapshot(nginxPids()),
+            switches: switches(),
+            transactions: await transactionsSoFar(probe),
+          };
+          pgAfter = snapshot(await postgresPids(probe));
+        },
+      },
+      { connections: CONNECTIONS, warmUpSeconds: WARM_UP_SECONDS, measureSeconds: MEASURE_SECONDS },
+    );
+    if (!before || !after) throw new Error('the measured run did not report its window');
+    return {
+      ...configuration,
+      load,
+      cpu: {
+        instances: usedBetween(before.instances, after.instances),
+        nginx: usedBetween(before.nginx, after.nginx),
+        postgres: usedBetween(pgBefore, pgAfter),
+      },
+      writes: await committedWrites(probe, before.at, after.at),
+      feedMessages: after.feed - before.feed,
+      instanceSwitches: after.switches - before.switches,
+      upstreamCloses: closedConnectionsTo(instances.map((i) => i.port)) - closedBefore,
+      transactions: after.transactions - before.transactions,
+    };
+  } finally {
+    await proxy.stop();
+    for (const instance of instances) await instance.stop();
+  }
+}
+
+function printResults(data: ScaleOutData, outcomes: Outcome[], loadBefore: number, loadAfter: number) {
+  const home = data.organizations.reduce((a, b) => (b.items > a.items ? b : a));
+  const sizes = data.organizations.map((o) => o.items).sort((a, b) => a - b);
+  console.log(
+    `\nScale-out: ${data.counts.items.toLocaleString('en')} mail items in ${data.counts.organizations.toLocaleString('en')} ` +
+      `organizations; the bench user is in ${data.organizations.length} of them (${sizes[0]} to ${home.items} items, ` +
+      `median ${sizes[Math.floor(sizes.length / 2)]}). ${CONNECTIONS} connections through nginx, ` +
+      `${WARM_UP_SECONDS} s warm-up, ${MEASURE_SECONDS} s measured per configuration; mix ${Math.round(100 - WRITE_SHARE * 100)} % reads / ` +
+      `${Math.round(WRITE_SHARE * 100)} % writes. Pool per instance: ${POOL_SIZE ?? 'default'}.`,
+  );
+  console.log(
+    `Machine: ${os.availableParallelism()} CPUs; 1-minute load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after ` +
+      '(the load generator runs on the same CPUs; its own CPU is not counted below).\n',
+  );
+  printTable(
+    [
+      'instances',
+      'caches',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'requests',
+      'non-2xx',
+      'errors',
+      'CPU ms/req (app+nginx+pg)',
+      'writes 2xx',
+      'feed msgs/write',
+      'pg xacts/req',
+      'app switches/req',
+      'upstream closes',
+    ],
+    outcomes.map((o) => {
+      const cpu = o.cpu.instances + o.cpu.nginx + o.cpu.postgres;
+      const per = (s: number) => ((s * 1000) / Math.max(1, o.load.requests)).toFixed(2);
+      return [
+        String(o.instances),
+        o.caches ? 'on' : 'off',
+        o.load.requestsPerSecond.toFixed(0),
+        o.load.p50.toFixed(0),
+        o.load.p99.toFixed(0),
+        String(o.load.requests),
+        o.load.non2xx ? `${o.load.non2xx} ${JSON.stringify(o.load.statusCodes)}` : '0',
+        String(o.load.errors),
+        `${per(cpu)} (${per(o.cpu.instances)}+${per(o.cpu.nginx)}+${per(o.cpu.postgres)})`,
+        String(o.writes),
+        o.writes ? (o.feedMessages / o.writes).toFixed(3) : '-',
+        (o.transactions / Math.max(1, o.load.requests)).toFixed(2),
+        (o.instanceSwitches / Math.max(1, o.load.requests)).toFixed(1),
+        String(o.upstreamCloses),
+      ];
+    }),
+  );
+  console.log('\nThree instances against one on the same CPUs (target: at most 10 % fewer req/s):');
+  let over = false;
+  for (const caches of [true, false]) {
+    const one = outcomes.find((o) => o.instances === 1 && o.caches === caches);
+    const three = outcomes.find((o) => o.instances === 3 && o.caches === caches);
+    if (!one || !three) continue;
+    const loss = 1 - three.load.requestsPerSecond / one.load.requestsPerSecond;
+    over ||= loss > 0.1;
+    console.log(
+      `  caches ${caches ? 'on ' : 'off'}: ${three.load.requestsPerSecond.toFixed(0)} vs ${one.load.requestsPerSecond.toFixed(0)} req/s: ` +
+        `${loss >= 0 ? `${(loss * 100).toFixed(1)} % lower` : `${(-loss * 100).toFixed(1)} % higher`} ` +
+        `${loss > 0.1 ? 'OVER' : 'PASS'}`,
+    );
+  }
+  return over;
+}
+
+async function main(): Promise<number> {
+  const loadBefore = os.loadavg()[0]!;
+  const dataDir = await makeDataDir();
+  await fs.mkdir(path.join(dataDir, 'data'), { recursive: true });
+  const data = await ensureScaleOutData(ADMIN_URL, DATABASE, SIZE, args.reseed!);
+  log(
+    `data: ${data.counts.items} items, ${data.counts.organizations} organizations ` +
+      `(${data.seededNow ? 'seeded' : 'reused'} in ${data.seedSeconds.toFixed(0)} s)`,
+  );
+  // One session per load connection, as 50 clerks signed in at their desks.
+  const tokens = await createSessions(data.databaseUrl, data.userId, CONNECTIONS);
+  const cookies = tokens.map((t) => `${SESSION_COOKIE}=${encodeURIComponent(t)}`);
+  onCleanup(() =>
+    withClient(data.databaseUrl, (c) => c.query(`delete from sessions where user_id = $1`, [data.userId])).then(
+      () => undefined,
+    ),
+  );
+  const probe = new pg.Client({ connectionString: data.databaseUrl, application_name: 'scale-out-probe' });
+  await probe.connect();
+  onCleanup(() => probe.end());
+  const feed = await listenToChangeFeed(data.databaseUrl);
+
+  const outcomes: Outcome[] = [];
+  for (const configuration of CONFIGURATIONS) {
+    outcomes.push(await runConfiguration(configuration, data, dataDir, cookies, probe, feed));
+    const last = outcomes.at(-1)!;
+    log(
+      `  ${last.load.requestsPerSecond.toFixed(0)} req/s, p99 ${last.load.p99} ms, ` +
+        `${last.load.non2xx} non-2xx, ${last.writes} writes, ${last.feedMessages} feed messages`,
+    );
+  }
+  const failed = printResults(data, outcomes, loadBefore, os.loadavg()[0]!);
+  const broken = outcomes.some((o) => o.load.non2xx + o.load.errors > 0);
+  if (broken) console.log('\nSome requests failed (non-2xx or connection errors): see the table.');
+  return failed || broken ? 1 : 0;
+}
+
+runBenchmark(main, 60 * 60_000);
