@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { api } from './support/page-api';
 import { startStack, type Stack } from './support/stack';
 
 let stack: Stack;
@@ -7,27 +8,6 @@ beforeAll(async () => {
   stack = await startStack({ seedDemo: true });
 });
 afterAll(() => stack?.stop());
-
-/** A call from inside the page, with its session and selected organization, as the app sends it. */
-async function api<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ([m, target, json]) => {
-      const res = await fetch(target, {
-        method: m,
-        headers: {
-          'content-type': 'application/json',
-          'x-organization-id': localStorage.getItem('selectedOrganizationId') ?? '',
-        },
-        credentials: 'include',
-        body: json === undefined ? undefined : JSON.stringify(json),
-      });
-      if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
-      const text = await res.text();
-      return text ? JSON.parse(text) : undefined;
-    },
-    [method, url, body] as const,
-  );
-}
 
 let emailSetUp = false;
 /** The organization's email integration, pointed at the stack's SMTP server (once). */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { api } from './support/page-api';
 import { finishTransitions, startStack, type Stack } from './support/stack';
 
 /**
@@ -21,27 +22,6 @@ beforeAll(async () => {
   await fs.mkdir(GALLERY, { recursive: true });
 });
 afterAll(() => stack?.stop());
-
-/** A call from inside the desk's page, with its session and selected organization. */
-async function api<T>(page: Page, method: string, url: string, body?: unknown, organization = true): Promise<T> {
-  return page.evaluate(
-    async ([m, target, json, withOrganization]) => {
-      const res = await fetch(target, {
-        method: m,
-        headers: {
-          'content-type': 'application/json',
-          ...(withOrganization ? { 'x-organization-id': localStorage.getItem('selectedOrganizationId') ?? '' } : {}),
-        },
-        credentials: 'include',
-        body: json === undefined ? undefined : JSON.stringify(json),
-      });
-      if (!res.ok) throw new Error(`${m} ${target}: ${res.status} ${await res.text()}`);
-      const text = await res.text();
-      return text ? JSON.parse(text) : undefined;
-    },
-    [method, url, body, organization] as const,
-  );
-}
 
 /** Both themes of what is on screen now: light, then dark (left dark, as the next screen expects light first). */
 async function shoot(page: Page, screen: string, width: number) {

@@ -6,6 +6,7 @@ import { renderSVG } from 'uqr';
 import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { api } from './support/page-api';
 import { CHROMIUM_ARGS, startStack, type Stack } from './support/stack';
 
 /** Shelf labels and pickup slips printed from the browser, and the desk's camera reading a pickup code (decision 034). */
@@ -15,27 +16,6 @@ beforeAll(async () => {
   stack = await startStack({ seedDemo: true });
 });
 afterAll(() => stack?.stop());
-
-/** A call from inside the page, with its session and selected organization, as the app sends it. */
-async function api<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ([m, target, json]) => {
-      const res = await fetch(target, {
-        method: m,
-        headers: {
-          'content-type': 'application/json',
-          'x-organization-id': localStorage.getItem('selectedOrganizationId') ?? '',
-        },
-        credentials: 'include',
-        body: json === undefined ? undefined : JSON.stringify(json),
-      });
-      if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
-      const text = await res.text();
-      return text ? JSON.parse(text) : undefined;
-    },
-    [method, url, body] as const,
-  );
-}
 
 /** What a QR in a picture says, read by ZXing as a phone or scanner would. */
 async function readQr(png: Buffer): Promise<string | undefined> {
