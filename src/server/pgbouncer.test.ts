@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from './config';
 import { startServer } from './server';
 import { adminQuery, adminRows, withDatabase } from './test/global-setup';
@@ -10,6 +10,7 @@ import { connectDatabase } from './db/client';
 import { mailItems } from './db/schema';
 import { withTenants } from './db/tenant-scope';
 import { Client, createSecondInstance, createTestApp, type TestApp } from './test/harness';
+import { atFileEnd } from './test/file-cleanups';
 import { hasPgBouncer, PGBOUNCER_BIN, startPgBouncer, type PgBouncer } from './test/pgbouncer';
 
 /**
@@ -27,11 +28,11 @@ describe.skipIf(!installed)('through PgBouncer in transaction mode', () => {
   let b: TestApp;
   beforeAll(async () => {
     bouncer = await startPgBouncer(inject('adminUrl'), { poolSize: 4 });
+    // Filed before the apps' own cleanup, so run after it (newest first): their pools close first.
+    atFileEnd(() => bouncer.stop());
     a = await createTestApp({ DATABASE_POOLER: 'transaction' }, { poolUrl: (url) => bouncer.urlFor(url) });
     b = await createSecondInstance(a);
   });
-  // After the apps' own afterAll (registered later, run first): their pools are closed by then.
-  afterAll(() => bouncer?.stop());
 
   async function deskWithRecipient(t: TestApp) {
     const admin = new Client(t);

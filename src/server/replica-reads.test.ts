@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { connectDatabase } from './db/client';
 import { runMigrations } from './db/migrate';
@@ -6,6 +6,7 @@ import { mailItems } from './db/schema';
 import { withTenants } from './db/tenant-scope';
 import { adminQuery, adminRows } from './test/global-setup';
 import { Client, createAppOn, type TestApp } from './test/harness';
+import { atFileEnd } from './test/file-cleanups';
 import { canMakeClusters, createCluster, createReplica, type PgCluster } from './test/pg-cluster';
 
 /**
@@ -24,6 +25,11 @@ describe.skipIf(!available)('History and Reports from a streaming replica', () =
   beforeAll(async () => {
     // As in production: commits flushed at once (off, WAL reaches the replica up to 200 ms later).
     primary = await createCluster({ synchronous_commit: 'on' });
+    // Filed before the app's own cleanup, so run after it (newest first): its pools close first.
+    atFileEnd(async () => {
+      await replica?.destroy();
+      await primary.destroy();
+    });
     await adminQuery(primary.url(), 'create database pigeonhole');
     const migrator = connectDatabase(primary.url('pigeonhole'), 1);
     await runMigrations(migrator.db, process.cwd());
@@ -35,11 +41,6 @@ describe.skipIf(!available)('History and Reports from a streaming replica', () =
       CACHE_TTL_MS: '0',
     });
   }, 120_000);
-  // Registered before the app's own afterAll, so run after it: the pools are closed by then.
-  afterAll(async () => {
-    await replica?.destroy();
-    await primary?.destroy();
-  });
 
   const onReplica = (text: string) => adminRows(replica.url('pigeonhole'), text);
   const counts = () => t.app.replicaReads.counts();
