@@ -63,8 +63,11 @@ function spellings(run: string): string[] {
   const raw = run.toUpperCase().replace(/[^A-Z0-9|!]/g, '');
   const out = new Set<string>([raw]);
   // UPS: 1Z + 6 shipper characters + 10 digits (service, package, check digit).
-  const ups = /^[1IL|!7T]?[Z2]([A-Z0-9|!]{16})$/.exec(raw);
-  if (ups?.[1]) {
+  // The "1Z" must be there (a 2 alone is not a Z), and most of the ten digits must have been read
+  // as digits: with 2^6 spellings of the shipper tried, the check digit alone (1 in 10) would let
+  // an address line ("2200 CAMPUS DR APT4B") or a barcode's bars read as letters pass.
+  const ups = /^[1IL|!7T][Z2]([A-Z0-9|!]{16})$/.exec(raw);
+  if (ups?.[1] && (ups[1].slice(6).match(/\d/g)?.length ?? 0) >= 7) {
     const shipper = ups[1].slice(0, 6);
     const digits = digitsOf(ups[1].slice(6));
     let variants = [''];
