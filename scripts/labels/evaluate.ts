@@ -102,6 +102,13 @@ try {
   console.log(
     `rest: median / p95 / max        ${Math.round(q(0.5))} / ${Math.round(q(0.95))} / ${Math.round(rest.at(-1) ?? 0)} ms`,
   );
+  const med = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  const rest1 = results.slice(1);
+  const step = (k: 'barcode' | 'prepare' | 'ocr' | 'secondOcr') => med(rest1.map((r) => r.result.steps[k]));
+  console.log(
+    `median steps (rest)             barcode ${step('barcode')} / prepare ${step('prepare')} / OCR ${step('ocr')} ms; ` +
+      `second OCR on ${rest1.filter((r) => r.result.steps.secondOcr > 0).length} labels`,
+  );
   if (verbose) {
     for (const { truth, result } of results) {
       if (result.trackingNumber === truth.trackingNumber && result.candidates[0]?.id === truth.recipientId) continue;

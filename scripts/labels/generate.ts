@@ -158,10 +158,15 @@ export function barcodeSvg(carrier: Carrier, tracking: string, zip: string, widt
     carrier === 'USPS'
       ? bwipjs.toSVG({ bcid: 'gs1-128', text: `(420)${zip}(${tracking.slice(0, 2)})${tracking.slice(2)}`, height: 18 })
       : bwipjs.toSVG({ bcid: 'code128', text: tracking, height: 18 });
-  return svg
-    // With the quiet zone carriers require on either side (a tenth of an inch and more).
-    .replace('<svg ', `<svg width="${width}" height="${height}" preserveAspectRatio="none" style="display:block;margin:6px 30px" `)
-    .replaceAll('#000000', 'currentColor');
+  return (
+    svg
+      // With the quiet zone carriers require on either side (a tenth of an inch and more).
+      .replace(
+        '<svg ',
+        `<svg width="${width}" height="${height}" preserveAspectRatio="none" style="display:block;margin:6px 30px" `,
+      )
+      .replaceAll('#000000', 'currentColor')
+  );
 }
 
 /**

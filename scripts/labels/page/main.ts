@@ -3,7 +3,13 @@
  * reading and matching modules, run on one generated label at a time, timed in the browser.
  */
 import { decideRecipient, matchRecipient } from '../../../src/client/features/mail-items/label/matchRecipient';
-import { open, prepare, readLabel, readLabelBarcode, tuning } from '../../../src/client/features/mail-items/label/ocrReader';
+import {
+  open,
+  prepare,
+  readLabel,
+  readLabelBarcode,
+  tuning,
+} from '../../../src/client/features/mail-items/label/ocrReader';
 import { SEED_RECIPIENTS } from '../seed';
 
 export interface LabelResult {
@@ -12,6 +18,7 @@ export interface LabelResult {
   carrier: string | null;
   trackingSource: 'barcode' | 'text' | null;
   barcodeAttempt: number | null;
+  steps: { barcode: number; prepare: number; ocr: number; secondOcr: number };
   addressee: string[];
   candidates: Array<{ id: string; confidence: number }>;
   filled: string | null;
@@ -48,6 +55,7 @@ window.evalLabel = async (file, threshold) => {
     carrier: reading.carrier,
     trackingSource: reading.trackingSource,
     barcodeAttempt: reading.barcodeAttempt,
+    steps: reading.steps,
     addressee: reading.addressee,
     candidates: match.candidates.map((c) => ({ id: c.recipient.id, confidence: c.confidence })),
     filled: decision.kind === 'filled' ? decision.candidate.recipient.id : null,

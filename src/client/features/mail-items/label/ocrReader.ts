@@ -34,6 +34,7 @@ export const tuning = {
   barcode: true,
   /** Paint out a decoded barcode before the OCR, and turn the label level by its angle. */
   maskBarcode: true,
+  debug: false,
   levelByBarcode: true,
   /**
    * The decoder's retries when the photo as it is decodes nothing: turned by so many degrees
@@ -209,14 +210,34 @@ export function barcodeSlant(
 /**
  * Paints out a barcode on a label already turned level: from the row through the code's middle
  * (x0..x1 wide), up and down while the row is bars all along (a change of shade in nearly every
- * stretch of 12 pixels), then a margin. The bars are the OCR's worst noise: with them, Tesseract
+ * stretch of a twentieth of its length), then a margin. The bars are the OCR's worst noise: with them, Tesseract
  * read a clean, 7-degree-askew label as "Lig"; the printed number and the address stay.
  */
-function maskBars(context: CanvasRenderingContext2D, width: number, height: number, x0: number, x1: number, yc: number) {
+function maskBars(
+  context: CanvasRenderingContext2D,
+  width: number,
+  height: number,
+  x0: number,
+  x1: number,
+  yc: number,
+) {
   const grey = greyOf(context, width, height);
   const left = Math.max(0, Math.round(x0));
   const right = Math.min(width - 1, Math.round(x1));
-  const WINDOW = 12;
+  // A window wide enough to hold a bar and a space of any code (Code 128's widest are four modules;
+  // a short DHL number has few, wide modules).
+  const WINDOW = Math.max(12, Math.round((right - left) / 20));
+  // "A change of shade" relative to the bars' own contrast on the middle row: a low-contrast
+  // label's bars are grey on grey.
+  let lo = 255;
+  let hi = 0;
+  const mid = Math.max(0, Math.min(height - 1, Math.round(yc)));
+  for (let x = left; x <= right; x++) {
+    const v = grey[mid * width + x]!;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  const shade = Math.max(16, 0.45 * (hi - lo));
   const isBars = (y: number) => {
     if (y < 0 || y >= height) return false;
     let windows = 0;
@@ -230,7 +251,7 @@ function maskBars(context: CanvasRenderingContext2D, width: number, height: numb
         if (v < lo) lo = v;
         if (v > hi) hi = v;
       }
-      if (hi - lo > 60) barred++;
+      if (hi - lo > shade) barred++;
     }
     return windows > 0 && barred >= 0.85 * windows;
   };
@@ -274,6 +295,7 @@ export async function prepare(image: Blob | ImageBitmap, barcode?: LabelBarcode 
       probe.drawImage(bitmap, sx, sy, sw, sh, 0, 0, sw, sh);
       const local = barcode.corners.map((c) => ({ x: c.x - sx, y: c.y - sy }));
       angle = barcodeSlant(greyOf(probe, sw, sh), sw, sh, local);
+      if (tuning.debug) console.log(`barcode slant ${((angle * 180) / Math.PI).toFixed(1)} degrees`);
     }
   }
   const cos = Math.abs(Math.cos(angle));
@@ -369,7 +391,11 @@ export async function readLabelBarcode(bitmap: ImageBitmap): Promise<LabelBarcod
   }
   const attempts: Array<() => ImageBitmap | HTMLCanvasElement | null> = [
     () => bitmap,
-    ...tuning.barcodeRetries.map(({ turn, scale }) => () => turned(bitmap, turn, scale)),
+    ...tuning.barcodeRetries.map(
+      ({ turn, scale }) =>
+        () =>
+          turned(bitmap, turn, scale),
+    ),
   ];
   for (const [attempt, source] of attempts.entries()) {
     const image = source();
@@ -377,7 +403,8 @@ export async function readLabelBarcode(bitmap: ImageBitmap): Promise<LabelBarcod
     try {
       const codes = await detector.detect(image);
       const found = trackingOfBarcodes(codes.map((b) => b.rawValue));
-      const code = found && codes.find((c) => trackingOfBarcodes([c.rawValue])?.trackingNumber === found.trackingNumber);
+      const code =
+        found && codes.find((c) => trackingOfBarcodes([c.rawValue])?.trackingNumber === found.trackingNumber);
       if (found && code) {
         // Back from the turned canvas to the photo: scale back, turn back about the centres.
         const retry = attempt === 0 ? { turn: 0, scale: 1 } : tuning.barcodeRetries[attempt - 1]!;
@@ -415,8 +442,10 @@ export interface LabelReading extends LabelText {
   ocrConfidence: number;
   /** Where the tracking number came from: the label's barcode (validated), its printed text, or nowhere. */
   trackingSource: 'barcode' | 'text' | null;
-  /** Which decoding attempt read the barcode (0 the photo as it is, then each turn), for the evaluation. */
+  /** Which decoding attempt read the barcode (0 the photo as it is, then each retry), for the evaluation. */
   barcodeAttempt: number | null;
+  /** Milliseconds spent in each step, for the evaluation. */
+  steps: { barcode: number; prepare: number; ocr: number; secondOcr: number };
 }
 
 /**
@@ -435,12 +464,23 @@ export async function readLabel(image: Blob | string, onProgress?: OnProgress): 
     bitmap = opened;
     // The barcode first: its number is exact, and where it lies tells the OCR what to skip and
     // how far the label is turned.
+    const steps = { barcode: 0, prepare: 0, ocr: 0, secondOcr: 0 };
+    let mark = performance.now();
+    const lap = () => {
+      const now = performance.now();
+      const ms = now - mark;
+      mark = now;
+      return Math.round(ms);
+    };
     const fromBarcode = tuning.barcode ? await readLabelBarcode(opened) : null;
-    const canvas = tuning.prepare ? await prepare(opened, fromBarcode) : opened;
+    steps.barcode = lap();
+    const canvas = tuning.prepare ? await prepare(opened, fromBarcode) : blob;
+    steps.prepare = lap();
     const rotateAuto = tuning.rotateAuto && !(fromBarcode && tuning.levelByBarcode && tuning.prepare);
     onProgress?.('reading', 0);
     await w.setParameters({ tessedit_pageseg_mode: tuning.psm });
     const { data } = await w.recognize(canvas, { rotateAuto });
+    steps.ocr = lap();
     const text = extractLabel(data.text);
     const first: LabelReading = {
       ...text,
@@ -449,12 +489,14 @@ export async function readLabel(image: Blob | string, onProgress?: OnProgress): 
       barcodeAttempt: fromBarcode?.attempt ?? null,
       text: data.text,
       ocrConfidence: data.confidence,
+      steps,
     };
     if (!tuning.secondPass || (first.trackingNumber && first.addresseeByHeading)) return first;
     // Read as one block, a barcode merges with the number printed beside it; read as sparse
     // text, it stays apart. Only when the first reading missed something, so most labels read once.
     await w.setParameters({ tessedit_pageseg_mode: PSM.SPARSE_TEXT });
     const { data: sparse } = await w.recognize(canvas, { rotateAuto });
+    steps.secondOcr = lap();
     const second = extractLabel(sparse.text);
     const useSecond = !first.addresseeByHeading && second.addresseeByHeading;
     return {
