@@ -173,7 +173,8 @@ function clean(line: string): string {
 function blockAt(lines: readonly string[], start: number, heading: RegExp): string[] {
   const block: string[] = [];
   const first = clean((lines[start] ?? '').replace(heading, ''));
-  if (first) block.push(first);
+  // What OCR leaves after a heading is often a speck ("SHIP TO: ."): not the address's first line.
+  if (/[A-Z0-9]/i.test(first)) block.push(first);
   for (let i = start + 1; i < lines.length && block.length < MAX_ADDRESS_LINES; i++) {
     const line = clean(lines[i] ?? '');
     if (!line) {
