@@ -135,17 +135,36 @@ async function photoOf(page: Page, body: string, file: string, viewport = { widt
   return file;
 }
 
-/** The dialog's state after a photo: what the reader said and what is in the two fields. */
-async function settled(page: Page) {
+/**
+ * The dialog's state once the reader has answered for a new photo (its sentence differs from
+ * `before`, what it said for the previous one): what it said and what is in the two fields.
+ */
+async function settled(page: Page, before = '') {
   const status = page.getByTestId('label-reader').getByRole('status');
   await expect
-    .poll(async () => /^(?!Loading|Reading)\S/.test(await status.innerText()), { timeout: 90_000, interval: 250 })
+    .poll(
+      async () => {
+        const said = await status.innerText();
+        return /^(?!Loading|Reading)\S/.test(said) && said !== before;
+      },
+      { timeout: 90_000, interval: 250 },
+    )
     .toBe(true);
   return {
     said: await status.innerText(),
     tracking: await page.getByLabel('Tracking Number').inputValue(),
     recipient: await page.getByRole('combobox', { name: 'Recipient' }).inputValue(),
   };
+}
+
+/** The reader's answer in view, at 1280 and at 390 px wide (then back: below 768 px the photo rules are a phone's). */
+async function shoot(page: Page, name: string) {
+  await page.getByTestId('label-reader').scrollIntoViewIfNeeded();
+  await stack.screenshot(page, name);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId('label-reader').scrollIntoViewIfNeeded();
+  await stack.screenshot(page, `${name}-390`);
+  await page.setViewportSize({ width: 1280, height: 900 });
 }
 
 const DHL_NUMBER = 'JJD0099887766';
@@ -205,11 +224,11 @@ describe('reading bad labels in Log Mail', () => {
     expect(now.said).toMatch(/No readable address on the label|No recipient of this organization matches/);
     expect(now.tracking).toBe(DHL_NUMBER);
     expect(now.recipient).toBe('');
-    await stack.screenshot(page, 'label-reading-other-script');
+    await shoot(page, 'label-reading-other-script');
 
     // Two people named: both offered, neither filled in; the number (kept from before) is not replaced.
     await choose.setInputFiles(twoNamed);
-    now = await settled(page);
+    now = await settled(page, now.said);
     expect(now.said).toContain('The label names more than one recipient: pick the right one.');
     expect(now.said).toContain('the tracking number already entered was kept');
     expect(now.recipient).toBe('');
@@ -220,7 +239,7 @@ describe('reading bad labels in Log Mail', () => {
         expect.stringContaining('Casimir Oyelaran'),
       ]),
     );
-    await stack.screenshot(page, 'label-reading-two-named');
+    await shoot(page, 'label-reading-two-named');
 
     // A huge image (64 megapixels) is refused before anything reads it, with the spec's sentence.
     await page.getByRole('button', { name: 'Remove Photo' }).click();
@@ -238,7 +257,7 @@ describe('reading bad labels in Log Mail', () => {
     expect(now.said).toContain('This image could not be opened');
     expect(now.tracking).toBe('');
     expect(now.recipient).toBe('');
-    await stack.screenshot(page, 'label-reading-corrupt');
+    await shoot(page, 'label-reading-corrupt');
 
     // By hand, after all of it: no photo, the number typed, the recipient picked.
     await page.getByRole('button', { name: 'Remove Photo' }).click();
@@ -314,7 +333,7 @@ describe('reading a label from the camera', () => {
       expect(now.said).toContain('Recipient Perpetua Lindgren (11C) matched from label');
       expect(now.tracking).toBe('61299995669352455464');
       expect(now.recipient).toContain('Perpetua Lindgren');
-      await stack.screenshot(page, 'label-reading-camera');
+      await shoot(page, 'label-reading-camera');
       await context.close();
     } finally {
       await browser.close();

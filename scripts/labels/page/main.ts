@@ -8,6 +8,7 @@ import {
   prepare,
   readLabel,
   readLabelBarcode,
+  regionOf,
   tuning,
 } from '../../../src/client/features/mail-items/label/ocrReader';
 import { SEED_RECIPIENTS } from '../seed';
@@ -38,7 +39,7 @@ window.tuning = tuning;
 /** The image as the reader sees it, for looking at (DUMP=label-01-ups.jpg npm run eval:labels). */
 window.prepared = async (file) => {
   const bitmap = await open(await (await fetch(`/${file}`)).blob());
-  const barcode = tuning.barcode ? await readLabelBarcode(bitmap) : null;
+  const barcode = tuning.barcode ? await readLabelBarcode(bitmap, regionOf(bitmap)) : null;
   console.log(JSON.stringify(barcode));
   return (await prepare(bitmap, barcode)).toDataURL('image/png');
 };

@@ -29,6 +29,10 @@ export const tuning = {
   prepare: true,
   rotateAuto: true,
   secondPass: true,
+  /** Read again (sparse) when the first reading found no address heading, as well as when it found no number. */
+  secondPassForHeading: true,
+  /** Decode only the label's region, not the whole photo. */
+  barcodeInRegion: true,
   crop: true,
   /** Decode the label's barcode (ZXing) beside the OCR. */
   barcode: true,
@@ -271,9 +275,18 @@ function maskBars(
  * grey, its contrast stretched. When the barcode was decoded, its bars are painted out and the
  * label is turned level by the barcode's own angle (so Tesseract's slower deskew is not needed).
  */
-export async function prepare(image: Blob | ImageBitmap, barcode?: LabelBarcode | null): Promise<HTMLCanvasElement> {
+/** The label's region of the photo (tuning.crop), else the whole photo. */
+export function regionOf(bitmap: ImageBitmap): Box {
+  return tuning.crop ? labelBox(bitmap) : { x: 0, y: 0, width: bitmap.width, height: bitmap.height };
+}
+
+export async function prepare(
+  image: Blob | ImageBitmap,
+  barcode?: LabelBarcode | null,
+  labelRegion?: Box,
+): Promise<HTMLCanvasElement> {
   const bitmap = image instanceof Blob ? await open(image) : image;
-  const box = tuning.crop ? labelBox(bitmap) : { x: 0, y: 0, width: bitmap.width, height: bitmap.height };
+  const box = labelRegion ?? regionOf(bitmap);
   // Up to twice the size: a label photographed from afar has print too small for the reader.
   const scale = Math.min(2, READ_SIDE / Math.max(box.width, box.height));
   const w = box.width * scale;
@@ -349,14 +362,16 @@ export async function prepare(image: Blob | ImageBitmap, barcode?: LabelBarcode 
   return canvas;
 }
 
-/** The photo turned by `degrees` about its centre and scaled, on a canvas as large as the result. */
-function turned(bitmap: ImageBitmap, degrees: number, scale: number): HTMLCanvasElement | null {
+type Box = { x: number; y: number; width: number; height: number };
+
+/** A region of the photo turned by `degrees` about its centre and scaled, on a canvas as large as the result. */
+function turned(bitmap: ImageBitmap, box: Box, degrees: number, scale: number): HTMLCanvasElement | null {
   const radians = (degrees * Math.PI) / 180;
   const cos = Math.abs(Math.cos(radians));
   const sin = Math.abs(Math.sin(radians));
   const canvas = document.createElement('canvas');
-  canvas.width = Math.round((bitmap.width * cos + bitmap.height * sin) * scale);
-  canvas.height = Math.round((bitmap.width * sin + bitmap.height * cos) * scale);
+  canvas.width = Math.max(1, Math.round((box.width * cos + box.height * sin) * scale));
+  canvas.height = Math.max(1, Math.round((box.width * sin + box.height * cos) * scale));
   const context = canvas.getContext('2d');
   if (!context) return null;
   context.fillStyle = '#fff';
@@ -364,7 +379,17 @@ function turned(bitmap: ImageBitmap, degrees: number, scale: number): HTMLCanvas
   context.translate(canvas.width / 2, canvas.height / 2);
   context.rotate(radians);
   context.scale(scale, scale);
-  context.drawImage(bitmap, -bitmap.width / 2, -bitmap.height / 2);
+  context.drawImage(
+    bitmap,
+    box.x,
+    box.y,
+    box.width,
+    box.height,
+    -box.width / 2,
+    -box.height / 2,
+    box.width,
+    box.height,
+  );
   return canvas;
 }
 
@@ -382,7 +407,9 @@ export interface LabelBarcode extends BarcodeTracking {
   corners: Array<{ x: number; y: number }>;
 }
 
-export async function readLabelBarcode(bitmap: ImageBitmap): Promise<LabelBarcode | null> {
+export async function readLabelBarcode(bitmap: ImageBitmap, box?: Box): Promise<LabelBarcode | null> {
+  // Only the label's own region (found for the OCR): a third to a half of the photo's pixels to decode.
+  const region = box ?? { x: 0, y: 0, width: bitmap.width, height: bitmap.height };
   let detector;
   try {
     detector = await loadBarcodeDetector();
@@ -390,11 +417,11 @@ export async function readLabelBarcode(bitmap: ImageBitmap): Promise<LabelBarcod
     return null;
   }
   const attempts: Array<() => ImageBitmap | HTMLCanvasElement | null> = [
-    () => bitmap,
+    () => (box ? turned(bitmap, region, 0, 1) : bitmap),
     ...tuning.barcodeRetries.map(
       ({ turn, scale }) =>
         () =>
-          turned(bitmap, turn, scale),
+          turned(bitmap, region, turn, scale),
     ),
   ];
   for (const [attempt, source] of attempts.entries()) {
@@ -413,8 +440,8 @@ export async function readLabelBarcode(bitmap: ImageBitmap): Promise<LabelBarcod
           const dx = (x - image.width / 2) / retry.scale;
           const dy = (y - image.height / 2) / retry.scale;
           return {
-            x: bitmap.width / 2 + dx * Math.cos(r) - dy * Math.sin(r),
-            y: bitmap.height / 2 + dx * Math.sin(r) + dy * Math.cos(r),
+            x: region.x + region.width / 2 + dx * Math.cos(r) - dy * Math.sin(r),
+            y: region.y + region.height / 2 + dx * Math.sin(r) + dy * Math.cos(r),
           };
         });
         return { ...found, attempt, corners };
@@ -472,9 +499,12 @@ export async function readLabel(image: Blob | string, onProgress?: OnProgress): 
       mark = now;
       return Math.round(ms);
     };
-    const fromBarcode = tuning.barcode ? await readLabelBarcode(opened) : null;
+    const region = regionOf(opened);
+    const fromBarcode = tuning.barcode
+      ? await readLabelBarcode(opened, tuning.barcodeInRegion ? region : undefined)
+      : null;
     steps.barcode = lap();
-    const canvas = tuning.prepare ? await prepare(opened, fromBarcode) : blob;
+    const canvas = tuning.prepare ? await prepare(opened, fromBarcode, region) : blob;
     steps.prepare = lap();
     const rotateAuto = tuning.rotateAuto && !(fromBarcode && tuning.levelByBarcode && tuning.prepare);
     onProgress?.('reading', 0);
@@ -491,7 +521,8 @@ export async function readLabel(image: Blob | string, onProgress?: OnProgress): 
       ocrConfidence: data.confidence,
       steps,
     };
-    if (!tuning.secondPass || (first.trackingNumber && first.addresseeByHeading)) return first;
+    if (!tuning.secondPass || (first.trackingNumber && (first.addresseeByHeading || !tuning.secondPassForHeading)))
+      return first;
     // Read as one block, a barcode merges with the number printed beside it; read as sparse
     // text, it stays apart. Only when the first reading missed something, so most labels read once.
     await w.setParameters({ tessedit_pageseg_mode: PSM.SPARSE_TEXT });
