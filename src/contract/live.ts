@@ -10,8 +10,11 @@ export const LIVE_EVENTS_PATH = '/api/events';
 /** What changed in a `change` event; the screens refetch the matching queries. */
 export type LiveEventKind = 'mail-items' | 'recipients' | 'storage' | 'members';
 
-/** `change`: `ids` are the rows that changed, left out for a bulk change. */
-export type LiveChangeEvent = { kind: LiveEventKind; ids?: string[] };
+/**
+ * `change`: `ids` are the rows that changed, left out for a bulk change; `at` when the writer
+ * sent it (ms since the epoch, the server's clock; at its commit), for measuring delivery.
+ */
+export type LiveChangeEvent = { kind: LiveEventKind; ids?: string[]; at?: number };
 
 /** `ended`: why the server closed the stream. */
 export type LiveEndReason = 'signed-out' | 'removed' | 'role-changed' | 'shutdown';

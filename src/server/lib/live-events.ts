@@ -30,9 +30,11 @@ export type LiveTopic = (typeof LIVE_TOPICS)[number];
 /**
  * A change: `o` the organization, `k` what changed, `ids` the rows (left out past MAX_IDS: a bulk
  * change is "something changed"), `u` the member's user id for a member change (their own
- * stream re-checks the membership).
+ * stream re-checks the membership), `at` when it was sent (ms since the epoch, the writer's clock:
+ * just after the commit for an autocommitted batch, just before it inside a transaction), which
+ * lets a client measure delivery (scripts/bench/live-streams.ts).
  */
-export type LiveChange = { o: string; k: LiveTopic; ids?: string[]; u?: string };
+export type LiveChange = { o: string; k: LiveTopic; ids?: string[]; u?: string; at?: number };
 export type LiveSessionChange = { u: string };
 
 /** Enough for a screen to know which rows; far under the feed's 8000 bytes (40 bytes an id). */
@@ -49,7 +51,7 @@ export function liveChange(organizationId: string, topic: LiveTopic, ids: string
 
 /** Sends a change through a Drizzle transaction (delivered at its commit) or the pool. */
 export function publishLive(via: DbOrTx, change: LiveChange): Promise<void> {
-  return notifyChange(via, LIVE_SENDER, LIVE_CHANGE, change);
+  return notifyChange(via, LIVE_SENDER, LIVE_CHANGE, { ...change, at: Date.now() });
 }
 
 /** Tells every instance that `userId`'s sessions may have ended: their streams re-check theirs. */
@@ -68,7 +70,8 @@ type PgQueryable = {
  */
 export async function publishLiveChanges(via: PgQueryable, changes: LiveChange[]): Promise<void> {
   if (changes.length === 0) return;
-  const messages = changes.map((c) => changeMessage(LIVE_SENDER, LIVE_CHANGE, c));
+  const at = Date.now();
+  const messages = changes.map((c) => changeMessage(LIVE_SENDER, LIVE_CHANGE, { ...c, at }));
   await asPlatform(() =>
     via.query({
       name: 'live_changes',

@@ -134,7 +134,11 @@ export function createLiveHub({
     if (!change || typeof change.o !== 'string' || !isTopic(change.k)) return;
     const streams = byOrganization.get(change.o);
     if (!streams) return;
-    const data = { kind: change.k, ...(Array.isArray(change.ids) ? { ids: change.ids } : {}) };
+    const data = {
+      kind: change.k,
+      ...(Array.isArray(change.ids) ? { ids: change.ids } : {}),
+      ...(typeof change.at === 'number' ? { at: change.at } : {}),
+    };
     for (const stream of [...streams]) {
       // A member change of this stream's own user: who may listen is read again at once.
       if (change.k === 'members' && change.u === stream.userId) void recheck(stream);

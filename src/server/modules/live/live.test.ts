@@ -199,7 +199,7 @@ describe('GET /api/events', () => {
       id: string;
     }>();
     const logged = await stream.next((e) => e.event === 'change' && e.data.kind === 'mail-items');
-    expect(logged.data).toEqual({ kind: 'mail-items', ids: [item.id] });
+    expect(logged.data).toEqual({ kind: 'mail-items', ids: [item.id], at: expect.any(Number) });
     expect(stream.events.slice(before)).toEqual([logged]);
 
     await admin.put(`/api/recipients/${recipient.id}`, { lastName: 'Lovelace' });
