@@ -514,7 +514,8 @@ export function createMailItemWriter(pool: pg.Pool, log?: FastifyBaseLogger) {
 
   /**
    * Tells the live desk (decision 043) what an autocommitted batch wrote, in one statement after
-   * it. Never throws: the batch committed, and a failure here must not make the batcher retry it
+   * it, awaited in the batch's turn: unawaited, an overloaded instance piled these statements up
+   * on the pool without bound (bench:live-streams collapsed to 3 req/s). Never throws: the batch committed, and a failure here must not make the batcher retry it
    * one by one (that would write it twice); a stream that misses it is refreshed at its next
    * reconnect, and its re-check of the session is unaffected.
    */
