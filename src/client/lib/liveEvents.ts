@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import { LIVE_EVENTS_PATH, type LiveChangeEvent, type LiveEndReason, type LiveEventKind } from '@contract';
+import { LIVE_EVENTS_PATH, type LiveChangeEvent, type LiveEndReason, type LiveEventKind } from '../../contract/live';
 import { orgQueryKey } from './queryClient';
 import {
   analyticsQueryKey,
