@@ -89,7 +89,8 @@ export function liveRoutes(app: App, hub: LiveHub) {
         },
         request.headers['last-event-id'] !== undefined,
       );
-      request.raw.once('close', () => {
+      // The response's close, not the request's: a GET's request may close as soon as it is read.
+      reply.raw.once('close', () => {
         forget();
         body.end();
       });

@@ -283,6 +283,15 @@ describe('GET /api/events', () => {
     expect(adminStream.events.map((e) => e.event)).toEqual(['ready', 'change', 'change']);
   });
 
+  it('forgets a stream whose browser went away', async () => {
+    const { admin } = await deskWithRecipient();
+    const stream = await opened(a, admin);
+    const held = a.app.liveHub.size;
+    stream.close();
+    for (let n = 0; n < 100 && a.app.liveHub.size === held; n += 1) await new Promise((r) => setTimeout(r, 20));
+    expect(a.app.liveHub.size).toBe(held - 1);
+  });
+
   it('ends every stream when the instance closes, so shutdown is not held up', async () => {
     const c = await createSecondInstance(a);
     const { admin } = await deskWithRecipient();
