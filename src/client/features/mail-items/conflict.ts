@@ -1,7 +1,9 @@
 import type { MailItem, MailItemSummary, UpdateMailItemBody } from '@contract';
-import { ApiError } from '@/lib/api';
-import { formatDateTime, humanize } from '@/lib/format';
-import { typeLabel } from './mailItemFormat';
+// relative, so the unit test (no path aliases in vitest.config) can load it
+import { formatDateTime, humanize } from '../../lib/format';
+
+/** As mailItemFormat's typeLabel (which the unit test cannot load): "certified_mail" -> "Certified Mail". */
+const typeLabel = (type: string) => (/^[a-z_]+$/.test(type) ? humanize(type) : type);
 
 /** What a clerk saw of an item: a list's row or the full item. */
 export type SeenItem = MailItemSummary | MailItem;
@@ -61,10 +63,4 @@ export function describeChange(body: UpdateMailItemBody): string[] {
   if (body.description !== undefined) said.push(`Description: ${text(body.description)}`);
   if (body.collectorName) said.push(`Collected by: ${body.collectorName}`);
   return said;
-}
-
-/** The item as it is now, when the server refused an edit made from an older revision (409). */
-export function conflictOf(err: unknown): MailItem | null {
-  if (!(err instanceof ApiError) || err.status !== 409 || err.reply?.code !== 'revision_conflict') return null;
-  return (err.reply as unknown as { current?: MailItem }).current ?? null;
 }

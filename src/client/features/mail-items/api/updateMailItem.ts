@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MailItem, UpdateMailItemBody } from '@contract';
-import { apiRequest } from '@/lib/api';
+import { ApiError, apiRequest } from '@/lib/api';
 import { invalidateMailItems } from './invalidateMailItems';
 
 /**
@@ -33,4 +33,10 @@ export function useUpdateMailItem(organizationId: string) {
     // A conflict means the lists show an older item: they refresh, whatever the clerk chooses.
     onError: () => invalidateMailItems(queryClient, organizationId),
   });
+}
+
+/** The item as it is now, when the server refused an edit made from an older revision (409). */
+export function conflictOf(err: unknown): MailItem | null {
+  if (!(err instanceof ApiError) || err.status !== 409 || err.reply?.code !== 'revision_conflict') return null;
+  return (err.reply as unknown as { current?: MailItem }).current ?? null;
 }
