@@ -48,7 +48,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
    */
   const log = useMutation({
     mutationFn: ({ route, body, label }: { route: OutboxRoute; body: CreateMailItemBody; label: string }) =>
-      logOrQueue(organizationId, route, body, label),
+      logOrQueue(organizationId, user.id, route, body, label),
     networkMode: 'always',
   });
   const ids = {

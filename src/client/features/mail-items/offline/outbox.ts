@@ -23,6 +23,8 @@ export interface OutboxEntry {
   /** The Idempotency-Key, chosen when the clerk pressed Log Mail. */
   key: string;
   organizationId: string;
+  /** Who logged it: only their session sends it (another person signing in on this browser does not). */
+  userId: string;
   route: OutboxRoute;
   body: QueuedBody;
   photo: Blob | null;
@@ -54,6 +56,14 @@ function db() {
 
 let entries: readonly OutboxEntry[] = [];
 const listeners = new Set<() => void>();
+/** The signed-in person (the shell says): their items are the ones sent and shown. */
+let currentUserId: string | null = null;
+
+export function setOutboxUser(userId: string | null) {
+  if (userId === currentUserId) return;
+  currentUserId = userId;
+  if (userId) void syncOutbox();
+}
 
 async function reload() {
   entries = await (await db()).getAllFromIndex('intakes', 'queuedAt');
@@ -174,7 +184,9 @@ function scheduleRetry() {
 
 /** Sends what waits, oldest first; stops at the first item that could not be sent (it keeps its place). */
 async function drain() {
-  const waiting = (await (await db()).getAllFromIndex('intakes', 'queuedAt')).filter((e) => !e.refused);
+  const waiting = (await (await db()).getAllFromIndex('intakes', 'queuedAt')).filter(
+    (e) => !e.refused && e.userId === currentUserId,
+  );
   for (const entry of waiting) {
     if (typeof navigator !== 'undefined' && navigator.onLine === false) return retryLater();
     try {
@@ -242,18 +254,19 @@ export type Logged = { item: MailItem; queued: false } | { item: null; queued: t
  */
 export async function logOrQueue(
   organizationId: string,
+  userId: string,
   route: OutboxRoute,
   { photoData, ...body }: CreateMailItemBody,
   label: string,
 ): Promise<Logged> {
   const key = newIdempotencyKey();
   const queue = async (): Promise<Logged> => {
-    await enqueue({ key, organizationId, route, body, label, photoData });
+    await enqueue({ key, organizationId, userId, route, body, label, photoData });
     return { item: null, queued: true };
   };
   if (navigator.onLine === false) return queue();
   // Items already waiting go first: this one joins the line rather than overtaking it.
-  if (entries.some((e) => e.organizationId === organizationId && !e.refused)) return queue();
+  if (entries.some((e) => e.organizationId === organizationId && e.userId === userId && !e.refused)) return queue();
   try {
     const item = await sendIntake(organizationId, route, { ...body, photoData }, key);
     void invalidateMailItems(queryClient, organizationId);
