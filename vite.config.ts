@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
 import { ocrAssets } from './scripts/vite/ocrAssets';
+import { serviceWorker } from './scripts/vite/serviceWorker';
 
 const apiTarget = process.env.VITE_API_TARGET ?? 'http://127.0.0.1:5000';
 
@@ -10,7 +11,8 @@ export default defineConfig({
   root: 'src/client',
   publicDir: 'public',
   // ocrAssets: the label reader's worker, cores and English data, served by our own build (decision 040)
-  plugins: [react(), tailwindcss(), ocrAssets()],
+  // serviceWorker: /sw.js, the installable app's offline shell (decision 044)
+  plugins: [react(), tailwindcss(), ocrAssets(), serviceWorker()],
   resolve: {
     alias: {
       '@contract': fileURLToPath(new URL('./src/contract/index.ts', import.meta.url)),

@@ -345,13 +345,18 @@ describe('the front desk', () => {
       'PH-KB-0012',
     ]);
 
-    // A failed save gives the package back to the form, with the reason (spec §8: 'Error').
+    // A refused save gives the package back to the form, with the reason (spec §8: 'Error'). (No
+    // answer, or a 5xx, keeps it on the device to be sent again: offline-intake.e2e.ts.)
     await page.unroute('**/api/mail-items');
     let failAfterMs = 0;
     await page.route('**/api/mail-items', async (route) => {
       if (route.request().method() !== 'POST') return route.continue();
       await new Promise((resolve) => setTimeout(resolve, failAfterMs));
-      await route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Service unavailable"}' });
+      await route.fulfill({
+        status: 402,
+        contentType: 'application/json',
+        body: '{"message":"Package limit reached"}',
+      });
     });
     const errorToast = page.getByRole('status').filter({ hasText: 'Error' });
     await page.keyboard.type('PH-KB-FAIL');
@@ -359,7 +364,7 @@ describe('the front desk', () => {
     for (const letter of 'Ele') await page.keyboard.press(letter);
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
-    await expect.poll(() => errorToast.filter({ hasText: 'Service unavailable' }).isVisible()).toBe(true);
+    await expect.poll(() => errorToast.filter({ hasText: 'Package limit reached' }).isVisible()).toBe(true);
     await expect.poll(() => page.getByLabel('Tracking Number').inputValue()).toBe('PH-KB-FAIL');
     await expect.poll(() => page.getByLabel('Recipient', { exact: true }).inputValue()).toBe('Elena Petrova');
     await page.keyboard.press('Escape'); // dismisses the toast (the newest layer), not the dialog
@@ -371,7 +376,7 @@ describe('the front desk', () => {
     await expect.poll(() => page.getByLabel('Tracking Number').inputValue()).toBe('');
     await page.keyboard.type('PH-KB-NEXT');
     await expect
-      .poll(() => errorToast.filter({ hasText: 'Service unavailable (PH-KB-FAIL was not logged)' }).isVisible())
+      .poll(() => errorToast.filter({ hasText: 'Package limit reached (PH-KB-FAIL was not logged)' }).isVisible())
       .toBe(true);
     expect(await page.getByLabel('Tracking Number').inputValue()).toBe('PH-KB-NEXT');
     await page.unroute('**/api/mail-items');

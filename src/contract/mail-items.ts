@@ -39,6 +39,15 @@ export const CreateMailItemBody = z.object({
 });
 export type CreateMailItemBody = z.input<typeof CreateMailItemBody>;
 
+/** An Idempotency-Key header: 1 to 255 visible ASCII characters (decision 044). */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+export const IDEMPOTENCY_KEY_INVALID = 'The Idempotency-Key header must be 1 to 255 visible ASCII characters';
+export const IDEMPOTENCY_KEY_REUSED =
+  'This Idempotency-Key was already used for a different request. Send a new key for a new request.';
+/** An If-Match header of an edit: the item's revision, quoted or not. */
+export const IF_MATCH_INVALID = 'The If-Match header must be the item\'s revision, like "3"';
+export const REVISION_CONFLICT = 'Someone else changed this item since you opened it.';
+
 /** Spec §5 "Edit mail item": the create schema made partial, plus status. notifiedAt/deliveredAt are set by the server. */
 export const UpdateMailItemBody = CreateMailItemBody.partial().extend({
   status: z.string().trim().min(1, 'Status is required').max(50, 'Status must be at most 50 characters').optional(),
@@ -93,6 +102,11 @@ export const MailItem = z.object({
   heldUntil: Timestamp.nullable(),
   /** The recipient's expected package it matched at intake (decision 033): the desk shows "Expected". */
   expectedPackageId: z.uuid().nullable(),
+  /**
+   * Its revision (decision 044): one more with every write. An edit sent with `If-Match: "<revision>"`
+   * is refused with 409 (and the item as it is now) when the item moved on.
+   */
+  revision: z.number().int(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
   isOverdue: z.boolean(),
@@ -125,12 +139,22 @@ export const MailItemSummary = MailItem.pick({
   heldUntil: true,
   isOverdue: true,
   expectedPackageId: true,
+  /** A row's own actions (status changes) name the revision they were made from. */
+  revision: true,
 }).extend({
   recipient: MailItemRecipient.pick({ id: true, firstName: true, lastName: true, unit: true }).nullable(),
   location: MailItem.shape.location,
   mailroom: MailItem.shape.mailroom,
 });
 export type MailItemSummary = z.infer<typeof MailItemSummary>;
+
+/** 409 of an edit made from an older revision: the item as it is now, for the screen to compare. */
+export const RevisionConflictReply = z.object({
+  message: z.string(),
+  code: z.literal('revision_conflict'),
+  current: MailItem,
+});
+export type RevisionConflictReply = z.infer<typeof RevisionConflictReply>;
 
 /** GET /api/mail-items (spec-decisions "Lists and filters"); the total is in X-Total-Count. */
 export const MailItemListQuery = z

@@ -326,7 +326,8 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
  * files under assets/ never change under their name; anything else (the icon) may wait an hour.
  */
 function cacheControlOf(file: string): string {
-  if (file.endsWith('.html')) return 'no-cache';
+  // The service worker too: a deploy's new worker must be seen at the next load (decision 044).
+  if (file.endsWith('.html') || file === 'sw.js') return 'no-cache';
   if (file.startsWith(`assets${path.sep}`)) return 'public, max-age=31536000, immutable';
   return 'public, max-age=3600';
 }

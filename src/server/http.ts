@@ -19,7 +19,7 @@ export type App = FastifyInstance<
 >;
 
 /** The error replies a route documents, so /api/docs shows them. */
-export const errorReplies = (...codes: Array<400 | 401 | 402 | 403 | 404 | 409 | 413 | 429 | 502>) =>
+export const errorReplies = (...codes: Array<400 | 401 | 402 | 403 | 404 | 409 | 413 | 422 | 429 | 502>) =>
   Object.fromEntries(codes.map((c) => [c, ErrorReply])) as Record<number, typeof ErrorReply>;
 
 /**

@@ -12,6 +12,7 @@ import { startHousekeeping } from './modules/auth/housekeeping';
 import { deleteOldNotificationJobs } from './modules/notifications/retention';
 import { portalRepository } from './modules/portal/portal.repository';
 import { expireOneTimePlans } from './modules/billing/plan-expiry';
+import { idempotencyRepository } from './modules/mail-items/idempotency';
 
 export type RunningServer = {
   url: string;
@@ -68,6 +69,7 @@ export async function startServer(config: Config, options: { mailer?: Mailer } =
       () => deleteOldNotificationJobs(database.db, config.notificationRetentionDays),
       () => expireOneTimePlans(database.db),
       () => portalRepository.sweepExpired(database.db),
+      () => idempotencyRepository.purgeExpired(database.db.$client),
     ]);
     const worker = config.notificationsWorker ? app.notifications.createWorker() : undefined;
     worker?.start();

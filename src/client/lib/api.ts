@@ -47,6 +47,8 @@ export function storeSelectedOrganizationId(id: string) {
 interface RequestOptions {
   /** The organization the call acts on; defaults to the remembered selection. */
   organizationId?: string | null;
+  /** More headers: an Idempotency-Key, an If-Match (decision 044). */
+  headers?: Record<string, string>;
 }
 
 /** Calls the API with the session cookie and the organization header; throws ApiError when not OK. */
@@ -56,7 +58,7 @@ export async function apiRequest<T>(
   body?: unknown,
   options: RequestOptions = {},
 ): Promise<T> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const organizationId = options.organizationId ?? getSelectedOrganizationId();
   if (organizationId) headers[ORGANIZATION_HEADER] = organizationId;

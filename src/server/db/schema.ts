@@ -612,6 +612,12 @@ export const mailItems = pgTable(
     expectedPackageId: uuid('expected_package_id').references((): AnyPgColumn => expectedPackages.id, {
       onDelete: 'set null',
     }),
+    /**
+     * The item's revision (decision 044): 1 at intake, one more with every write of the item (the
+     * edit statement, the hand-over, the worker's notified, an erasure). A clerk's edit names the
+     * revision it was made from (If-Match) and is refused with 409 when the item moved on.
+     */
+    revision: integer('revision').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -1038,5 +1044,30 @@ export const platformLog = pgTable(
     index('platform_log_kind_seq_idx').on(t.kind, t.seq),
     // System Logs' search: the same expression as the repository's.
     index('platform_log_search_trgm_idx').using('gin', sql`(${PLATFORM_LOG_SEARCH_SQL}) gin_trgm_ops`),
+  ],
+);
+
+/**
+ * Idempotency keys of the desk's writes (decision 044): the first answer of an intake, edit or
+ * hand-over sent with an `Idempotency-Key`, written in the same transaction as the write, so the
+ * same key again replays it instead of writing twice. Kept 24 hours (housekeeping purges them).
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    key: varchar('key', { length: 255 }).notNull(),
+    /** sha256 of the method, route, parameters and body: the same key with another request is refused. */
+    requestHash: varchar('request_hash', { length: 64 }).notNull(),
+    statusCode: integer('status_code').notNull(),
+    response: jsonb('response').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.key] }),
+    // The purge reads the expired keys of every organization by age.
+    index('idempotency_keys_created_idx').on(t.createdAt),
   ],
 );

@@ -23,6 +23,8 @@ export function registerErrorHandlers(app: FastifyInstance) {
         message: error.message,
         ...(error.code ? { code: error.code } : {}),
         ...(error.errors ? { errors: error.errors } : {}),
+        // What a conflict is with (an edit from an older revision: the item as it is now).
+        ...('current' in error ? { current: error.current } : {}),
       });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

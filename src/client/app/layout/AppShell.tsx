@@ -1,6 +1,7 @@
 import type { User } from '@contract';
 import type { ReactNode } from 'react';
 import { PlanBanner } from '@/features/billing/components/PlanBanner';
+import { OutboxStatus } from '@/features/mail-items/offline/OutboxStatus';
 import { Sidebar } from './Sidebar';
 
 export function AppShell({ user, children }: { user: User; children: ReactNode }) {
@@ -15,6 +16,7 @@ export function AppShell({ user, children }: { user: User; children: ReactNode }
       </a>
       <Sidebar user={user} />
       <main id="main-content" tabIndex={-1} className="min-w-0 flex-1 focus:outline-none">
+        <OutboxStatus />
         <PlanBanner />
         <div className="mx-auto w-full max-w-6xl px-4 py-6 sm:px-6 md:px-8 md:py-8">{children}</div>
       </main>

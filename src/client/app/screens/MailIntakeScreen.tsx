@@ -8,13 +8,19 @@ import { useWriteBlock } from '@/lib/writeBlock';
 import { blockedReason } from '@/lib/writeBlockText';
 import { LogMailDialog } from '@/features/mail-items/components/LogMailDialog';
 import { MailItemList } from '@/features/mail-items/components/MailItemList';
+import { WaitingToSync } from '@/features/mail-items/offline/WaitingToSync';
 import { RequireOrganization } from '@/features/organizations/components/RequireOrganization';
 import { useCurrentOrganization } from '@/lib/currentOrganization';
 
 const BLOCK_NOTICE_ID = 'intake-write-block';
 
 function IntakeBody({ organization }: { organization: MyOrganization }) {
-  return <MailItemList key={organization.id} organizationId={organization.id} />;
+  return (
+    <>
+      <WaitingToSync organizationId={organization.id} />
+      <MailItemList key={organization.id} organizationId={organization.id} />
+    </>
+  );
 }
 
 export function MailIntakeScreen() {

@@ -3,6 +3,7 @@ import { HANDOVER_NOT_FOUND, HandOverBody, Handover, PHOTO_TOO_LARGE } from '../
 import type { App } from '../../http';
 import { errorReplies } from '../../http';
 import { callerOf } from '../../plugins/organization';
+import { idempotencyOf, sendAnswer } from './idempotency';
 import type { HandoversService } from './handovers.service';
 
 /** `photoBodyLimit`: a hand-over may carry a photo of the collector, as an intake carries one. */
@@ -16,15 +17,17 @@ export function handoversRoutes(app: App, handovers: HandoversService, photoBody
       summary:
         'Hand items of one recipient over with proof (collector, how identified, signature, photo): all or none; ' +
         'someone not on the recipient’s list of proxies needs a reason',
+      description:
+        'Send an Idempotency-Key header to have a repeat answered with the first hand-over instead of handing over twice.',
       body: HandOverBody,
-      response: { 201: Handover, ...errorReplies(400, 401, 403, 404, 409, 413) },
+      response: { 201: Handover, ...errorReplies(400, 401, 403, 404, 409, 413, 422) },
     },
     bodyLimit: photoBodyLimit,
     config: { bodyTooLargeMessage: PHOTO_TOO_LARGE },
     onRequest: app.authenticate,
     preValidation: guards,
     handler: async (request, reply) =>
-      reply.status(201).send(await handovers.handOver(callerOf(request), request.body)),
+      sendAnswer(reply, await handovers.handOverAnswered(callerOf(request), request.body, idempotencyOf(request))),
   });
 
   app.get('/api/handovers/:id', {

@@ -17,6 +17,7 @@ import { settingsRepository } from '../settings/settings.repository';
 import { collectorsOf, handoversRepository, recordHandover, type RecordedHandover } from './handovers.repository';
 import { editOf, refusalError } from './mail-items.service';
 import { createMailItemWriter, type Queryable, type VersionedItem } from './mail-items.writes';
+import { type Answered, type IdempotencyClaim } from './idempotency';
 import * as transitions from './transitions';
 
 export type HandOverInput = z.output<typeof HandOverBody>;
@@ -56,6 +57,14 @@ export function createHandoversService({ db, caches, log }: Deps) {
      * item are written together, or nothing is.
      */
     async handOver(caller: OrgCaller, input: HandOverInput): Promise<Handover> {
+      return (await this.handOverAnswered(caller, input)).body as Handover;
+    },
+
+    /**
+     * `handOver` as its answer. With a claim (Idempotency-Key, decision 044) the key commits with
+     * the proof and stores the proof's id; a repeat reads the proof again (it never changes).
+     */
+    async handOverAnswered(caller: OrgCaller, input: HandOverInput, claim?: IdempotencyClaim): Promise<Answered> {
       const { organizationId, userId } = caller;
       const settings = await caches.settings.getOrLoad(organizationId, caller.dataVersion, () =>
         settingsRepository.get(db, organizationId),
@@ -72,41 +81,45 @@ export function createHandoversService({ db, caches, log }: Deps) {
       const photo = input.photoData ? await processPhoto(decodePhotoData(input.photoData)) : undefined;
       const at = new Date();
 
-      const { proof } = await writer.handOverTogether<Proof>(
-        organizationId,
-        input.itemIds,
-        async (tx, items) => {
-          const recipientId = await checkCollector(tx, organizationId, items, input);
-          const recorded = await recordHandover(tx, {
-            organizationId,
-            recipientId,
+      const record = async (tx: Queryable, items: VersionedItem[]): Promise<Proof> => {
+        const recipientId = await checkCollector(tx, organizationId, items, input);
+        const recorded = await recordHandover(tx, {
+          organizationId,
+          recipientId,
+          collectorName: input.collectorName,
+          identifiedBy: input.identifiedBy,
+          proxyReason: input.proxyReason ?? null,
+          signature,
+          photo,
+          handedOverBy: userId,
+        });
+        return { ...recorded, input };
+      };
+      const plan = (before: VersionedItem, recorded: Proof) => {
+        const change = transitions.handOver(
+          before,
+          {
+            id: recorded.id,
             collectorName: input.collectorName,
-            identifiedBy: input.identifiedBy,
+            identified: IDENTIFIED_BY_LABELS[input.identifiedBy],
+            signed: Boolean(signature),
+            photographed: Boolean(photo),
             proxyReason: input.proxyReason ?? null,
-            signature,
-            photo,
-            handedOverBy: userId,
-          });
-          return { ...recorded, input };
-        },
-        (before, recorded) => {
-          const change = transitions.handOver(
-            before,
-            {
-              id: recorded.id,
-              collectorName: input.collectorName,
-              identified: IDENTIFIED_BY_LABELS[input.identifiedBy],
-              signed: Boolean(signature),
-              photographed: Boolean(photo),
-              proxyReason: input.proxyReason ?? null,
-            },
-            { actor: userId, at },
-          );
-          if (!change.ok) throw refusalError(change);
-          return editOf(before, change, { organizationId, userId, photo: undefined, removePhoto: false });
-        },
-      );
-      return this.get(caller, proof.id);
+          },
+          { actor: userId, at },
+        );
+        if (!change.ok) throw refusalError(change);
+        return editOf(before, change, { organizationId, userId, photo: undefined, removePhoto: false });
+      };
+      if (claim) {
+        const answered = await writer.handOverTogetherOnce(organizationId, input.itemIds, record, plan, claim, (r) => ({
+          statusCode: 201,
+          body: { id: r.proof.id },
+        }));
+        return { ...answered, body: await this.get(caller, (answered.body as { id: string }).id) };
+      }
+      const { proof } = await writer.handOverTogether<Proof>(organizationId, input.itemIds, record, plan);
+      return { statusCode: 201, body: await this.get(caller, proof.id), replayed: false };
     },
 
     async get(caller: OrgCaller, id: string): Promise<Handover> {

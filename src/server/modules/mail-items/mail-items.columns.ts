@@ -49,6 +49,8 @@ const SERVER_COLUMNS = {
   // Set by the intake statement itself when the tracking number matches an expected package
   // (decision 033); no edit changes it.
   expectedPackageId: 'database',
+  // 1 by default at intake; the edit statement adds one (decision 044).
+  revision: 'database',
   photoId: 'photo',
   createdBy: 'creator',
   arrivedAt: 'database',

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
   CreateMailItemBody,
+  ErrorReply,
+  IF_MATCH_INVALID,
   IdParams,
   LogWithoutRecipientBody,
   MailItem,
@@ -13,17 +15,32 @@ import {
   PendingSummary,
   PHOTO_TOO_LARGE,
   ResolveRecipientBody,
+  RevisionConflictReply,
   UpdateMailItemBody,
 } from '../../../contract';
 import type { App } from '../../http';
 import { errorReplies, sendItemsPage, sendListPage } from '../../http';
+import { badRequest } from '../../lib/errors';
 import { callerOf } from '../../plugins/organization';
+import { idempotencyOf, sendAnswer } from './idempotency';
 import type { MailItemsService } from './mail-items.service';
 
 /**
  * `photoBodyLimit`: the largest body of the two calls that carry a photo (BODY_LIMIT_BYTES); every
  * other call keeps the server's small default.
  */
+/** The revision an edit was made from: `If-Match: "3"` (or 3); undefined without the header. */
+function expectedRevisionOf(header: string | string[] | undefined): number | undefined {
+  if (header === undefined) return undefined;
+  const match = typeof header === 'string' ? /^\s*(?:W\/)?("?)(\d{1,9})\1\s*$/.exec(header) : null;
+  if (!match) throw badRequest(IF_MATCH_INVALID, 'invalid_if_match');
+  return Number(match[2]);
+}
+
+/** Sent with an Idempotency-Key (decision 044): a repeat answers the first answer again. */
+const idempotent =
+  'Send an Idempotency-Key header to have a repeat answered with the first answer instead of writing twice. ';
+
 export function mailItemsRoutes(app: App, mailItems: MailItemsService, photoBodyLimit: number) {
   const tags = ['Mail items'];
   const guards = [app.authenticate, app.requireOrganization];
@@ -88,13 +105,17 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService, photoBody
       tags,
       summary:
         'Log a mail item whose recipient the desk cannot tell (waits under Needs a recipient, no event until resolved; counts toward the monthly limit)',
+      description: idempotent,
       body: LogWithoutRecipientBody,
-      response: { 201: MailItem, ...errorReplies(400, 401, 402, 403, 404, 413) },
+      response: { 201: MailItem, ...errorReplies(400, 401, 402, 403, 404, 413, 422) },
     },
     ...carriesPhoto,
     preValidation: guards,
     handler: async (request, reply) =>
-      reply.status(201).send(await mailItems.createWithoutRecipient(callerOf(request), request.body)),
+      sendAnswer(
+        reply,
+        await mailItems.createWithoutRecipientAnswered(callerOf(request), request.body, idempotencyOf(request)),
+      ),
   });
 
   app.post('/api/mail-items/:id/resolve', {
@@ -136,25 +157,42 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService, photoBody
     schema: {
       tags,
       summary: 'Log a mail item (starts pending; counts toward the monthly package limit)',
+      description: idempotent,
       body: CreateMailItemBody,
-      response: { 201: MailItem, ...errorReplies(400, 401, 402, 403, 404, 413) },
+      response: { 201: MailItem, ...errorReplies(400, 401, 402, 403, 404, 413, 422) },
     },
     ...carriesPhoto,
     preValidation: guards,
-    handler: async (request, reply) => reply.status(201).send(await mailItems.create(callerOf(request), request.body)),
+    handler: async (request, reply) =>
+      sendAnswer(reply, await mailItems.createAnswered(callerOf(request), request.body, idempotencyOf(request))),
   });
 
   app.put('/api/mail-items/:id', {
     schema: {
       tags,
       summary: 'Edit fields or change the status (notifiedAt, deliveredAt and the hand-over are set by the server)',
+      description:
+        'Send `If-Match: "<revision>"` (the revision the clerk saw) to be refused with 409 and the item as it is now ' +
+        'when someone changed it meanwhile, instead of undoing their change. ' +
+        idempotent,
       params: ItemParams,
       body: UpdateMailItemBody,
-      response: { 200: MailItem, ...errorReplies(400, 401, 403, 404, 409, 413) },
+      response: {
+        200: MailItem,
+        ...errorReplies(400, 401, 403, 404, 413, 422),
+        409: z.union([RevisionConflictReply, ErrorReply]),
+      },
     },
     ...carriesPhoto,
     preValidation: guards,
-    handler: async (request) => mailItems.update(callerOf(request), request.params.id, request.body),
+    handler: async (request, reply) =>
+      sendAnswer(
+        reply,
+        await mailItems.updateAnswered(callerOf(request), request.params.id, request.body, {
+          claim: idempotencyOf(request),
+          expectedRevision: expectedRevisionOf(request.headers['if-match']),
+        }),
+      ),
   });
 
   for (const [method, url] of [

@@ -4,6 +4,7 @@ import {
   MAX_HOLD_DAYS,
   OVERDUE_HOURS,
   PHOTO_REQUIRED_MESSAGE,
+  REVISION_CONFLICT,
   type CreateMailItemBody,
   type MailItem,
   type MailItemHistoryEntry,
@@ -41,12 +42,18 @@ import {
   type StorageMove,
   type VersionedItem,
 } from './mail-items.writes';
+import type { Answered, IdempotencyClaim, StoredAnswer } from './idempotency';
 import * as transitions from './transitions';
 
 type CreateInput = z.output<typeof CreateMailItemBody>;
 type WithoutRecipientInput = Omit<CreateInput, 'recipientId'>;
 type UpdateInput = z.output<typeof UpdateMailItemBody>;
 type ListQuery = z.output<typeof MailItemListQuery>;
+/** How a write is sent: its Idempotency-Key (decision 044), and for an edit the revision it was made from (If-Match). */
+export type WriteOptions = { claim?: IdempotencyClaim; expectedRevision?: number };
+
+/** An edit made from an older revision (decision 044): the service answers 409 with the item as it is now. */
+class RevisionMoved extends Error {}
 
 export { MAIL_ITEM_NOT_FOUND } from './mail-items.writes';
 const OVERDUE_MS = OVERDUE_HOURS * 3600_000;
@@ -118,13 +125,14 @@ export function createMailItemsService({ db, caches, log }: Deps) {
     caller: OrgCaller,
     input: CreateInput,
     start: transitions.Change<StateColumns>,
-  ): Promise<MailItem> {
+    claim?: IdempotencyClaim,
+  ): Promise<Answered> {
     const { organizationId, userId } = caller;
     const settings = await settingsOf(caller);
     const type = valueFromList(settings.packageTypes, input.type, 'Unknown package type');
     if (settings.requirePhotoUpload && !input.photoData) throw badRequest(PHOTO_REQUIRED_MESSAGE, 'photo_required');
     const fields = Object.fromEntries(FIELD_KEYS.map((k) => [k, input[k] ?? null])) as ItemFields;
-    const item = await writer.intake({
+    const values = {
       organizationId,
       userId,
       fields: { ...fields, type },
@@ -132,8 +140,16 @@ export function createMailItemsService({ db, caches, log }: Deps) {
       history: start.history,
       events: start.events,
       photo: await photoFrom(input.photoData),
-    });
-    return toMailItemDto(item);
+    };
+    const created = (item: MailItemWithRelations): StoredAnswer => ({ statusCode: 201, body: toMailItemDto(item) });
+    if (claim) return writer.intakeOnce(values, claim, created);
+    return { ...created(await writer.intake(values)), replayed: false };
+  }
+
+  /** 409 with the item as it is now, for an edit made from an older revision. */
+  async function revisionConflict(organizationId: string, id: string): Promise<never> {
+    const current = await load(organizationId, id);
+    throw Object.assign(conflict(REVISION_CONFLICT, 'revision_conflict'), { current });
   }
 
   return {
@@ -194,15 +210,28 @@ export function createMailItemsService({ db, caches, log }: Deps) {
 
     /** A new item starts pending (intake below). */
     async create(caller: OrgCaller, input: CreateInput): Promise<MailItem> {
-      return intake(caller, input, transitions.intake(caller.userId));
+      return (await intake(caller, input, transitions.intake(caller.userId))).body as MailItem;
     },
+
+    /** An intake as its answer (201 and the item), or the answer stored for its Idempotency-Key. */
+    createAnswered: (caller: OrgCaller, input: CreateInput, claim?: IdempotencyClaim): Promise<Answered> =>
+      intake(caller, input, transitions.intake(caller.userId), claim),
+
+    /** createWithoutRecipient as its answer, or the answer stored for its Idempotency-Key. */
+    createWithoutRecipientAnswered: (
+      caller: OrgCaller,
+      input: WithoutRecipientInput,
+      claim?: IdempotencyClaim,
+    ): Promise<Answered> =>
+      intake(caller, { ...input, recipientId: null }, transitions.intakeWithoutRecipient(caller.userId), claim),
 
     /**
      * Logs an item the desk cannot tell the recipient of (decision 041): checked and written like
      * any intake (photo, storage, the monthly cap), but waiting under Needs a recipient.
      */
     async createWithoutRecipient(caller: OrgCaller, input: WithoutRecipientInput): Promise<MailItem> {
-      return intake(caller, { ...input, recipientId: null }, transitions.intakeWithoutRecipient(caller.userId));
+      return (await intake(caller, { ...input, recipientId: null }, transitions.intakeWithoutRecipient(caller.userId)))
+        .body as MailItem;
     },
 
     /**
@@ -250,6 +279,21 @@ export function createMailItemsService({ db, caches, log }: Deps) {
      * between, it is worked out again from the new version (optimistic concurrency).
      */
     async update(caller: OrgCaller, id: string, input: UpdateInput): Promise<MailItem> {
+      return (await this.updateAnswered(caller, id, input)).body as MailItem;
+    },
+
+    /**
+     * `update` as its answer. With `expectedRevision` (If-Match) the edit applies only if the
+     * item is still at that revision, else 409 with the item as it is now: checked against the
+     * row the edit is worked out from, which the writer writes only if unchanged (decision 044).
+     * With a claim (Idempotency-Key) the answer is stored with the edit, or replayed.
+     */
+    async updateAnswered(
+      caller: OrgCaller,
+      id: string,
+      input: UpdateInput,
+      { claim, expectedRevision }: WriteOptions = {},
+    ): Promise<Answered> {
       const { organizationId } = caller;
       const settings = await settingsOf(caller);
       const status = input.status ? valueFromList(settings.customStatuses, input.status, 'Unknown status') : undefined;
@@ -258,14 +302,25 @@ export function createMailItemsService({ db, caches, log }: Deps) {
       const photo = await photoFrom(input.photoData);
 
       const request = { ...input, type, status };
-      const item = await writer.edit(
-        { organizationId, id },
-        {
-          move: (before) => storageMove(before, request),
-          plan: (before, checked) => planEdit(caller, before, request, settings, photo, checked),
+      const unmoved = (before: VersionedItem) => {
+        if (expectedRevision !== undefined && before.revision !== expectedRevision) throw new RevisionMoved();
+      };
+      const planner = {
+        move: (before: VersionedItem) => {
+          unmoved(before);
+          return storageMove(before, request);
         },
-      );
-      return toMailItemDto(item);
+        plan: (before: VersionedItem, checked: { locationMailroomId: string | null } | undefined) =>
+          planEdit(caller, before, request, settings, photo, checked),
+      };
+      const edited = (item: MailItemWithRelations): StoredAnswer => ({ statusCode: 200, body: toMailItemDto(item) });
+      try {
+        if (claim) return await writer.editOnce({ organizationId, id }, planner, claim, edited);
+        return { ...edited(await writer.edit({ organizationId, id }, planner)), replayed: false };
+      } catch (err) {
+        if (err instanceof RevisionMoved) return revisionConflict(organizationId, id);
+        throw err;
+      }
     },
 
     /**

@@ -8,9 +8,17 @@ import { withTenants } from '../../db/tenant-scope';
 import { createBatcher } from '../../lib/batcher';
 import { mailItemChanges, publishLiveChanges } from '../../lib/live-events';
 import { AppError, badRequest, notFound } from '../../lib/errors';
-import { violatedForeignKey } from '../../lib/pg-errors';
+import { violatedForeignKey, violatedUniqueConstraint } from '../../lib/pg-errors';
 import { writeBlockError } from '../billing/access';
 import type { ProcessedPhoto } from '../photos/photo-processing';
+import {
+  IDEMPOTENCY_CONSTRAINT,
+  idempotencyRepository,
+  replayOf,
+  type Answered,
+  type IdempotencyClaim,
+  type StoredAnswer,
+} from './idempotency';
 import { checkPackageAllowance } from './usage.repository';
 import {
   EDITED_KEYS,
@@ -362,6 +370,7 @@ const EDIT = `
     update mail_items i set ${EDITED_KEYS.map((k) => `${col[k]} = t.${col[k]}`).join(', ')},
       ${col.photoId} = case when t.new_photo_id is not null then t.new_photo_id when t.remove_photo then null
                       else i.${col.photoId} end,
+      ${col.revision} = i.${col.revision} + 1,
       ${col.updatedAt} = now()
     from input t
     where i.${col.organizationId} = t.${col.organizationId} and i.${col.id} = t.${col.id} and i.xmin::text = t.version
@@ -560,16 +569,52 @@ export function createMailItemWriter(pool: pg.Pool, log?: FastifyBaseLogger) {
   const transaction = <T>(organizationId: string, work: (client: pg.PoolClient) => Promise<T>) =>
     withTenants([organizationId], () => withPgTransaction(pool, work));
 
+  /** Logs an item for an organization with a monthly cap or on trial, in the caller's transaction: counted under the usage lock. */
+  async function intakeCounted(client: pg.PoolClient, values: IntakeValues) {
+    const usage = await checkPackageAllowance(client, values.organizationId);
+    if (usage === 'package_limit') throw new AppError(402, PACKAGE_LIMIT_MESSAGE, 'package_limit');
+    if (usage !== 'counted') throw writeBlockError(usage);
+    const [result] = await runIntakes(client, [{ ...values, refuseCapped: false }]);
+    if (result!.item) await publishLiveChanges(client, mailItemChanges([keyOf(result!.item)!]));
+    return result!;
+  }
+
   /** Logs an item for an organization with a monthly cap or on trial: serialised, counted, exact. */
   function intakeWithinCap(values: IntakeValues) {
-    return transaction(values.organizationId, async (client) => {
-      const usage = await checkPackageAllowance(client, values.organizationId);
-      if (usage === 'package_limit') throw new AppError(402, PACKAGE_LIMIT_MESSAGE, 'package_limit');
-      if (usage !== 'counted') throw writeBlockError(usage);
-      const [result] = await runIntakes(client, [values]);
-      if (result!.item) await publishLiveChanges(client, mailItemChanges([keyOf(result!.item)!]));
-      return result!;
-    });
+    return transaction(values.organizationId, (client) => intakeCounted(client, values));
+  }
+
+  /**
+   * A write sent with an Idempotency-Key (decision 044): a stored answer for the key is replayed
+   * (422 for another request under it); otherwise `work` runs in a transaction that also stores
+   * its answer, so the write and the key commit together or not at all. Two requests with one
+   * key at once: the second's insert waits for the first's commit, fails on the primary key, its
+   * write rolls back, and it replays the first's answer. A refusal (4xx) stores nothing: nothing
+   * was written, so the same key may be sent again (an offline item corrected by the clerk).
+   */
+  async function remembered<T>(
+    organizationId: string,
+    claim: IdempotencyClaim,
+    work: (client: pg.PoolClient) => Promise<T>,
+    answer: (result: T) => StoredAnswer,
+  ): Promise<Answered> {
+    const find = () => withTenants([organizationId], () => idempotencyRepository.find(pool, organizationId, claim.key));
+    const stored = await find();
+    if (stored) return replayOf(stored, claim);
+    try {
+      return await writing(() =>
+        transaction(organizationId, async (client) => {
+          const stored = answer(await work(client));
+          await idempotencyRepository.remember(client, organizationId, claim, stored);
+          return { ...stored, replayed: false };
+        }),
+      );
+    } catch (err) {
+      if (violatedUniqueConstraint(err) !== IDEMPOTENCY_CONSTRAINT) throw err;
+      const winner = await find();
+      if (!winner) throw err;
+      return replayOf(winner, claim);
+    }
   }
 
   /** The edit of the row read: 404 when there is none, the storage it moves to checked first. */
@@ -587,6 +632,34 @@ export function createMailItemWriter(pool: pg.Pool, log?: FastifyBaseLogger) {
     return planner.plan(before, { locationMailroomId: check.locationMailroomId });
   }
 
+  /** The hand-over's work inside its transaction (see handOverTogether). */
+  async function handOverIn<P>(
+    client: pg.PoolClient,
+    organizationId: string,
+    ids: string[],
+    record: (db: Queryable, items: VersionedItem[]) => Promise<P>,
+    plan: (before: VersionedItem, proof: P) => Edit,
+  ): Promise<{ proof: P; items: MailItemWithRelations[] }> {
+    const keys = [...ids].sort().map((id) => ({ organizationId, id }));
+    const rows = await readForEdit(client, keys, true);
+    const found = rows.map((before) => {
+      if (!before) throw notFound(MAIL_ITEM_NOT_FOUND);
+      return before;
+    });
+    const proof = await record(client, found);
+    const written = await writing(() =>
+      applyEdits(
+        client,
+        found.map((before) => plan(before, proof)),
+      ),
+    );
+    // Locked rows cannot have changed since they were read.
+    if (written.some((item) => !item)) throw new AppError(500, 'A locked mail item changed during its hand-over');
+    await publishLiveChanges(client, mailItemChanges(keys));
+    const byId = new Map(written.map((w) => [w!.item.id, w!]));
+    return { proof, items: ids.map((id) => byId.get(id)!) };
+  }
+
   return {
     /**
      * Logs an item with its photo, `created` row and event. Unlimited organizations share a
@@ -600,6 +673,56 @@ export function createMailItemWriter(pool: pg.Pool, log?: FastifyBaseLogger) {
       });
       if (!result.item) throw storageError(result.outcome);
       return result.item;
+    },
+
+    /**
+     * An intake sent with an Idempotency-Key: in a transaction of its own with the key (not
+     * batched), answered by `answer` from the item written, or the stored answer replayed.
+     */
+    async intakeOnce(
+      values: Omit<IntakeValues, 'refuseCapped'>,
+      claim: IdempotencyClaim,
+      answer: (item: MailItemWithRelations) => StoredAnswer,
+    ): Promise<Answered> {
+      return remembered(
+        values.organizationId,
+        claim,
+        async (client) => {
+          const [first] = await runIntakes(client, [{ ...values, refuseCapped: true }]);
+          // A capped organization's intake is counted (and announced to the live desk) by intakeCounted.
+          const capped = first!.outcome === 'capped';
+          const result = capped ? await intakeCounted(client, { ...values, refuseCapped: false }) : first!;
+          if (!result.item) throw storageError(result.outcome);
+          if (!capped) await publishLiveChanges(client, mailItemChanges([keyOf(result.item)!]));
+          return result.item;
+        },
+        answer,
+      );
+    },
+
+    /**
+     * An edit sent with an Idempotency-Key: under the row lock at once (its transaction holds the
+     * key too), answered by `answer`, or the stored answer replayed.
+     */
+    async editOnce(
+      key: ItemKey,
+      planner: EditPlanner,
+      claim: IdempotencyClaim,
+      answer: (item: MailItemWithRelations) => StoredAnswer,
+    ): Promise<Answered> {
+      const { organizationId } = key;
+      return remembered(
+        organizationId,
+        claim,
+        async (client) => {
+          const [before] = await readForEdit(client, [key], true);
+          const [edited] = await applyEdits(client, [await planned(organizationId, before, planner, client)]);
+          if (!edited) throw new AppError(500, 'A locked mail item changed during its edit');
+          await publishLiveChanges(client, mailItemChanges([keyOf(edited)!]));
+          return edited;
+        },
+        answer,
+      );
     },
 
     /**
@@ -642,26 +765,24 @@ export function createMailItemWriter(pool: pg.Pool, log?: FastifyBaseLogger) {
       record: (db: Queryable, items: VersionedItem[]) => Promise<P>,
       plan: (before: VersionedItem, proof: P) => Edit,
     ): Promise<{ proof: P; items: MailItemWithRelations[] }> {
-      return transaction(organizationId, async (client) => {
-        const keys = [...ids].sort().map((id) => ({ organizationId, id }));
-        const rows = await readForEdit(client, keys, true);
-        const found = rows.map((before) => {
-          if (!before) throw notFound(MAIL_ITEM_NOT_FOUND);
-          return before;
-        });
-        const proof = await record(client, found);
-        const written = await writing(() =>
-          applyEdits(
-            client,
-            found.map((before) => plan(before, proof)),
-          ),
-        );
-        // Locked rows cannot have changed since they were read.
-        if (written.some((item) => !item)) throw new AppError(500, 'A locked mail item changed during its hand-over');
-        await publishLiveChanges(client, mailItemChanges(keys));
-        const byId = new Map(written.map((w) => [w!.item.id, w!]));
-        return { proof, items: ids.map((id) => byId.get(id)!) };
-      });
+      return transaction(organizationId, (client) => handOverIn(client, organizationId, ids, record, plan));
+    },
+
+    /** A hand-over sent with an Idempotency-Key: its proof and the key commit together. */
+    async handOverTogetherOnce<P>(
+      organizationId: string,
+      ids: string[],
+      record: (db: Queryable, items: VersionedItem[]) => Promise<P>,
+      plan: (before: VersionedItem, proof: P) => Edit,
+      claim: IdempotencyClaim,
+      answer: (result: { proof: P; items: MailItemWithRelations[] }) => StoredAnswer,
+    ): Promise<Answered> {
+      return remembered(
+        organizationId,
+        claim,
+        (client) => handOverIn(client, organizationId, ids, record, plan),
+        answer,
+      );
     },
 
     /** Deletes an item (locked, read with its relations for `plan`), its photo, with what `plan` records. */

@@ -111,6 +111,8 @@ const SERVER_COLUMNS: Record<
   heldUntil: (r) => expect(r.heldUntil).toBeNull(),
   // No one expects the round trip's tracking number (expected-packages.test.ts covers a match).
   expectedPackageId: (r) => expect(r.expectedPackageId).toBeNull(),
+  // One more with every write (decision 044): intake, edit, the worker's notified, the delivery.
+  revision: (r, _d, stage) => expect(r.revision).toBe({ intake: 1, edit: 2, notified: 3, delivered: 4 }[stage]),
   photoId: (r) => {
     expect(r.photoUrl).toMatch(/^\/api\/photos\/[0-9a-f-]{36}$/);
     expect(r.thumbnailUrl).toBe(`${r.photoUrl as string}/thumbnail`);

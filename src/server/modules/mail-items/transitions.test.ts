@@ -51,6 +51,7 @@ function item(overrides: Partial<MailItemRow> = {}): MailItemRow {
     handoverId: null,
     heldUntil: null,
     expectedPackageId: null,
+    revision: 1,
     createdAt: earlier,
     updatedAt: earlier,
     ...overrides,

@@ -426,7 +426,7 @@ export const personalDataRepository = {
       ), changed as (
         update mail_items m
         set collector_name = null, photo_id = null, notes = o.notes, description = o.description,
-            sender_address = o.sender_address, updated_at = now()
+            sender_address = o.sender_address, revision = m.revision + 1, updated_at = now()
         from old o
         where m.organization_id = ${organizationId} and m.id = o.id
           and (m.collector_name is not null or m.photo_id is not null or m.notes is distinct from o.notes
@@ -561,7 +561,7 @@ export const personalDataRepository = {
         for update
       ), changed as (
         update mail_items x
-        set ${sql.raw(columns.map((c) => `${c} = o.${c}`).join(', '))}, updated_at = now()
+        set ${sql.raw(columns.map((c) => `${c} = o.${c}`).join(', '))}, revision = x.revision + 1, updated_at = now()
         from old o
         where x.organization_id = ${organizationId} and x.id = o.id
           and (${list('x')}) is distinct from (${list('o')})

@@ -43,7 +43,8 @@ interface EditFormProps {
   organizationId: string;
   item: MailItem;
   pending: boolean;
-  onSave: (body: UpdateMailItemBody) => void;
+  /** The change, and the item it was made from (its revision goes with it). */
+  onSave: (body: UpdateMailItemBody, item: MailItem) => void;
   onCancel: () => void;
 }
 
@@ -85,7 +86,7 @@ function EditForm({ organizationId, item: loaded, pending, onSave, onCancel }: E
       onCancel();
       return;
     }
-    onSave(body);
+    onSave(body, item);
   });
 
   const types = withCurrent(packageTypes(settings.data), item.type);
@@ -165,7 +166,7 @@ interface EditMailItemDialogProps {
   item: MailItemSummary | null;
   onOpenChange: (open: boolean) => void;
   pending: boolean;
-  onSave: (body: UpdateMailItemBody) => void;
+  onSave: (body: UpdateMailItemBody, item: MailItem) => void;
 }
 
 /** Spec §2: package type, status, recipient, sender, tracking number and an optional description. */

@@ -1,7 +1,8 @@
-import { PHOTO_REQUIRED_MESSAGE, type CreateMailItemBody, type MailItem } from '@contract';
+import { PHOTO_REQUIRED_MESSAGE, type CreateMailItemBody } from '@contract';
 import { PackageCheck, UserPlus } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useForm } from 'react-hook-form';
+import { useMutation } from '@tanstack/react-query';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { FormActions } from '@/components/FormActions';
@@ -15,12 +16,18 @@ import { useLocations } from '@/lib/resources/mailrooms';
 import { serverMessage } from '@/lib/api';
 import type { ScannedCode } from '../intake/barcode/decodeBarcode';
 import { PhotoCapture } from '../intake/components/PhotoCapture';
-import { useCreateMailItem } from '../api/createMailItem';
 import { DEFAULT_LABEL_THRESHOLD, LabelReader } from '../label/LabelReader';
 import { useExpectedMatch } from '../api/expectedMatch';
-import { useLogWithoutRecipient } from '../api/needsRecipient';
+import { logOrQueue, type Logged, type OutboxRoute } from '../offline/outbox';
 import { LogWithoutRecipientButton } from '../needs-recipient/LogWithoutRecipientButton';
-import { NO_STORAGE, courierCompanies, packageTypes, recipientFullName, storageFields } from '../mailItemFormat';
+import {
+  NO_STORAGE,
+  courierCompanies,
+  packageTypes,
+  recipientFullName,
+  storageFields,
+  typeLabel as typeLabelOf,
+} from '../mailItemFormat';
 import { logMailForm, type LogMailValues } from '../mailItemForms';
 import { CourierField } from './CourierField';
 import { LoggedNotice, type LoggedConfirmation } from './LoggedNotice';
@@ -35,8 +42,15 @@ import { useRecipientChoice } from './useRecipientChoice';
 function LogMailForm({ organizationId, onClose }: { organizationId: string; onClose: () => void }) {
   const user = useSignedInUser();
   const settings = useOrganizationSettings(organizationId);
-  const create = useCreateMailItem(organizationId);
-  const logWithout = useLogWithoutRecipient(organizationId);
+  /**
+   * Sent at once, or kept on this device when the network is gone (decision 044): always
+   * "online" for TanStack Query, which would otherwise hold the save until the browser is back.
+   */
+  const log = useMutation({
+    mutationFn: ({ route, body, label }: { route: OutboxRoute; body: CreateMailItemBody; label: string }) =>
+      logOrQueue(organizationId, user.id, route, body, label),
+    networkMode: 'always',
+  });
   const ids = {
     tracking: useId(),
     type: useId(),
@@ -195,16 +209,26 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
     document.getElementById(ids.tracking)?.focus();
     saving.current.count += 1;
     // Without a recipient: the same item, waiting under Needs a recipient (decision 041).
-    const { recipientId: _none, ...withoutBody } = body;
+    const label = `${typed.trackingNumber.trim() || typeLabelOf(body.type)} for ${
+      submittedRecipient ? `${submittedRecipient.firstName} ${submittedRecipient.lastName}` : 'no recipient yet'
+    }`;
     const save = () =>
-      (withoutRecipient ? logWithout.mutateAsync(withoutBody) : create.mutateAsync(body))
+      log
+        .mutateAsync({ route: withoutRecipient ? 'without-recipient' : 'create', body, label })
         .then(onSaved, onFailed)
         .finally(() => {
           saving.current.count -= 1;
         });
     saving.current.chain = saving.current.chain.then(save);
 
-    function onSaved(item: MailItem) {
+    function onSaved({ item, queued }: Logged) {
+      if (queued) {
+        setLogged((prev) => ({
+          name: `${submittedRecipient ? `${submittedRecipient.firstName} ${submittedRecipient.lastName}` : 'no recipient'} (saved on this device, waiting to sync)`,
+          count: (prev?.count ?? 0) + 1,
+        }));
+        return;
+      }
       setLogged((prev) => ({
         name: item.recipient
           ? recipientFullName(item)
@@ -376,14 +400,14 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
         />
 
         <FormActions
-          pending={create.isPending || logWithout.isPending}
+          pending={log.isPending}
           onCancel={onClose}
           submitLabel="Log Mail"
           pendingLabel="Logging..."
           className="flex flex-col-reverse gap-2 border-t border-line-subtle pt-4 sm:flex-row sm:items-center sm:justify-end"
         >
           <p className="hidden text-xs text-fg-subtle sm:mr-auto sm:block">Ctrl+Enter logs from any field</p>
-          <LogWithoutRecipientButton onClick={() => submit(true)} disabled={create.isPending || logWithout.isPending} />
+          <LogWithoutRecipientButton onClick={() => submit(true)} disabled={log.isPending} />
         </FormActions>
       </form>
       <RecipientFormDialog

@@ -1,4 +1,4 @@
-import type { MailItemSummary, PickupLookup, UpdateMailItemBody } from '@contract';
+import type { MailItem, MailItemSummary, PickupLookup, UpdateMailItemBody } from '@contract';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/use-toast';
@@ -7,12 +7,21 @@ import { toastFailure } from '@/lib/useErrorToast';
 import { useOrganizationSettings } from '@/lib/resources/organizationSettings';
 import { useDeleteMailItem } from '../api/deleteMailItem';
 import { lookupRecipient } from '../api/handOver';
-import { useUpdateMailItem } from '../api/updateMailItem';
+import { conflictOf, useUpdateMailItem } from '../api/updateMailItem';
+import type { SeenItem } from '../conflict';
 import { recipientFullName, typeLabel } from '../mailItemFormat';
+import { ConflictDialog, type Conflict } from './ConflictDialog';
 import { HandOverDialog } from '../handover/HandOverDialog';
 import { DeliverDialog } from './DeliverDialog';
 import { EditMailItemDialog } from './EditMailItemDialog';
 import { PhotoDialog } from './PhotoDialog';
+
+/** The toast's words for a change that went through. */
+function doneDescription(done: string, item: SeenItem, body: UpdateMailItemBody) {
+  if (done === 'Marked as notified') return `${recipientFullName(item)} has been notified.`;
+  if (done === 'Marked as delivered') return `${typeLabel(item.type)} handed to ${body.collectorName ?? ''}.`;
+  return 'Your changes have been saved.';
+}
 
 /** Spec §8: update failures read 'Update Failed' / 'Failed to update mail item'. */
 function updateFailed(err: unknown) {
@@ -32,6 +41,31 @@ export function useMailItemActions(organizationId: string) {
   const [viewing, setViewing] = useState<MailItemSummary | null>(null);
   const [handingOver, setHandingOver] = useState<{ lookup: PickupLookup; itemId: string } | null>(null);
   const [opening, setOpening] = useState<string | null>(null);
+  const [conflict, setConflict] = useState<(Conflict & { done: string }) | null>(null);
+
+  /**
+   * Every change names the revision the clerk saw. Refused because someone else changed the item
+   * meanwhile: the conflict dialog shows what changed and lets the clerk apply theirs again or
+   * keep the other; `done` is the toast of a change that went through.
+   */
+  const change = (seen: SeenItem, body: UpdateMailItemBody, done: string, onSaved?: () => void) =>
+    update.mutate(
+      { id: seen.id, body, revision: seen.revision },
+      {
+        onSuccess: () => {
+          onSaved?.();
+          setConflict(null);
+          toast({ title: done, description: doneDescription(done, seen, body) });
+        },
+        onError: (err) => {
+          const current = conflictOf(err);
+          if (current) {
+            onSaved?.(); // its dialog closes: the conflict dialog takes over
+            setConflict({ seen, current, body, done });
+          } else updateFailed(err);
+        },
+      },
+    );
   const settings = useOrganizationSettings(organizationId).data;
   // Settings > Customization can require a signature or a photo at every hand-over: then "Delivered"
   // opens the hand-over with proof (the server refuses a bare status change with 409).
@@ -54,39 +88,14 @@ export function useMailItemActions(organizationId: string) {
     }
   };
 
-  const notify = (item: MailItemSummary) =>
-    update.mutate(
-      { id: item.id, body: { status: 'notified' } },
-      {
-        onSuccess: () =>
-          toast({ title: 'Marked as notified', description: `${recipientFullName(item)} has been notified.` }),
-        onError: updateFailed,
-      },
-    );
+  const notify = (item: MailItemSummary) => change(item, { status: 'notified' }, 'Marked as notified');
 
   const deliver = (item: MailItemSummary, collectorName: string) =>
-    update.mutate(
-      { id: item.id, body: { status: 'delivered', collectorName } },
-      {
-        onSuccess: () => {
-          setDelivering(null);
-          toast({ title: 'Marked as delivered', description: `${typeLabel(item.type)} handed to ${collectorName}.` });
-        },
-        onError: updateFailed,
-      },
-    );
+    change(item, { status: 'delivered', collectorName }, 'Marked as delivered', () => setDelivering(null));
 
-  const save = (item: MailItemSummary, body: UpdateMailItemBody) =>
-    update.mutate(
-      { id: item.id, body },
-      {
-        onSuccess: () => {
-          setEditing(null);
-          toast({ title: 'Mail item updated', description: 'Your changes have been saved.' });
-        },
-        onError: updateFailed,
-      },
-    );
+  /** The edit dialog's change, made from the full item it loaded (its revision). */
+  const save = (item: MailItem, body: UpdateMailItemBody) =>
+    change(item, body, 'Mail item updated', () => setEditing(null));
 
   const confirmDelete = (item: MailItemSummary) =>
     remove.mutate(item.id, {
@@ -121,7 +130,13 @@ export function useMailItemActions(organizationId: string) {
         item={editing}
         onOpenChange={(open) => !open && setEditing(null)}
         pending={update.isPending}
-        onSave={(body) => editing && save(editing, body)}
+        onSave={(body, loaded) => save(loaded, body)}
+      />
+      <ConflictDialog
+        conflict={conflict}
+        pending={update.isPending}
+        onApplyMine={(c) => change(c.current, c.body, conflict?.done ?? 'Mail item updated')}
+        onKeepTheirs={() => setConflict(null)}
       />
       <ConfirmDialog
         open={deleting !== null}

@@ -1,0 +1,184 @@
+import sharp from 'sharp';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api } from './support/page-api';
+import { startStack, type Stack } from './support/stack';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ seedDemo: true });
+});
+afterAll(() => stack?.stop());
+
+type Summary = { id: string; trackingNumber: string | null; photoUrl: string | null };
+
+const packagePng = () =>
+  sharp({ create: { width: 320, height: 200, channels: 3, background: '#8a6' } })
+    .png()
+    .toBuffer();
+
+/** Logs one package in the open Log Mail dialog: its number, the recipient picked from the list. */
+async function logPackage(page: Page, tracking: string, recipient: string, photo?: Buffer) {
+  await page.getByLabel('Tracking Number').fill(tracking);
+  await page.getByRole('combobox', { name: 'Recipient' }).fill(recipient);
+  await expect.poll(() => page.getByRole('option', { name: new RegExp(recipient) }).isVisible()).toBe(true);
+  await page.getByRole('option', { name: new RegExp(recipient) }).click();
+  if (photo) {
+    await page
+      .getByLabel('Choose a photo')
+      .setInputFiles({ name: 'package.png', mimeType: 'image/png', buffer: photo });
+    await expect.poll(() => page.getByRole('img', { name: 'Package photo preview' }).isVisible()).toBe(true);
+  }
+  await page.getByRole('button', { name: 'Log Mail' }).click();
+}
+
+/** The items on the server whose tracking number starts with `prefix` (the API's own count). */
+async function onServer(page: Page, prefix: string) {
+  return api<Summary[]>(page, 'GET', `/api/mail-items?view=summary&limit=100&search=${encodeURIComponent(prefix)}`);
+}
+
+/** Issue 29 item 2 (decision 044): the network goes while the desk logs mail. */
+describe('offline intake', () => {
+  for (const [label, viewport] of [
+    ['desktop', { width: 1280, height: 800 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
+    it(`keeps logging with the network gone and sends each item once when it returns (${label})`, async () => {
+      const { context, page } = await stack.newPage(viewport);
+      page.on('dialog', (dialog) => void dialog.accept()); // Discard's confirmation
+      await stack.signInAsDemo(page);
+      const prefix = `OFF${label.toUpperCase()}`;
+      const names = [`Ada Offline${label}`, `Bo Offline${label}`, `Cy Doomed${label}`];
+      const [ada, bo, cy] = await Promise.all(
+        names.map((name) => {
+          const [firstName, lastName] = name.split(' ');
+          return api<{ id: string }>(page, 'POST', '/api/recipients', { firstName, lastName });
+        }),
+      );
+
+      // The page is loaded, and Log Mail was opened once online (the recipient list it loads is
+      // what the picker searches offline).
+      await page.getByRole('link', { name: 'Mail Intake' }).first().click();
+      await expect.poll(() => page.getByRole('heading', { name: 'Mail Intake' }).isVisible()).toBe(true);
+      await page.getByRole('button', { name: 'Log New Mail' }).click();
+      await expect.poll(() => page.getByLabel('Tracking Number').isVisible()).toBe(true);
+
+      await context.setOffline(true);
+      await logPackage(page, `${prefix}-1`, names[0]!, await packagePng());
+      await expect.poll(() => page.getByText(/saved on this device, waiting to sync/).isVisible()).toBe(true);
+      await logPackage(page, `${prefix}-2`, names[1]!);
+      await logPackage(page, `${prefix}-3`, names[0]!);
+      await expect.poll(() => page.getByText(/3 this session/).isVisible()).toBe(true);
+      await page.getByRole('button', { name: 'Cancel' }).click();
+
+      // The header counts them and Mail Intake lists them, while the list loaded before stays.
+      await expect.poll(() => page.getByTestId('outbox-count').innerText()).toBe('3');
+      await expect.poll(() => page.getByTestId('waiting-row').count()).toBe(3);
+      expect(await page.getByTestId('outbox-status').innerText()).toMatch(/Offline/);
+      await expect.poll(() => page.getByText(/Waiting to sync \(3\)/).isVisible()).toBe(true);
+      await stack.screenshot(page, `offline-intake-waiting-${label}`);
+
+      // A fourth, for a recipient someone deletes on another screen while this desk is offline.
+      await page.getByRole('button', { name: 'Log New Mail' }).click();
+      await logPackage(page, `${prefix}-4`, names[2]!);
+      await expect.poll(() => page.getByText(/1 this session/).isVisible()).toBe(true);
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await expect.poll(() => page.getByTestId('outbox-count').innerText()).toBe('4');
+      const other = await stack.newPage();
+      await stack.signInAsDemo(other.page);
+      // (The page helper sends JSON; a DELETE has no body, so it goes as the app sends it.)
+      const deleted = await other.page.evaluate(
+        async (id) =>
+          (
+            await fetch(`/api/recipients/${id}`, {
+              method: 'DELETE',
+              headers: { 'x-organization-id': localStorage.getItem('selectedOrganizationId') ?? '' },
+            })
+          ).status,
+        cy!.id,
+      );
+      expect(deleted).toBe(204);
+      // Nothing reached the server yet.
+      expect(await onServer(other.page, prefix)).toHaveLength(0);
+
+      await context.setOffline(false);
+      // Sent in order: three logged once each; the fourth refused, kept with the server's reason.
+      await expect.poll(async () => (await onServer(other.page, prefix)).length, { timeout: 15_000 }).toBe(3);
+      await expect.poll(() => page.getByTestId('outbox-count').innerText()).toBe('1');
+      const refused = page.getByTestId('waiting-row');
+      await expect.poll(() => refused.innerText()).toMatch(/Not logged: Recipient not found/);
+      expect(await refused.innerText()).toContain(`${prefix}-4`);
+      const items = await onServer(other.page, prefix);
+      expect(items.map((i) => i.trackingNumber).sort()).toEqual([`${prefix}-1`, `${prefix}-2`, `${prefix}-3`]);
+      expect(items.find((i) => i.trackingNumber === `${prefix}-1`)?.photoUrl).toMatch(/^\/api\/photos\//);
+      // The list shows them (refreshed once they were sent).
+      await expect.poll(() => page.getByText(`${prefix}-2`).filter({ visible: true }).first().isVisible()).toBe(true);
+      await stack.screenshot(page, `offline-intake-refused-${label}`);
+
+      // Corrected (another recipient), it is sent with its key and joins the others.
+      await refused.getByRole('button', { name: 'Edit' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Correct the waiting item' });
+      await dialog.getByRole('combobox', { name: 'Recipient' }).fill(names[1]!);
+      await page.getByRole('option', { name: new RegExp(names[1]!) }).click();
+      await dialog.getByRole('button', { name: 'Send again' }).click();
+      await expect.poll(async () => (await onServer(other.page, prefix)).length).toBe(4);
+      await expect.poll(() => page.getByTestId('outbox-status').count()).toBe(0);
+      void ada;
+      void bo;
+      await other.context.close();
+      await context.close();
+    });
+  }
+
+  it('sends an item once when the answer to its first request was lost', async () => {
+    const { context, page } = await stack.newPage();
+    await stack.signInAsDemo(page);
+    await api(page, 'POST', '/api/recipients', { firstName: 'Lost', lastName: 'Answer' });
+    await page.getByRole('link', { name: 'Mail Intake' }).first().click();
+    await page.getByRole('button', { name: 'Log New Mail' }).click();
+    // The server receives the first intake and writes it; its answer never reaches the page.
+    let cut = 0;
+    await page.route('**/api/mail-items', async (route) => {
+      if (route.request().method() !== 'POST' || cut > 0) return route.fallback();
+      cut += 1;
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    await logPackage(page, 'LOSTANSWER-1', 'Lost Answer');
+    // Kept and sent again with the same key: the server answers its first answer.
+    await expect.poll(async () => (await onServer(page, 'LOSTANSWER')).length, { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => page.getByTestId('outbox-status').count(), { timeout: 15_000 }).toBe(0);
+    expect(cut).toBe(1);
+    expect(await onServer(page, 'LOSTANSWER')).toHaveLength(1);
+    await context.close();
+  });
+
+  it('installs a service worker that serves the app shell offline and never caches the API', async () => {
+    const { context, page } = await stack.newPage();
+    await stack.signInAsDemo(page);
+    await expect
+      .poll(() => page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.active)), {
+        timeout: 15_000,
+      })
+      .toBe(true);
+    const cached = await page.evaluate(async () => {
+      const urls: string[] = [];
+      for (const name of await caches.keys()) {
+        for (const request of await (await caches.open(name)).keys()) urls.push(new URL(request.url).pathname);
+      }
+      return urls;
+    });
+    expect(cached).toContain('/');
+    expect(cached.some((u) => u.startsWith('/assets/') && u.endsWith('.js'))).toBe(true);
+    expect(cached.filter((u) => u.startsWith('/api'))).toEqual([]);
+    const manifest = await page.evaluate(async () => (await fetch('/manifest.webmanifest')).json());
+    expect(manifest).toMatchObject({ name: 'Pigeonhole', display: 'standalone' });
+
+    // With the network gone, a reload still opens the app (the shell and its files from the worker).
+    await context.setOffline(true);
+    await page.reload();
+    await expect.poll(() => page.locator('#root').innerHTML()).not.toBe('');
+    expect(await page.title()).toMatch(/Pigeonhole/);
+    await context.close();
+  });
+});
