@@ -19,7 +19,7 @@ const ROUNDS = 15;
 
 let instances: TestApp[] = [];
 let nginx: RunningNginx;
-let ports: number[] = [];
+const ports: number[] = [];
 /** Which instance (0, 1, 2) served each request, in order. */
 const served: number[] = [];
 
