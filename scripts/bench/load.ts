@@ -47,8 +47,11 @@ const SETTLE_MS = 1000;
 export type LoadOptions = {
   connections?: number;
   warmUpSeconds?: number;
+  /** 0: no warm-up (the caller warmed the server up already). */
   warmUpRequests?: number;
   measureSeconds?: number;
+  /** Measures this many requests instead of for measureSeconds. */
+  measureRequests?: number;
 };
 
 /** Called around the measured run only (not the warm-up), e.g. to watch the server meanwhile. */
@@ -64,17 +67,25 @@ export async function measureEndpoint(
   const connections = options.connections ?? CONNECTIONS;
   const warmUp = options.warmUpSeconds ?? WARM_UP_SECONDS;
   const measureSeconds = options.measureSeconds ?? MEASURE_SECONDS;
-  await fire(
-    baseUrl,
-    target,
-    options.warmUpRequests ? { amount: options.warmUpRequests } : { duration: warmUp },
-    await target.setupRequest?.('warm-up'),
-    connections,
-  );
-  await settle();
+  if (options.warmUpRequests !== 0) {
+    await fire(
+      baseUrl,
+      target,
+      options.warmUpRequests ? { amount: options.warmUpRequests } : { duration: warmUp },
+      await target.setupRequest?.('warm-up'),
+      connections,
+    );
+    await settle();
+  }
   const setupRequest = target.setupRequest ? await target.setupRequest('measured') : undefined;
   await hooks.beforeMeasured?.();
-  const result = await fire(baseUrl, target, { duration: measureSeconds }, setupRequest, connections);
+  const result = await fire(
+    baseUrl,
+    target,
+    options.measureRequests ? { amount: options.measureRequests } : { duration: measureSeconds },
+    setupRequest,
+    connections,
+  );
   await hooks.afterMeasured?.();
   await settle();
   const statusCodes: Record<string, number> = {};

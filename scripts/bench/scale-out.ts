@@ -1,18 +1,28 @@
 /**
  * Scale-out as cost, not speed-up (issue 27, item 6): on the same 2 CPUs, one instance of the
- * built server behind nginx against three behind nginx (round robin), caches on (production
- * setting) and off, on one database of 1,000,000 mail items across 1,000 organizations. A mixed
- * front-desk load through nginx (autocannon, 50 connections): Mail Intake, Pending Pickups,
- * dashboard counts and recipient search (85 %), intake and status changes (15 %), each request in
- * one of the bench user's 50 organizations in turn (the organization header the client sends).
+ * built server behind nginx against three behind nginx (routed by organization as
+ * deploy/nginx.conf ships, and round robin), caches on (production setting) and off, on one
+ * database of 1,000,000 mail items across 1,000 organizations. A mixed front-desk load through
+ * nginx (autocannon, 50 connections): Mail Intake, Pending Pickups, dashboard counts and recipient
+ * search (85 %), intake and status changes (15 %), each request in one of the bench user's 50
+ * organizations in turn (the organization header the client sends).
  *
- * Per configuration: req/s, p50, p99, non-2xx, CPU per request (instances + nginx + the database's
- * PostgreSQL processes, from /proc, over the measured window), the writes committed (history rows
- * in the window) and the change feed's messages per write (a LISTEN of our own on its channel).
- * Then the loss: three instances' req/s against one's (target: at most 10 % lower).
+ * Method: the configurations of one caches setting are started side by side and each warmed up by
+ * 10,000 requests per instance (each process JIT-compiles the server on the calls it serves), then
+ * measured in turns, `--rounds` windows of `--seconds` each, so that the machine's other work
+ * falls on all of them alike. Per window: req/s, p50, p99, non-2xx, CPU per request (instances +
+ * nginx + the database's PostgreSQL processes, from /proc; the instances' main threads and system
+ * time apart), the writes committed (history rows in the window) and the change feed's messages
+ * per write (a LISTEN of our own on its channel). Then the loss per round and its median: three
+ * instances' req/s against one's (target: at most 10 % lower, with the shipped routing).
  *
- *   npm run build && npm run bench:scale-out -- [--items 1000000] [--orgs 1000] [--seconds 15]
- *        [--warm-up 20] [--connections 50] [--pool-size N] [--reseed] [--database pigeonhole_scaleout]
+ *   npm run build && npm run bench:scale-out -- [--items 1000000] [--orgs 1000] [--rounds 3]
+ *        [--seconds 10] [--warm-up-requests 10000 | --warm-up <seconds>] [--connections 50]
+ *        [--pool-size N] [--configs 1x-on,3x-on,3x-on-rr,1x-off,3x-off,3x-off-rr]
+ *        [--node-options "..."] [--instance-env NAME=value,...] [--reseed] [--database name]
+ *
+ * Investigations: SCALEOUT_NODE_ARGS="--trace-opt --trace-gc" passes flags to node that
+ * NODE_OPTIONS refuses, SCALEOUT_INSTANCE_LOGS=<folder> keeps each instance's output, timestamped.
  *
  * The database lives on SCALEOUT_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres,
  * the machine's PostgreSQL 15): `--database` is created there, seeded once (minutes) and reused.
@@ -55,7 +65,8 @@ const { values: args } = parseArgs({
     items: { type: 'string', default: '1000000' },
     orgs: { type: 'string', default: '1000' },
     'member-orgs': { type: 'string', default: '50' },
-    seconds: { type: 'string', default: '15' },
+    // 10 s: with three configurations measured in turns, each waits two windows, under the pools' 30 s idle timeout.
+    seconds: { type: 'string', default: '10' },
     /**
      * Warm-up by requests per instance (the default, 10,000 each: 30,000 through nginx for three):
      * each instance JIT-compiles the server on the calls it serves, so a warm-up of equal seconds
@@ -74,8 +85,8 @@ const { values: args } = parseArgs({
      * deploy/nginx.conf ships (by organization), `3x-on-rr` round robin.
      */
     configs: { type: 'string', default: '1x-on,3x-on,3x-on-rr,1x-off,3x-off,3x-off-rr' },
-    /** Runs the configurations this many times, interleaved (A/B on a shared machine): losses per round and their median. */
-    rounds: { type: 'string', default: '1' },
+    /** Measured windows per configuration, in turns with the others of the same caches setting: losses per round and their median. */
+    rounds: { type: 'string', default: '3' },
     /** NODE_OPTIONS for the instances (investigations: V8 flags). */
     'node-options': { type: 'string' },
     /** More environment for the instances, `NAME=value,NAME=value` (investigations). */
@@ -320,18 +331,24 @@ async function dbNow(client: pg.Client): Promise<Date> {
   return (await client.query<{ now: Date }>('select clock_timestamp() now')).rows[0]!.now;
 }
 
-async function runConfiguration(
-  configuration: Configuration,
+type Running = {
+  configuration: Omit<Configuration, 'round'>;
+  label: string;
+  instances: Instance[];
+  proxy: Awaited<ReturnType<typeof startProxy>>;
+  stop: () => Promise<void>;
+};
+
+const labelOf = (c: Omit<Configuration, 'round'>) =>
+  `${c.instances}x-${c.caches ? 'on' : 'off'}${c.instances > 1 && c.routing === 'round-robin' ? '-rr' : ''}`;
+
+/** The instances of a configuration and nginx in front of them, started and left running. */
+async function startConfiguration(
+  configuration: Omit<Configuration, 'round'>,
   data: ScaleOutData,
   dataDir: string,
-  cookies: string[],
-  probe: pg.Client,
-  feed: { count: () => number },
-): Promise<Outcome> {
-  const label =
-    `${configuration.instances}x-${configuration.caches ? 'on' : 'off'}` +
-    `${configuration.instances > 1 && configuration.routing === 'round-robin' ? '-rr' : ''}` +
-    `${ROUNDS > 1 ? `-r${configuration.round}` : ''}`;
+): Promise<Running> {
+  const label = labelOf(configuration);
   log(`configuration ${label}: starting ${configuration.instances} instance(s) ...`);
   const proxyPort = await import('get-port').then((m) => m.default({ host: '127.0.0.1' }));
   const env: Record<string, string> = {
@@ -360,96 +377,112 @@ async function runConfiguration(
     instances.map((i) => i.port),
     configuration.routing,
   );
-  try {
-    const switches = () => instances.reduce((sum, i) => sum + contextSwitches(i.pid), 0);
-    const closedBefore = closedConnectionsTo(instances.map((i) => i.port));
-    let before:
-      | {
-          at: Date;
-          feed: number;
-          instances: Map<number, number>;
-          mainThreads: number;
-          system: number;
-          nginx: Map<number, number>;
-          switches: number;
-          transactions: number;
-        }
-      | undefined;
-    let pgBefore = new Map<number, number>();
-    let after: typeof before;
-    let pgAfter = new Map<number, number>();
-    const nginxPids = () => [proxy.pid, ...childPids(proxy.pid)];
-    const mainThreads = () => instances.reduce((sum, i) => sum + mainThreadSeconds(i.pid), 0);
-    const system = () => instances.reduce((sum, i) => sum + systemSeconds(i.pid), 0);
-    const setupRequest = async (run: Run) =>
-      writeLoadModule(
-        dataDir,
-        run,
-        label.replace(/[^a-z0-9]/gi, ''),
-        data.organizations,
-        await poolStatuses(data.databaseUrl, data.organizations),
-        cookies,
-      );
-    const load = await measureEndpoint(
-      proxy.url,
-      { name: label, path: '/api/dashboard/stats', headers: {}, setupRequest },
-      {
-        beforeMeasured: async () => {
-          pgBefore = snapshot(await postgresPids(probe));
-          before = {
-            at: await dbNow(probe),
-            feed: feed.count(),
-            instances: snapshot(instances.map((i) => i.pid)),
-            mainThreads: mainThreads(),
-            system: system(),
-            nginx: snapshot(nginxPids()),
-            switches: switches(),
-            transactions: await transactionsSoFar(probe),
-          };
-        },
-        afterMeasured: async () => {
-          after = {
-            at: await dbNow(probe),
-            feed: feed.count(),
-            instances: snapshot(instances.map((i) => i.pid)),
-            mainThreads: mainThreads(),
-            system: system(),
-            nginx: snapshot(nginxPids()),
-            switches: switches(),
-            transactions: await transactionsSoFar(probe),
-          };
-          pgAfter = snapshot(await postgresPids(probe));
-        },
-      },
-      {
-        connections: CONNECTIONS,
-        ...(WARM_UP_SECONDS
-          ? { warmUpSeconds: WARM_UP_SECONDS }
-          : { warmUpRequests: WARM_UP_REQUESTS * configuration.instances }),
-        measureSeconds: MEASURE_SECONDS,
-      },
-    );
-    if (!before || !after) throw new Error('the measured run did not report its window');
-    return {
-      ...configuration,
-      load,
-      cpu: {
-        instances: usedBetween(before.instances, after.instances),
-        nginx: usedBetween(before.nginx, after.nginx),
-        postgres: usedBetween(pgBefore, pgAfter),
-      },
-      instanceMainThreads: after.mainThreads - before.mainThreads,
-      instanceSystem: after.system - before.system,
-      writes: await committedWrites(probe, before.at, after.at),
-      feedMessages: after.feed - before.feed,
-      instanceSwitches: after.switches - before.switches,
-      upstreamCloses: closedConnectionsTo(instances.map((i) => i.port)) - closedBefore,
-      transactions: after.transactions - before.transactions,
-    };
-  } finally {
+  const stop = async () => {
     await proxy.stop();
     for (const instance of instances) await instance.stop();
-  }
+  };
+  return { configuration, label, instances, proxy, stop };
+}
+
+/**
+ * One load run through the configuration's nginx: a warm-up (`measured` false: nothing recorded)
+ * or a measured window with its figures.
+ */
+async function runLoad(
+  running: Running,
+  round: number,
+  warmUp: boolean,
+  data: ScaleOutData,
+  dataDir: string,
+  cookies: string[],
+  probe: pg.Client,
+  feed: { count: () => number },
+  /** A warm-up of this many seconds instead of the configured one. */
+  warmUpSeconds?: number,
+): Promise<Outcome> {
+  const { configuration, instances, proxy } = running;
+  const label = `${running.label}${warmUp ? '' : `-r${round}`}`;
+  const switches = () => instances.reduce((sum, i) => sum + contextSwitches(i.pid), 0);
+  const closedBefore = closedConnectionsTo(instances.map((i) => i.port));
+  let before:
+    | {
+        at: Date;
+        feed: number;
+        instances: Map<number, number>;
+        mainThreads: number;
+        system: number;
+        nginx: Map<number, number>;
+        switches: number;
+        transactions: number;
+      }
+    | undefined;
+  let pgBefore = new Map<number, number>();
+  let after: typeof before;
+  let pgAfter = new Map<number, number>();
+  const nginxPids = () => [proxy.pid, ...childPids(proxy.pid)];
+  const mainThreads = () => instances.reduce((sum, i) => sum + mainThreadSeconds(i.pid), 0);
+  const system = () => instances.reduce((sum, i) => sum + systemSeconds(i.pid), 0);
+  const setupRequest = async (run: Run) =>
+    writeLoadModule(
+      dataDir,
+      run,
+      label.replace(/[^a-z0-9]/gi, ''),
+      data.organizations,
+      await poolStatuses(data.databaseUrl, data.organizations),
+      cookies,
+    );
+  const take = async () => ({
+    at: await dbNow(probe),
+    feed: feed.count(),
+    instances: snapshot(instances.map((i) => i.pid)),
+    mainThreads: mainThreads(),
+    system: system(),
+    nginx: snapshot(nginxPids()),
+    switches: switches(),
+    transactions: await transactionsSoFar(probe),
+  });
+  const load = await measureEndpoint(
+    proxy.url,
+    { name: label, path: '/api/dashboard/stats', headers: {}, setupRequest },
+    {
+      beforeMeasured: async () => {
+        pgBefore = snapshot(await postgresPids(probe));
+        before = await take();
+      },
+      afterMeasured: async () => {
+        after = await take();
+        pgAfter = snapshot(await postgresPids(probe));
+      },
+    },
+    warmUp
+      ? {
+          connections: CONNECTIONS,
+          // The warm-up is the measured run here: its figures are dropped.
+          warmUpRequests: 0,
+          ...((warmUpSeconds ?? WARM_UP_SECONDS)
+            ? { measureSeconds: warmUpSeconds ?? WARM_UP_SECONDS }
+            : { measureRequests: WARM_UP_REQUESTS * configuration.instances }),
+        }
+      : { connections: CONNECTIONS, warmUpRequests: 0, measureSeconds: MEASURE_SECONDS },
+  );
+  if (!before || !after) throw new Error('the measured run did not report its window');
+  return {
+    ...configuration,
+    round,
+    load,
+    cpu: {
+      instances: usedBetween(before.instances, after.instances),
+      nginx: usedBetween(before.nginx, after.nginx),
+      postgres: usedBetween(pgBefore, pgAfter),
+    },
+    instanceMainThreads: after.mainThreads - before.mainThreads,
+    instanceSystem: after.system - before.system,
+    writes: await committedWrites(probe, before.at, after.at),
+    feedMessages: after.feed - before.feed,
+    instanceSwitches: after.switches - before.switches,
+    upstreamCloses: closedConnectionsTo(instances.map((i) => i.port)) - closedBefore,
+    transactions: after.transactions - before.transactions,
+  };
 }
 
 function printResults(data: ScaleOutData, outcomes: Outcome[], loads: number[]) {
@@ -574,17 +607,44 @@ async function main(): Promise<number> {
   onCleanup(() => probe.end());
   const feed = await listenToChangeFeed(data.databaseUrl);
 
+  // By caches setting, the configurations run side by side: each started and warmed up once, then
+  // measured in turns (round 1: every configuration's window, round 2: ...), so that what the
+  // machine's other work does to the figures falls on all of them alike, and no configuration is
+  // measured cold. A configuration's idle instances cost nothing meanwhile (checked: 0.00 s of CPU
+  // at rest), and a round is short enough (under the pool's 30 s idle timeout per window of the
+  // others) that their connections stay open.
   const outcomes: Outcome[] = [];
-  for (let round = 1; round <= ROUNDS; round += 1) {
-    for (const configuration of CONFIGURATIONS) {
-      outcomes.push(await runConfiguration({ ...configuration, round }, data, dataDir, cookies, probe, feed));
-      loads.push(os.loadavg()[0]!);
-      const last = outcomes.at(-1)!;
-      log(
-        `  ${last.load.requestsPerSecond.toFixed(0)} req/s, p99 ${last.load.p99} ms, ` +
-          `${last.load.non2xx} non-2xx, ${last.writes} writes, ${last.feedMessages} feed messages, ` +
-          `load average ${loads.at(-1)!.toFixed(1)}`,
-      );
+  for (const caches of [true, false]) {
+    const group = CONFIGURATIONS.filter((c) => c.caches === caches);
+    if (group.length === 0) continue;
+    const running: Running[] = [];
+    try {
+      for (const configuration of group) {
+        const started = await startConfiguration(configuration, data, dataDir);
+        running.push(started);
+        const warm = await runLoad(started, 0, true, data, dataDir, cookies, probe, feed);
+        log(
+          `  ${started.label} warmed up: ${warm.load.requests} requests (${warm.load.requestsPerSecond.toFixed(0)} req/s, ` +
+            `${warm.load.non2xx} non-2xx), load average ${os.loadavg()[0]!.toFixed(1)}`,
+        );
+      }
+      // The first ones warmed up waited minutes for the others' warm-ups (their pools' idle
+      // connections closed, their caches expired): a short turn each, not recorded, as rounds go.
+      for (const started of running) await runLoad(started, 0, true, data, dataDir, cookies, probe, feed, 5);
+      for (let round = 1; round <= ROUNDS; round += 1) {
+        for (const started of running) {
+          outcomes.push(await runLoad(started, round, false, data, dataDir, cookies, probe, feed));
+          loads.push(os.loadavg()[0]!);
+          const last = outcomes.at(-1)!;
+          log(
+            `  ${started.label} round ${round}: ${last.load.requestsPerSecond.toFixed(0)} req/s, p99 ${last.load.p99} ms, ` +
+              `${last.load.non2xx} non-2xx, ${last.writes} writes, ${last.feedMessages} feed messages, ` +
+              `load average ${loads.at(-1)!.toFixed(1)}`,
+          );
+        }
+      }
+    } finally {
+      for (const started of running) await started.stop();
     }
   }
   const failed = printResults(data, outcomes, loads);
