@@ -39,8 +39,20 @@ const WARM_UP_SECONDS = 2;
 const MEASURE_SECONDS = 10;
 const SETTLE_MS = 1000;
 
-/** Overrides of the defaults above (50 connections, 2 s warm-up, 10 s measured). */
-export type LoadOptions = { connections?: number; warmUpSeconds?: number; measureSeconds?: number };
+/**
+ * Overrides of the defaults above (50 connections, 2 s warm-up, 10 s measured). `warmUpRequests`
+ * warms up for that many requests instead of for a time (a process's JIT warms up by the calls it
+ * has served, not by the seconds it has run).
+ */
+export type LoadOptions = {
+  connections?: number;
+  warmUpSeconds?: number;
+  /** 0: no warm-up (the caller warmed the server up already). */
+  warmUpRequests?: number;
+  measureSeconds?: number;
+  /** Measures this many requests instead of for measureSeconds. */
+  measureRequests?: number;
+};
 
 /** Called around the measured run only (not the warm-up), e.g. to watch the server meanwhile. */
 export type MeasureHooks = { beforeMeasured?: () => Promise<void>; afterMeasured?: () => Promise<void> };
@@ -55,11 +67,25 @@ export async function measureEndpoint(
   const connections = options.connections ?? CONNECTIONS;
   const warmUp = options.warmUpSeconds ?? WARM_UP_SECONDS;
   const measureSeconds = options.measureSeconds ?? MEASURE_SECONDS;
-  await fire(baseUrl, target, warmUp, await target.setupRequest?.('warm-up'), connections);
-  await settle();
+  if (options.warmUpRequests !== 0) {
+    await fire(
+      baseUrl,
+      target,
+      options.warmUpRequests ? { amount: options.warmUpRequests } : { duration: warmUp },
+      await target.setupRequest?.('warm-up'),
+      connections,
+    );
+    await settle();
+  }
   const setupRequest = target.setupRequest ? await target.setupRequest('measured') : undefined;
   await hooks.beforeMeasured?.();
-  const result = await fire(baseUrl, target, measureSeconds, setupRequest, connections);
+  const result = await fire(
+    baseUrl,
+    target,
+    options.measureRequests ? { amount: options.measureRequests } : { duration: measureSeconds },
+    setupRequest,
+    connections,
+  );
   await hooks.afterMeasured?.();
   await settle();
   const statusCodes: Record<string, number> = {};
@@ -95,14 +121,14 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 function fire(
   baseUrl: string,
   target: LoadTarget,
-  seconds: number,
+  length: { duration: number } | { amount: number },
   setupRequest: string | undefined,
   connections: number,
 ): Promise<autocannon.Result> {
   return autocannon({
     url: baseUrl,
     connections,
-    duration: seconds,
+    ...length,
     // The server runs in this process; worker threads keep the load generator off its event loop.
     // Two, not one: a single worker parsing 100-item replies (117 KB each, ~400 MB/s) became the
     // bottleneck of the measurement while the server's event loop sat half idle.

@@ -23,14 +23,21 @@ export const SERVER_BUNDLE = path.join(rootDir, 'dist/server/main.mjs');
 export async function startInstance(env: Record<string, string>, label: string): Promise<Instance> {
   if (!fs.existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run \`npm run build\` first`);
   const port = await getPort({ host: '127.0.0.1' });
-  const child = spawn(process.execPath, [SERVER_BUNDLE], {
+  // SCALEOUT_NODE_ARGS: flags for node itself that NODE_OPTIONS refuses (--trace-opt, ...).
+  const nodeArgs = (process.env.SCALEOUT_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, SERVER_BUNDLE], {
     env: { PATH: process.env.PATH ?? '', ...env, HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
   let output = '';
+  // SCALEOUT_INSTANCE_LOGS=<folder>: every line each instance writes, timestamped (investigations:
+  // V8's --trace-opt/--trace-gc through --node-options).
+  const logDir = process.env.SCALEOUT_INSTANCE_LOGS;
+  const logFile = logDir ? fs.createWriteStream(path.join(logDir, `${label.replace(/[^\w-]/g, '_')}.log`)) : undefined;
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);
+    logFile?.write(chunk.toString().replace(/^(?=.)/gm, `${Date.now()} `));
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
@@ -64,16 +71,35 @@ export async function startInstance(env: Record<string, string>, label: string):
 const TICKS_PER_SECOND = 100;
 
 /** CPU seconds (user + system, all threads) a process has used; 0 for one that is gone. */
-export function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number, statFile = `/proc/${pid}/stat`): number {
+  const { user, system } = cpuSplit(statFile);
+  return user + system;
+}
+
+/** The system (kernel) part of cpuSeconds: syscalls, page faults, network on loopback. */
+export function systemSeconds(pid: number): number {
+  return cpuSplit(`/proc/${pid}/stat`).system;
+}
+
+function cpuSplit(statFile: string): { user: number; system: number } {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = fs.readFileSync(statFile, 'utf8');
     // The command name (field 2) is in parentheses and may hold spaces: count fields after it.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // Fields 14 and 15 of the line are utime and stime: 12th and 13th after the name.
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    return { user: Number(fields[11]) / TICKS_PER_SECOND, system: Number(fields[12]) / TICKS_PER_SECOND };
   } catch {
-    return 0;
+    return { user: 0, system: 0 };
   }
+}
+
+/**
+ * CPU seconds of a process's main thread alone (its task whose id is the pid): for Node, the event
+ * loop, where requests are handled; the rest (cpuSeconds minus this) is V8's helper threads
+ * (garbage collection, JIT compilation) and libuv's pool.
+ */
+export function mainThreadSeconds(pid: number): number {
+  return cpuSeconds(pid, `/proc/${pid}/task/${pid}/stat`);
 }
 
 /** The processes whose parent is `pid` (nginx's workers under its master). */

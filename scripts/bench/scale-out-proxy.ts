@@ -1,12 +1,12 @@
 /**
- * nginx in front of the instances: the configuration the repository ships (deploy/nginx.conf,
- * round robin, keepalive, no sticky sessions) as test/nginx.ts renders and runs it, with the
+ * nginx in front of the instances: the configuration the repository ships (deploy/nginx.conf:
+ * by organization, or its round-robin variant; keepalive) as test/nginx.ts renders and runs it, with the
  * master's pid for the CPU figures, and a last-resort kill when this process exits without its
  * clean-ups (a signal: runBenchmark exits at once).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { startNginx } from '../../src/server/test/nginx';
+import { startNginx, type NginxRouting } from '../../src/server/test/nginx';
 import { onCleanup } from './harness';
 
 export type Proxy = { pid: number; url: string; stop: () => Promise<void> };
@@ -23,8 +23,8 @@ process.on('exit', () => {
   }
 });
 
-export async function startProxy(port: number, upstreamPorts: number[]): Promise<Proxy> {
-  const nginx = await startNginx({ port, upstreams: upstreamPorts.map((p) => `127.0.0.1:${p}`) });
+export async function startProxy(port: number, upstreamPorts: number[], routing: NginxRouting): Promise<Proxy> {
+  const nginx = await startNginx({ port, upstreams: upstreamPorts.map((p) => `127.0.0.1:${p}`), routing });
   // startNginx writes its pid file beside its error log, in its own folder.
   const pidFile = path.join(path.dirname(nginx.errorLog), 'nginx.pid');
   let pid = 0;

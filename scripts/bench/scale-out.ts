@@ -1,18 +1,28 @@
 /**
  * Scale-out as cost, not speed-up (issue 27, item 6): on the same 2 CPUs, one instance of the
- * built server behind nginx against three behind nginx (round robin), caches on (production
- * setting) and off, on one database of 1,000,000 mail items across 1,000 organizations. A mixed
- * front-desk load through nginx (autocannon, 50 connections): Mail Intake, Pending Pickups,
- * dashboard counts and recipient search (85 %), intake and status changes (15 %), each request in
- * one of the bench user's 50 organizations in turn (the organization header the client sends).
+ * built server behind nginx against three behind nginx (routed by organization as
+ * deploy/nginx.conf ships, and round robin), caches on (production setting) and off, on one
+ * database of 1,000,000 mail items across 1,000 organizations. A mixed front-desk load through
+ * nginx (autocannon, 50 connections): Mail Intake, Pending Pickups, dashboard counts and recipient
+ * search (85 %), intake and status changes (15 %), each request in one of the bench user's 50
+ * organizations in turn (the organization header the client sends).
  *
- * Per configuration: req/s, p50, p99, non-2xx, CPU per request (instances + nginx + the database's
- * PostgreSQL processes, from /proc, over the measured window), the writes committed (history rows
- * in the window) and the change feed's messages per write (a LISTEN of our own on its channel).
- * Then the loss: three instances' req/s against one's (target: at most 10 % lower).
+ * Method: the configurations of one caches setting are started side by side and each warmed up by
+ * 10,000 requests per instance (each process JIT-compiles the server on the calls it serves), then
+ * measured in turns, `--rounds` windows of `--seconds` each, so that the machine's other work
+ * falls on all of them alike. Per window: req/s, p50, p99, non-2xx, CPU per request (instances +
+ * nginx + the database's PostgreSQL processes, from /proc; the instances' main threads and system
+ * time apart), the writes committed (history rows in the window) and the change feed's messages
+ * per write (a LISTEN of our own on its channel). Then the loss per round and its median: three
+ * instances' req/s against one's (target: at most 10 % lower, with the shipped routing).
  *
- *   npm run build && npm run bench:scale-out -- [--items 1000000] [--orgs 1000] [--seconds 15]
- *        [--warm-up 20] [--connections 50] [--pool-size N] [--reseed] [--database pigeonhole_scaleout]
+ *   npm run build && npm run bench:scale-out -- [--items 1000000] [--orgs 1000] [--rounds 3]
+ *        [--seconds 10] [--warm-up-requests 10000 | --warm-up <seconds>] [--connections 50]
+ *        [--pool-size N] [--configs 1x-on,3x-on,3x-on-rr,1x-off,3x-off,3x-off-rr]
+ *        [--node-options "..."] [--instance-env NAME=value,...] [--reseed] [--database name]
+ *
+ * Investigations: SCALEOUT_NODE_ARGS="--trace-opt --trace-gc" passes flags to node that
+ * NODE_OPTIONS refuses, SCALEOUT_INSTANCE_LOGS=<folder> keeps each instance's output, timestamped.
  *
  * The database lives on SCALEOUT_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres,
  * the machine's PostgreSQL 15): `--database` is created there, seeded once (minutes) and reused.
@@ -29,11 +39,14 @@ import { ORGANIZATION_HEADER } from '../../src/contract';
 import { log, makeDataDir, onCleanup, printTable, runBenchmark } from './harness';
 import { LOAD_WORKERS, measureEndpoint, workerShareSource, type LoadResult, type Run } from './load';
 import { startProxy } from './scale-out-proxy';
+import type { NginxRouting } from '../../src/server/test/nginx';
 import {
   childPids,
   closedConnectionsTo,
   contextSwitches,
+  mainThreadSeconds,
   snapshot,
+  systemSeconds,
   startInstance,
   usedBetween,
   type Instance,
@@ -52,17 +65,32 @@ const { values: args } = parseArgs({
     items: { type: 'string', default: '1000000' },
     orgs: { type: 'string', default: '1000' },
     'member-orgs': { type: 'string', default: '50' },
-    seconds: { type: 'string', default: '15' },
-    // 20 s: three instances each see a third of the warm-up traffic and JIT-compile it on their own;
-    // with 4 s the caches-off loss read 58-65 %, with 20 s 10-30 % (docs/benchmarks/scale-out.md).
-    'warm-up': { type: 'string', default: '20' },
+    // 10 s: with three configurations measured in turns, each waits two windows, under the pools' 30 s idle timeout.
+    seconds: { type: 'string', default: '10' },
+    /**
+     * Warm-up by requests per instance (the default, 10,000 each: 30,000 through nginx for three):
+     * each instance JIT-compiles the server on the calls it serves, so a warm-up of equal seconds
+     * leaves three instances a third as compiled as one (docs/benchmarks/scale-out.md).
+     */
+    'warm-up-requests': { type: 'string', default: '10000' },
+    /** Warm-up by time instead, in seconds, whatever the number of instances (the earlier method). */
+    'warm-up': { type: 'string' },
     connections: { type: 'string', default: '50' },
     'pool-size': { type: 'string' },
     /** Default: pigeonhole_scaleout, or pigeonhole_scaleout_<items>_<orgs> for another size (both kept). */
     database: { type: 'string' },
     reseed: { type: 'boolean', default: false },
-    /** Some of the configurations only, e.g. `1x-on,3x-on` (investigations). */
-    configs: { type: 'string', default: '1x-on,3x-on,1x-off,3x-off' },
+    /**
+     * Some of the configurations only, e.g. `1x-on,3x-on` (investigations). `3x-on` is routed as
+     * deploy/nginx.conf ships (by organization), `3x-on-rr` round robin.
+     */
+    configs: { type: 'string', default: '1x-on,3x-on,3x-on-rr,1x-off,3x-off,3x-off-rr' },
+    /** Measured windows per configuration, in turns with the others of the same caches setting: losses per round and their median. */
+    rounds: { type: 'string', default: '3' },
+    /** NODE_OPTIONS for the instances (investigations: V8 flags). */
+    'node-options': { type: 'string' },
+    /** More environment for the instances, `NAME=value,NAME=value` (investigations). */
+    'instance-env': { type: 'string' },
   },
 });
 
@@ -77,9 +105,28 @@ const SIZE = {
   memberOrganizations: positive('member-orgs', args['member-orgs']),
 };
 const MEASURE_SECONDS = positive('seconds', args.seconds);
-const WARM_UP_SECONDS = positive('warm-up', args['warm-up']);
+const WARM_UP_SECONDS = args['warm-up'] === undefined ? undefined : positive('warm-up', args['warm-up']);
+const WARM_UP_REQUESTS = positive('warm-up-requests', args['warm-up-requests']);
+const warmUpText = () =>
+  WARM_UP_SECONDS
+    ? `${WARM_UP_SECONDS} s warm-up`
+    : `warm-up of ${WARM_UP_REQUESTS.toLocaleString('en')} requests per instance`;
 const CONNECTIONS = positive('connections', args.connections);
 const POOL_SIZE = args['pool-size'] === undefined ? undefined : positive('pool-size', args['pool-size']);
+const ROUNDS = positive('rounds', args.rounds);
+const INSTANCE_ENV: Record<string, string> = {
+  ...(args['node-options'] ? { NODE_OPTIONS: args['node-options'] } : {}),
+  ...Object.fromEntries(
+    (args['instance-env'] ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((pair) => {
+        const at = pair.indexOf('=');
+        if (at < 1) throw new Error(`--instance-env takes NAME=value pairs, not ${pair}`);
+        return [pair.slice(0, at), pair.slice(at + 1)];
+      }),
+  ),
+};
 const DEFAULT_SIZE = SIZE.items === 1_000_000 && SIZE.organizations === 1000 && SIZE.memberOrganizations === 50;
 const DATABASE =
   args.database ??
@@ -90,16 +137,24 @@ if (!/^[a-z_][a-z0-9_]*$/.test(DATABASE)) throw new Error(`--database must be a 
 const ADMIN_URL = process.env.SCALEOUT_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 if (SIZE.memberOrganizations > SIZE.organizations) throw new Error('--member-orgs cannot exceed --orgs');
 
-type Configuration = { instances: number; caches: boolean };
-const CONFIGURATIONS: Configuration[] = args.configs!.split(',').map((name) => {
-  const match = /^([1-9])x-(on|off)$/.exec(name.trim());
-  if (!match) throw new Error(`--configs takes names like 1x-on,3x-off, not ${name}`);
-  return { instances: Number(match[1]), caches: match[2] === 'on' };
+type Configuration = { instances: number; caches: boolean; routing: NginxRouting; round: number };
+const CONFIGURATIONS: Omit<Configuration, 'round'>[] = args.configs!.split(',').map((name) => {
+  const match = /^([1-9])x-(on|off)(-rr|-org)?$/.exec(name.trim());
+  if (!match) throw new Error(`--configs takes names like 1x-on,3x-off,3x-on-rr, not ${name}`);
+  // One instance gets every request whatever the routing: named as shipped.
+  const routing: NginxRouting = match[3] === '-rr' && match[1] !== '1' ? 'round-robin' : 'organization';
+  return { instances: Number(match[1]), caches: match[2] === 'on', routing };
 });
+const routingName = (c: Pick<Configuration, 'instances' | 'routing'>) =>
+  c.instances === 1 ? '-' : c.routing === 'round-robin' ? 'round robin' : 'by org';
 
 type Outcome = Configuration & {
   load: LoadResult;
   cpu: { instances: number; nginx: number; postgres: number };
+  /** Of cpu.instances, their main threads' (the event loops'); the rest is V8's and libuv's helper threads. */
+  instanceMainThreads: number;
+  /** Of cpu.instances, the kernel's time on their behalf (system time). */
+  instanceSystem: number;
   writes: number;
   feedMessages: number;
   /** Context switches of the instances' processes (all threads) in the window. */
@@ -276,15 +331,24 @@ async function dbNow(client: pg.Client): Promise<Date> {
   return (await client.query<{ now: Date }>('select clock_timestamp() now')).rows[0]!.now;
 }
 
-async function runConfiguration(
-  configuration: Configuration,
+type Running = {
+  configuration: Omit<Configuration, 'round'>;
+  label: string;
+  instances: Instance[];
+  proxy: Awaited<ReturnType<typeof startProxy>>;
+  stop: () => Promise<void>;
+};
+
+const labelOf = (c: Omit<Configuration, 'round'>) =>
+  `${c.instances}x-${c.caches ? 'on' : 'off'}${c.instances > 1 && c.routing === 'round-robin' ? '-rr' : ''}`;
+
+/** The instances of a configuration and nginx in front of them, started and left running. */
+async function startConfiguration(
+  configuration: Omit<Configuration, 'round'>,
   data: ScaleOutData,
   dataDir: string,
-  cookies: string[],
-  probe: pg.Client,
-  feed: { count: () => number },
-): Promise<Outcome> {
-  const label = `${configuration.instances}x-${configuration.caches ? 'on' : 'off'}`;
+): Promise<Running> {
+  const label = labelOf(configuration);
   log(`configuration ${label}: starting ${configuration.instances} instance(s) ...`);
   const proxyPort = await import('get-port').then((m) => m.default({ host: '127.0.0.1' }));
   const env: Record<string, string> = {
@@ -304,106 +368,143 @@ async function runConfiguration(
     STATISTICS_CHECK_SECONDS: '0',
     ...(configuration.caches ? {} : { CACHE_TTL_MS: '0' }),
     ...(POOL_SIZE ? { DATABASE_POOL_SIZE: String(POOL_SIZE) } : {}),
+    ...INSTANCE_ENV,
   };
   const instances: Instance[] = [];
   for (let i = 0; i < configuration.instances; i += 1) instances.push(await startInstance(env, `${label}#${i + 1}`));
   const proxy = await startProxy(
     proxyPort,
     instances.map((i) => i.port),
+    configuration.routing,
   );
-  try {
-    const switches = () => instances.reduce((sum, i) => sum + contextSwitches(i.pid), 0);
-    const closedBefore = closedConnectionsTo(instances.map((i) => i.port));
-    let before:
-      | {
-          at: Date;
-          feed: number;
-          instances: Map<number, number>;
-          nginx: Map<number, number>;
-          switches: number;
-          transactions: number;
-        }
-      | undefined;
-    let pgBefore = new Map<number, number>();
-    let after: typeof before;
-    let pgAfter = new Map<number, number>();
-    const nginxPids = () => [proxy.pid, ...childPids(proxy.pid)];
-    const setupRequest = async (run: Run) =>
-      writeLoadModule(
-        dataDir,
-        run,
-        label.replace(/[^a-z0-9]/gi, ''),
-        data.organizations,
-        await poolStatuses(data.databaseUrl, data.organizations),
-        cookies,
-      );
-    const load = await measureEndpoint(
-      proxy.url,
-      { name: label, path: '/api/dashboard/stats', headers: {}, setupRequest },
-      {
-        beforeMeasured: async () => {
-          pgBefore = snapshot(await postgresPids(probe));
-          before = {
-            at: await dbNow(probe),
-            feed: feed.count(),
-            instances: snapshot(instances.map((i) => i.pid)),
-            nginx: snapshot(nginxPids()),
-            switches: switches(),
-            transactions: await transactionsSoFar(probe),
-          };
-        },
-        afterMeasured: async () => {
-          after = {
-            at: await dbNow(probe),
-            feed: feed.count(),
-            instances: snapshot(instances.map((i) => i.pid)),
-            nginx: snapshot(nginxPids()),
-            switches: switches(),
-            transactions: await transactionsSoFar(probe),
-          };
-          pgAfter = snapshot(await postgresPids(probe));
-        },
-      },
-      { connections: CONNECTIONS, warmUpSeconds: WARM_UP_SECONDS, measureSeconds: MEASURE_SECONDS },
-    );
-    if (!before || !after) throw new Error('the measured run did not report its window');
-    return {
-      ...configuration,
-      load,
-      cpu: {
-        instances: usedBetween(before.instances, after.instances),
-        nginx: usedBetween(before.nginx, after.nginx),
-        postgres: usedBetween(pgBefore, pgAfter),
-      },
-      writes: await committedWrites(probe, before.at, after.at),
-      feedMessages: after.feed - before.feed,
-      instanceSwitches: after.switches - before.switches,
-      upstreamCloses: closedConnectionsTo(instances.map((i) => i.port)) - closedBefore,
-      transactions: after.transactions - before.transactions,
-    };
-  } finally {
+  const stop = async () => {
     await proxy.stop();
     for (const instance of instances) await instance.stop();
-  }
+  };
+  return { configuration, label, instances, proxy, stop };
 }
 
-function printResults(data: ScaleOutData, outcomes: Outcome[], loadBefore: number, loadAfter: number) {
+/**
+ * One load run through the configuration's nginx: a warm-up (`measured` false: nothing recorded)
+ * or a measured window with its figures.
+ */
+async function runLoad(
+  running: Running,
+  round: number,
+  warmUp: boolean,
+  data: ScaleOutData,
+  dataDir: string,
+  cookies: string[],
+  probe: pg.Client,
+  feed: { count: () => number },
+  /** A warm-up of this many seconds instead of the configured one. */
+  warmUpSeconds?: number,
+): Promise<Outcome> {
+  const { configuration, instances, proxy } = running;
+  const label = `${running.label}${warmUp ? '' : `-r${round}`}`;
+  const switches = () => instances.reduce((sum, i) => sum + contextSwitches(i.pid), 0);
+  const closedBefore = closedConnectionsTo(instances.map((i) => i.port));
+  let before:
+    | {
+        at: Date;
+        feed: number;
+        instances: Map<number, number>;
+        mainThreads: number;
+        system: number;
+        nginx: Map<number, number>;
+        switches: number;
+        transactions: number;
+      }
+    | undefined;
+  let pgBefore = new Map<number, number>();
+  let after: typeof before;
+  let pgAfter = new Map<number, number>();
+  const nginxPids = () => [proxy.pid, ...childPids(proxy.pid)];
+  const mainThreads = () => instances.reduce((sum, i) => sum + mainThreadSeconds(i.pid), 0);
+  const system = () => instances.reduce((sum, i) => sum + systemSeconds(i.pid), 0);
+  const setupRequest = async (run: Run) =>
+    writeLoadModule(
+      dataDir,
+      run,
+      label.replace(/[^a-z0-9]/gi, ''),
+      data.organizations,
+      await poolStatuses(data.databaseUrl, data.organizations),
+      cookies,
+    );
+  const take = async () => ({
+    at: await dbNow(probe),
+    feed: feed.count(),
+    instances: snapshot(instances.map((i) => i.pid)),
+    mainThreads: mainThreads(),
+    system: system(),
+    nginx: snapshot(nginxPids()),
+    switches: switches(),
+    transactions: await transactionsSoFar(probe),
+  });
+  const load = await measureEndpoint(
+    proxy.url,
+    { name: label, path: '/api/dashboard/stats', headers: {}, setupRequest },
+    {
+      beforeMeasured: async () => {
+        pgBefore = snapshot(await postgresPids(probe));
+        before = await take();
+      },
+      afterMeasured: async () => {
+        after = await take();
+        pgAfter = snapshot(await postgresPids(probe));
+      },
+    },
+    warmUp
+      ? {
+          connections: CONNECTIONS,
+          // The warm-up is the measured run here: its figures are dropped.
+          warmUpRequests: 0,
+          ...((warmUpSeconds ?? WARM_UP_SECONDS)
+            ? { measureSeconds: warmUpSeconds ?? WARM_UP_SECONDS }
+            : { measureRequests: WARM_UP_REQUESTS * configuration.instances }),
+        }
+      : { connections: CONNECTIONS, warmUpRequests: 0, measureSeconds: MEASURE_SECONDS },
+  );
+  if (!before || !after) throw new Error('the measured run did not report its window');
+  return {
+    ...configuration,
+    round,
+    load,
+    cpu: {
+      instances: usedBetween(before.instances, after.instances),
+      nginx: usedBetween(before.nginx, after.nginx),
+      postgres: usedBetween(pgBefore, pgAfter),
+    },
+    instanceMainThreads: after.mainThreads - before.mainThreads,
+    instanceSystem: after.system - before.system,
+    writes: await committedWrites(probe, before.at, after.at),
+    feedMessages: after.feed - before.feed,
+    instanceSwitches: after.switches - before.switches,
+    upstreamCloses: closedConnectionsTo(instances.map((i) => i.port)) - closedBefore,
+    transactions: after.transactions - before.transactions,
+  };
+}
+
+function printResults(data: ScaleOutData, outcomes: Outcome[], loads: number[]) {
   const home = data.organizations.reduce((a, b) => (b.items > a.items ? b : a));
   const sizes = data.organizations.map((o) => o.items).sort((a, b) => a - b);
   console.log(
     `\nScale-out: ${data.counts.items.toLocaleString('en')} mail items in ${data.counts.organizations.toLocaleString('en')} ` +
       `organizations; the bench user is in ${data.organizations.length} of them (${sizes[0]} to ${home.items} items, ` +
       `median ${sizes[Math.floor(sizes.length / 2)]}). ${CONNECTIONS} connections through nginx, ` +
-      `${WARM_UP_SECONDS} s warm-up, ${MEASURE_SECONDS} s measured per configuration; mix ${Math.round(100 - WRITE_SHARE * 100)} % reads / ` +
-      `${Math.round(WRITE_SHARE * 100)} % writes. Pool per instance: ${POOL_SIZE ?? 'default'}.`,
+      `${warmUpText()}, ${MEASURE_SECONDS} s measured per configuration; mix ${Math.round(100 - WRITE_SHARE * 100)} % reads / ` +
+      `${Math.round(WRITE_SHARE * 100)} % writes. Pool per instance: ${POOL_SIZE ?? 'default'}.` +
+      (Object.keys(INSTANCE_ENV).length ? ` Instance environment: ${JSON.stringify(INSTANCE_ENV)}.` : ''),
   );
   console.log(
-    `Machine: ${os.availableParallelism()} CPUs; 1-minute load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after ` +
-      '(the load generator runs on the same CPUs; its own CPU is not counted below).\n',
+    `Machine: ${os.availableParallelism()} CPUs; 1-minute load average ${loads.map((l) => l.toFixed(1)).join(', ')} ` +
+      '(before the run and after each configuration; the load generator runs on the same CPUs, its own CPU is not counted below).\n',
   );
   printTable(
     [
+      ...(ROUNDS > 1 ? ['round'] : []),
       'instances',
+      'routing',
       'caches',
       'req/s',
       'p50 ms',
@@ -412,6 +513,7 @@ function printResults(data: ScaleOutData, outcomes: Outcome[], loadBefore: numbe
       'non-2xx',
       'errors',
       'CPU ms/req (app+nginx+pg)',
+      'app main thread, system',
       'writes 2xx',
       'feed msgs/write',
       'pg xacts/req',
@@ -422,7 +524,9 @@ function printResults(data: ScaleOutData, outcomes: Outcome[], loadBefore: numbe
       const cpu = o.cpu.instances + o.cpu.nginx + o.cpu.postgres;
       const per = (s: number) => ((s * 1000) / Math.max(1, o.load.requests)).toFixed(2);
       return [
+        ...(ROUNDS > 1 ? [String(o.round)] : []),
         String(o.instances),
+        routingName(o),
         o.caches ? 'on' : 'off',
         o.load.requestsPerSecond.toFixed(0),
         o.load.p50.toFixed(0),
@@ -431,6 +535,7 @@ function printResults(data: ScaleOutData, outcomes: Outcome[], loadBefore: numbe
         o.load.non2xx ? `${o.load.non2xx} ${JSON.stringify(o.load.statusCodes)}` : '0',
         String(o.load.errors),
         `${per(cpu)} (${per(o.cpu.instances)}+${per(o.cpu.nginx)}+${per(o.cpu.postgres)})`,
+        `${per(o.instanceMainThreads)}, ${per(o.instanceSystem)}`,
         String(o.writes),
         o.writes ? (o.feedMessages / o.writes).toFixed(3) : '-',
         (o.transactions / Math.max(1, o.load.requests)).toFixed(2),
@@ -442,22 +547,46 @@ function printResults(data: ScaleOutData, outcomes: Outcome[], loadBefore: numbe
   console.log('\nThree instances against one on the same CPUs (target: at most 10 % fewer req/s):');
   let over = false;
   for (const caches of [true, false]) {
-    const one = outcomes.find((o) => o.instances === 1 && o.caches === caches);
-    const three = outcomes.find((o) => o.instances === 3 && o.caches === caches);
-    if (!one || !three) continue;
-    const loss = 1 - three.load.requestsPerSecond / one.load.requestsPerSecond;
-    over ||= loss > 0.1;
-    console.log(
-      `  caches ${caches ? 'on ' : 'off'}: ${three.load.requestsPerSecond.toFixed(0)} vs ${one.load.requestsPerSecond.toFixed(0)} req/s: ` +
-        `${loss >= 0 ? `${(loss * 100).toFixed(1)} % lower` : `${(-loss * 100).toFixed(1)} % higher`} ` +
-        `${loss > 0.1 ? 'OVER' : 'PASS'}`,
-    );
+    for (const routing of ['organization', 'round-robin'] as const) {
+      const losses: number[] = [];
+      for (let round = 1; round <= ROUNDS; round += 1) {
+        const of = (instances: number) =>
+          outcomes.find(
+            (o) =>
+              o.round === round &&
+              o.instances === instances &&
+              o.caches === caches &&
+              (instances === 1 || o.routing === routing),
+          );
+        const one = of(1);
+        const three = of(3);
+        if (!one || !three) continue;
+        const loss = 1 - three.load.requestsPerSecond / one.load.requestsPerSecond;
+        losses.push(loss);
+        console.log(
+          `  ${ROUNDS > 1 ? `round ${round}, ` : ''}caches ${caches ? 'on ' : 'off'}, ${routingName(three)}: ` +
+            `${three.load.requestsPerSecond.toFixed(0)} vs ${one.load.requestsPerSecond.toFixed(0)} req/s: ${lossText(loss)}`,
+        );
+      }
+      if (losses.length === 0) continue;
+      const median = [...losses].sort((a, b) => a - b)[Math.floor((losses.length - 1) / 2)]!;
+      if (ROUNDS > 1) {
+        console.log(
+          `  median of ${losses.length}, caches ${caches ? 'on' : 'off'}, ${routingName({ instances: 3, routing })}: ${lossText(median)}`,
+        );
+      }
+      // The shipped routing is what must meet the target; round robin is reported beside it.
+      if (routing === 'organization') over ||= median > 0.1;
+    }
   }
   return over;
 }
 
+const lossText = (loss: number) =>
+  `${loss >= 0 ? `${(loss * 100).toFixed(1)} % lower` : `${(-loss * 100).toFixed(1)} % higher`} ${loss > 0.1 ? 'OVER' : 'PASS'}`;
+
 async function main(): Promise<number> {
-  const loadBefore = os.loadavg()[0]!;
+  const loads = [os.loadavg()[0]!];
   const dataDir = await makeDataDir();
   await fs.mkdir(path.join(dataDir, 'data'), { recursive: true });
   const data = await ensureScaleOutData(ADMIN_URL, DATABASE, SIZE, args.reseed!);
@@ -478,16 +607,47 @@ async function main(): Promise<number> {
   onCleanup(() => probe.end());
   const feed = await listenToChangeFeed(data.databaseUrl);
 
+  // By caches setting, the configurations run side by side: each started and warmed up once, then
+  // measured in turns (round 1: every configuration's window, round 2: ...), so that what the
+  // machine's other work does to the figures falls on all of them alike, and no configuration is
+  // measured cold. A configuration's idle instances cost nothing meanwhile (checked: 0.00 s of CPU
+  // at rest), and a round is short enough (under the pool's 30 s idle timeout per window of the
+  // others) that their connections stay open.
   const outcomes: Outcome[] = [];
-  for (const configuration of CONFIGURATIONS) {
-    outcomes.push(await runConfiguration(configuration, data, dataDir, cookies, probe, feed));
-    const last = outcomes.at(-1)!;
-    log(
-      `  ${last.load.requestsPerSecond.toFixed(0)} req/s, p99 ${last.load.p99} ms, ` +
-        `${last.load.non2xx} non-2xx, ${last.writes} writes, ${last.feedMessages} feed messages`,
-    );
+  for (const caches of [true, false]) {
+    const group = CONFIGURATIONS.filter((c) => c.caches === caches);
+    if (group.length === 0) continue;
+    const running: Running[] = [];
+    try {
+      for (const configuration of group) {
+        const started = await startConfiguration(configuration, data, dataDir);
+        running.push(started);
+        const warm = await runLoad(started, 0, true, data, dataDir, cookies, probe, feed);
+        log(
+          `  ${started.label} warmed up: ${warm.load.requests} requests (${warm.load.requestsPerSecond.toFixed(0)} req/s, ` +
+            `${warm.load.non2xx} non-2xx), load average ${os.loadavg()[0]!.toFixed(1)}`,
+        );
+      }
+      // The first ones warmed up waited minutes for the others' warm-ups (their pools' idle
+      // connections closed, their caches expired): a short turn each, not recorded, as rounds go.
+      for (const started of running) await runLoad(started, 0, true, data, dataDir, cookies, probe, feed, 5);
+      for (let round = 1; round <= ROUNDS; round += 1) {
+        for (const started of running) {
+          outcomes.push(await runLoad(started, round, false, data, dataDir, cookies, probe, feed));
+          loads.push(os.loadavg()[0]!);
+          const last = outcomes.at(-1)!;
+          log(
+            `  ${started.label} round ${round}: ${last.load.requestsPerSecond.toFixed(0)} req/s, p99 ${last.load.p99} ms, ` +
+              `${last.load.non2xx} non-2xx, ${last.writes} writes, ${last.feedMessages} feed messages, ` +
+              `load average ${loads.at(-1)!.toFixed(1)}`,
+          );
+        }
+      }
+    } finally {
+      for (const started of running) await started.stop();
+    }
   }
-  const failed = printResults(data, outcomes, loadBefore, os.loadavg()[0]!);
+  const failed = printResults(data, outcomes, loads);
   const broken = outcomes.some((o) => o.load.non2xx + o.load.errors > 0);
   if (broken) console.log('\nSome requests failed (non-2xx or connection errors): see the table.');
   return failed || broken ? 1 : 0;

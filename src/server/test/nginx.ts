@@ -23,21 +23,33 @@ export function nginxMissing(): string | null {
   }
 }
 
+/**
+ * How nginx picks an instance. `organization` is what ships (decision 045): requests naming an
+ * organization (the x-organization-id header) go to one instance per organization by consistent
+ * hashing, the others round robin. `round-robin` drops that line: every request to the next
+ * instance, which the correctness tests use, so that a write and the next read of one organization
+ * really are served by different instances.
+ */
+export type NginxRouting = 'organization' | 'round-robin';
+
 export type NginxOptions = {
   listenPort: number;
   /** host:port of each app instance, in round-robin order. */
   upstreams: string[];
   /** Where nginx keeps its temp files (a folder of the test's own). */
   tempDir: string;
+  /** Default: as shipped (`organization`). */
+  routing?: NginxRouting;
 };
 
 /**
  * deploy/nginx.conf with its lines marked `# test: <name>` replaced for a run on loopback by an
  * unprivileged nginx: the given upstreams and port, temp paths inside `tempDir`, no access log,
- * one worker. Everything else (headers, timeouts, retries, body size) is exactly what ships, so a
- * change there is tested. Throws if a marker is missing (the file and this function disagree).
+ * one worker, and the routing line dropped for `round-robin`. Everything else (headers, timeouts,
+ * retries, body size, keepalive) is exactly what ships, so a change there is tested. Throws if a
+ * marker is missing (the file and this function disagree).
  */
-export function renderNginxConfig({ listenPort, upstreams, tempDir }: NginxOptions): string {
+export function renderNginxConfig({ listenPort, upstreams, tempDir, routing = 'organization' }: NginxOptions): string {
   if (upstreams.length === 0) throw new Error('renderNginxConfig: at least one upstream');
   const source = fs.readFileSync(SHIPPED_NGINX_CONF, 'utf8');
   const seen = new Set<string>();
@@ -61,6 +73,9 @@ export function renderNginxConfig({ listenPort, upstreams, tempDir }: NginxOptio
         return [`${indent}access_log off;`];
       case 'listen':
         return [`${indent}listen 127.0.0.1:${listenPort};`];
+      case 'routing':
+        // Without a balancing method nginx goes round robin.
+        return routing === 'round-robin' ? [] : [line];
       case 'upstreams': {
         // The shipped file lists three; the first marked line becomes the test's list.
         if (upstreamsWritten) return [];
@@ -72,7 +87,7 @@ export function renderNginxConfig({ listenPort, upstreams, tempDir }: NginxOptio
         throw new Error(`deploy/nginx.conf: unknown test marker "${name}"`);
     }
   });
-  for (const required of ['listen', 'upstreams', 'client_body_temp_path', 'proxy_temp_path']) {
+  for (const required of ['listen', 'upstreams', 'routing', 'client_body_temp_path', 'proxy_temp_path']) {
     if (!seen.has(required)) throw new Error(`deploy/nginx.conf: the "# test: ${required}" marker is missing`);
   }
   // Root's nginx hands its workers to an unprivileged user (as Debian's own configuration does);
@@ -96,14 +111,22 @@ export type RunningNginx = {
  * of its own (prefix, configuration, pid, error log, temp files): nothing of the machine's nginx
  * is read or touched. Resolves once it accepts connections.
  */
-export async function startNginx({ upstreams, port }: { upstreams: string[]; port?: number }): Promise<RunningNginx> {
+export async function startNginx({
+  upstreams,
+  port,
+  routing,
+}: {
+  upstreams: string[];
+  port?: number;
+  routing?: NginxRouting;
+}): Promise<RunningNginx> {
   const missing = nginxMissing();
   if (missing) throw new Error(missing);
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'pigeonhole-nginx-'));
   // The workers (nobody, under root) create their temp folders inside it.
   await fsp.chmod(dir, 0o755);
   const listenPort = port ?? (await freePort());
-  const config = renderNginxConfig({ listenPort, upstreams, tempDir: dir });
+  const config = renderNginxConfig({ listenPort, upstreams, tempDir: dir, routing });
   const confPath = path.join(dir, 'nginx.conf');
   const errorLog = path.join(dir, 'error.log');
   await fsp.writeFile(confPath, config);
