@@ -219,6 +219,31 @@ describe('GET /api/events', () => {
     expect(stream.events.filter((e) => e.event === 'change')).toHaveLength(4);
   });
 
+  it('carries the writes sent with an Idempotency-Key (offline intake), once, and nothing for a replay', async () => {
+    const { admin, recipient } = await deskWithRecipient();
+    const stream = await opened(a, admin);
+    const key = { 'idempotency-key': 'outbox-1' };
+    const changes = () => stream.events.filter((e) => e.event === 'change' && e.data.kind === 'mail-items');
+
+    const logged = await admin.post('/api/mail-items', { type: 'package', recipientId: recipient.id }, key);
+    expect(logged.statusCode, logged.body).toBe(201);
+    const item = logged.json<{ id: string }>();
+    await stream.next((e) => e.event === 'change' && (e.data.ids as string[]).includes(item.id));
+
+    const notify = { 'idempotency-key': 'outbox-2' };
+    expect((await admin.request('PUT', `/api/mail-items/${item.id}`, { status: 'notified' }, notify)).statusCode).toBe(
+      200,
+    );
+    await stream.next((e) => changes().length === 2 && e === changes()[1]);
+
+    // Replays write nothing and announce nothing: the next change seen is the recipient's.
+    await admin.post('/api/mail-items', { type: 'package', recipientId: recipient.id }, key);
+    await admin.request('PUT', `/api/mail-items/${item.id}`, { status: 'notified' }, notify);
+    await admin.put(`/api/recipients/${recipient.id}`, { lastName: 'Lovelace' });
+    await stream.next((e) => e.event === 'change' && e.data.kind === 'recipients');
+    expect(changes().map((e) => e.data.ids)).toEqual([[item.id], [item.id]]);
+  });
+
   it('hears a change written on another instance (through the change feed)', async () => {
     const { admin, recipient } = await deskWithRecipient();
     const stream = await opened(a, admin);
