@@ -45,7 +45,6 @@ describe('offline intake', () => {
   ] as const) {
     it(`keeps logging with the network gone and sends each item once when it returns (${label})`, async () => {
       const { context, page } = await stack.newPage(viewport);
-      page.on('dialog', (dialog) => void dialog.accept()); // Discard's confirmation
       await stack.signInAsDemo(page);
       const prefix = `OFF${label.toUpperCase()}`;
       const names = [`Ada Offline${label}`, `Bo Offline${label}`, `Cy Doomed${label}`];
@@ -149,6 +148,19 @@ describe('offline intake', () => {
     await expect.poll(async () => (await onServer(page, 'LOSTANSWER')).length, { timeout: 15_000 }).toBe(1);
     await expect.poll(() => page.getByTestId('outbox-status').count(), { timeout: 15_000 }).toBe(0);
     expect(cut).toBe(1);
+    expect(await onServer(page, 'LOSTANSWER')).toHaveLength(1);
+
+    // An item logged offline and discarded by the clerk (after a confirmation) is never sent.
+    await context.setOffline(true);
+    await logPackage(page, 'LOSTANSWER-2', 'Lost Answer');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByTestId('outbox-count').innerText()).toBe('1');
+    await page.getByTestId('waiting-row').getByRole('button', { name: 'Discard' }).click();
+    const confirm = page.getByRole('alertdialog').or(page.getByRole('dialog', { name: 'Discard this item?' }));
+    await confirm.getByRole('button', { name: 'Discard' }).click();
+    await expect.poll(() => page.getByTestId('waiting-row').count()).toBe(0);
+    await context.setOffline(false);
+    await expect.poll(() => page.getByTestId('outbox-status').count()).toBe(0);
     expect(await onServer(page, 'LOSTANSWER')).toHaveLength(1);
     await context.close();
   });
