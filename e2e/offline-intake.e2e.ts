@@ -186,11 +186,14 @@ describe('offline intake', () => {
     const manifest = await page.evaluate(async () => (await fetch('/manifest.webmanifest')).json());
     expect(manifest).toMatchObject({ name: 'Pigeonhole', display: 'standalone' });
 
-    // With the network gone, a reload still opens the app (the shell and its files from the worker).
+    // With the network gone, a reload gets the app's own page and scripts from the worker, not the
+    // browser's offline error. (The app then waits on its session check, a spinner, until the
+    // network returns: keeping working offline needs the page that was open, decision 044.)
     await context.setOffline(true);
     await page.reload();
     await expect.poll(() => page.locator('#root').innerHTML()).not.toBe('');
     expect(await page.title()).toMatch(/Pigeonhole/);
+    await stack.screenshot(page, 'offline-intake-reload-offline');
     await context.close();
   });
 });
