@@ -10,6 +10,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import bwipjs from 'bwip-js/node';
 import { chromium } from 'playwright-core';
 import { getTracking } from 'ts-tracking-number';
 import { SEED_RECIPIENTS, type SeedRecipient } from './seed';
@@ -17,7 +19,7 @@ import { SEED_RECIPIENTS, type SeedRecipient } from './seed';
 const COUNT = Number(process.argv[2] ?? 50);
 const OUT = path.resolve(process.argv[3] ?? 'scripts/labels/out');
 const CARRIERS = ['UPS', 'FedEx', 'USPS', 'DHL', 'Amazon'] as const;
-type Carrier = (typeof CARRIERS)[number];
+export type Carrier = (typeof CARRIERS)[number];
 
 export interface LabelTruth {
   file: string;
@@ -27,6 +29,8 @@ export interface LabelTruth {
   recipientName: string;
   /** The addressee's name as printed. */
   printedName: string;
+  /** The barcode is covered or torn, so the number can only be read from its printed text. */
+  barcodeDamaged: boolean;
   look: {
     font: string;
     rotate: number;
@@ -48,7 +52,11 @@ function random(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-const rand = random(28);
+let rand = random(28);
+/** Starts the drawing over from a seed (the browser journeys draw their own labels with it). */
+export function reseed(seed: number): void {
+  rand = random(seed);
+}
 const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
 const digits = (n: number) => Array.from({ length: n }, () => Math.floor(rand() * 10)).join('');
 const between = (lo: number, hi: number) => lo + rand() * (hi - lo);
@@ -138,21 +146,51 @@ const FONTS = [
   'Liberation Mono',
 ];
 
-function barcode(width: number, height: number): string {
-  let x = 0;
-  let bars = '';
-  while (x < width) {
-    const w = 1 + Math.floor(rand() * 4);
-    if (rand() < 0.55) bars += `<rect x="${x}" width="${w}" height="${height}"/>`;
-    x += w;
-  }
-  return `<svg width="${width}" height="${height}" style="display:block">${bars}</svg>`;
+/**
+ * The carrier's own barcode of the tracking number, as SVG (bwip-js, the maintained port of
+ * Barcode Writer in Pure PostScript): Code 128 for UPS, FedEx, DHL and Amazon; for USPS the IMpb,
+ * a GS1-128 of the destination ZIP (AI 420) followed by the tracking number (which starts with its
+ * own two-digit application identifier, 92-95). Drawn in the label's ink (currentColor), so low
+ * contrast labels have low contrast bars too.
+ */
+export function barcodeSvg(carrier: Carrier, tracking: string, zip: string, width: number, height: number): string {
+  const svg =
+    carrier === 'USPS'
+      ? bwipjs.toSVG({ bcid: 'gs1-128', text: `(420)${zip}(${tracking.slice(0, 2)})${tracking.slice(2)}`, height: 18 })
+      : bwipjs.toSVG({ bcid: 'code128', text: tracking, height: 18 });
+  return (
+    svg
+      // With the quiet zone carriers require on either side (a tenth of an inch and more).
+      .replace(
+        '<svg ',
+        `<svg width="${width}" height="${height}" preserveAspectRatio="none" style="display:block;margin:6px 30px" `,
+      )
+      .replaceAll('#000000', 'currentColor')
+  );
 }
 
-function labelHtml(carrier: Carrier, tracking: string, name: string, unit: string, i: number): string {
+/**
+ * A barcode that no scanner would read: a strip of packing tape scuffed over its middle, or a
+ * tear through it. The number printed beside it stays readable, as on real damaged parcels.
+ */
+function damage(svg: string, width: number, height: number, paper: string): string {
+  const at = Math.round(between(0.25, 0.55) * width);
+  const w = Math.round(between(0.18, 0.3) * width);
+  return `<div style="position:relative">${svg}<div style="position:absolute;left:${at + 30}px;top:0;width:${w}px;height:${height + 12}px;background:${paper};transform:rotate(${Math.round(between(-8, 8))}deg)"></div></div>`;
+}
+
+export function labelHtml(
+  carrier: Carrier,
+  tracking: string,
+  name: string,
+  unit: string,
+  i: number,
+  options: { damaged?: boolean; paper?: string } = {},
+): string {
   const [s1, s2, s3] = pick(SENDERS);
   const street = pick(STREETS);
   const city = pick(CITIES);
+  const zip = /\d{5}$/.exec(city)?.[0] ?? '02110';
   const unitAfterStreet = rand() < 0.5;
   const address = unitAfterStreet
     ? `${name}<br>${street}${unit ? ` ${unit}` : ''}<br>${city}`
@@ -161,7 +199,9 @@ function labelHtml(carrier: Carrier, tracking: string, name: string, unit: strin
   const num = grouped(carrier, tracking);
   const big = 'font-size:22px;font-weight:700;line-height:1.25';
   const small = 'font-size:13px;line-height:1.3';
-  const bar = barcode(360, 70);
+  const barWidth = carrier === 'USPS' ? 500 : 420;
+  const svg = barcodeSvg(carrier, tracking, zip, barWidth, 80);
+  const bar = options.damaged ? damage(svg, barWidth, 80, options.paper ?? '#fbfaf6') : svg;
   switch (carrier) {
     case 'UPS':
       return `<div style="${small}">${from}</div><hr>
@@ -195,7 +235,7 @@ function labelHtml(carrier: Carrier, tracking: string, name: string, unit: strin
   }
 }
 
-function pageHtml(body: string, look: LabelTruth['look'], seed: number): string {
+export function pageHtml(body: string, look: LabelTruth['look'], seed: number): string {
   const ink = look.lowContrast ? '#6b6b6b' : '#111';
   const paper = look.lowContrast ? '#d9d6cf' : '#fbfaf6';
   return `<!doctype html><html><body style="margin:0;width:900px;height:1200px;background:#8a7f72;display:flex;align-items:center;justify-content:center;perspective:1400px">
@@ -229,8 +269,12 @@ async function main() {
       tiltX: Math.round(between(-12, 12)),
       tiltY: Math.round(between(-12, 12)),
     };
+    // One label in nine (each carrier at least once) has a barcode no reader could decode.
+    const barcodeDamaged = i % 9 === 4;
     const file = `label-${String(i + 1).padStart(2, '0')}-${carrier.toLowerCase()}.jpg`;
-    await page.setContent(pageHtml(labelHtml(carrier, tracking, name, unitLine(recipient, i), i), look, i + 1));
+    const paper = look.lowContrast ? '#d9d6cf' : '#fbfaf6';
+    const html = labelHtml(carrier, tracking, name, unitLine(recipient, i), i, { damaged: barcodeDamaged, paper });
+    await page.setContent(pageHtml(html, look, i + 1));
     await page.screenshot({ path: path.join(OUT, file), type: 'jpeg', quality: 82 });
     truths.push({
       file,
@@ -239,6 +283,7 @@ async function main() {
       recipientId: recipient.id,
       recipientName: `${recipient.firstName} ${recipient.lastName}`,
       printedName: name,
+      barcodeDamaged,
       look,
     });
   }
@@ -247,4 +292,5 @@ async function main() {
   console.log(`${truths.length} labels written to ${path.relative(process.cwd(), OUT)}/ with truth.json`);
 }
 
-await main();
+// Run as a script; the browser journeys import the drawing functions above without running it.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -23,3 +23,4 @@ export * from './handovers';
 export * from './portal';
 export * from './tracking';
 export * from './expected-packages';
+export * from './live';

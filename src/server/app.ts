@@ -86,6 +86,8 @@ import { handoversRoutes } from './modules/mail-items/handovers.routes';
 import { portalRepository } from './modules/portal/portal.repository';
 import { createPortalService } from './modules/portal/portal.service';
 import { portalRoutes } from './modules/portal/portal.routes';
+import { createLiveHub, type LiveHub } from './modules/live/live.hub';
+import { liveRoutes } from './modules/live/live.routes';
 import { connectReplica, createReplicaReads, primaryReads, type ReplicaReads } from './db/replica';
 
 export type BuildOptions = {
@@ -290,6 +292,19 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
   );
   notificationsRoutes(app, createNotificationsService(deps, notifications.unsubscribeKeys));
   integrationsRoutes(app, createIntegrationsService(deps));
+  // The live desk's streams (decision 043): fed by the change feed, ended before the server closes
+  // (a stream never finishes by itself, and closing waits for open responses).
+  const live = createLiveHub({
+    changeFeed,
+    log: app.log,
+    checkSession: async (sid, organizationId) => {
+      const row = await sessionsRepository.findLive(db, sid, organizationId);
+      return row && row.expire.getTime() > Date.now() ? row.role : undefined;
+    },
+  });
+  app.decorate('liveHub', live);
+  app.addHook('preClose', async () => live.close());
+  liveRoutes(app, live);
   for (const warning of startupWarnings(config)) app.log.error(warning);
   // A payment choice without keys runs against the local demo provider only with DEMO_PAYMENTS
   // (decision 028); otherwise it is not offered (README: Billing).
@@ -363,6 +378,8 @@ declare module 'fastify' {
     portalLinksSent: () => Promise<void>;
     /** This instance's caches (caches.ts); services reach them through their deps. */
     caches: Caches;
+    /** The live desk's open streams on this instance (modules/live). */
+    liveHub: LiveHub;
     /** Where History and Reports read, and how often the replica served them (db/replica.ts). */
     replicaReads: ReplicaReads;
   }

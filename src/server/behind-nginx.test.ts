@@ -104,6 +104,43 @@ describe.skipIf(missing)('three instances behind nginx (round robin, no sticky s
     expect(new Set(served).size).toBe(3);
   });
 
+  it("the live desk's stream passes nginx unbuffered: each write through any instance arrives as it happens", async () => {
+    const { admin, recipient } = await deskThroughNginx();
+    const res = await fetch(`${nginx.url}/api/events?organizationId=${admin.organizationId}`, {
+      headers: { cookie: admin.cookie!, 'accept-encoding': 'gzip, br' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(res.headers.get('content-encoding')).toBeNull();
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    /** Reads until `count` change events are in: with a buffering proxy the read would wait for the buffer instead. */
+    const changes = async (count: number) => {
+      while ((text.match(/event: change/g) ?? []).length < count) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the stream ended: ${text}`);
+        text += value;
+      }
+    };
+    const writers = new Set<number>();
+    for (let n = 1; n <= 6; n += 1) {
+      const before = served.length;
+      const item = await admin.json<{ id: string }>(
+        'POST',
+        '/api/mail-items',
+        { type: 'letter', recipientId: recipient.id },
+        201,
+      );
+      writers.add(served[before]!);
+      // This write's event arrives before the next write is made: one at a time, as it happens.
+      await changes(n);
+      expect(text).toContain(item.id);
+    }
+    // Round robin put the writes on several instances; the stream is held by one of them.
+    expect(writers.size).toBeGreaterThan(1);
+    await reader.cancel();
+  });
+
   it('a signed-out session is refused on the next request, whichever instance serves it', async () => {
     for (let n = 0; n < ROUNDS; n += 1) {
       const tab = new Browser();

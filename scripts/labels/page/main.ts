@@ -3,13 +3,23 @@
  * reading and matching modules, run on one generated label at a time, timed in the browser.
  */
 import { decideRecipient, matchRecipient } from '../../../src/client/features/mail-items/label/matchRecipient';
-import { prepare, readLabel, tuning } from '../../../src/client/features/mail-items/label/ocrReader';
+import {
+  open,
+  prepare,
+  readLabel,
+  readLabelBarcode,
+  regionOf,
+  tuning,
+} from '../../../src/client/features/mail-items/label/ocrReader';
 import { SEED_RECIPIENTS } from '../seed';
 
 export interface LabelResult {
   ms: number;
   trackingNumber: string | null;
   carrier: string | null;
+  trackingSource: 'barcode' | 'text' | null;
+  barcodeAttempt: number | null;
+  steps: { barcode: number; prepare: number; ocr: number; secondOcr: number };
   addressee: string[];
   candidates: Array<{ id: string; confidence: number }>;
   filled: string | null;
@@ -27,7 +37,12 @@ declare global {
 
 window.tuning = tuning;
 /** The image as the reader sees it, for looking at (DUMP=label-01-ups.jpg npm run eval:labels). */
-window.prepared = async (file) => (await prepare(await (await fetch(`/${file}`)).blob())).toDataURL('image/png');
+window.prepared = async (file) => {
+  const bitmap = await open(await (await fetch(`/${file}`)).blob());
+  const barcode = tuning.barcode ? await readLabelBarcode(bitmap, regionOf(bitmap)) : null;
+  console.log(JSON.stringify(barcode));
+  return (await prepare(bitmap, barcode)).toDataURL('image/png');
+};
 window.evalLabel = async (file, threshold) => {
   const image = await (await fetch(`/${file}`)).blob();
   const started = performance.now();
@@ -39,6 +54,9 @@ window.evalLabel = async (file, threshold) => {
     ms,
     trackingNumber: reading.trackingNumber,
     carrier: reading.carrier,
+    trackingSource: reading.trackingSource,
+    barcodeAttempt: reading.barcodeAttempt,
+    steps: reading.steps,
     addressee: reading.addressee,
     candidates: match.candidates.map((c) => ({ id: c.recipient.id, confidence: c.confidence })),
     filled: decision.kind === 'filled' ? decision.candidate.recipient.id : null,

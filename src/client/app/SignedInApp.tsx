@@ -7,6 +7,7 @@ import { TooltipProvider } from '@/components/ui/tooltip';
 import { OrganizationProvider } from '@/features/organizations/components/OrganizationProvider';
 import { mergeClassesWith } from '@/lib/cn';
 import { useCurrentOrganization } from '@/lib/currentOrganization';
+import { useLiveEvents } from '@/lib/liveEvents';
 import { AppShell } from './layout/AppShell';
 import { StandaloneShell } from './layout/StandaloneShell';
 import { QueryRoot } from './QueryRoot';
@@ -38,8 +39,10 @@ function ScreenSpinner() {
  * while the person has none, then the screen (in the shell, or alone for the 'page' layout).
  */
 function OrganizationRoutes({ route, params, user }: { route: SignedInRoute | null; params: RouteParams; user: User }) {
-  const { organizations, isLoading, loadFailed } = useCurrentOrganization();
+  const { organizations, current, isLoading, loadFailed } = useCurrentOrganization();
   const [location] = useLocation();
+  // The one live stream of the signed-in shell: the screens follow other desks' changes (decision 043).
+  useLiveEvents(current?.id);
 
   if (isLoading) return <PageSpinner />;
   if (loadFailed) return <OrganizationsUnavailableScreen />;

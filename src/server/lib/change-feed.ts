@@ -79,11 +79,20 @@ export type ChangeFeedOptions = {
  * scope (one round trip, no transaction of its own).
  */
 export async function notifyChange(via: DbOrTx, sender: string, kind: string, payload: unknown) {
+  const text = changeMessage(sender, kind, payload);
+  await asPlatform(() => via.execute(sql`select pg_notify(${CHANGE_FEED_CHANNEL}, ${text})`));
+}
+
+/**
+ * One message as the channel carries it (for a caller that sends it through a plain pg client,
+ * such as the mail item writer's statements); throws when it is over the size limit.
+ */
+export function changeMessage(sender: string, kind: string, payload: unknown): string {
   const text = JSON.stringify({ i: sender, k: kind, p: payload, t: Date.now() } satisfies Envelope);
   const bytes = Buffer.byteLength(text);
   if (bytes > MAX_MESSAGE_BYTES)
     throw new Error(`change feed: a "${kind}" message of ${bytes} bytes is over the limit`);
-  await asPlatform(() => via.execute(sql`select pg_notify(${CHANGE_FEED_CHANNEL}, ${text})`));
+  return text;
 }
 
 /** The pool's connection settings, for a plain connection of our own beside it. */

@@ -724,6 +724,20 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
   },
 
   // Dashboard and reports
+  'GET /api/events': async (side, who, caller) => {
+    const url = `/api/events?organizationId=${side.organizationId}`;
+    if ((who !== 'member' && who !== 'admin') || !caller.account) return { url, ok: 200 };
+    // Admitted, the stream never ends by itself: a second session of the caller holds it, and
+    // signing that session out once the stream is open ends it (with `ended`), as for a browser.
+    const as = await newSession(caller);
+    const before = t.app.liveHub.size;
+    const deadline = Date.now() + 5_000;
+    void (async () => {
+      while (t.app.liveHub.size <= before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      await send(as, 'POST', '/api/logout');
+    })();
+    return { url, ok: 200, as };
+  },
   'GET /api/dashboard/stats': async () => ({ url: '/api/dashboard/stats', ok: 200 }),
   'GET /api/dashboard/recent-activity': async () => ({ url: '/api/dashboard/recent-activity?limit=5', ok: 200 }),
   'GET /api/dashboard/trends': async () => ({ url: '/api/dashboard/trends', ok: 200 }),

@@ -26,9 +26,10 @@ export type Access = 'public' | 'signedIn' | 'member' | 'admin' | 'superAdmin' |
  * - header: the `x-organization-id` header;
  * - path: the path id (`/api/organizations/:id`, `/api/organization-settings/:orgId`);
  * - row: the organization of the row named in the path (photos: an <img> sends no header);
- * - token: the organization of the invitation whose token is sent.
+ * - token: the organization of the invitation whose token is sent;
+ * - query: the `organizationId` query parameter (the live desk's stream: an EventSource sends no header).
  */
-export type OrganizationBy = 'none' | 'header' | 'path' | 'row' | 'token';
+export type OrganizationBy = 'none' | 'header' | 'path' | 'row' | 'token' | 'query';
 
 export type RoleRow = {
   readonly group: string;
@@ -562,6 +563,16 @@ export const ROLE_TABLE = [
     access: 'superAdmin',
     organization: 'none',
     what: 'System logs: operator changes, repeated failed sign-ins, refused payment webhooks',
+  },
+
+  // The live desk (decision 043)
+  {
+    group: 'Live desk',
+    method: 'GET',
+    path: '/api/events',
+    access: 'member',
+    organization: 'query',
+    what: "The organization's changes as server-sent events",
   },
 
   // Dashboard, history, reports
@@ -1200,7 +1211,7 @@ export const CLIENT_FILES_DIR = 'dist/client';
 
 /** What each kind of refused caller gets, derived from a row. */
 export function refusals(row: RoleRow) {
-  const path = row.organization === 'path' || row.organization === 'row';
+  const path = row.organization === 'path' || row.organization === 'row' || row.organization === 'query';
   return {
     signedOut: row.access === 'public' ? null : 401,
     /** A member who is not an admin. */
@@ -1242,6 +1253,8 @@ function organizationLabel(row: RoleRow) {
       return "the photo's organization";
     case 'token':
       return "the invitation's organization";
+    case 'query':
+      return 'query `organizationId`';
   }
 }
 
@@ -1270,6 +1283,7 @@ function refusedLabels(row: RoleRow) {
 function otherRowLabel(row: RoleRow) {
   const named: string[] = [];
   if (row.organization === 'path') named.push(`\`:${row.path.includes(':orgId') ? 'orgId' : 'id'}\``);
+  if (row.organization === 'query') named.push('query `organizationId`');
   if (row.rowParam) named.push(`\`:${row.rowParam}\``);
   if (row.bodyRefs) named.push(...row.bodyRefs.map((f) => `body \`${f}\``));
   if (row.queryRefs) named.push(...row.queryRefs.map((f) => `query \`${f}\``));

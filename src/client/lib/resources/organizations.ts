@@ -38,12 +38,14 @@ export function fetchMembers(organizationId: string) {
   return apiRequest<Member[]>('GET', `/api/organizations/${organizationId}/members`, undefined, { organizationId });
 }
 
-/** Spec §9: members are polled every 10 s. */
+/**
+ * Spec §9 polled members every 10 s; the live desk's stream (decision 043) announces every
+ * member change instead (lib/liveEvents.ts), so the list is refetched when one happens.
+ */
 export function membersQuery(organizationId: string) {
   return queryOptions({
     queryKey: membersQueryKey(organizationId),
     queryFn: () => fetchMembers(organizationId),
-    refetchInterval: 10_000,
   });
 }
 

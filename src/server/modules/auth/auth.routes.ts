@@ -81,7 +81,7 @@ export function authRoutes(app: App, auth: AuthService) {
     handler: async (request, reply) => {
       // Signing out is idempotent: without a live session there is nothing to end.
       await app.authenticate(request, reply).catch(() => undefined);
-      if (request.auth) await auth.logout(request.auth.sessionId);
+      if (request.auth) await auth.logout(request.auth.sessionId, request.auth.user.id);
       reply.clearSessionCookie();
       return reply.status(204).send(null);
     },

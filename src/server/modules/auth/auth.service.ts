@@ -19,6 +19,7 @@ import * as rateLimiter from '../../lib/rate-limiter';
 import { logRepeatedSignInFailures } from '../super-admin/platform-events';
 import { hashToken, newToken } from '../../lib/tokens';
 import { addMs, iso } from '../../lib/time';
+import { publishSessionsEnded } from '../../lib/live-events';
 import { joinWithInvitation } from '../invitations/invitations.service';
 import { emailVerificationRepository } from './email-verification.repository';
 import { passwordResetRepository } from './password-reset.repository';
@@ -285,8 +286,12 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
       return signIn(user, client, input.invitationToken);
     },
 
-    async logout(sessionId: string) {
-      await sessionsRepository.delete(db, sessionId);
+    /** Ends the session; the user's live desk streams re-check theirs at its commit (decision 043). */
+    async logout(sessionId: string, userId: string) {
+      await db.transaction(async (tx) => {
+        await sessionsRepository.delete(tx, sessionId);
+        await publishSessionsEnded(tx, userId);
+      });
     },
 
     async updateName(userId: string, input: z.infer<typeof UpdateUserBody>) {
@@ -306,6 +311,7 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
         // Other devices signed in with the old password are signed out; this one stays. Reset
         // links and two-factor challenges opened before would otherwise still let someone in.
         await sessionsRepository.deleteForUser(tx, userId, sessionId);
+        await publishSessionsEnded(tx, userId);
         await passwordResetRepository.consumeAllFor(tx, userId);
         await twoFactorRepository.endChallengesFor(tx, userId);
       });
@@ -372,6 +378,7 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
           throw badRequest('This reset link is invalid or has expired. Please request a new one.', 'invalid_token');
         const user = await usersRepository.update(tx, token.userId, { password });
         await sessionsRepository.deleteForUser(tx, token.userId);
+        await publishSessionsEnded(tx, token.userId);
         // The other links sent before this one end with it, and so do sign-ins waiting for a code.
         await passwordResetRepository.consumeAllFor(tx, token.userId);
         await twoFactorRepository.endChallengesFor(tx, token.userId);

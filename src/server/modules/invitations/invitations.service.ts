@@ -15,6 +15,7 @@ import type { OutgoingMail } from '../../lib/mailer';
 import { violatedUniqueConstraint } from '../../lib/pg-errors';
 import * as rateLimiter from '../../lib/rate-limiter';
 import { DAY_MS, addMs, iso } from '../../lib/time';
+import { liveChange, publishLive } from '../../lib/live-events';
 import { hashToken, newToken } from '../../lib/tokens';
 import { auditRepository } from '../audit/audit.repository';
 import { writeBlockError } from '../billing/access';
@@ -86,6 +87,7 @@ export async function joinWithInvitation(
     throw err;
   }
   await invitationsRepository.markUsed(tx, organizationId, invitation.id, now);
+  await publishLive(tx, liveChange(organizationId, 'members', [], user.id));
   await auditRepository.record(tx, {
     organizationId,
     actorId: user.id,

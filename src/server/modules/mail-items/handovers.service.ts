@@ -31,8 +31,8 @@ export const proxyReasonRequired = (collector: string, recipient: string) =>
 /** What a hand-over was given with, for its items' history rows. */
 type Proof = RecordedHandover & { input: HandOverInput };
 
-export function createHandoversService({ db, caches }: Deps) {
-  const writer = createMailItemWriter(db.$client);
+export function createHandoversService({ db, caches, log }: Deps) {
+  const writer = createMailItemWriter(db.$client, log);
 
   /** The items' one recipient (or none), and whether the collector may take them without a reason. */
   async function checkCollector(tx: Queryable, organizationId: string, items: VersionedItem[], input: HandOverInput) {

@@ -94,9 +94,9 @@ function dateBound(value: string | undefined, end: boolean): Date | undefined {
   return new Date(value);
 }
 
-export function createMailItemsService({ db, caches }: Deps) {
+export function createMailItemsService({ db, caches, log }: Deps) {
   // Batching, tenant scope, retries and locks are the writer's: the service works out what to write.
-  const writer = createMailItemWriter(db.$client);
+  const writer = createMailItemWriter(db.$client, log);
   /** Decoding and re-encoding is CPU work done before any transaction opens. */
   async function photoFrom(photoData: string | null | undefined): Promise<ProcessedPhoto | undefined> {
     return photoData ? processPhoto(decodePhotoData(photoData)) : undefined;

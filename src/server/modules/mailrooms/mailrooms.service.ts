@@ -13,6 +13,7 @@ import type { DbOrTx } from '../../db/client';
 import { conflict, notFound } from '../../lib/errors';
 import { definedOnly } from '../../lib/objects';
 import { iso } from '../../lib/time';
+import { liveChange, publishLive } from '../../lib/live-events';
 import { auditRepository, changedViews, type AuditRecord } from '../audit/audit.repository';
 import { locationsRepository, type LocationWithMailroom } from './locations.repository';
 import { mailroomsRepository, type MailroomRow, type MailroomWithCount } from './mailrooms.repository';
@@ -82,8 +83,12 @@ function locationView(l: LocationWithMailroom): Record<string, unknown> {
 
 type Audited = Pick<AuditRecord, 'action' | 'before' | 'after'> & { id: string; label: string };
 
-/** Records a mailroom or location change of the caller, in the transaction of the change. */
+/**
+ * Records a mailroom or location change of the caller, in the transaction of the change, and
+ * tells the live desk (decision 043) at its commit: every change of storage passes here.
+ */
 async function audit(tx: DbOrTx, caller: OrgCaller, { action, id, label, before, after }: Audited) {
+  await publishLive(tx, liveChange(caller.organizationId, 'storage', [id]));
   await auditRepository.record(tx, {
     organizationId: caller.organizationId,
     actorId: caller.userId,

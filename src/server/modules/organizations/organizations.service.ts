@@ -10,6 +10,7 @@ import type { Deps, OrgCaller } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { DAY_MS, addMs, iso, isoOrNull } from '../../lib/time';
+import { liveChange, publishLive } from '../../lib/live-events';
 import { auditRepository, changedFields } from '../audit/audit.repository';
 import { membersRepository, type MemberRow } from './members.repository';
 import { organizationsRepository, type OrganizationRow } from './organizations.repository';
@@ -188,6 +189,7 @@ export function createOrganizationsService({ db }: Deps) {
         if (current.role === role) return current;
         await refuseLastAdmin(tx, organizationId, current, MEMBER_MESSAGES.lastAdminDemote);
         await membersRepository.updateRole(tx, organizationId, memberUserId, role);
+        await publishLive(tx, liveChange(organizationId, 'members', [], memberUserId));
         await auditMemberChange(tx, { userId, organizationId }, memberUserId, current, 'member.role_changed', { role });
         return { ...current, role };
       });
@@ -202,6 +204,7 @@ export function createOrganizationsService({ db }: Deps) {
         if (!member) throw notFound(MEMBER_NOT_FOUND);
         await refuseLastAdmin(tx, organizationId, member, MEMBER_MESSAGES.lastAdminRemove);
         await membersRepository.delete(tx, organizationId, memberUserId);
+        await publishLive(tx, liveChange(organizationId, 'members', [], memberUserId));
         await auditMemberChange(tx, { userId, organizationId }, memberUserId, member, 'member.removed');
       });
     },

@@ -16,6 +16,7 @@ import { jsonListPage, type ListPage } from '../../http';
 import type { DbOrTx } from '../../db/client';
 import { AppError, notFound } from '../../lib/errors';
 import { iso, isoOrNull } from '../../lib/time';
+import { liveChange, publishLive } from '../../lib/live-events';
 import { auditRepository } from '../audit/audit.repository';
 import {
   checkRow,
@@ -104,6 +105,18 @@ export function createRecipientsService({ db }: Deps) {
     return findDuplicates(rows, existing);
   }
 
+  /**
+   * A recipient write and its live desk event (decision 043) in one transaction: the event is
+   * delivered at commit, and only if it commits.
+   */
+  function changing<T>(caller: OrgCaller, work: (tx: DbOrTx) => Promise<{ result: T; ids: string[] }>): Promise<T> {
+    return db.transaction(async (tx) => {
+      const { result, ids } = await work(tx);
+      await publishLive(tx, liveChange(caller.organizationId, 'recipients', ids));
+      return result;
+    });
+  }
+
   return {
     async listPage(caller: OrgCaller, query: RecipientListInput): Promise<ListPage> {
       const { json, total } = await recipientsRepository.listJson(db, caller.organizationId, {
@@ -126,33 +139,42 @@ export function createRecipientsService({ db }: Deps) {
     },
 
     async create(caller: OrgCaller, input: RecipientInput): Promise<Recipient> {
-      const row = await recipientsRepository.insert(db, caller.organizationId, {
-        firstName: input.firstName,
-        lastName: input.lastName,
-        email: input.email ?? null,
-        phone: input.phone ?? null,
-        unit: input.unit ?? null,
-        department: input.department ?? null,
-        recipientType: input.recipientType,
-        isActive: input.isActive ?? true,
+      return changing(caller, async (tx) => {
+        const row = await recipientsRepository.insert(tx, caller.organizationId, {
+          firstName: input.firstName,
+          lastName: input.lastName,
+          email: input.email ?? null,
+          phone: input.phone ?? null,
+          unit: input.unit ?? null,
+          department: input.department ?? null,
+          recipientType: input.recipientType,
+          isActive: input.isActive ?? true,
+        });
+        return { result: toRecipientDto(row), ids: [row.id] };
       });
-      return toRecipientDto(row);
     },
 
     /** Any subset of fields, e.g. only `{isActive}` to activate or deactivate. */
     async update(caller: OrgCaller, id: string, input: RecipientUpdateInput): Promise<Recipient> {
       const changes = changesOf(input);
-      const row =
-        Object.keys(changes).length === 0
-          ? await recipientsRepository.findById(db, caller.organizationId, id)
-          : await recipientsRepository.update(db, caller.organizationId, id, changes);
-      if (!row) throw notFound(RECIPIENT_NOT_FOUND);
-      return toRecipientDto(row);
+      if (Object.keys(changes).length === 0) {
+        const row = await recipientsRepository.findById(db, caller.organizationId, id);
+        if (!row) throw notFound(RECIPIENT_NOT_FOUND);
+        return toRecipientDto(row);
+      }
+      return changing(caller, async (tx) => {
+        const row = await recipientsRepository.update(tx, caller.organizationId, id, changes);
+        if (!row) throw notFound(RECIPIENT_NOT_FOUND);
+        return { result: toRecipientDto(row), ids: [id] };
+      });
     },
 
     /** Admins (the route checks). Mail items keep their history; their recipient becomes empty. */
     async remove(caller: OrgCaller, id: string): Promise<void> {
-      if (!(await recipientsRepository.delete(db, caller.organizationId, id))) throw notFound(RECIPIENT_NOT_FOUND);
+      await changing(caller, async (tx) => {
+        if (!(await recipientsRepository.delete(tx, caller.organizationId, id))) throw notFound(RECIPIENT_NOT_FOUND);
+        return { result: undefined, ids: [id] };
+      });
     },
 
     /**
@@ -249,6 +271,9 @@ export function createRecipientsService({ db }: Deps) {
             after: counts,
           });
         }
+        // Their items changed too (names, notes): the desk's lists refresh with the recipients.
+        await publishLive(tx, liveChange(organizationId, 'recipients', [id]));
+        if (items.items + elsewhere.items > 0) await publishLive(tx, liveChange(organizationId, 'mail-items'));
         return { recipient: toRecipientDto(erased ?? row), counts };
       });
       return result;
@@ -286,6 +311,7 @@ export function createRecipientsService({ db }: Deps) {
           caller.organizationId,
           importable.map((r) => r.data!),
         );
+        if (created > 0) await publishLive(tx, liveChange(caller.organizationId, 'recipients'));
         return {
           created,
           skippedDuplicates: valid.length - importable.length,

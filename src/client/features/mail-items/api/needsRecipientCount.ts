@@ -12,7 +12,7 @@ import { mailItemsQueryKey } from '@/lib/resources/keys';
 export const needsRecipientKey = (organizationId: string) =>
   [...mailItemsQueryKey(organizationId), 'needs-recipient'] as const;
 
-/** Checked again every minute, as other desks log items too. */
+/** Other desks' items reach it through the live desk's stream (decision 043): under the mail items key, no polling. */
 export function useNeedsRecipientCount(organizationId: string | undefined) {
   return useQuery({
     queryKey: [...needsRecipientKey(organizationId ?? ''), 'count'] as const,
@@ -21,6 +21,5 @@ export function useNeedsRecipientCount(organizationId: string | undefined) {
         organizationId: organizationId!,
       }),
     enabled: Boolean(organizationId),
-    refetchInterval: 60_000,
   });
 }

@@ -80,8 +80,11 @@ export function LabelReader({ organizationId, photo, original, threshold, onTrac
       if (!stillCurrent()) return;
       const lines: string[] = [];
       let tone: 'ok' | 'warn' = 'ok';
-      const nothing = !reading.trackingNumber && !reading.addresseeByHeading;
-      if (!reading.text.trim() || (nothing && reading.ocrConfidence < UNREADABLE_CONFIDENCE)) {
+      // Text Tesseract was unsure of and with no address heading: blur, or another script (a
+      // Cyrillic label read as English is a jumble of letters that could fuzzily match a name).
+      const textUnreadable =
+        !reading.text.trim() || (!reading.addresseeByHeading && reading.ocrConfidence < UNREADABLE_CONFIDENCE);
+      if (textUnreadable && !reading.trackingNumber) {
         setStatus({
           kind: 'error',
           message:
@@ -91,18 +94,30 @@ export function LabelReader({ organizationId, photo, original, threshold, onTrac
       }
       if (reading.trackingNumber) {
         const filled = onTracking(reading.trackingNumber);
+        const number = `${reading.trackingNumber}${reading.carrier ? ` (${reading.carrier})` : ''}`;
+        // A barcode's number passed its check digit as decoded; one read from print may have a
+        // misread character that still passes it: the clerk is asked to compare.
         lines.push(
-          filled
-            ? `Tracking number ${reading.trackingNumber}${reading.carrier ? ` (${reading.carrier})` : ''} read from the label.`
-            : `The label reads ${reading.trackingNumber}; the tracking number already entered was kept.`,
+          !filled
+            ? `The label reads ${reading.trackingNumber}; the tracking number already entered was kept.`
+            : reading.trackingSource === 'barcode'
+              ? `Tracking number ${number} read from the barcode.`
+              : `Tracking number ${number} read from the printed text (no barcode could be read): check it against the label.`,
         );
       } else {
         tone = 'warn';
         lines.push('No tracking number found on the label: scan the barcode or type it.');
       }
-      const decision = decideRecipient(matchRecipient(reading.addressee, recipients), threshold);
+      const decision = textUnreadable
+        ? ({ kind: 'none' } as const)
+        : decideRecipient(matchRecipient(reading.addressee, recipients), threshold);
       let candidates: Array<RecipientCandidate<RecipientChoice>> = [];
-      if (decision.kind === 'filled') {
+      if (textUnreadable) {
+        tone = 'warn';
+        lines.push(
+          'No readable address on the label (blurred, or not in the Latin alphabet): pick the recipient by hand.',
+        );
+      } else if (decision.kind === 'filled') {
         const { recipient, confidence } = decision.candidate;
         lines.push(
           onRecipient(recipient, confidence)

@@ -66,6 +66,20 @@ describe('label blocks', () => {
     expect(extractLabel('DELIVER TO\nMaria Garcia\nRoom 204').addressee).toEqual(['Maria Garcia', 'Room 204']);
   });
 
+  it('skips a speck OCR leaves after the heading, and the blank line after it', () => {
+    const label = extractLabel('SHIP TO: .\n\nODALYS WHITCOMBE\n\n100 HARBOR WAY APT 4B\nBOSTON MA 02110');
+    expect(label.addressee).toEqual(['ODALYS WHITCOMBE']);
+    expect(extractLabel('SHIP TO: .\nODALYS WHITCOMBE\nAPT 4B').addressee).toEqual(['ODALYS WHITCOMBE', 'APT 4B']);
+  });
+
+  it('does not make a UPS number of an address line or of bars read as letters', () => {
+    // Each once passed the check digit with a shipper spelling tried both ways (found in the evaluation).
+    expect(findTrackingNumber(['2200 CAMPUS DR APT4B'])).toBeNull();
+    expect(findTrackingNumber(['Ill | ll | Il IZOOMIILROCOIOM8O5'])).toBeNull();
+    // A real one with the shipper's 4 read as A, and TRACKING misread, is still found.
+    expect(findTrackingNumber(['TRACNG # 1Z JF8 LAR 03 7552 9660'])?.trackingNumber).toBe('1ZJF8L4R0375529660');
+  });
+
   it('offers every text line when the label has no heading', () => {
     const label = extractLabel('||| ::: |||\nJANE SMITH\n100 HARBOR WAY\n');
     expect(label.addresseeByHeading).toBe(false);

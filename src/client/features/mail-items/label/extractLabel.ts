@@ -51,6 +51,10 @@ const SHIPPER_TWINS: Record<string, string[]> = {
   B: ['B', '8'],
   '2': ['2', 'Z'],
   Z: ['Z', '2'],
+  '4': ['4', 'A'],
+  A: ['A', '4'],
+  '6': ['6', 'G'],
+  G: ['G', '6'],
 };
 
 /**
@@ -63,8 +67,11 @@ function spellings(run: string): string[] {
   const raw = run.toUpperCase().replace(/[^A-Z0-9|!]/g, '');
   const out = new Set<string>([raw]);
   // UPS: 1Z + 6 shipper characters + 10 digits (service, package, check digit).
-  const ups = /^[1IL|!7T]?[Z2]([A-Z0-9|!]{16})$/.exec(raw);
-  if (ups?.[1]) {
+  // The "1Z" must be there (a 2 alone is not a Z), and most of the ten digits must have been read
+  // as digits: with 2^6 spellings of the shipper tried, the check digit alone (1 in 10) would let
+  // an address line ("2200 CAMPUS DR APT4B") or a barcode's bars read as letters pass.
+  const ups = /^[1IL|!7T][Z2]([A-Z0-9|!]{16})$/.exec(raw);
+  if (ups?.[1] && (ups[1].slice(6).match(/\d/g)?.length ?? 0) >= 7) {
     const shipper = ups[1].slice(0, 6);
     const digits = digitsOf(ups[1].slice(6));
     let variants = [''];
@@ -166,7 +173,8 @@ function clean(line: string): string {
 function blockAt(lines: readonly string[], start: number, heading: RegExp): string[] {
   const block: string[] = [];
   const first = clean((lines[start] ?? '').replace(heading, ''));
-  if (first) block.push(first);
+  // What OCR leaves after a heading is often a speck ("SHIP TO: ."): not the address's first line.
+  if (/[A-Z0-9]/i.test(first)) block.push(first);
   for (let i = start + 1; i < lines.length && block.length < MAX_ADDRESS_LINES; i++) {
     const line = clean(lines[i] ?? '');
     if (!line) {

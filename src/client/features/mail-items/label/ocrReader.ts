@@ -1,6 +1,8 @@
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import { version } from 'tesseract.js/package.json';
+import { loadBarcodeDetector } from '../intake/barcode/decodeBarcode';
 import { extractLabel, type LabelText } from './extractLabel';
+import { trackingOfBarcodes, type BarcodeTracking } from './labelBarcode';
 
 /**
  * The label reader (decision 040): tesseract.js in a Web Worker, with its worker script, core
@@ -22,7 +24,36 @@ export type ReadStage = 'loading' | 'reading';
 export type OnProgress = (stage: ReadStage, progress: number) => void;
 
 /** The reader's settings; the evaluation (scripts/labels) varies them to compare. */
-export const tuning = { psm: PSM.SINGLE_BLOCK, prepare: true, rotateAuto: true, secondPass: true, crop: true };
+export const tuning = {
+  psm: PSM.SINGLE_BLOCK,
+  prepare: true,
+  rotateAuto: true,
+  secondPass: true,
+  /**
+   * Read again (sparse) when the first reading found no address heading, as well as when it found
+   * no number. Off: it read 17 of 50 labels twice (Amazon's have no heading) to fill in one more.
+   */
+  secondPassForHeading: false,
+  /** Decode only the label's region, not the whole photo. */
+  barcodeInRegion: true,
+  crop: true,
+  /** Decode the label's barcode (ZXing) before the OCR. */
+  barcode: true,
+  /** Paint out a decoded barcode before the OCR, and turn the label level by its angle. */
+  maskBarcode: true,
+  /** Logs what the reader measured (the evaluation's DUMP). */
+  debug: false,
+  levelByBarcode: true,
+  /**
+   * The decoder's retries when the photo as it is decodes nothing: turned by so many degrees
+   * (1D codes are read along rows) and scaled (blur and grain shrink with the photo).
+   */
+  barcodeRetries: [
+    { turn: 0, scale: 0.5 },
+    { turn: -7, scale: 0.75 },
+    { turn: 7, scale: 0.75 },
+  ] as Array<{ turn: number; scale: number }>,
+};
 
 let worker: Promise<Worker> | null = null;
 let progressListener: OnProgress | null = null;
@@ -125,24 +156,194 @@ function labelBox(bitmap: ImageBitmap): { x: number; y: number; width: number; h
   return { x: left, y: top, width: right - left, height: bottom - top };
 }
 
-export async function prepare(image: Blob): Promise<HTMLCanvasElement> {
+/** The photo, decoded once for both readers; refused when it cannot be opened or is too large. */
+export async function open(image: Blob): Promise<ImageBitmap> {
   const bitmap = await decode(image);
   if (bitmap.width * bitmap.height > MAX_PIXELS) {
     bitmap.close();
     throw new LabelImageError('This image is too large to read. Take the photo again at a normal size.');
   }
-  const box = tuning.crop ? labelBox(bitmap) : { x: 0, y: 0, width: bitmap.width, height: bitmap.height };
+  return bitmap;
+}
+
+/** Grey values of a canvas's pixels, row by row. */
+function greyOf(context: CanvasRenderingContext2D, width: number, height: number): Uint8Array {
+  const data = context.getImageData(0, 0, width, height).data;
+  const grey = new Uint8Array(width * height);
+  for (let i = 0; i < grey.length; i++) grey[i] = (data[i * 4]! + data[i * 4 + 1]! + data[i * 4 + 2]!) / 3;
+  return grey;
+}
+
+/**
+ * How far the label is turned, read from its barcode's bars: ZXing reports the decoded rows as an
+ * upright box, not the bars' slant, so the row through the middle of that box is compared with
+ * rows above and below it; the shift that lines their bars up is the slant (bars stand at right
+ * angles to the label's text). Radians, positive clockwise; 0 when the bars do not line up.
+ */
+export function barcodeSlant(
+  grey: Uint8Array,
+  width: number,
+  height: number,
+  corners: ReadonlyArray<{ x: number; y: number }>,
+): number {
+  const xs = corners.map((c) => c.x);
+  const ys = corners.map((c) => c.y);
+  const x0 = Math.max(0, Math.round(Math.min(...xs)));
+  const x1 = Math.min(width - 1, Math.round(Math.max(...xs)));
+  const yc = Math.round((Math.min(...ys) + Math.max(...ys)) / 2);
+  const length = x1 - x0;
+  if (length < 40) return 0;
+  // Rows a tenth of the code's length apart: inside the bars of any carrier's code (a fifth as tall as long).
+  const d = Math.max(4, Math.round(length * 0.05));
+  if (yc - d < 0 || yc + d >= height) return 0;
+  const maxShift = Math.round(2 * d * Math.tan((15 * Math.PI) / 180));
+  const inner0 = x0 + maxShift;
+  const inner1 = x1 - maxShift;
+  if (inner1 - inner0 < 20) return 0;
+  let best = 0;
+  let bestCost = Infinity;
+  for (let shift = -maxShift; shift <= maxShift; shift++) {
+    let cost = 0;
+    for (let x = inner0; x < inner1; x++) {
+      // The row above moved by -shift/2, the row below by +shift/2: a slant of shift per 2d rows.
+      const up = grey[(yc - d) * width + x - Math.round(shift / 2)]!;
+      const down = grey[(yc + d) * width + x + Math.round(shift / 2)]!;
+      cost += Math.abs(up - down);
+    }
+    if (cost < bestCost) [best, bestCost] = [shift, cost];
+  }
+  return -Math.atan2(best, 2 * d);
+}
+
+/**
+ * Paints out a barcode on a label already turned level: from the row through the code's middle
+ * (x0..x1 wide), up and down while the row is bars all along (a change of shade in nearly every
+ * stretch of a twentieth of its length), then a margin. The bars are the OCR's worst noise: with them, Tesseract
+ * read a clean, 7-degree-askew label as "Lig"; the printed number and the address stay.
+ */
+function maskBars(
+  context: CanvasRenderingContext2D,
+  width: number,
+  height: number,
+  x0: number,
+  x1: number,
+  yc: number,
+) {
+  const grey = greyOf(context, width, height);
+  const left = Math.max(0, Math.round(x0));
+  const right = Math.min(width - 1, Math.round(x1));
+  // A window wide enough to hold a bar and a space of any code (Code 128's widest are four modules;
+  // a short DHL number has few, wide modules).
+  const WINDOW = Math.max(12, Math.round((right - left) / 20));
+  // "A change of shade" relative to the bars' own contrast on the middle row: a low-contrast
+  // label's bars are grey on grey.
+  let lo = 255;
+  let hi = 0;
+  const mid = Math.max(0, Math.min(height - 1, Math.round(yc)));
+  for (let x = left; x <= right; x++) {
+    const v = grey[mid * width + x]!;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  const shade = Math.max(16, 0.45 * (hi - lo));
+  const isBars = (y: number) => {
+    if (y < 0 || y >= height) return false;
+    let windows = 0;
+    let barred = 0;
+    for (let start = left; start + WINDOW <= right; start += WINDOW) {
+      windows++;
+      let lo = 255;
+      let hi = 0;
+      for (let x = start; x < start + WINDOW; x++) {
+        const v = grey[y * width + x]!;
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+      if (hi - lo > shade) barred++;
+    }
+    return windows > 0 && barred >= 0.85 * windows;
+  };
+  const limit = Math.round((right - left) * 0.4);
+  let top = Math.round(yc);
+  let bottom = Math.round(yc);
+  for (let miss = 0; top > yc - limit && miss < 3; top--) miss = isBars(top - 1) ? 0 : miss + 1;
+  for (let miss = 0; bottom < yc + limit && miss < 3; bottom++) miss = isBars(bottom + 1) ? 0 : miss + 1;
+  // Blur leaves the bars' ends grey: a margin of a few pixels more than the rows found.
+  const margin = Math.max(4, Math.round((right - left) * 0.02));
+  context.fillStyle = '#fff';
+  context.fillRect(left - margin, top - margin, right - left + 2 * margin, bottom - top + 2 * margin);
+}
+
+/**
+ * The photo as the reader sees it best: the label's region, scaled to READ_SIDE on its long side,
+ * grey, its contrast stretched. When the barcode was decoded, its bars are painted out and the
+ * label is turned level by the barcode's own angle (so Tesseract's slower deskew is not needed).
+ */
+/** The label's region of the photo (tuning.crop), else the whole photo. */
+export function regionOf(bitmap: ImageBitmap): Box {
+  return tuning.crop ? labelBox(bitmap) : { x: 0, y: 0, width: bitmap.width, height: bitmap.height };
+}
+
+export async function prepare(
+  image: Blob | ImageBitmap,
+  barcode?: LabelBarcode | null,
+  labelRegion?: Box,
+): Promise<HTMLCanvasElement> {
+  const bitmap = image instanceof Blob ? await open(image) : image;
+  const box = labelRegion ?? regionOf(bitmap);
   // Up to twice the size: a label photographed from afar has print too small for the reader.
   const scale = Math.min(2, READ_SIDE / Math.max(box.width, box.height));
-  const width = Math.max(1, Math.round(box.width * scale));
-  const height = Math.max(1, Math.round(box.height * scale));
+  const w = box.width * scale;
+  const h = box.height * scale;
+  let angle = 0;
+  if (barcode && tuning.levelByBarcode) {
+    // The slant measured on the photo itself, around the decoded rows only.
+    const xs = barcode.corners.map((c) => c.x);
+    const ys = barcode.corners.map((c) => c.y);
+    const pad = Math.max(...xs) - Math.min(...xs);
+    const sx = Math.max(0, Math.floor(Math.min(...xs)));
+    const sy = Math.max(0, Math.floor(Math.min(...ys) - pad * 0.2));
+    const sw = Math.min(bitmap.width - sx, Math.ceil(pad) + 1);
+    const sh = Math.min(bitmap.height - sy, Math.ceil(Math.max(...ys) - Math.min(...ys) + pad * 0.4));
+    const probe = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+    if (probe && sw > 0 && sh > 0) {
+      probe.canvas.width = sw;
+      probe.canvas.height = sh;
+      probe.drawImage(bitmap, sx, sy, sw, sh, 0, 0, sw, sh);
+      const local = barcode.corners.map((c) => ({ x: c.x - sx, y: c.y - sy }));
+      angle = barcodeSlant(greyOf(probe, sw, sh), sw, sh, local);
+      if (tuning.debug) console.log(`barcode slant ${((angle * 180) / Math.PI).toFixed(1)} degrees`);
+    }
+  }
+  const cos = Math.abs(Math.cos(angle));
+  const sin = Math.abs(Math.sin(angle));
+  const width = Math.max(1, Math.round(w * cos + h * sin));
+  const height = Math.max(1, Math.round(w * sin + h * cos));
   const canvas = document.createElement('canvas');
   canvas.width = width;
   canvas.height = height;
   const context = canvas.getContext('2d', { willReadFrequently: true });
   if (!context) throw new LabelImageError('This browser cannot prepare images for reading.');
-  context.drawImage(bitmap, box.x, box.y, box.width, box.height, 0, 0, width, height);
-  bitmap.close();
+  context.fillStyle = '#fff';
+  context.fillRect(0, 0, width, height);
+  // In the photo's own coordinates: the label's box centred, turned level, scaled.
+  context.translate(width / 2, height / 2);
+  context.rotate(-angle);
+  context.scale(scale, scale);
+  context.translate(-(box.x + box.width / 2), -(box.y + box.height / 2));
+  context.drawImage(bitmap, box.x, box.y, box.width, box.height, box.x, box.y, box.width, box.height);
+  const toCanvas = context.getTransform();
+  context.setTransform(1, 0, 0, 1, 0, 0);
+  if (barcode && tuning.maskBarcode) {
+    // The decoded rows' ends and middle, where they are on the level canvas.
+    const xs = barcode.corners.map((c) => c.x);
+    const ys = barcode.corners.map((c) => c.y);
+    const yMid = (Math.min(...ys) + Math.max(...ys)) / 2;
+    const a = toCanvas.transformPoint(new DOMPoint(Math.min(...xs), yMid));
+    const b = toCanvas.transformPoint(new DOMPoint(Math.max(...xs), yMid));
+    maskBars(context, width, height, Math.min(a.x, b.x), Math.max(a.x, b.x), (a.y + b.y) / 2);
+  }
+  if (image instanceof Blob) bitmap.close();
   const pixels = context.getImageData(0, 0, width, height);
   const data = pixels.data;
   const histogram = new Uint32Array(256);
@@ -165,6 +366,97 @@ export async function prepare(image: Blob): Promise<HTMLCanvasElement> {
   return canvas;
 }
 
+type Box = { x: number; y: number; width: number; height: number };
+
+/** A region of the photo turned by `degrees` about its centre and scaled, on a canvas as large as the result. */
+function turned(bitmap: ImageBitmap, box: Box, degrees: number, scale: number): HTMLCanvasElement | null {
+  const radians = (degrees * Math.PI) / 180;
+  const cos = Math.abs(Math.cos(radians));
+  const sin = Math.abs(Math.sin(radians));
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.max(1, Math.round((box.width * cos + box.height * sin) * scale));
+  canvas.height = Math.max(1, Math.round((box.width * sin + box.height * cos) * scale));
+  const context = canvas.getContext('2d');
+  if (!context) return null;
+  context.fillStyle = '#fff';
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.translate(canvas.width / 2, canvas.height / 2);
+  context.rotate(radians);
+  context.scale(scale, scale);
+  context.drawImage(
+    bitmap,
+    box.x,
+    box.y,
+    box.width,
+    box.height,
+    -box.width / 2,
+    -box.height / 2,
+    box.width,
+    box.height,
+  );
+  return canvas;
+}
+
+/**
+ * The tracking number in the label's barcode, decoded by the desk's own ZXing reader (decision
+ * 034) from the same photo. ZXing reads a 1D code along rows, so a label photographed more than a
+ * few degrees askew crosses too few bars on any one row: when the photo as it is decodes nothing
+ * valid, it is tried turned a little each way (a cheap retry). Null when no barcode validates, or
+ * the reader cannot start (the OCR still reads the printed number).
+ */
+export interface LabelBarcode extends BarcodeTracking {
+  /** Which attempt decoded it: 0 the photo as it is, then each of tuning.barcodeRetries. */
+  attempt: number;
+  /** Where ZXing read it, in the photo's pixels (the row(s) it decoded along, corner to corner). */
+  corners: Array<{ x: number; y: number }>;
+}
+
+export async function readLabelBarcode(bitmap: ImageBitmap, box?: Box): Promise<LabelBarcode | null> {
+  // Only the label's own region (found for the OCR): a third to a half of the photo's pixels to decode.
+  const region = box ?? { x: 0, y: 0, width: bitmap.width, height: bitmap.height };
+  let detector;
+  try {
+    detector = await loadBarcodeDetector();
+  } catch {
+    return null;
+  }
+  const attempts: Array<() => ImageBitmap | HTMLCanvasElement | null> = [
+    () => (box ? turned(bitmap, region, 0, 1) : bitmap),
+    ...tuning.barcodeRetries.map(
+      ({ turn, scale }) =>
+        () =>
+          turned(bitmap, region, turn, scale),
+    ),
+  ];
+  for (const [attempt, source] of attempts.entries()) {
+    const image = source();
+    if (!image) continue;
+    try {
+      const codes = await detector.detect(image);
+      const found = trackingOfBarcodes(codes.map((b) => b.rawValue));
+      const code =
+        found && codes.find((c) => trackingOfBarcodes([c.rawValue])?.trackingNumber === found.trackingNumber);
+      if (found && code) {
+        // Back from the turned canvas to the photo: scale back, turn back about the centres.
+        const retry = attempt === 0 ? { turn: 0, scale: 1 } : tuning.barcodeRetries[attempt - 1]!;
+        const r = (-retry.turn * Math.PI) / 180;
+        const corners = code.cornerPoints.map(({ x, y }) => {
+          const dx = (x - image.width / 2) / retry.scale;
+          const dy = (y - image.height / 2) / retry.scale;
+          return {
+            x: region.x + region.width / 2 + dx * Math.cos(r) - dy * Math.sin(r),
+            y: region.y + region.height / 2 + dx * Math.sin(r) + dy * Math.cos(r),
+          };
+        });
+        return { ...found, attempt, corners };
+      }
+    } catch {
+      // a failed decode is no barcode: try the next way, then leave the number to the OCR
+    }
+  }
+  return null;
+}
+
 /** A data URL's bytes, decoded here: fetch() of a data: URL is a connect-src request the CSP refuses. */
 function blobOf(dataUrl: string): Blob {
   const match = /^data:([^;,]*)(;base64)?,(.*)$/s.exec(dataUrl);
@@ -179,34 +471,79 @@ export interface LabelReading extends LabelText {
   text: string;
   /** Tesseract's mean word confidence, 0-100. */
   ocrConfidence: number;
+  /** Where the tracking number came from: the label's barcode (validated), its printed text, or nowhere. */
+  trackingSource: 'barcode' | 'text' | null;
+  /** Which decoding attempt read the barcode (0 the photo as it is, then each retry), for the evaluation. */
+  barcodeAttempt: number | null;
+  /** Milliseconds spent in each step, for the evaluation. */
+  steps: { barcode: number; prepare: number; ocr: number; secondOcr: number };
 }
 
-/** Reads a label photo (a File, Blob, or the dialog's data URL) on this device. */
+/**
+ * Reads a label photo (a File, Blob, or the dialog's data URL) on this device: its barcode by
+ * ZXing and its text by Tesseract, side by side (the OCR in its worker, the decoder here). A
+ * barcode's tracking number that validates wins over one read from the printed text (a barcode
+ * read is exact or nothing; OCR mistakes 8 for B); the text gives the sender and addressee.
+ */
 export async function readLabel(image: Blob | string, onProgress?: OnProgress): Promise<LabelReading> {
   const blob = typeof image === 'string' ? blobOf(image) : image;
   progressListener = onProgress ?? null;
+  let bitmap: ImageBitmap | null = null;
   try {
     onProgress?.('loading', 0);
-    const [canvas, w] = await Promise.all([tuning.prepare ? prepare(blob) : blob, getWorker()]);
+    const [opened, w] = await Promise.all([open(blob), getWorker()]);
+    bitmap = opened;
+    // The barcode first: its number is exact, and where it lies tells the OCR what to skip and
+    // how far the label is turned.
+    const steps = { barcode: 0, prepare: 0, ocr: 0, secondOcr: 0 };
+    let mark = performance.now();
+    const lap = () => {
+      const now = performance.now();
+      const ms = now - mark;
+      mark = now;
+      return Math.round(ms);
+    };
+    const region = regionOf(opened);
+    const fromBarcode = tuning.barcode
+      ? await readLabelBarcode(opened, tuning.barcodeInRegion ? region : undefined)
+      : null;
+    steps.barcode = lap();
+    const canvas = tuning.prepare ? await prepare(opened, fromBarcode, region) : blob;
+    steps.prepare = lap();
+    const rotateAuto = tuning.rotateAuto && !(fromBarcode && tuning.levelByBarcode && tuning.prepare);
     onProgress?.('reading', 0);
     await w.setParameters({ tessedit_pageseg_mode: tuning.psm });
-    const { data } = await w.recognize(canvas, { rotateAuto: tuning.rotateAuto });
-    const first = { ...extractLabel(data.text), text: data.text, ocrConfidence: data.confidence };
-    if (!tuning.secondPass || (first.trackingNumber && first.addresseeByHeading)) return first;
+    const { data } = await w.recognize(canvas, { rotateAuto });
+    steps.ocr = lap();
+    const text = extractLabel(data.text);
+    const first: LabelReading = {
+      ...text,
+      ...(fromBarcode ? { trackingNumber: fromBarcode.trackingNumber, carrier: fromBarcode.carrier } : {}),
+      trackingSource: fromBarcode ? 'barcode' : text.trackingNumber ? 'text' : null,
+      barcodeAttempt: fromBarcode?.attempt ?? null,
+      text: data.text,
+      ocrConfidence: data.confidence,
+      steps,
+    };
+    if (!tuning.secondPass || (first.trackingNumber && (first.addresseeByHeading || !tuning.secondPassForHeading)))
+      return first;
     // Read as one block, a barcode merges with the number printed beside it; read as sparse
     // text, it stays apart. Only when the first reading missed something, so most labels read once.
     await w.setParameters({ tessedit_pageseg_mode: PSM.SPARSE_TEXT });
-    const { data: sparse } = await w.recognize(canvas, { rotateAuto: tuning.rotateAuto });
+    const { data: sparse } = await w.recognize(canvas, { rotateAuto });
+    steps.secondOcr = lap();
     const second = extractLabel(sparse.text);
     const useSecond = !first.addresseeByHeading && second.addresseeByHeading;
     return {
       ...first,
       trackingNumber: first.trackingNumber ?? second.trackingNumber,
       carrier: first.trackingNumber ? first.carrier : second.carrier,
+      trackingSource: first.trackingSource ?? (second.trackingNumber ? 'text' : null),
       ...(useSecond ? { sender: second.sender, addressee: second.addressee, addresseeByHeading: true } : {}),
       text: `${data.text}\n${sparse.text}`,
     };
   } finally {
+    bitmap?.close();
     progressListener = null;
   }
 }

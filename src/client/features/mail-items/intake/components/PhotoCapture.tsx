@@ -10,6 +10,7 @@ import { ACCEPT_ATTRIBUTE, BARCODE_CAPTURE_TARGET, CAMERA_CAPTURE_TARGET, MESSAG
 import {
   PhotoRejected,
   PhotoUploadFailed,
+  captureFullFrame,
   captureVideoFrame,
   processPhotoFile,
   resizePhotoFile,
@@ -158,7 +159,8 @@ function CameraUnavailable({ children }: { children: string }) {
 }
 
 function CameraPane({ onPhotoChange }: { onPhotoChange: (dataUrl: string, original?: Blob) => void }) {
-  const { videoRef, status } = useCamera();
+  // A photo is read for its label's print: the camera's full resolution, not the barcode pane's 1280.
+  const { videoRef, status } = useCamera(1920);
 
   if (status === 'unavailable') {
     return (
@@ -171,11 +173,13 @@ function CameraPane({ onPhotoChange }: { onPhotoChange: (dataUrl: string, origin
     );
   }
 
-  const capture = () => {
+  const capture = async () => {
     const video = videoRef.current;
     if (!video) return;
     try {
-      onPhotoChange(captureVideoFrame(video, CAMERA_CAPTURE_TARGET));
+      const photo = captureVideoFrame(video, CAMERA_CAPTURE_TARGET);
+      // The frame at full size too, for the label reader (the photo kept is 600x450).
+      onPhotoChange(photo, await captureFullFrame(video).catch(() => undefined));
     } catch (err) {
       toast({
         title: 'Error',
@@ -195,7 +199,13 @@ function CameraPane({ onPhotoChange }: { onPhotoChange: (dataUrl: string, origin
           </span>
         )}
       </div>
-      <Button type="button" variant="outline" className="w-full" disabled={status !== 'ready'} onClick={capture}>
+      <Button
+        type="button"
+        variant="outline"
+        className="w-full"
+        disabled={status !== 'ready'}
+        onClick={() => void capture()}
+      >
         <Camera aria-hidden />
         Capture Photo
       </Button>

@@ -11,7 +11,7 @@ function cameraSupported() {
  * The rear camera streamed into the returned video element while the component is mounted;
  * 'unavailable' when there is none or permission is refused (the caller offers a file input).
  */
-export function useCamera() {
+export function useCamera(idealWidth = 1280) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const [status, setStatus] = useState<CameraStatus>(() => (cameraSupported() ? 'starting' : 'unavailable'));
 
@@ -20,7 +20,7 @@ export function useCamera() {
     let stream: MediaStream | null = null;
     let cancelled = false;
     navigator.mediaDevices
-      .getUserMedia({ video: { facingMode: { ideal: 'environment' }, width: { ideal: 1280 } }, audio: false })
+      .getUserMedia({ video: { facingMode: { ideal: 'environment' }, width: { ideal: idealWidth } }, audio: false })
       .then(async (media) => {
         if (cancelled) {
           media.getTracks().forEach((track) => track.stop());
@@ -40,6 +40,7 @@ export function useCamera() {
       cancelled = true;
       stream?.getTracks().forEach((track) => track.stop());
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the stream starts once per mount
   }, []);
 
   return { videoRef, status };

@@ -104,6 +104,22 @@ export function captureVideoFrame(video: HTMLVideoElement, target: ResizeTarget)
   return drawToJpeg(video, video.videoWidth, video.videoHeight, target);
 }
 
+/**
+ * The current frame at the camera's full resolution, for reading on the device (the label
+ * reader): the photo kept is the small JPEG above, too small for a label's print. Never sent.
+ */
+export function captureFullFrame(video: HTMLVideoElement): Promise<Blob> {
+  const canvas = document.createElement('canvas');
+  canvas.width = video.videoWidth;
+  canvas.height = video.videoHeight;
+  const context = canvas.getContext('2d');
+  if (!context || !canvas.width || !canvas.height) return Promise.reject(new Error(MESSAGES.noCanvas));
+  context.drawImage(video, 0, 0);
+  return new Promise((resolve, reject) =>
+    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error(MESSAGES.couldNotProcess))), 'image/jpeg', 0.92),
+  );
+}
+
 async function optimize(file: File, mobile: boolean): Promise<string> {
   const rules = rulesFor(mobile);
   const img = await loadImage(file);

@@ -1,0 +1,149 @@
+import { useEffect } from 'react';
+import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { LIVE_EVENTS_PATH, type LiveChangeEvent, type LiveEndReason, type LiveEventKind } from '../../contract/live';
+import { orgQueryKey } from './queryClient';
+import {
+  analyticsQueryKey,
+  currentUserQueryKey,
+  dashboardStatsQueryKey,
+  dashboardTrendsQueryKey,
+  historyQueryKey,
+  locationsQueryKey,
+  mailItemsQueryKey,
+  mailroomsQueryKey,
+  membersQueryKey,
+  organizationsQueryKey,
+  recentActivityQueryKey,
+  recipientSummaryQueryKey,
+  recipientsQueryKey,
+} from './resources/keys';
+
+/*
+ * The live desk (issue 29, decision 043): one EventSource for the organization on screen, opened
+ * once by the signed-in shell. Each change the server announces marks the queries that show it
+ * stale, and TanStack Query refetches the ones on screen (the others when next shown): Mail
+ * Intake, Pending Pickups, the dashboard and History follow other desks without polling.
+ * Nothing is replayed after a drop: the server says `resync` when the browser reconnects, and
+ * everything of the organization is refetched.
+ */
+
+/** What each kind of change makes stale. A mail item shows on every desk screen and in the counts. */
+export function keysFor(organizationId: string, kind: LiveEventKind): QueryKey[] {
+  switch (kind) {
+    case 'mail-items':
+      return [
+        mailItemsQueryKey(organizationId),
+        historyQueryKey(organizationId),
+        dashboardStatsQueryKey(organizationId),
+        dashboardTrendsQueryKey(organizationId),
+        recentActivityQueryKey(organizationId),
+        // Locations show how many items they hold; Reports count them.
+        locationsQueryKey(organizationId),
+        analyticsQueryKey(organizationId),
+      ];
+    case 'recipients':
+      // Lists and History show recipients' names; the dashboard counts the active ones.
+      return [
+        recipientsQueryKey(organizationId),
+        recipientSummaryQueryKey(organizationId),
+        mailItemsQueryKey(organizationId),
+        historyQueryKey(organizationId),
+        dashboardStatsQueryKey(organizationId),
+        recentActivityQueryKey(organizationId),
+      ];
+    case 'storage':
+      return [mailroomsQueryKey(organizationId), locationsQueryKey(organizationId), mailItemsQueryKey(organizationId)];
+    case 'members':
+      // The list of one's organizations carries one's own role there.
+      return [membersQueryKey(organizationId), organizationsQueryKey];
+  }
+}
+
+/** Changes arriving together (a busy desk) are applied once: one refetch per screen, not one per item. */
+const GATHER_MS = 50;
+/** After the server refused or dropped the stream for good (a deploy, a 502), the next try; doubling. */
+const RETRY_MIN_MS = 2_000;
+const RETRY_MAX_MS = 30_000;
+
+function invalidate(queryClient: QueryClient, keys: QueryKey[]) {
+  for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
+}
+
+/** Refetch everything of the organization shown, and the lists around it. */
+function resync(queryClient: QueryClient, organizationId: string) {
+  invalidate(queryClient, [orgQueryKey(organizationId), organizationsQueryKey, membersQueryKey(organizationId)]);
+}
+
+/** Opens the organization's stream while `organizationId` is set; one per signed-in shell. */
+export function useLiveEvents(organizationId: string | undefined) {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!organizationId || typeof EventSource === 'undefined') return;
+    let source: EventSource | undefined;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let gather: ReturnType<typeof setTimeout> | undefined;
+    let failures = 0;
+    let stopped = false;
+    const pending = new Set<LiveEventKind>();
+
+    const flush = () => {
+      gather = undefined;
+      const kinds = [...pending];
+      pending.clear();
+      invalidate(
+        queryClient,
+        kinds.flatMap((kind) => keysFor(organizationId, kind)),
+      );
+    };
+
+    const connect = (afterFailure: boolean) => {
+      source = new EventSource(`${LIVE_EVENTS_PATH}?organizationId=${encodeURIComponent(organizationId)}`);
+      source.addEventListener('ready', () => {
+        // A new stream after one that failed for good: what happened meanwhile is unknown.
+        if (afterFailure) resync(queryClient, organizationId);
+        afterFailure = false;
+        failures = 0;
+      });
+      source.addEventListener('change', (event) => {
+        const { kind } = JSON.parse((event as MessageEvent<string>).data) as LiveChangeEvent;
+        pending.add(kind);
+        gather ??= setTimeout(flush, GATHER_MS);
+      });
+      source.addEventListener('resync', () => resync(queryClient, organizationId));
+      source.addEventListener('ended', (event) => {
+        const { reason } = JSON.parse((event as MessageEvent<string>).data) as { reason: LiveEndReason };
+        if (reason === 'signed-out') {
+          // The session is over: the session check sends the person to the sign-in page.
+          source?.close();
+          void queryClient.invalidateQueries({ queryKey: currentUserQueryKey });
+        } else if (reason === 'removed') {
+          // The organization list drops it and says so (OrganizationProvider); the shell then
+          // opens the stream of the organization it moves to.
+          source?.close();
+          void queryClient.invalidateQueries({ queryKey: organizationsQueryKey });
+        } else if (reason === 'role-changed') {
+          void queryClient.invalidateQueries({ queryKey: organizationsQueryKey });
+        }
+        // 'role-changed' and 'shutdown': the browser reconnects by itself (to another instance).
+      });
+      source.onerror = () => {
+        // The browser retries a dropped stream by itself (readyState CONNECTING); a refusal
+        // (401/404) or a proxy's error page closes it for good: try again later, and check
+        // whether the session and the membership still hold.
+        if (source?.readyState !== EventSource.CLOSED || stopped) return;
+        failures += 1;
+        void queryClient.invalidateQueries({ queryKey: organizationsQueryKey });
+        const delay = Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** (failures - 1));
+        retry = setTimeout(() => connect(true), delay);
+      };
+    };
+
+    connect(false);
+    return () => {
+      stopped = true;
+      source?.close();
+      clearTimeout(retry);
+      clearTimeout(gather);
+    };
+  }, [organizationId, queryClient]);
+}
