@@ -1,6 +1,7 @@
 import { AlertTriangle, Clock, Pencil, RotateCw, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { FormActions } from '@/components/FormActions';
@@ -20,6 +21,7 @@ export function WaitingToSync({ organizationId }: { organizationId: string }) {
   const waiting = useOutbox(organizationId);
   const online = useOnline();
   const [editing, setEditing] = useState<OutboxEntry | null>(null);
+  const [discarding, setDiscarding] = useState<OutboxEntry | null>(null);
   if (waiting.length === 0) return null;
   return (
     <Card className="mb-6 border-amber-300/70 dark:border-amber-500/40" data-testid="waiting-to-sync">
@@ -74,11 +76,7 @@ export function WaitingToSync({ organizationId }: { organizationId: string }) {
                   variant="ghost"
                   size="sm"
                   className="text-red-700 hover:text-red-800 dark:text-red-300"
-                  onClick={() => {
-                    if (window.confirm(`Discard ${entry.label}? It was never logged on the server.`)) {
-                      void discard(entry.key);
-                    }
-                  }}
+                  onClick={() => setDiscarding(entry)}
                 >
                   <Trash2 aria-hidden /> Discard
                 </Button>
@@ -88,6 +86,17 @@ export function WaitingToSync({ organizationId }: { organizationId: string }) {
         </ul>
       </CardContent>
       <CorrectDialog organizationId={organizationId} entry={editing} onClose={() => setEditing(null)} />
+      <ConfirmDialog
+        open={discarding !== null}
+        onOpenChange={(open) => !open && setDiscarding(null)}
+        title="Discard this item?"
+        description={`${discarding?.label ?? ''} was never logged on the server. Discarded, it is gone from this device too.`}
+        confirmLabel="Discard"
+        onConfirm={() => {
+          if (discarding) void discard(discarding.key);
+          setDiscarding(null);
+        }}
+      />
     </Card>
   );
 }
