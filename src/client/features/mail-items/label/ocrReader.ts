@@ -26,6 +26,7 @@ export type OnProgress = (stage: ReadStage, progress: number) => void;
 /** The reader's settings; the evaluation (scripts/labels) varies them to compare. */
 export const tuning = {
   psm: PSM.SINGLE_BLOCK,
+  readSide: READ_SIDE,
   prepare: true,
   rotateAuto: true,
   secondPass: true,
@@ -94,11 +95,6 @@ async function decode(image: Blob): Promise<ImageBitmap> {
   }
 }
 
-/**
- * The photo as the reader sees it best: scaled to READ_SIDE on its long side, grey, and its
- * contrast stretched between the darkest and lightest 1% (labels photographed in a dim mailroom
- * or printed by a tired thermal printer come out grey on grey).
- */
 /** Long side of the thumbnail the label is looked for in. */
 const FIND_SIDE = 320;
 
@@ -274,16 +270,17 @@ function maskBars(
   context.fillRect(left - margin, top - margin, right - left + 2 * margin, bottom - top + 2 * margin);
 }
 
-/**
- * The photo as the reader sees it best: the label's region, scaled to READ_SIDE on its long side,
- * grey, its contrast stretched. When the barcode was decoded, its bars are painted out and the
- * label is turned level by the barcode's own angle (so Tesseract's slower deskew is not needed).
- */
 /** The label's region of the photo (tuning.crop), else the whole photo. */
 export function regionOf(bitmap: ImageBitmap): Box {
   return tuning.crop ? labelBox(bitmap) : { x: 0, y: 0, width: bitmap.width, height: bitmap.height };
 }
 
+/**
+ * The photo as the reader sees it best: the label's region, scaled to READ_SIDE on its long side,
+ * grey, and its contrast stretched between the darkest and lightest 1% (labels photographed in a
+ * dim mailroom or printed by a tired thermal printer come out grey on grey). When the barcode was decoded, its bars are painted out and the
+ * label is turned level by the barcode's own angle (so Tesseract's slower deskew is not needed).
+ */
 export async function prepare(
   image: Blob | ImageBitmap,
   barcode?: LabelBarcode | null,
@@ -292,7 +289,7 @@ export async function prepare(
   const bitmap = image instanceof Blob ? await open(image) : image;
   const box = labelRegion ?? regionOf(bitmap);
   // Up to twice the size: a label photographed from afar has print too small for the reader.
-  const scale = Math.min(2, READ_SIDE / Math.max(box.width, box.height));
+  const scale = Math.min(2, tuning.readSide / Math.max(box.width, box.height));
   const w = box.width * scale;
   const h = box.height * scale;
   let angle = 0;
