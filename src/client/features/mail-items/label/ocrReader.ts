@@ -1,6 +1,7 @@
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import { version } from 'tesseract.js/package.json';
 import { loadBarcodeDetector } from '../intake/barcode/decodeBarcode';
+import { barcodeSlant } from './barcodeSlant';
 import { extractLabel, type LabelText } from './extractLabel';
 import { trackingOfBarcodes, type BarcodeTracking } from './labelBarcode';
 
@@ -168,47 +169,6 @@ function greyOf(context: CanvasRenderingContext2D, width: number, height: number
   const grey = new Uint8Array(width * height);
   for (let i = 0; i < grey.length; i++) grey[i] = (data[i * 4]! + data[i * 4 + 1]! + data[i * 4 + 2]!) / 3;
   return grey;
-}
-
-/**
- * How far the label is turned, read from its barcode's bars: ZXing reports the decoded rows as an
- * upright box, not the bars' slant, so the row through the middle of that box is compared with
- * rows above and below it; the shift that lines their bars up is the slant (bars stand at right
- * angles to the label's text). Radians, positive clockwise; 0 when the bars do not line up.
- */
-export function barcodeSlant(
-  grey: Uint8Array,
-  width: number,
-  height: number,
-  corners: ReadonlyArray<{ x: number; y: number }>,
-): number {
-  const xs = corners.map((c) => c.x);
-  const ys = corners.map((c) => c.y);
-  const x0 = Math.max(0, Math.round(Math.min(...xs)));
-  const x1 = Math.min(width - 1, Math.round(Math.max(...xs)));
-  const yc = Math.round((Math.min(...ys) + Math.max(...ys)) / 2);
-  const length = x1 - x0;
-  if (length < 40) return 0;
-  // Rows a tenth of the code's length apart: inside the bars of any carrier's code (a fifth as tall as long).
-  const d = Math.max(4, Math.round(length * 0.05));
-  if (yc - d < 0 || yc + d >= height) return 0;
-  const maxShift = Math.round(2 * d * Math.tan((15 * Math.PI) / 180));
-  const inner0 = x0 + maxShift;
-  const inner1 = x1 - maxShift;
-  if (inner1 - inner0 < 20) return 0;
-  let best = 0;
-  let bestCost = Infinity;
-  for (let shift = -maxShift; shift <= maxShift; shift++) {
-    let cost = 0;
-    for (let x = inner0; x < inner1; x++) {
-      // The row above moved by -shift/2, the row below by +shift/2: a slant of shift per 2d rows.
-      const up = grey[(yc - d) * width + x - Math.round(shift / 2)]!;
-      const down = grey[(yc + d) * width + x + Math.round(shift / 2)]!;
-      cost += Math.abs(up - down);
-    }
-    if (cost < bestCost) [best, bestCost] = [shift, cost];
-  }
-  return -Math.atan2(best, 2 * d);
 }
 
 /**
