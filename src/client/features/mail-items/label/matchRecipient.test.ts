@@ -80,6 +80,13 @@ describe('label matcher', () => {
     expect(decideRecipient(match, 80)).toMatchObject({ kind: 'choose', reason: 'two-named' });
   });
 
+  it("flags two recipients named even when the unit printed is only one's", () => {
+    // Jane lives in 4B: the unit raises her and lowers Kwame, but the label still names both.
+    const match = matchRecipient(['JANE SMITH & KWAME MENSAH', '100 HARBOR WAY APT 4B'], RECIPIENTS);
+    expect(match.twoNamed).toBe(true);
+    expect(decideRecipient(match, 80)).toMatchObject({ kind: 'choose', reason: 'two-named' });
+  });
+
   it('fills in only at or above the threshold', () => {
     const match = matchRecipient(['JANE SMITH'], RECIPIENTS);
     expect(decideRecipient(match, 80)).toMatchObject({ kind: 'filled', candidate: { recipient: { id: 'jane' } } });

@@ -152,7 +152,7 @@ export function matchRecipient<R extends MatchableRecipient>(
   if (words.length === 0) return { candidates: [], twoNamed: false };
   const units = unitsOnLabel(addressee);
   const text = ` ${words.join(' ')} `;
-  const scored: Array<RecipientCandidate<R> & { used: number[] }> = [];
+  const scored: Array<RecipientCandidate<R> & { used: number[]; name: number }> = [];
   for (const recipient of recipients) {
     const name = nameScore(recipient, words);
     if (name.score === 0) continue;
@@ -162,14 +162,15 @@ export function matchRecipient<R extends MatchableRecipient>(
     const department = recipient.department ? nameWords(recipient.department).join(' ') : '';
     if (department && text.includes(` ${department} `)) confidence += 5;
     confidence = Math.max(0, Math.min(100, Math.round(confidence)));
-    if (confidence >= MIN_CANDIDATE) scored.push({ recipient, confidence, used: name.used });
+    if (confidence >= MIN_CANDIDATE) scored.push({ recipient, confidence, used: name.used, name: name.score });
   }
   scored.sort((a, b) => b.confidence - a.confidence);
   const best = scored[0];
   const twoNamed = Boolean(
     best &&
     scored.some(
-      (other) => other !== best && other.confidence >= SECOND_NAMED && !other.used.some((i) => best.used.includes(i)),
+      // By the name alone: "JANE DOE & JOHN ROE, APT 4B" names John too, though the unit is Jane's.
+      (other) => other !== best && other.name * 100 >= SECOND_NAMED && !other.used.some((i) => best.used.includes(i)),
     ),
   );
   return {

@@ -1,6 +1,7 @@
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import { version } from 'tesseract.js/package.json';
 import { loadBarcodeDetector } from '../intake/barcode/decodeBarcode';
+import { barcodeSlant } from './barcodeSlant';
 import { extractLabel, type LabelText } from './extractLabel';
 import { trackingOfBarcodes, type BarcodeTracking } from './labelBarcode';
 
@@ -26,6 +27,7 @@ export type OnProgress = (stage: ReadStage, progress: number) => void;
 /** The reader's settings; the evaluation (scripts/labels) varies them to compare. */
 export const tuning = {
   psm: PSM.SINGLE_BLOCK,
+  readSide: READ_SIDE,
   prepare: true,
   rotateAuto: true,
   secondPass: true,
@@ -94,11 +96,6 @@ async function decode(image: Blob): Promise<ImageBitmap> {
   }
 }
 
-/**
- * The photo as the reader sees it best: scaled to READ_SIDE on its long side, grey, and its
- * contrast stretched between the darkest and lightest 1% (labels photographed in a dim mailroom
- * or printed by a tired thermal printer come out grey on grey).
- */
 /** Long side of the thumbnail the label is looked for in. */
 const FIND_SIDE = 320;
 
@@ -175,47 +172,6 @@ function greyOf(context: CanvasRenderingContext2D, width: number, height: number
 }
 
 /**
- * How far the label is turned, read from its barcode's bars: ZXing reports the decoded rows as an
- * upright box, not the bars' slant, so the row through the middle of that box is compared with
- * rows above and below it; the shift that lines their bars up is the slant (bars stand at right
- * angles to the label's text). Radians, positive clockwise; 0 when the bars do not line up.
- */
-export function barcodeSlant(
-  grey: Uint8Array,
-  width: number,
-  height: number,
-  corners: ReadonlyArray<{ x: number; y: number }>,
-): number {
-  const xs = corners.map((c) => c.x);
-  const ys = corners.map((c) => c.y);
-  const x0 = Math.max(0, Math.round(Math.min(...xs)));
-  const x1 = Math.min(width - 1, Math.round(Math.max(...xs)));
-  const yc = Math.round((Math.min(...ys) + Math.max(...ys)) / 2);
-  const length = x1 - x0;
-  if (length < 40) return 0;
-  // Rows a tenth of the code's length apart: inside the bars of any carrier's code (a fifth as tall as long).
-  const d = Math.max(4, Math.round(length * 0.05));
-  if (yc - d < 0 || yc + d >= height) return 0;
-  const maxShift = Math.round(2 * d * Math.tan((15 * Math.PI) / 180));
-  const inner0 = x0 + maxShift;
-  const inner1 = x1 - maxShift;
-  if (inner1 - inner0 < 20) return 0;
-  let best = 0;
-  let bestCost = Infinity;
-  for (let shift = -maxShift; shift <= maxShift; shift++) {
-    let cost = 0;
-    for (let x = inner0; x < inner1; x++) {
-      // The row above moved by -shift/2, the row below by +shift/2: a slant of shift per 2d rows.
-      const up = grey[(yc - d) * width + x - Math.round(shift / 2)]!;
-      const down = grey[(yc + d) * width + x + Math.round(shift / 2)]!;
-      cost += Math.abs(up - down);
-    }
-    if (cost < bestCost) [best, bestCost] = [shift, cost];
-  }
-  return -Math.atan2(best, 2 * d);
-}
-
-/**
  * Paints out a barcode on a label already turned level: from the row through the code's middle
  * (x0..x1 wide), up and down while the row is bars all along (a change of shade in nearly every
  * stretch of a twentieth of its length), then a margin. The bars are the OCR's worst noise: with them, Tesseract
@@ -274,16 +230,17 @@ function maskBars(
   context.fillRect(left - margin, top - margin, right - left + 2 * margin, bottom - top + 2 * margin);
 }
 
-/**
- * The photo as the reader sees it best: the label's region, scaled to READ_SIDE on its long side,
- * grey, its contrast stretched. When the barcode was decoded, its bars are painted out and the
- * label is turned level by the barcode's own angle (so Tesseract's slower deskew is not needed).
- */
 /** The label's region of the photo (tuning.crop), else the whole photo. */
 export function regionOf(bitmap: ImageBitmap): Box {
   return tuning.crop ? labelBox(bitmap) : { x: 0, y: 0, width: bitmap.width, height: bitmap.height };
 }
 
+/**
+ * The photo as the reader sees it best: the label's region, scaled to READ_SIDE on its long side,
+ * grey, and its contrast stretched between the darkest and lightest 1% (labels photographed in a
+ * dim mailroom or printed by a tired thermal printer come out grey on grey). When the barcode was decoded, its bars are painted out and the
+ * label is turned level by the barcode's own angle (so Tesseract's slower deskew is not needed).
+ */
 export async function prepare(
   image: Blob | ImageBitmap,
   barcode?: LabelBarcode | null,
@@ -292,7 +249,7 @@ export async function prepare(
   const bitmap = image instanceof Blob ? await open(image) : image;
   const box = labelRegion ?? regionOf(bitmap);
   // Up to twice the size: a label photographed from afar has print too small for the reader.
-  const scale = Math.min(2, READ_SIDE / Math.max(box.width, box.height));
+  const scale = Math.min(2, tuning.readSide / Math.max(box.width, box.height));
   const w = box.width * scale;
   const h = box.height * scale;
   let angle = 0;
