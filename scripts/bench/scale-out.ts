@@ -569,7 +569,9 @@ function printResults(data: ScaleOutData, outcomes: Outcome[], loads: number[]) 
         );
       }
       if (losses.length === 0) continue;
-      const median = [...losses].sort((a, b) => a - b)[Math.floor((losses.length - 1) / 2)]!;
+      const sorted = [...losses].sort((a, b) => a - b);
+      const middle = Math.floor(sorted.length / 2);
+      const median = sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
       if (ROUNDS > 1) {
         console.log(
           `  median of ${losses.length}, caches ${caches ? 'on' : 'off'}, ${routingName({ instances: 3, routing })}: ${lossText(median)}`,
