@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Page } from 'playwright-core';
+import { type Page } from 'playwright-core';
 import { prepareZXingModule, writeBarcode } from 'zxing-wasm/writer';
-import { CHROMIUM_ARGS, startStack, type Stack } from './support/stack';
+import { launchWithCamera, startStack, type Stack } from './support/stack';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -483,15 +483,7 @@ describe('the front desk', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pigeonhole-camera-'));
     const video = path.join(dir, 'label.y4m');
     await labelVideo(await barcodePng('1Z999AA10123456784'), video);
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        ...CHROMIUM_ARGS,
-        '--use-fake-device-for-media-stream',
-        '--use-fake-ui-for-media-stream',
-        `--use-file-for-fake-video-capture=${video}`,
-      ],
-    });
+    const browser = await launchWithCamera(video);
     try {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: stack.url });
       await context.grantPermissions(['camera']);

@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Page, type Request } from 'playwright-core';
+import { type Page, type Request } from 'playwright-core';
 import { barcodeSvg, labelHtml, pageHtml, reseed } from '../scripts/labels/generate';
 import { api } from './support/page-api';
-import { CHROMIUM_ARGS, startStack, type Stack } from './support/stack';
+import { launchWithCamera, startStack, type Stack } from './support/stack';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -308,15 +308,7 @@ describe('reading a label from the camera', () => {
     await drawing.context.close();
     const video = path.join(dir, 'label.y4m');
     await cameraVideo(jpeg, video);
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        ...CHROMIUM_ARGS,
-        '--use-fake-device-for-media-stream',
-        '--use-fake-ui-for-media-stream',
-        `--use-file-for-fake-video-capture=${video}`,
-      ],
-    });
+    const browser = await launchWithCamera(video);
     try {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: stack.url });
       await context.grantPermissions(['camera']);

@@ -5,9 +5,9 @@ import sharp from 'sharp';
 import { renderSVG } from 'uqr';
 import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type BrowserContext, type Page } from 'playwright-core';
 import { api } from './support/page-api';
-import { CHROMIUM_ARGS, startStack, type Stack } from './support/stack';
+import { launchWithCamera, startStack, type Stack } from './support/stack';
 
 /** Shelf labels and pickup slips printed from the browser, and the desk's camera reading a pickup code (decision 034). */
 
@@ -305,23 +305,13 @@ describe('the camera at the hand-over search', () => {
     await noLive.context.close();
 
     // The live camera (Chromium's fake device playing a video): first a QR that is not a pickup code.
-    const launch = (file: string) =>
-      chromium.launch({
-        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-        args: [
-          ...CHROMIUM_ARGS,
-          '--use-fake-device-for-media-stream',
-          '--use-fake-ui-for-media-stream',
-          `--use-file-for-fake-video-capture=${file}`,
-        ],
-      });
     const views = [
       ['desktop-light', { width: 1280, height: 800 }, 'light'],
       ['phone-dark', { width: 390, height: 844 }, 'dark'],
     ] as const;
     const other = path.join(dir, 'other.y4m');
     await qrVideo('https://example.com/not-a-code', other);
-    const wrongBrowser = await launch(other);
+    const wrongBrowser = await launchWithCamera(other);
     try {
       for (const [label, viewport, colorScheme] of views) {
         const context = await wrongBrowser.newContext({ viewport, colorScheme, baseURL: stack.url });
@@ -345,7 +335,7 @@ describe('the camera at the hand-over search', () => {
     }
 
     // Then the recipient's QR: read, the camera stops, and their items show.
-    const browser = await launch(video);
+    const browser = await launchWithCamera(video);
     try {
       for (const [label, viewport, colorScheme] of views) {
         const context = await browser.newContext({ viewport, colorScheme, baseURL: stack.url });

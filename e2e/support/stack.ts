@@ -35,6 +35,22 @@ export const CHROMIUM_ARGS = [
 ];
 
 /**
+ * Chromium whose camera is a fake device playing `video` (a .y4m file), with the permission
+ * prompt answered: how the journeys show the desk's camera a label or a code.
+ */
+export function launchWithCamera(video: string): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      ...CHROMIUM_ARGS,
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-video-capture=${video}`,
+    ],
+  });
+}
+
+/**
  * The whole product as a person meets it: the built client and the server on a free port, an
  * embedded PostgreSQL of its own (or E2E_DATABASE_URL), a real SMTP server, and Chromium.
  */

@@ -23,13 +23,7 @@ beforeAll(async () => {
   b = await createSecondInstance(a);
 });
 
-/** The same browser tab (cookie, organization) talking to the other instance. */
-function onB(client: Client) {
-  const other = new Client(b);
-  other.cookie = client.cookie;
-  other.organizationId = client.organizationId;
-  return other;
-}
+const onB = (client: Client) => client.on(b);
 
 async function organizationWithRecipient() {
   const admin = new Client(a);

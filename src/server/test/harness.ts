@@ -149,6 +149,14 @@ export class Client {
     return res;
   }
 
+  /** The same browser tab (cookie, organization) talking to another instance, as behind a load balancer. */
+  on(instance: TestApp): Client {
+    const other = new Client(instance);
+    other.cookie = this.cookie;
+    other.organizationId = this.organizationId;
+    return other;
+  }
+
   get = (url: string, headers?: Record<string, string>) => this.request('GET', url, undefined, headers);
   post = (url: string, body?: unknown, headers?: Record<string, string>) => this.request('POST', url, body, headers);
   put = (url: string, body?: unknown) => this.request('PUT', url, body);

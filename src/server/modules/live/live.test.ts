@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  Client,
+  type Client,
   createSecondInstance,
   createTestApp,
   joinAs,
@@ -128,13 +128,7 @@ beforeAll(async () => {
   b = await createSecondInstance(a);
 });
 
-/** The same browser (cookie, organization) talking to instance B. */
-function onB(client: Client) {
-  const other = new Client(b);
-  other.cookie = client.cookie;
-  other.organizationId = client.organizationId;
-  return other;
-}
+const onB = (client: Client) => client.on(b);
 
 async function deskWithRecipient(name = 'Harbor View') {
   const { client: admin, org } = await signUpWithOrganization(a, name);
