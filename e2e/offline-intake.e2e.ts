@@ -187,13 +187,91 @@ describe('offline intake', () => {
     expect(manifest).toMatchObject({ name: 'Pigeonhole', display: 'standalone' });
 
     // With the network gone, a reload gets the app's own page and scripts from the worker, not the
-    // browser's offline error. (The app then waits on its session check, a spinner, until the
-    // network returns: keeping working offline needs the page that was open, decision 044.)
+    // browser's offline error (what it then shows: the next test).
     await context.setOffline(true);
     await page.reload();
     await expect.poll(() => page.locator('#root').innerHTML()).not.toBe('');
     expect(await page.title()).toMatch(/Pigeonhole/);
     await stack.screenshot(page, 'offline-intake-reload-offline');
+    await context.close();
+  });
+  it('opens the desk on a reload without a network, logs offline, sends once; never after sign-out', async () => {
+    const { context, page } = await stack.newPage({ width: 1280, height: 800 });
+    await stack.signInAsDemo(page);
+    await api(page, 'POST', '/api/recipients', { firstName: 'Reload', lastName: 'Offline' });
+    await expect
+      .poll(() => page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.active)), {
+        timeout: 15_000,
+      })
+      .toBe(true);
+    await page.getByRole('link', { name: 'Mail Intake' }).first().click();
+    await page.getByRole('button', { name: 'Log New Mail' }).click();
+    await expect.poll(() => page.getByLabel('Tracking Number').isVisible()).toBe(true);
+
+    // One item waits, then the page is reloaded with the network still gone.
+    console.log('DEBUG0', await page.evaluate(() => localStorage.getItem('pigeonhole.offlineSession')?.slice(0, 100)));
+    await context.setOffline(true);
+    await logPackage(page, 'RELOADOFF-1', 'Reload Offline');
+    await expect.poll(() => page.getByText(/saved on this device, waiting to sync/).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByTestId('outbox-count').innerText()).toBe('1');
+    console.log('DEBUG1', await page.evaluate(() => localStorage.getItem('pigeonhole.offlineSession')?.slice(0, 100)));
+    await page.reload();
+    await new Promise((r) => setTimeout(r, 4000));
+    console.log('DEBUG', page.url(), await page.evaluate(() => [document.body.innerText.slice(0, 500), localStorage.getItem('pigeonhole.offlineSession')?.slice(0, 300)]));
+    await stack.screenshot(page, '_tmp-debug');
+
+    // The desk, not a spinner: Mail Intake with its waiting item, the count and "Offline".
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Mail Intake' }).isVisible(), { timeout: 15_000 })
+      .toBe(true);
+    await expect.poll(() => page.getByTestId('outbox-count').innerText()).toBe('1');
+    await expect.poll(() => page.getByTestId('waiting-row').count()).toBe(1);
+    expect(await page.getByTestId('waiting-row').innerText()).toContain('RELOADOFF-1');
+    expect(await page.getByTestId('outbox-status').innerText()).toMatch(/Offline/);
+    await stack.screenshot(page, 'offline-reload-desk-desktop');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await stack.screenshot(page, 'offline-reload-desk-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // Log Mail works after the reload: no recipients were loaded, the dialog says so, and the
+    // item is logged without one (decision 041) into the outbox.
+    await page.getByRole('button', { name: 'Log New Mail' }).click();
+    await page.getByLabel('Tracking Number').fill('RELOADOFF-2');
+    await page.getByRole('combobox', { name: 'Recipient' }).fill('Reload');
+    await expect.poll(() => page.getByTestId('recipients-offline').isVisible()).toBe(true);
+    expect(await page.getByRole('listbox', { name: 'Recipients' }).innerText()).toMatch(/Recipients need the network/);
+    await stack.screenshot(page, 'offline-reload-log-mail-desktop');
+    await page.getByRole('button', { name: 'Log without recipient' }).click();
+    await expect.poll(() => page.getByText(/saved on this device, waiting to sync/).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByTestId('outbox-count').innerText()).toBe('2');
+
+    // Back online: the session is checked for real, both are sent, each once.
+    await context.setOffline(false);
+    await expect.poll(() => page.getByTestId('outbox-status').count(), { timeout: 20_000 }).toBe(0);
+    expect((await onServer(page, 'RELOADOFF')).map((i) => i.trackingNumber)).toEqual(['RELOADOFF-1']);
+    const unmatched = await api<{ trackingNumber: string | null }[]>(
+      page,
+      'GET',
+      '/api/mail-items/needs-recipient?limit=100',
+    );
+    expect(unmatched.filter((i) => i.trackingNumber?.startsWith('RELOADOFF')).map((i) => i.trackingNumber)).toEqual([
+      'RELOADOFF-2',
+    ]);
+    expect(await page.getByRole('heading', { name: 'Mail Intake' }).isVisible()).toBe(true);
+
+    // After sign-out, a reload without a network opens nobody's desk.
+    await page.getByRole('button', { name: 'Logout' }).first().click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+    expect(await page.evaluate(() => localStorage.getItem('pigeonhole.offlineSession'))).toBeNull();
+    await context.setOffline(true);
+    await page.goto(`${new URL(page.url()).origin}/mail-intake`);
+    await expect.poll(() => page.locator('#root').innerHTML(), { timeout: 15_000 }).not.toBe('');
+    await expect.poll(() => new URL(page.url()).pathname, { timeout: 15_000 }).not.toBe('/mail-intake');
+    expect(await page.getByRole('heading', { name: 'Mail Intake' }).count()).toBe(0);
+    expect(await page.getByTestId('outbox-status').count()).toBe(0);
+    await stack.screenshot(page, 'offline-reload-signed-out');
     await context.close();
   });
 });

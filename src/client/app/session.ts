@@ -1,6 +1,6 @@
 import type { User } from '@contract';
 import { useSyncExternalStore } from 'react';
-import { ApiError, getOrNull } from '@/lib/api';
+import { ApiError, apiRequest } from '@/lib/api';
 import { forgetKeptSession, keepUser, keptUser } from '@/lib/offlineSession';
 
 /**
@@ -39,11 +39,12 @@ type Answer = User | null | 'network' | 'failed';
 
 /** One ask: the user, null on 401/403, 'network' when the request never got an answer. */
 async function ask(): Promise<Answer> {
+  // Not getOrNull: it answers null for a network failure too, which would sign out.
   try {
-    return await getOrNull<User>('/api/auth/user');
+    return await apiRequest<User>('GET', '/api/auth/user');
   } catch (err) {
-    // fetch rejects (offline, server unreachable) without an HTTP status; a 5xx is an ApiError
-    return err instanceof ApiError ? 'failed' : 'network';
+    if (!(err instanceof ApiError)) return 'network'; // fetch rejected: offline, server unreachable
+    return err.status === 401 || err.status === 403 ? null : 'failed';
   }
 }
 
