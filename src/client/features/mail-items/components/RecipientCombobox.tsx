@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Recipient } from '@contract';
 import { Check, ChevronsUpDown, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { ApiError } from '@/lib/api';
 import { recipientsQuery } from '@/lib/resources/recipients';
 import { cn } from '@/lib/cn';
 
@@ -119,7 +120,8 @@ export function RecipientCombobox({
   const optionId = (index: number) => `${listId}-option-${index}`;
   const loading = complete ? false : term ? remote.isFetching : all.isPending;
   // Offline with no recipients loaded (a reload without a network, decision 044): nobody to pick.
-  const unavailable = all.isPending && all.fetchStatus === 'paused';
+  // (TanStack Query starts believing it is online, so its first fetch fails rather than pauses.)
+  const unavailable = !all.data && (all.fetchStatus === 'paused' || (all.isError && !(all.error instanceof ApiError)));
 
   const pick = (recipient: RecipientChoice) => {
     onChange(recipient);
