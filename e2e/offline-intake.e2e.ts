@@ -267,6 +267,8 @@ describe('offline intake', () => {
     await page.goto(`${new URL(page.url()).origin}/mail-intake`);
     await expect.poll(() => page.locator('#root').innerHTML(), { timeout: 15_000 }).not.toBe('');
     await expect.poll(() => new URL(page.url()).pathname, { timeout: 15_000 }).not.toBe('/mail-intake');
+    // the sign-in form (its chunk from the worker's cache), not the previous person's desk
+    await expect.poll(() => page.getByRole('button', { name: 'Sign In' }).isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await page.getByRole('heading', { name: 'Mail Intake' }).count()).toBe(0);
     expect(await page.getByTestId('outbox-status').count()).toBe(0);
     await stack.screenshot(page, 'offline-reload-signed-out');
