@@ -274,4 +274,28 @@ describe('offline intake', () => {
     await stack.screenshot(page, 'offline-reload-signed-out');
     await context.close();
   });
+  it('checks the session for real when the network returns after an offline start (a 401 signs out)', async () => {
+    const { context, page } = await stack.newPage();
+    await stack.signInAsDemo(page);
+    await expect
+      .poll(() => page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.active)), {
+        timeout: 15_000,
+      })
+      .toBe(true);
+    await context.setOffline(true);
+    await page.reload();
+    await expect.poll(() => page.getByTestId('outbox-status').isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await page.getByRole('heading', { name: 'Dashboard' }).isVisible()).toBe(true);
+    // The session ended meanwhile (its cookie gone): back online, the server's 401 decides.
+    await context.clearCookies();
+    await context.setOffline(false);
+    // (signed out, the dashboard's address leads to the landing page)
+    await expect
+      .poll(() => page.evaluate(() => localStorage.getItem('pigeonhole.offlineSession')), { timeout: 15_000 })
+      .toBeNull();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+    expect(await page.getByRole('heading', { name: 'Dashboard' }).count()).toBe(0);
+    expect(await page.getByTestId('outbox-status').count()).toBe(0);
+    await context.close();
+  });
 });

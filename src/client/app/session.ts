@@ -65,7 +65,7 @@ async function checkSession(): Promise<User | null> {
     const kept = keptUser();
     if (kept) {
       offlineStart = true;
-      window.addEventListener('online', recheckOnline);
+      window.addEventListener('online', () => void recheckOnline());
       return kept;
     }
     return null;
@@ -73,11 +73,19 @@ async function checkSession(): Promise<User | null> {
   return answer === 'failed' ? null : answer;
 }
 
+let rechecking = false;
+
 /** Back online after an offline start: the server decides for real (a 401 signs out). */
 async function recheckOnline() {
+  if (rechecking || !offlineStart) return;
+  rechecking = true;
   const answer = await ask();
-  if (answer === 'network' || answer === 'failed') return; // the next 'online' asks again
-  window.removeEventListener('online', recheckOnline);
+  rechecking = false;
+  if (answer === 'network' || answer === 'failed') {
+    // The 'online' event can come before requests get through: ask again shortly while online.
+    if (navigator.onLine) setTimeout(() => void recheckOnline(), 3000);
+    return;
+  }
   offlineStart = false;
   setSessionUser(answer);
 }
