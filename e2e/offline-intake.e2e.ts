@@ -187,13 +187,115 @@ describe('offline intake', () => {
     expect(manifest).toMatchObject({ name: 'Pigeonhole', display: 'standalone' });
 
     // With the network gone, a reload gets the app's own page and scripts from the worker, not the
-    // browser's offline error. (The app then waits on its session check, a spinner, until the
-    // network returns: keeping working offline needs the page that was open, decision 044.)
+    // browser's offline error (what it then shows: the next test).
     await context.setOffline(true);
     await page.reload();
     await expect.poll(() => page.locator('#root').innerHTML()).not.toBe('');
     expect(await page.title()).toMatch(/Pigeonhole/);
     await stack.screenshot(page, 'offline-intake-reload-offline');
+    await context.close();
+  });
+  it('opens the desk on a reload without a network, logs offline, sends once; never after sign-out', async () => {
+    const { context, page } = await stack.newPage({ width: 1280, height: 800 });
+    await stack.signInAsDemo(page);
+    await api(page, 'POST', '/api/recipients', { firstName: 'Reload', lastName: 'Offline' });
+    await expect
+      .poll(() => page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.active)), {
+        timeout: 15_000,
+      })
+      .toBe(true);
+    await page.getByRole('link', { name: 'Mail Intake' }).first().click();
+    await page.getByRole('button', { name: 'Log New Mail' }).click();
+    await expect.poll(() => page.getByLabel('Tracking Number').isVisible()).toBe(true);
+
+    // One item waits, then the page is reloaded with the network still gone.
+    await context.setOffline(true);
+    await logPackage(page, 'RELOADOFF-1', 'Reload Offline');
+    await expect.poll(() => page.getByText(/saved on this device, waiting to sync/).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByTestId('outbox-count').innerText()).toBe('1');
+    await page.reload();
+
+    // The desk, not a spinner: Mail Intake with its waiting item, the count and "Offline".
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Mail Intake' }).isVisible(), { timeout: 15_000 })
+      .toBe(true);
+    await expect.poll(() => page.getByTestId('outbox-count').innerText()).toBe('1');
+    await expect.poll(() => page.getByTestId('waiting-row').count()).toBe(1);
+    expect(await page.getByTestId('waiting-row').innerText()).toContain('RELOADOFF-1');
+    expect(await page.getByTestId('outbox-status').innerText()).toMatch(/Offline/);
+    await stack.screenshot(page, 'offline-reload-desk-desktop');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await stack.screenshot(page, 'offline-reload-desk-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // Log Mail works after the reload: no recipients were loaded, the dialog says so, and the
+    // item is logged without one (decision 041) into the outbox.
+    await page.getByRole('button', { name: 'Log New Mail' }).click();
+    await page.getByLabel('Tracking Number').fill('RELOADOFF-2');
+    await page.getByRole('combobox', { name: 'Recipient' }).fill('Reload');
+    await expect.poll(() => page.getByTestId('recipients-offline').isVisible()).toBe(true);
+    expect(await page.getByRole('listbox', { name: 'Recipients' }).innerText()).toMatch(/Recipients need the network/);
+    await stack.screenshot(page, 'offline-reload-log-mail-desktop');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await stack.screenshot(page, 'offline-reload-log-mail-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('button', { name: 'Log without recipient' }).click();
+    await expect.poll(() => page.getByText(/saved on this device, waiting to sync/).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByTestId('outbox-count').innerText()).toBe('2');
+
+    // Back online: the session is checked for real, both are sent, each once.
+    await context.setOffline(false);
+    await expect.poll(() => page.getByTestId('outbox-status').count(), { timeout: 20_000 }).toBe(0);
+    // each once (the search lists the one without a recipient too)
+    expect((await onServer(page, 'RELOADOFF')).map((i) => i.trackingNumber).sort()).toEqual([
+      'RELOADOFF-1',
+      'RELOADOFF-2',
+    ]);
+    const unmatched = await api<{ trackingNumber: string | null }[]>(page, 'GET', '/api/mail-items/needs-recipient');
+    expect(unmatched.filter((i) => i.trackingNumber?.startsWith('RELOADOFF')).map((i) => i.trackingNumber)).toEqual([
+      'RELOADOFF-2',
+    ]);
+    expect(await page.getByRole('heading', { name: 'Mail Intake' }).isVisible()).toBe(true);
+
+    // After sign-out, a reload without a network opens nobody's desk.
+    await page.getByRole('button', { name: 'Logout' }).first().click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+    expect(await page.evaluate(() => localStorage.getItem('pigeonhole.offlineSession'))).toBeNull();
+    await context.setOffline(true);
+    await page.goto(`${new URL(page.url()).origin}/mail-intake`);
+    await expect.poll(() => page.locator('#root').innerHTML(), { timeout: 15_000 }).not.toBe('');
+    await expect.poll(() => new URL(page.url()).pathname, { timeout: 15_000 }).not.toBe('/mail-intake');
+    // the sign-in form (its chunk from the worker's cache), not the previous person's desk
+    await expect.poll(() => page.getByRole('button', { name: 'Sign In' }).isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await page.getByRole('heading', { name: 'Mail Intake' }).count()).toBe(0);
+    expect(await page.getByTestId('outbox-status').count()).toBe(0);
+    await stack.screenshot(page, 'offline-reload-signed-out');
+    await context.close();
+  });
+  it('checks the session for real when the network returns after an offline start (a 401 signs out)', async () => {
+    const { context, page } = await stack.newPage();
+    await stack.signInAsDemo(page);
+    await expect
+      .poll(() => page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.active)), {
+        timeout: 15_000,
+      })
+      .toBe(true);
+    await context.setOffline(true);
+    await page.reload();
+    await expect.poll(() => page.getByTestId('outbox-status').isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await page.getByRole('heading', { name: 'Dashboard' }).isVisible()).toBe(true);
+    // The session ended meanwhile (its cookie gone): back online, the server's 401 decides.
+    await context.clearCookies();
+    await context.setOffline(false);
+    // (signed out, the dashboard's address leads to the landing page)
+    await expect
+      .poll(() => page.evaluate(() => localStorage.getItem('pigeonhole.offlineSession')), { timeout: 15_000 })
+      .toBeNull();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+    expect(await page.getByRole('heading', { name: 'Dashboard' }).count()).toBe(0);
+    expect(await page.getByTestId('outbox-status').count()).toBe(0);
     await context.close();
   });
 });

@@ -1,14 +1,22 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { currentUserQuery, useCurrentUser } from '@/lib/resources/currentUser';
+import { keptOrganizations } from '@/lib/offlineSession';
 import { queryClient } from '@/lib/queryClient';
-import { sessionUser, setSessionUser } from './session';
+import { organizationsQueryKey } from '@/lib/resources/keys';
+import { sessionUser, setSessionUser, startedOffline } from './session';
 
 /** Starts the current-user query from the session check, so nothing asks the server twice. */
 function seedCurrentUser() {
   const known = sessionUser();
   if (known !== undefined && queryClient.getQueryData(currentUserQuery.queryKey) === undefined) {
     queryClient.setQueryData(currentUserQuery.queryKey, known);
+  }
+  // Started offline from the kept user: the shell draws from the kept organizations instead of
+  // waiting (a paused query) for the network; the list is fetched again once it is back.
+  if (known && startedOffline() && queryClient.getQueryData(organizationsQueryKey) === undefined) {
+    const organizations = keptOrganizations(known.id);
+    if (organizations) queryClient.setQueryData(organizationsQueryKey, organizations);
   }
 }
 

@@ -1,11 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Member, MyOrganization, Organization } from '@contract';
 import { apiRequest } from '../api';
+import { keepOrganizations } from '../offlineSession';
 import { membersQueryKey, organizationQueryKey, organizationsQueryKey } from './keys';
 
 /** The caller's organizations, each with the caller's role in it. */
-export function fetchOrganizations() {
-  return apiRequest<MyOrganization[]>('GET', '/api/organizations');
+export async function fetchOrganizations() {
+  const organizations = await apiRequest<MyOrganization[]>('GET', '/api/organizations');
+  // kept for a reload without a network (lib/offlineSession.ts)
+  keepOrganizations(organizations);
+  return organizations;
 }
 
 /** Spec §7: always stale; refetched every 10 s, on focus and on mount. */

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api';
+import { forgetKeptSession } from '@/lib/offlineSession';
 
 export function logout() {
   return apiRequest<void>('POST', '/api/logout');
@@ -11,6 +12,8 @@ export function useLogout() {
     mutationFn: logout,
     onError: (err) => console.error('Logout failed', err),
     onSettled: () => {
+      // Offline too: the next reload must not open this person's desk from what was kept.
+      forgetKeptSession();
       window.location.href = '/';
     },
   });

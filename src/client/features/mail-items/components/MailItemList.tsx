@@ -14,6 +14,7 @@ import {
   Search,
   SearchX,
   Trash2,
+  WifiOff,
   type LucideIcon,
 } from 'lucide-react';
 import { useId, useState } from 'react';
@@ -38,6 +39,7 @@ import { useWriteBlock } from '@/lib/writeBlock';
 import { cn } from '@/lib/cn';
 import { formatDateTime, relativeTime } from '@/lib/format';
 import { useErrorToast } from '@/lib/useErrorToast';
+import { ApiError } from '@/lib/api';
 import { displayStatus } from '@/lib/statusStyles';
 import { useMailItems } from '../api/mailItems';
 import { recipientFullName, storageLabel, typeLabel } from '../mailItemFormat';
@@ -176,7 +178,10 @@ export function MailItemList({ organizationId }: { organizationId: string }) {
   const searchId = useId();
   const list = useMailItems(organizationId, { search, order: 'desc', limit: PAGE_SIZE, offset: paging.offset });
   const actions = useMailItemActions(organizationId);
-  useErrorToast(list.error, 'Failed to fetch mail items');
+  // Without a network (an offline reload, decision 044) the list is not "empty" and not an error
+  // to toast: it says it needs the network, above the waiting items' own list.
+  const offline = !list.data && Boolean(list.error) && !(list.error instanceof ApiError);
+  useErrorToast(offline ? null : list.error, 'Failed to fetch mail items');
   const blocked = useWriteBlock() !== null;
   paging.keepWithin(list);
   const searching = search.trim() !== '';
@@ -217,8 +222,14 @@ export function MailItemList({ organizationId }: { organizationId: string }) {
           skeleton={<ListSkeleton label="Loading mail items" iconClassName="hidden size-10 rounded-lg sm:block" />}
           empty={
             <EmptyState
-              icon={searching ? SearchX : Inbox}
-              title={searching ? 'No mail items match your search' : 'No mail items yet'}
+              icon={offline ? WifiOff : searching ? SearchX : Inbox}
+              title={
+                offline
+                  ? 'Recent mail items need the network'
+                  : searching
+                    ? 'No mail items match your search'
+                    : 'No mail items yet'
+              }
               action={
                 searching && (
                   <Button
@@ -234,11 +245,13 @@ export function MailItemList({ organizationId }: { organizationId: string }) {
                 )
               }
             >
-              {searching
-                ? 'Try a different tracking number, sender or name.'
-                : blocked
-                  ? 'Logged mail appears here once logging resumes.'
-                  : 'Log New Mail, at the top of this page, records the first arrival.'}
+              {offline
+                ? 'They load again when the network returns. Mail logged meanwhile waits on this device.'
+                : searching
+                  ? 'Try a different tracking number, sender or name.'
+                  : blocked
+                    ? 'Logged mail appears here once logging resumes.'
+                    : 'Log New Mail, at the top of this page, records the first arrival.'}
             </EmptyState>
           }
         >

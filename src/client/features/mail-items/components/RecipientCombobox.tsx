@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Recipient } from '@contract';
 import { Check, ChevronsUpDown, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { ApiError } from '@/lib/api';
 import { recipientsQuery } from '@/lib/resources/recipients';
 import { cn } from '@/lib/cn';
 
@@ -118,6 +119,9 @@ export function RecipientCombobox({
   const active = Math.min(highlight, Math.max(0, matches.length - 1));
   const optionId = (index: number) => `${listId}-option-${index}`;
   const loading = complete ? false : term ? remote.isFetching : all.isPending;
+  // Offline with no recipients loaded (a reload without a network, decision 044): nobody to pick.
+  // (TanStack Query starts believing it is online, so its first fetch fails rather than pauses.)
+  const unavailable = !all.data && (all.fetchStatus === 'paused' || (all.isError && !(all.error instanceof ApiError)));
 
   const pick = (recipient: RecipientChoice) => {
     onChange(recipient);
@@ -283,10 +287,21 @@ export function RecipientCombobox({
           ))}
           {matches.length === 0 && (
             <li className="px-2 py-2 text-sm text-fg-subtle">
-              {loading ? 'Searching…' : term ? 'No recipients match' : 'No recipients yet'}
+              {unavailable
+                ? 'Recipients need the network'
+                : loading
+                  ? 'Searching…'
+                  : term
+                    ? 'No recipients match'
+                    : 'No recipients yet'}
             </li>
           )}
         </ul>
+      )}
+      {unavailable && (
+        <p role="status" data-testid="recipients-offline" className="mt-1 text-xs text-amber-700 dark:text-amber-400">
+          Offline: recipients need the network. Log without recipient now and choose the recipient when it is back.
+        </p>
       )}
     </div>
   );
