@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { startNginx, type NginxRouting } from '../../src/server/test/nginx';
-import { onCleanup } from './harness';
+import { log, onCleanup } from './harness';
 
 export type Proxy = { pid: number; url: string; stop: () => Promise<void> };
 
@@ -36,9 +36,32 @@ export async function startProxy(port: number, upstreamPorts: number[], routing:
   masters.add(pid);
   let stopped: Promise<void> | undefined;
   const stop = () =>
-    (stopped ??= nginx.stop().finally(() => {
-      masters.delete(pid);
-    }));
+    (stopped ??= reportErrors(nginx.errorLog).then(() =>
+      nginx.stop().finally(() => {
+        masters.delete(pid);
+      }),
+    ));
   onCleanup(stop);
   return { pid, url: nginx.url, stop };
+}
+
+/**
+ * What nginx logged at warn or above (an instance marked down, a connection reset, a body buffered
+ * to disk): a configuration whose organizations moved between instances mid-run measures something
+ * else than it says, so the bench says so before the folder goes.
+ */
+async function reportErrors(errorLog: string) {
+  const lines = fs.existsSync(errorLog) ? fs.readFileSync(errorLog, 'utf8').split('\n').filter(Boolean) : [];
+  if (lines.length === 0) return;
+  const kinds = new Map<string, number>();
+  for (const line of lines) {
+    // "2026/11/29 14:20:01 [error] 123#123: *456 connect() failed (111: ...) while connecting to upstream, ..."
+    const kind = line
+      .replace(/^\S+ \S+ /, '')
+      .replace(/\d+#\d+: (\*\d+ )?/, '')
+      .replace(/, client:.*$/, '');
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  log(`nginx logged ${lines.length} line(s) at warn or above:`);
+  for (const [kind, count] of kinds) log(`  ${count} x ${kind.slice(0, 200)}`);
 }
