@@ -20,12 +20,24 @@ export type Instance = { pid: number; port: number; url: string; stop: () => Pro
 export const SERVER_BUNDLE = path.join(rootDir, 'dist/server/main.mjs');
 
 /** One instance of the built bundle with `env` on a free loopback port, answered once /api/health says 200. */
-export async function startInstance(env: Record<string, string>, label: string): Promise<Instance> {
+export async function startInstance(
+  env: Record<string, string>,
+  label: string,
+  { batch = false }: { batch?: boolean } = {},
+): Promise<Instance> {
   if (!fs.existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run \`npm run build\` first`);
   const port = await getPort({ host: '127.0.0.1' });
   // SCALEOUT_NODE_ARGS: flags for node itself that NODE_OPTIONS refuses (--trace-opt, ...).
   const nodeArgs = (process.env.SCALEOUT_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, SERVER_BUNDLE], {
+  // `batch`: under Linux's SCHED_BATCH policy, as deploy/pigeonhole@.service starts them
+  // (CPUSchedulingPolicy=batch): `chrt` execs node in its place, so the pid is node's.
+  // SCALEOUT_LAUNCHER: any other such command (`taskset -c 1`, ...), for investigations.
+  const [launcher, ...launcherArgs] = [
+    ...(batch ? ['chrt', '--batch', '0'] : []),
+    ...(process.env.SCALEOUT_LAUNCHER ?? '').split(' ').filter(Boolean),
+    process.execPath,
+  ];
+  const child = spawn(launcher!, [...launcherArgs, ...nodeArgs, SERVER_BUNDLE], {
     env: { PATH: process.env.PATH ?? '', ...env, HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

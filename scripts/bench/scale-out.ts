@@ -60,6 +60,7 @@ import {
   createSessions,
   ensureScaleOutData,
   poolStatuses,
+  removeBenchWrites,
   withClient,
   type DeskOrganization,
   type ScaleOutData,
@@ -158,10 +159,12 @@ type Configuration = {
   round: number;
   /** `-pN`: DATABASE_POOL_SIZE for this configuration's instances (else --pool-size, else the default). */
   poolSize?: number;
+  /** `-b`: the instances run under SCHED_BATCH (chrt), as deploy/pigeonhole@.service starts them. */
+  batch?: boolean;
 };
 const CONFIGURATIONS: Omit<Configuration, 'round'>[] = args.configs!.split(',').map((name) => {
-  const match = /^([1-9])x-(on|off)(-rr|-org)?(?:-p([1-9][0-9]*))?$/.exec(name.trim());
-  if (!match) throw new Error(`--configs takes names like 1x-on,3x-off,3x-on-rr,3x-on-p3, not ${name}`);
+  const match = /^([1-9])x-(on|off)(-rr|-org)?(?:-p([1-9][0-9]*))?(-b)?$/.exec(name.trim());
+  if (!match) throw new Error(`--configs takes names like 1x-on,3x-off,3x-on-rr,3x-on-p3,3x-on-b, not ${name}`);
   // One instance gets every request whatever the routing: named as shipped.
   const routing: NginxRouting = match[3] === '-rr' && match[1] !== '1' ? 'round-robin' : 'organization';
   return {
@@ -169,6 +172,7 @@ const CONFIGURATIONS: Omit<Configuration, 'round'>[] = args.configs!.split(',').
     caches: match[2] === 'on',
     routing,
     ...(match[4] ? { poolSize: Number(match[4]) } : {}),
+    ...(match[5] ? { batch: true } : {}),
   };
 });
 const routingName = (c: Pick<Configuration, 'instances' | 'routing'>) =>
@@ -417,7 +421,8 @@ type Running = {
 
 const labelOf = (c: Omit<Configuration, 'round'>) =>
   `${c.instances}x-${c.caches ? 'on' : 'off'}${c.instances > 1 && c.routing === 'round-robin' ? '-rr' : ''}` +
-  (c.poolSize ? `-p${c.poolSize}` : '');
+  (c.poolSize ? `-p${c.poolSize}` : '') +
+  (c.batch ? '-b' : '');
 
 /** The instances of a configuration and nginx in front of them, started and left running. */
 async function startConfiguration(
@@ -452,7 +457,9 @@ async function startConfiguration(
     ...INSTANCE_ENV,
   };
   const instances: Instance[] = [];
-  for (let i = 0; i < configuration.instances; i += 1) instances.push(await startInstance(env, `${label}#${i + 1}`));
+  for (let i = 0; i < configuration.instances; i += 1) {
+    instances.push(await startInstance(env, `${label}#${i + 1}`, { batch: configuration.batch }));
+  }
   const proxy = await startProxy(
     proxyPort,
     instances.map((i) => i.port),
@@ -617,7 +624,7 @@ function printResults(data: ScaleOutData, outcomes: Outcome[], loads: number[]) 
       return [
         ...(ROUNDS > 1 ? [String(o.round)] : []),
         String(o.instances),
-        routingName(o) + (o.poolSize ? `, pool ${o.poolSize}` : ''),
+        routingName(o) + (o.poolSize ? `, pool ${o.poolSize}` : '') + (o.batch ? ', batch' : ''),
         o.caches ? 'on' : 'off',
         o.load.requestsPerSecond.toFixed(0),
         o.load.p50.toFixed(0),
@@ -641,14 +648,18 @@ function printResults(data: ScaleOutData, outcomes: Outcome[], loads: number[]) 
   console.log('\nMore instances against one on the same CPUs (target for three: at most 10 % fewer req/s):');
   let over = false;
   for (const caches of [true, false]) {
-    // Against the one instance of the same caches setting (its default pool when there are several).
-    const ones = CONFIGURATIONS.filter((c) => c.instances === 1 && c.caches === caches);
-    const baseline = ones.find((c) => !c.poolSize) ?? ones[0];
-    if (!baseline) continue;
     for (const many of CONFIGURATIONS.filter((c) => c.instances > 1 && c.caches === caches)) {
+      // Against the one instance of the same caches setting and scheduling policy (its default
+      // pool when there are several).
+      const ones = CONFIGURATIONS.filter(
+        (c) => c.instances === 1 && c.caches === caches && Boolean(c.batch) === Boolean(many.batch),
+      );
+      const baseline = ones.find((c) => !c.poolSize) ?? ones[0];
+      if (!baseline) continue;
       const name =
         `${many.instances} instances, ${routingName(many)}` +
-        (many.poolSize ? `, pool ${many.poolSize} per instance` : '');
+        (many.poolSize ? `, pool ${many.poolSize} per instance` : '') +
+        (many.batch ? ', SCHED_BATCH' : '');
       const losses: number[] = [];
       for (let round = 1; round <= ROUNDS; round += 1) {
         const of = (c: Omit<Configuration, 'round'>) =>
@@ -725,8 +736,11 @@ async function main(): Promise<number> {
       // connections closed, their caches expired): a short turn each, not recorded, as rounds go.
       for (const started of running) await runLoad(started, 0, true, data, dataDir, cookies, probe, feed, 5);
       for (let round = 1; round <= ROUNDS; round += 1) {
+        await removeBenchWrites(probe, data.seededAt);
         await vacuumWrittenTables(probe);
-        for (const started of running) {
+        // Every other round in the reverse order: a configuration measured right after another
+        // always ran on a machine (and a database) one window further along.
+        for (const started of round % 2 === 1 ? running : [...running].reverse()) {
           outcomes.push(await runLoad(started, round, false, data, dataDir, cookies, probe, feed));
           loads.push(os.loadavg()[0]!);
           const last = outcomes.at(-1)!;
