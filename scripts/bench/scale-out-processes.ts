@@ -29,8 +29,8 @@ export async function startInstance(
   const port = await getPort({ host: '127.0.0.1' });
   // SCALEOUT_NODE_ARGS: flags for node itself that NODE_OPTIONS refuses (--trace-opt, ...).
   const nodeArgs = (process.env.SCALEOUT_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  // `batch`: under Linux's SCHED_BATCH policy, as deploy/pigeonhole@.service starts them
-  // (CPUSchedulingPolicy=batch): `chrt` execs node in its place, so the pid is node's.
+  // `batch`: under Linux's SCHED_BATCH policy (systemd's CPUSchedulingPolicy=batch; measured,
+  // not shipped: docs/benchmarks/scale-out.md): `chrt` execs node in its place, so the pid is node's.
   // SCALEOUT_LAUNCHER: any other such command (`taskset -c 1`, ...), for investigations.
   const [launcher, ...launcherArgs] = [
     ...(batch ? ['chrt', '--batch', '0'] : []),

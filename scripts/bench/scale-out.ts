@@ -159,7 +159,7 @@ type Configuration = {
   round: number;
   /** `-pN`: DATABASE_POOL_SIZE for this configuration's instances (else --pool-size, else the default). */
   poolSize?: number;
-  /** `-b`: the instances run under SCHED_BATCH (chrt), as deploy/pigeonhole@.service starts them. */
+  /** `-b`: the instances run under SCHED_BATCH (chrt); a variant measured, not what deploy/ ships. */
   batch?: boolean;
 };
 const CONFIGURATIONS: Omit<Configuration, 'round'>[] = args.configs!.split(',').map((name) => {
@@ -680,7 +680,8 @@ function printResults(data: ScaleOutData, outcomes: Outcome[], loads: number[]) 
         console.log(`  median of ${losses.length}, caches ${caches ? 'on' : 'off'}, ${name}: ${lossText(middle)}`);
       }
       // The shipped routing and pool are what must meet the target; the variants are reported beside them.
-      if (many.instances === 3 && many.routing === 'organization' && !many.poolSize) over ||= middle > 0.1;
+      if (many.instances === 3 && many.routing === 'organization' && !many.poolSize && !many.batch)
+        over ||= middle > 0.1;
     }
   }
   return over;
