@@ -23,7 +23,7 @@ export const SERVER_BUNDLE = path.join(rootDir, 'dist/server/main.mjs');
 export async function startInstance(
   env: Record<string, string>,
   label: string,
-  { batch = false }: { batch?: boolean } = {},
+  { batch = false, ownSession = false }: { batch?: boolean; ownSession?: boolean } = {},
 ): Promise<Instance> {
   if (!fs.existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run \`npm run build\` first`);
   const port = await getPort({ host: '127.0.0.1' });
@@ -40,6 +40,12 @@ export async function startInstance(
   const child = spawn(launcher!, [...launcherArgs, ...nodeArgs, SERVER_BUNDLE], {
     env: { PATH: process.env.PATH ?? '', ...env, HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // `ownSession`: a session of its own (setsid), as systemd starts every service. Linux's
+    // autogroup shares the CPUs between sessions first, then between the threads of each: in the
+    // bench's session, the instances, nginx and the load generator would share one session's turn
+    // against each PostgreSQL backend's own (a backend is a session: the postmaster setsid()s its
+    // children). docs/benchmarks/scale-out.md measures both.
+    detached: ownSession,
   });
   children.add(child);
   let output = '';
@@ -128,6 +134,19 @@ export function childPids(pid: number): number[] {
     }
   }
   return found;
+}
+
+/**
+ * The machine's CPU time so far, all CPUs, from /proc/stat: `idle` (idle and waiting for I/O) and
+ * `total`, in seconds. The idle share of a window says whether the configuration kept the CPUs
+ * busy, or waited on something else (locks, the pool, the disk) with CPU to spare.
+ */
+export function machineTimes(): { idle: number; total: number } {
+  const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+  // cpu user nice system idle iowait irq softirq steal guest guest_nice (guest time is in user).
+  const ticks = line.trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = ticks.reduce((a, b) => a + b, 0);
+  return { idle: (ticks[3]! + ticks[4]!) / TICKS_PER_SECOND, total: total / TICKS_PER_SECOND };
 }
 
 /** CPU seconds of each pid, for a before/after difference. */

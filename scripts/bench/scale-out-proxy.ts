@@ -23,8 +23,14 @@ process.on('exit', () => {
   }
 });
 
-export async function startProxy(port: number, upstreamPorts: number[], routing: NginxRouting): Promise<Proxy> {
-  const nginx = await startNginx({ port, upstreams: upstreamPorts.map((p) => `127.0.0.1:${p}`), routing });
+export async function startProxy(
+  port: number,
+  upstreamPorts: number[],
+  routing: NginxRouting,
+  { ownSession = false }: { ownSession?: boolean } = {},
+): Promise<Proxy> {
+  const upstreams = upstreamPorts.map((p) => `127.0.0.1:${p}`);
+  const nginx = await startNginx({ port, upstreams, routing, ownSession });
   // startNginx writes its pid file beside its error log, in its own folder.
   const pidFile = path.join(path.dirname(nginx.errorLog), 'nginx.pid');
   let pid = 0;

@@ -32,6 +32,7 @@
  * the machine's PostgreSQL 15): `--database` is created there, seeded once (minutes) and reused.
  * The instances, nginx and the temporary folder are removed at the end, also on Ctrl-C or error.
  */
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,6 +50,7 @@ import {
   childPids,
   closedConnectionsTo,
   contextSwitches,
+  machineTimes,
   mainThreadSeconds,
   snapshot,
   systemSeconds,
@@ -100,6 +102,13 @@ const { values: args } = parseArgs({
     configs: { type: 'string', default: '1x-on,3x-on,3x-on-rr,1x-off,3x-off,3x-off-rr' },
     /** Measured windows per configuration, in turns with the others of the same caches setting: losses per round and their median. */
     rounds: { type: 'string', default: '3' },
+    /**
+     * `own`: every instance and nginx in a session of its own (setsid), as systemd starts each
+     * service; `shared`: all in the bench's session (the method before 2026-12-02). With Linux's
+     * autogroup on (`/proc/sys/kernel/sched_autogroup_enabled`), the kernel shares the CPUs
+     * between sessions before threads, and each PostgreSQL backend is a session of its own.
+     */
+    sessions: { type: 'string', default: 'own' },
     /** NODE_OPTIONS for the instances (investigations: V8 flags). */
     'node-options': { type: 'string' },
     /** More environment for the instances, `NAME=value,NAME=value` (investigations). */
@@ -129,6 +138,8 @@ if (!Number.isInteger(REWARM_SECONDS) || REWARM_SECONDS < 0) throw new Error('--
 const CONNECTIONS = positive('connections', args.connections);
 const POOL_SIZE = args['pool-size'] === undefined ? undefined : positive('pool-size', args['pool-size']);
 const ROUNDS = positive('rounds', args.rounds);
+if (args.sessions !== 'own' && args.sessions !== 'shared') throw new Error('--sessions takes own or shared');
+const OWN_SESSIONS = args.sessions === 'own';
 const INSTANCE_ENV: Record<string, string> = {
   ...(args['node-options'] ? { NODE_OPTIONS: args['node-options'] } : {}),
   ...Object.fromEntries(
@@ -161,10 +172,14 @@ type Configuration = {
   poolSize?: number;
   /** `-b`: the instances run under SCHED_BATCH (chrt); a variant measured, not what deploy/ ships. */
   batch?: boolean;
+  /** Instances and nginx each in a session of their own (`--sessions`, or `-own` / `-shared` after the name). */
+  ownSession: boolean;
 };
 const CONFIGURATIONS: Omit<Configuration, 'round'>[] = args.configs!.split(',').map((name) => {
-  const match = /^([1-9])x-(on|off)(-rr|-org)?(?:-p([1-9][0-9]*))?(-b)?$/.exec(name.trim());
-  if (!match) throw new Error(`--configs takes names like 1x-on,3x-off,3x-on-rr,3x-on-p3,3x-on-b, not ${name}`);
+  const match = /^([1-9])x-(on|off)(-rr|-org)?(?:-p([1-9][0-9]*))?(-b)?(-own|-shared)?$/.exec(name.trim());
+  if (!match) {
+    throw new Error(`--configs takes names like 1x-on,3x-off,3x-on-rr,3x-on-p3,3x-on-b,3x-on-shared, not ${name}`);
+  }
   // One instance gets every request whatever the routing: named as shipped.
   const routing: NginxRouting = match[3] === '-rr' && match[1] !== '1' ? 'round-robin' : 'organization';
   return {
@@ -173,6 +188,7 @@ const CONFIGURATIONS: Omit<Configuration, 'round'>[] = args.configs!.split(',').
     routing,
     ...(match[4] ? { poolSize: Number(match[4]) } : {}),
     ...(match[5] ? { batch: true } : {}),
+    ownSession: match[6] ? match[6] === '-own' : OWN_SESSIONS,
   };
 });
 const routingName = (c: Pick<Configuration, 'instances' | 'routing'>) =>
@@ -191,10 +207,14 @@ type Outcome = Configuration & {
   instanceSwitches: number;
   /** The instances' cache reads in the window (their /metrics), all caches together. */
   cache: { hits: number; misses: number };
-  /** Connections between nginx and the instances closed during the configuration (warm-up included). */
+  /** Connections between nginx and the instances closed in the last minute (TIME-WAIT), read at the window's end. */
   upstreamCloses: number;
   /** Transactions the bench database committed or rolled back in the window (pg_stat_database). */
   transactions: number;
+  /** The machine's idle share of the window (all CPUs, /proc/stat). */
+  idleShare: number;
+  /** CPU seconds of this process in the window: the load generator (autocannon's worker threads) and the probes. */
+  loadGenerator: number;
 };
 
 /**
@@ -422,7 +442,8 @@ type Running = {
 const labelOf = (c: Omit<Configuration, 'round'>) =>
   `${c.instances}x-${c.caches ? 'on' : 'off'}${c.instances > 1 && c.routing === 'round-robin' ? '-rr' : ''}` +
   (c.poolSize ? `-p${c.poolSize}` : '') +
-  (c.batch ? '-b' : '');
+  (c.batch ? '-b' : '') +
+  (c.ownSession === OWN_SESSIONS ? '' : c.ownSession ? '-own' : '-shared');
 
 /** The instances of a configuration and nginx in front of them, started and left running. */
 async function startConfiguration(
@@ -458,12 +479,18 @@ async function startConfiguration(
   };
   const instances: Instance[] = [];
   for (let i = 0; i < configuration.instances; i += 1) {
-    instances.push(await startInstance(env, `${label}#${i + 1}`, { batch: configuration.batch }));
+    instances.push(
+      await startInstance(env, `${label}#${i + 1}`, {
+        batch: configuration.batch,
+        ownSession: configuration.ownSession,
+      }),
+    );
   }
   const proxy = await startProxy(
     proxyPort,
     instances.map((i) => i.port),
     configuration.routing,
+    { ownSession: configuration.ownSession },
   );
   const stop = async () => {
     await proxy.stop();
@@ -491,7 +518,6 @@ async function runLoad(
   const { configuration, instances, proxy } = running;
   const label = `${running.label}${warmUp ? '' : `-r${round}`}`;
   const switches = () => instances.reduce((sum, i) => sum + contextSwitches(i.pid), 0);
-  const closedBefore = closedConnectionsTo(instances.map((i) => i.port));
   let before:
     | {
         at: Date;
@@ -503,6 +529,8 @@ async function runLoad(
         switches: number;
         cache: { hits: number; misses: number };
         transactions: number;
+        machine: { idle: number; total: number };
+        bench: NodeJS.CpuUsage;
       }
     | undefined;
   let pgBefore = new Map<number, number>();
@@ -530,6 +558,8 @@ async function runLoad(
     switches: switches(),
     cache: await cacheReads(instances),
     transactions: await transactionsSoFar(probe),
+    machine: machineTimes(),
+    bench: process.cpuUsage(),
   });
   const load = await measureEndpoint(
     proxy.url,
@@ -575,9 +605,26 @@ async function runLoad(
     feedMessages: after.feed - before.feed,
     instanceSwitches: after.switches - before.switches,
     cache: { hits: after.cache.hits - before.cache.hits, misses: after.cache.misses - before.cache.misses },
-    upstreamCloses: closedConnectionsTo(instances.map((i) => i.port)) - closedBefore,
+    // TIME-WAIT lasts 60 s: the sockets still in it are the closes of the last minute. (A difference
+    // with the count before the window went negative when closes of an earlier window expired.)
+    upstreamCloses: closedConnectionsTo(instances.map((i) => i.port)),
     transactions: after.transactions - before.transactions,
+    idleShare: (after.machine.idle - before.machine.idle) / Math.max(1e-9, after.machine.total - before.machine.total),
+    loadGenerator: (after.bench.user + after.bench.system - before.bench.user - before.bench.system) / 1_000_000,
   };
+}
+
+/** Linux's autogroup setting, which decides whether sessions share the CPUs before threads do. */
+/** How a configuration's sessions differ from the run's default, for its name in the tables. */
+const sessionNote = (c: Pick<Configuration, 'ownSession'>) =>
+  c.ownSession === OWN_SESSIONS ? '' : c.ownSession ? ', own sessions' : ', shared session';
+
+function autogroup(): string {
+  try {
+    return readFileSync('/proc/sys/kernel/sched_autogroup_enabled', 'utf8').trim() === '1' ? 'on' : 'off';
+  } catch {
+    return 'unknown';
+  }
 }
 
 function printResults(data: ScaleOutData, outcomes: Outcome[], loads: number[]) {
@@ -595,7 +642,9 @@ function printResults(data: ScaleOutData, outcomes: Outcome[], loads: number[]) 
   );
   console.log(
     `Machine: ${os.availableParallelism()} CPUs; 1-minute load average ${loads.map((l) => l.toFixed(1)).join(', ')} ` +
-      '(before the run and after each configuration; the load generator runs on the same CPUs, its own CPU is not counted below).\n',
+      '(before the run and after each configuration; the load generator runs on the same CPUs: its CPU is apart, not in the CPU per request). ' +
+      `Instances and nginx ${OWN_SESSIONS ? 'each in a session of their own' : "in the bench's session"} unless said; ` +
+      `autogroup ${autogroup()}.\n`,
   );
   printTable(
     [
@@ -616,7 +665,9 @@ function printResults(data: ScaleOutData, outcomes: Outcome[], loads: number[]) 
       'pg xacts/req',
       'app switches/req',
       'cache hits',
-      'upstream closes',
+      'upstream closes/min',
+      'load gen ms/req',
+      'machine idle',
     ],
     outcomes.map((o) => {
       const cpu = o.cpu.instances + o.cpu.nginx + o.cpu.postgres;
@@ -624,7 +675,7 @@ function printResults(data: ScaleOutData, outcomes: Outcome[], loads: number[]) 
       return [
         ...(ROUNDS > 1 ? [String(o.round)] : []),
         String(o.instances),
-        routingName(o) + (o.poolSize ? `, pool ${o.poolSize}` : '') + (o.batch ? ', batch' : ''),
+        routingName(o) + (o.poolSize ? `, pool ${o.poolSize}` : '') + (o.batch ? ', batch' : '') + sessionNote(o),
         o.caches ? 'on' : 'off',
         o.load.requestsPerSecond.toFixed(0),
         o.load.p50.toFixed(0),
@@ -642,6 +693,8 @@ function printResults(data: ScaleOutData, outcomes: Outcome[], loads: number[]) 
           ? `${((100 * o.cache.hits) / (o.cache.hits + o.cache.misses)).toFixed(0)} %`
           : '-',
         String(o.upstreamCloses),
+        per(o.loadGenerator),
+        `${(o.idleShare * 100).toFixed(0)} %`,
       ];
     }),
   );
@@ -652,14 +705,19 @@ function printResults(data: ScaleOutData, outcomes: Outcome[], loads: number[]) 
       // Against the one instance of the same caches setting and scheduling policy (its default
       // pool when there are several).
       const ones = CONFIGURATIONS.filter(
-        (c) => c.instances === 1 && c.caches === caches && Boolean(c.batch) === Boolean(many.batch),
+        (c) =>
+          c.instances === 1 &&
+          c.caches === caches &&
+          Boolean(c.batch) === Boolean(many.batch) &&
+          c.ownSession === many.ownSession,
       );
       const baseline = ones.find((c) => !c.poolSize) ?? ones[0];
       if (!baseline) continue;
       const name =
         `${many.instances} instances, ${routingName(many)}` +
         (many.poolSize ? `, pool ${many.poolSize} per instance` : '') +
-        (many.batch ? ', SCHED_BATCH' : '');
+        (many.batch ? ', SCHED_BATCH' : '') +
+        sessionNote(many);
       const losses: number[] = [];
       for (let round = 1; round <= ROUNDS; round += 1) {
         const of = (c: Omit<Configuration, 'round'>) =>
@@ -678,13 +736,39 @@ function printResults(data: ScaleOutData, outcomes: Outcome[], loads: number[]) 
       const middle = median(losses);
       if (ROUNDS > 1) {
         console.log(`  median of ${losses.length}, caches ${caches ? 'on' : 'off'}, ${name}: ${lossText(middle)}`);
+        const over10 = losses.filter((l) => l > 0.1).length;
+        console.log(
+          `  sign test: ${over10} of ${losses.length} rounds over 10 %; were the true median loss 10 % or more, ` +
+            `as few would happen with a chance of ${(100 * atMost(over10, losses.length)).toFixed(1)} %`,
+        );
       }
       // The shipped routing and pool are what must meet the target; the variants are reported beside them.
-      if (many.instances === 3 && many.routing === 'organization' && !many.poolSize && !many.batch)
+      if (
+        many.instances === 3 &&
+        many.routing === 'organization' &&
+        !many.poolSize &&
+        !many.batch &&
+        many.ownSession === OWN_SESSIONS
+      )
         over ||= middle > 0.1;
     }
   }
   return over;
+}
+
+/**
+ * P(X <= k) for X ~ Binomial(n, 1/2): the sign test's p-value. Windows a minute apart swing by a
+ * third on these machines, so a median of a few rounds is not proof either way; this asks how
+ * likely so few rounds over the target would be if the target were missed.
+ */
+function atMost(k: number, n: number): number {
+  let sum = 0;
+  let choose = 1;
+  for (let i = 0; i <= k; i += 1) {
+    sum += choose;
+    choose = (choose * (n - i)) / (i + 1);
+  }
+  return sum / 2 ** n;
 }
 
 const lossText = (loss: number) =>

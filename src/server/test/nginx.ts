@@ -115,10 +115,13 @@ export async function startNginx({
   upstreams,
   port,
   routing,
+  ownSession = false,
 }: {
   upstreams: string[];
   port?: number;
   routing?: NginxRouting;
+  /** A session of its own (setsid), as a service manager starts it (the scale-out bench's placement). */
+  ownSession?: boolean;
 }): Promise<RunningNginx> {
   const missing = nginxMissing();
   if (missing) throw new Error(missing);
@@ -142,7 +145,7 @@ export async function startNginx({
     '-g',
     `daemon off; master_process on; pid ${path.join(dir, 'nginx.pid')}; error_log ${errorLog} warn;`,
   ];
-  const child = spawn(NGINX_BIN, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(NGINX_BIN, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: ownSession });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
