@@ -614,11 +614,11 @@ async function runLoad(
   };
 }
 
-/** Linux's autogroup setting, which decides whether sessions share the CPUs before threads do. */
 /** How a configuration's sessions differ from the run's default, for its name in the tables. */
 const sessionNote = (c: Pick<Configuration, 'ownSession'>) =>
   c.ownSession === OWN_SESSIONS ? '' : c.ownSession ? ', own sessions' : ', shared session';
 
+/** Linux's autogroup setting, which decides whether sessions share the CPUs before threads do. */
 function autogroup(): string {
   try {
     return readFileSync('/proc/sys/kernel/sched_autogroup_enabled', 'utf8').trim() === '1' ? 'on' : 'off';
