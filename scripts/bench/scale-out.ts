@@ -22,7 +22,8 @@
  *   npm run build && npm run bench:scale-out -- [--items 1000000] [--orgs 1000] [--rounds 3]
  *        [--seconds 10] [--warm-up-requests 10000 | --warm-up <seconds>] [--rewarm-seconds 5]
  *        [--connections 50] [--pool-size N] [--configs 1x-on,3x-on,3x-on-rr,1x-off,3x-off,3x-off-rr]
- *        (a configuration's name may end in -pN: that pool size for its instances, e.g. 3x-on-p3)
+ *        (a configuration's name may end in -pN: that pool size for its instances, e.g. 3x-on-p3,
+ *        then -b: SCHED_BATCH, then -own / -shared: its sessions)  [--sessions own|shared]
  *        [--node-options "..."] [--instance-env NAME=value,...] [--reseed] [--database name]
  *
  * Investigations: SCALEOUT_NODE_ARGS="--trace-opt --trace-gc" passes flags to node that
