@@ -149,6 +149,19 @@ export function machineTimes(): { idle: number; total: number } {
   return { idle: (ticks[3]! + ticks[4]!) / TICKS_PER_SECOND, total: total / TICKS_PER_SECOND };
 }
 
+/**
+ * CPU seconds of the load generator so far: this process (autocannon's worker threads and the
+ * probes) and its children that have ended and been waited for (each wrk run; the instances and
+ * nginx run until the end), from the cutime and cstime of /proc/self/stat.
+ */
+export function loadGeneratorSeconds(): number {
+  const own = process.cpuUsage();
+  const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+  // Fields 16 and 17 of the line, 14th and 15th after the name.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (own.user + own.system) / 1e6 + (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
+}
+
 /** CPU seconds of each pid, for a before/after difference. */
 export const snapshot = (pids: number[]) => new Map(pids.map((pid) => [pid, cpuSeconds(pid)]));
 

@@ -24,6 +24,7 @@
  *        [--connections 50] [--pool-size N] [--configs 1x-on,3x-on,3x-on-rr,1x-off,3x-off,3x-off-rr]
  *        (a configuration's name may end in -pN: that pool size for its instances, e.g. 3x-on-p3,
  *        then -b: SCHED_BATCH, then -own / -shared: its sessions)  [--sessions own|shared]
+ *        [--load-generator autocannon|wrk] (wrk: Debian's package, off most of the servers' CPU)
  *        [--node-options "..."] [--instance-env NAME=value,...] [--reseed] [--database name]
  *
  * Investigations: SCALEOUT_NODE_ARGS="--trace-opt --trace-gc" passes flags to node that
@@ -43,7 +44,9 @@ import { CHANGE_FEED_CHANNEL } from '../../src/server/lib/change-feed';
 import { SESSION_COOKIE } from '../../src/server/plugins/session';
 import { ORGANIZATION_HEADER } from '../../src/contract';
 import { log, makeDataDir, onCleanup, printTable, runBenchmark } from './harness';
-import { LOAD_WORKERS, measureEndpoint, workerShareSource, type LoadResult, type Run } from './load';
+import { LOAD_WORKERS, measureEndpoint, workerShareSource, type LoadResult, type MeasureHooks, type Run } from './load';
+import { writeWrkScript } from './scale-out-wrk';
+import { runWrk, wrkInstalled } from './wrk';
 import { startProxy } from './scale-out-proxy';
 import { median } from './startup';
 import type { NginxRouting } from '../../src/server/test/nginx';
@@ -51,6 +54,7 @@ import {
   childPids,
   closedConnectionsTo,
   contextSwitches,
+  loadGeneratorSeconds,
   machineTimes,
   mainThreadSeconds,
   snapshot,
@@ -110,6 +114,12 @@ const { values: args } = parseArgs({
      * between sessions before threads, and each PostgreSQL backend is a session of its own.
      */
     sessions: { type: 'string', default: 'own' },
+    /**
+     * What sends the measured windows' load: `autocannon` (in this process, JavaScript: 0.5 to
+     * 0.7 ms of CPU per request on the servers' two CPUs) or `wrk` (Debian's package, C: a few
+     * hundredths of that, nearer clients on other machines). Warm-ups use autocannon either way.
+     */
+    'load-generator': { type: 'string', default: 'autocannon' },
     /** NODE_OPTIONS for the instances (investigations: V8 flags). */
     'node-options': { type: 'string' },
     /** More environment for the instances, `NAME=value,NAME=value` (investigations). */
@@ -141,6 +151,12 @@ const POOL_SIZE = args['pool-size'] === undefined ? undefined : positive('pool-s
 const ROUNDS = positive('rounds', args.rounds);
 if (args.sessions !== 'own' && args.sessions !== 'shared') throw new Error('--sessions takes own or shared');
 const OWN_SESSIONS = args.sessions === 'own';
+const LOAD_GENERATOR = args['load-generator'];
+if (LOAD_GENERATOR !== 'autocannon' && LOAD_GENERATOR !== 'wrk') {
+  throw new Error('--load-generator takes autocannon or wrk');
+}
+if (LOAD_GENERATOR === 'wrk' && !wrkInstalled())
+  throw new Error('--load-generator wrk: install it first (apt-get install wrk)');
 const INSTANCE_ENV: Record<string, string> = {
   ...(args['node-options'] ? { NODE_OPTIONS: args['node-options'] } : {}),
   ...Object.fromEntries(
@@ -214,7 +230,7 @@ type Outcome = Configuration & {
   transactions: number;
   /** The machine's idle share of the window (all CPUs, /proc/stat). */
   idleShare: number;
-  /** CPU seconds of this process in the window: the load generator (autocannon's worker threads) and the probes. */
+  /** CPU seconds of the load generator in the window: this process (autocannon's worker threads, the probes) and wrk. */
   loadGenerator: number;
 };
 
@@ -233,6 +249,10 @@ const MIX = [
   'status',
 ];
 const WRITE_SHARE = MIX.filter((k) => k === 'create' || k === 'status').length / MIX.length;
+
+/** What makes one run's tracking numbers its own (either load generator). */
+const runTag = (label: string, run: Run) =>
+  `${label}${run === 'measured' ? 'M' : 'W'}${Date.now().toString(36)}`.toUpperCase();
 
 /**
  * The setupRequest module of one run: autocannon's workers require it (a CommonJS file). It holds
@@ -261,7 +281,7 @@ async function writeLoadModule(
     p: o.statusPool,
     now: o.statusPool.map((id) => statuses.get(id) ?? 'pending'),
   }));
-  const tag = `${label}${run === 'measured' ? 'M' : 'W'}${Date.now().toString(36)}`.toUpperCase();
+  const tag = runTag(label, run);
   const file = path.join(dir, `scale-out-${label}-${run}.cjs`);
   await fs.writeFile(
     file,
@@ -501,6 +521,45 @@ async function startConfiguration(
 }
 
 /**
+ * A measured window with wrk (`--load-generator wrk`): the unrecorded seconds on the configuration
+ * first, then the window, each with a script written for the statuses the database holds then.
+ * (Warm-ups stay with autocannon, which can stop after a number of requests; nothing of them is
+ * measured.)
+ */
+async function measureWithWrk(
+  running: Running,
+  label: string,
+  data: ScaleOutData,
+  dataDir: string,
+  cookies: string[],
+  hooks: Required<MeasureHooks>,
+): Promise<LoadResult> {
+  const script = async (run: Run) =>
+    writeWrkScript(dataDir, `scale-out-${label.replace(/[^a-z0-9-]/gi, '')}-${run}.lua`, {
+      organizations: data.organizations,
+      statuses: await poolStatuses(data.databaseUrl, data.organizations),
+      cookies,
+      mix: MIX,
+      tag: runTag(label.replace(/[^a-z0-9]/gi, ''), run),
+    });
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 1000));
+  if (REWARM_SECONDS) {
+    await runWrk(label, running.proxy.url, await script('warm-up'), {
+      connections: CONNECTIONS,
+      seconds: REWARM_SECONDS,
+    });
+    await settle();
+  }
+  const file = await script('measured');
+  await hooks.beforeMeasured();
+  const load = await runWrk(label, running.proxy.url, file, { connections: CONNECTIONS, seconds: MEASURE_SECONDS });
+  await hooks.afterMeasured();
+  // In-flight requests of the closed connections finish before the next run (as load.ts settles).
+  await settle();
+  return load;
+}
+
+/**
  * One load run through the configuration's nginx: a warm-up (`measured` false: nothing recorded)
  * or a measured window with its figures.
  */
@@ -531,7 +590,7 @@ async function runLoad(
         cache: { hits: number; misses: number };
         transactions: number;
         machine: { idle: number; total: number };
-        bench: NodeJS.CpuUsage;
+        loadGenerator: number;
       }
     | undefined;
   let pgBefore = new Map<number, number>();
@@ -560,36 +619,38 @@ async function runLoad(
     cache: await cacheReads(instances),
     transactions: await transactionsSoFar(probe),
     machine: machineTimes(),
-    bench: process.cpuUsage(),
+    loadGenerator: loadGeneratorSeconds(),
   });
-  const load = await measureEndpoint(
-    proxy.url,
-    { name: label, path: '/api/dashboard/stats', headers: {}, setupRequest },
-    {
-      beforeMeasured: async () => {
-        pgBefore = snapshot(await postgresPids(probe));
-        before = await take();
-      },
-      afterMeasured: async () => {
-        after = await take();
-        pgAfter = snapshot(await postgresPids(probe));
-      },
-    },
-    warmUp
-      ? {
-          connections: CONNECTIONS,
-          // The warm-up is the measured run here: its figures are dropped.
-          warmUpRequests: 0,
-          ...((warmUpSeconds ?? WARM_UP_SECONDS)
-            ? { measureSeconds: warmUpSeconds ?? WARM_UP_SECONDS }
-            : { measureRequests: WARM_UP_REQUESTS * configuration.instances }),
-        }
-      : {
-          connections: CONNECTIONS,
-          ...(REWARM_SECONDS ? { warmUpSeconds: REWARM_SECONDS } : { warmUpRequests: 0 }),
-          measureSeconds: MEASURE_SECONDS,
-        },
-  );
+  const beforeMeasured = async () => {
+    pgBefore = snapshot(await postgresPids(probe));
+    before = await take();
+  };
+  const afterMeasured = async () => {
+    after = await take();
+    pgAfter = snapshot(await postgresPids(probe));
+  };
+  const load =
+    !warmUp && LOAD_GENERATOR === 'wrk'
+      ? await measureWithWrk(running, label, data, dataDir, cookies, { beforeMeasured, afterMeasured })
+      : await measureEndpoint(
+          proxy.url,
+          { name: label, path: '/api/dashboard/stats', headers: {}, setupRequest },
+          { beforeMeasured, afterMeasured },
+          warmUp
+            ? {
+                connections: CONNECTIONS,
+                // The warm-up is the measured run here: its figures are dropped.
+                warmUpRequests: 0,
+                ...((warmUpSeconds ?? WARM_UP_SECONDS)
+                  ? { measureSeconds: warmUpSeconds ?? WARM_UP_SECONDS }
+                  : { measureRequests: WARM_UP_REQUESTS * configuration.instances }),
+              }
+            : {
+                connections: CONNECTIONS,
+                ...(REWARM_SECONDS ? { warmUpSeconds: REWARM_SECONDS } : { warmUpRequests: 0 }),
+                measureSeconds: MEASURE_SECONDS,
+              },
+        );
   if (!before || !after) throw new Error('the measured run did not report its window');
   return {
     ...configuration,
@@ -611,7 +672,7 @@ async function runLoad(
     upstreamCloses: closedConnectionsTo(instances.map((i) => i.port)),
     transactions: after.transactions - before.transactions,
     idleShare: (after.machine.idle - before.machine.idle) / Math.max(1e-9, after.machine.total - before.machine.total),
-    loadGenerator: (after.bench.user + after.bench.system - before.bench.user - before.bench.system) / 1_000_000,
+    loadGenerator: after.loadGenerator - before.loadGenerator,
   };
 }
 
@@ -644,6 +705,7 @@ function printResults(data: ScaleOutData, outcomes: Outcome[], loads: number[]) 
   console.log(
     `Machine: ${os.availableParallelism()} CPUs; 1-minute load average ${loads.map((l) => l.toFixed(1)).join(', ')} ` +
       '(before the run and after each configuration; the load generator runs on the same CPUs: its CPU is apart, not in the CPU per request). ' +
+      `Load generator of the measured windows: ${LOAD_GENERATOR}. ` +
       `Instances and nginx ${OWN_SESSIONS ? 'each in a session of their own' : "in the bench's session"} unless said; ` +
       `autogroup ${autogroup()}.\n`,
   );
