@@ -116,7 +116,7 @@ export const workerShareSource = `const workerShare = require('node:worker_threa
  * autocannon ends a run by dropping its sockets with requests still in flight; their handlers keep
  * running on the server. Let them finish so they neither slow the next run nor meet a closed pool.
  */
-const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+export const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 
 function fire(
   baseUrl: string,

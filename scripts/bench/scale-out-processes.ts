@@ -99,12 +99,19 @@ export function systemSeconds(pid: number): number {
   return cpuSplit(`/proc/${pid}/stat`).system;
 }
 
+/**
+ * The fields of a /proc stat line after the command name (field 2, in parentheses, may hold
+ * spaces): field N of the line is index N - 3 here.
+ */
+function statFields(statFile: string): string[] {
+  const stat = fs.readFileSync(statFile, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 function cpuSplit(statFile: string): { user: number; system: number } {
   try {
-    const stat = fs.readFileSync(statFile, 'utf8');
-    // The command name (field 2) is in parentheses and may hold spaces: count fields after it.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // Fields 14 and 15 of the line are utime and stime: 12th and 13th after the name.
+    const fields = statFields(statFile);
+    // Fields 14 and 15: utime and stime.
     return { user: Number(fields[11]) / TICKS_PER_SECOND, system: Number(fields[12]) / TICKS_PER_SECOND };
   } catch {
     return { user: 0, system: 0 };
@@ -126,8 +133,8 @@ export function childPids(pid: number): number[] {
   for (const name of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      // Field 4: the parent's pid.
+      const ppid = Number(statFields(`/proc/${name}/stat`)[1]);
       if (ppid === pid) found.push(Number(name));
     } catch {
       // gone meanwhile
@@ -156,9 +163,8 @@ export function machineTimes(): { idle: number; total: number } {
  */
 export function loadGeneratorSeconds(): number {
   const own = process.cpuUsage();
-  const stat = fs.readFileSync('/proc/self/stat', 'utf8');
-  // Fields 16 and 17 of the line, 14th and 15th after the name.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 16 and 17: cutime and cstime.
+  const fields = statFields('/proc/self/stat');
   return (own.user + own.system) / 1e6 + (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
 }
 

@@ -44,7 +44,15 @@ import { CHANGE_FEED_CHANNEL } from '../../src/server/lib/change-feed';
 import { SESSION_COOKIE } from '../../src/server/plugins/session';
 import { ORGANIZATION_HEADER } from '../../src/contract';
 import { log, makeDataDir, onCleanup, printTable, runBenchmark } from './harness';
-import { LOAD_WORKERS, measureEndpoint, workerShareSource, type LoadResult, type MeasureHooks, type Run } from './load';
+import {
+  LOAD_WORKERS,
+  measureEndpoint,
+  settle,
+  workerShareSource,
+  type LoadResult,
+  type MeasureHooks,
+  type Run,
+} from './load';
 import { writeWrkScript } from './scale-out-wrk';
 import { runWrk, wrkInstalled } from './wrk';
 import { startProxy } from './scale-out-proxy';
@@ -116,8 +124,8 @@ const { values: args } = parseArgs({
     sessions: { type: 'string', default: 'own' },
     /**
      * What sends the measured windows' load: `autocannon` (in this process, JavaScript: 0.5 to
-     * 0.7 ms of CPU per request on the servers' two CPUs) or `wrk` (Debian's package, C: a few
-     * hundredths of that, nearer clients on other machines). Warm-ups use autocannon either way.
+     * 0.7 ms of CPU per request on the servers' two CPUs) or `wrk` (Debian's package, C: a fifth
+     * to a tenth of that, probes included; nearer clients on other machines). Warm-ups use autocannon either way.
      */
     'load-generator': { type: 'string', default: 'autocannon' },
     /** NODE_OPTIONS for the instances (investigations: V8 flags). */
@@ -542,7 +550,6 @@ async function measureWithWrk(
       mix: MIX,
       tag: runTag(label.replace(/[^a-z0-9]/gi, ''), run),
     });
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 1000));
   if (REWARM_SECONDS) {
     await runWrk(label, running.proxy.url, await script('warm-up'), {
       connections: CONNECTIONS,
@@ -554,7 +561,7 @@ async function measureWithWrk(
   await hooks.beforeMeasured();
   const load = await runWrk(label, running.proxy.url, file, { connections: CONNECTIONS, seconds: MEASURE_SECONDS });
   await hooks.afterMeasured();
-  // In-flight requests of the closed connections finish before the next run (as load.ts settles).
+  // wrk too drops its sockets with requests in flight: let them finish before the next run.
   await settle();
   return load;
 }
