@@ -1058,6 +1058,11 @@ export const idempotencyKeys = pgTable(
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
+    /**
+     * Who sent the key (decision 049): 'user:<id>' or 'api_key:<id>'. Another member's or
+     * integration's same key is a request of its own. '' for keys stored before migration 0031.
+     */
+    caller: varchar('caller', { length: 80 }).notNull(),
     key: varchar('key', { length: 255 }).notNull(),
     /** sha256 of the method, route, parameters and body: the same key with another request is refused. */
     requestHash: varchar('request_hash', { length: 64 }).notNull(),
@@ -1066,7 +1071,7 @@ export const idempotencyKeys = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    primaryKey({ columns: [t.organizationId, t.key] }),
+    primaryKey({ columns: [t.organizationId, t.caller, t.key] }),
     // The purge reads the expired keys of every organization by age.
     index('idempotency_keys_created_idx').on(t.createdAt),
   ],

@@ -134,6 +134,84 @@ describe('Idempotency-Key on intake', () => {
     expect((await written(two.org.id)).items).toBe(1);
   });
 
+  it("keeps another member's identical key apart: their request is a fresh one, never the first member's reply", async () => {
+    // The probe (issue 41 item 14): a second member replayed the first member's key and got the
+    // first member's reply (the item they logged, its recipient's name, email and phone).
+    const { admin, member, org, amara } = await desk();
+    const first = await member.post(
+      '/api/mail-items',
+      { type: 'package', recipientId: amara.id, sender: 'Acme' },
+      withKey('shared'),
+    );
+    expect(first.statusCode, first.body).toBe(201);
+    const other = await admin.post(
+      '/api/mail-items',
+      { type: 'package', recipientId: amara.id, sender: 'Acme' },
+      withKey('shared'),
+    );
+    expect(other.statusCode, other.body).toBe(201);
+    expect(other.headers['idempotent-replayed']).toBeUndefined();
+    expect(other.json<Item>().id).not.toBe(first.json<Item>().id);
+    // Another request under the key is the other member's own: not a 422 about someone else's.
+    const letter = await admin.post('/api/mail-items', { type: 'letter', recipientId: amara.id }, withKey('k2'));
+    expect(letter.statusCode, letter.body).toBe(201);
+    const sameKeyOtherBody = await member.post(
+      '/api/mail-items',
+      { type: 'package', recipientId: amara.id },
+      withKey('k2'),
+    );
+    expect(sameKeyOtherBody.statusCode, sameKeyOtherBody.body).toBe(201);
+    // Each member's own repeat is still replayed.
+    const again = await member.post(
+      '/api/mail-items',
+      { type: 'package', recipientId: amara.id, sender: 'Acme' },
+      withKey('shared'),
+    );
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json<Item>().id).toBe(first.json<Item>().id);
+    expect(await written(org.id)).toMatchObject({ items: 4, keys: 4 });
+  });
+
+  it('keeps an API key apart from the user who created it, and from another API key', async () => {
+    const { admin, org, amara } = await desk();
+    const api = (await admin.post('/api/integrations', { name: 'Kiosk', type: 'api', config: {} })).json<{
+      id: string;
+      apiKey: string;
+    }>();
+    const second = (await admin.post(`/api/integrations/${api.id}/api-keys`, { name: 'Second' })).json<{
+      key: string;
+    }>();
+    const byKey = (key: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/mail-items',
+        headers: { authorization: `Bearer ${key}`, ...withKey('kiosk-1') },
+        payload: { type: 'package', recipientId: amara.id },
+      });
+    const asAdmin = await admin.post('/api/mail-items', { type: 'package', recipientId: amara.id }, withKey('kiosk-1'));
+    const one = await byKey(api.apiKey);
+    const two = await byKey(second.key);
+    const oneAgain = await byKey(api.apiKey);
+    expect([asAdmin.statusCode, one.statusCode, two.statusCode, oneAgain.statusCode]).toEqual([201, 201, 201, 201]);
+    const ids = [asAdmin, one, two].map((r) => r.json<Item>().id);
+    expect(new Set(ids).size).toBe(3);
+    expect(oneAgain.headers['idempotent-replayed']).toBe('true');
+    expect(oneAgain.json<Item>().id).toBe(one.json<Item>().id);
+    expect(await written(org.id)).toMatchObject({ items: 3, keys: 3 });
+  });
+
+  it('still replays a key stored before keys had callers (migration 0031) until it expires', async () => {
+    const { member, org, amara } = await desk();
+    const body = { type: 'package', recipientId: amara.id };
+    const first = await member.post('/api/mail-items', body, withKey('before-0031'));
+    // As migration 0031 left the keys it found: no caller.
+    await t.db.update(idempotencyKeys).set({ caller: '' }).where(eq(idempotencyKeys.organizationId, org.id));
+    const again = await member.post('/api/mail-items', body, withKey('before-0031'));
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json<Item>().id).toBe(first.json<Item>().id);
+    expect(await written(org.id)).toMatchObject({ items: 1, keys: 1 });
+  });
+
   it('remembers nothing of a refused request: the key may be sent again, corrected', async () => {
     const { member, org, amara } = await desk();
     const gone = '00000000-0000-4000-8000-000000000000';

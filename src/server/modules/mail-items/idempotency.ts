@@ -3,21 +3,33 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { IDEMPOTENCY_KEY_INVALID, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_REUSED } from '../../../contract';
 import { AppError, badRequest } from '../../lib/errors';
+import { authOf } from '../../plugins/session';
 
 /**
  * Idempotency keys of the desk's writes (decision 044). A write sent with `Idempotency-Key`
  * stores its answer in the same transaction as the write (mail-items.writes.ts); the same key
  * again answers that stored answer instead of writing twice, even from another instance or while
  * the first is still running (the primary key: the second waits for the first to commit, then
- * reads its answer).
+ * reads its answer). A key is the caller's own (decision 049): a user's, or an API key's, so the
+ * same key from another member or integration is a request of its own, never answered with
+ * someone else's reply.
  */
 
 /** How long a key is remembered: the offline queue sends within a day, housekeeping purges after. */
 export const IDEMPOTENCY_HOURS = 24;
-export const IDEMPOTENCY_CONSTRAINT = 'idempotency_keys_organization_id_key_pk';
+export const IDEMPOTENCY_CONSTRAINT = 'idempotency_keys_organization_id_caller_key_pk';
 
-/** A write's key and what it asked, so the same key with another request can be refused. */
-export type IdempotencyClaim = { key: string; requestHash: string };
+/**
+ * A write's key, who sent it ('user:<id>' or 'api_key:<id>': an API key is not the user who
+ * created it) and what it asked, so the same key with another request can be refused.
+ */
+export type IdempotencyClaim = { caller: string; key: string; requestHash: string };
+
+/**
+ * Keys stored before migration 0031 have no caller (''): still replayed to anyone of their
+ * organization until they expire, so an outbox retrying across the deploy does not write twice.
+ */
+const LEGACY_CALLER = '';
 /** A write's answer as the reply sends it (and as a replay sends it again). */
 export type StoredAnswer = { statusCode: number; body: unknown };
 export type Answered = StoredAnswer & { replayed: boolean };
@@ -42,7 +54,9 @@ export function idempotencyOf(request: FastifyRequest): IdempotencyClaim | undef
     .update('\0')
     .update(JSON.stringify(request.body ?? null))
     .digest('hex');
-  return { key: header, requestHash };
+  const auth = authOf(request);
+  const caller = auth.apiKey ? `api_key:${auth.apiKey.id}` : `user:${auth.user.id}`;
+  return { caller, key: header, requestHash };
 }
 
 /** Sends an answer; a replayed one as the JSON it was stored as, marked so a client can tell. */
@@ -62,13 +76,16 @@ export const idempotencyRepository = {
   async find(
     db: Db,
     organizationId: string,
-    key: string,
+    claim: Pick<IdempotencyClaim, 'caller' | 'key'>,
   ): Promise<(StoredAnswer & { requestHash: string }) | undefined> {
+    // The caller's own key first, then a key stored before keys had callers.
     const { rows } = await db.query<{ request_hash: string; status_code: number; response: unknown }>({
       name: 'idempotency_key_find',
       text: `select request_hash, status_code, response from idempotency_keys
-             where organization_id = $1 and key = $2 and created_at > now() - make_interval(hours => $3)`,
-      values: [organizationId, key, IDEMPOTENCY_HOURS],
+             where organization_id = $1 and caller in ($2, $5) and key = $3
+               and created_at > now() - make_interval(hours => $4)
+             order by caller desc limit 1`,
+      values: [organizationId, claim.caller, claim.key, IDEMPOTENCY_HOURS, LEGACY_CALLER],
     });
     const row = rows[0];
     return row && { requestHash: row.request_hash, statusCode: row.status_code, body: row.response };
@@ -83,14 +100,22 @@ export const idempotencyRepository = {
     await db.query({
       name: 'idempotency_key_forget_expired',
       text: `delete from idempotency_keys
-             where organization_id = $1 and key = $2 and created_at <= now() - make_interval(hours => $3)`,
-      values: [organizationId, claim.key, IDEMPOTENCY_HOURS],
+             where organization_id = $1 and caller = $2 and key = $3
+               and created_at <= now() - make_interval(hours => $4)`,
+      values: [organizationId, claim.caller, claim.key, IDEMPOTENCY_HOURS],
     });
     await db.query({
       name: 'idempotency_key_remember',
-      text: `insert into idempotency_keys (organization_id, key, request_hash, status_code, response)
-             values ($1, $2, $3, $4, $5::jsonb)`,
-      values: [organizationId, claim.key, claim.requestHash, answer.statusCode, JSON.stringify(answer.body)],
+      text: `insert into idempotency_keys (organization_id, caller, key, request_hash, status_code, response)
+             values ($1, $2, $3, $4, $5, $6::jsonb)`,
+      values: [
+        organizationId,
+        claim.caller,
+        claim.key,
+        claim.requestHash,
+        answer.statusCode,
+        JSON.stringify(answer.body),
+      ],
     });
   },
 

@@ -598,7 +598,7 @@ export function createMailItemWriter(pool: pg.Pool, log?: FastifyBaseLogger) {
     work: (client: pg.PoolClient) => Promise<T>,
     answer: (result: T) => StoredAnswer,
   ): Promise<Answered> {
-    const find = () => withTenants([organizationId], () => idempotencyRepository.find(pool, organizationId, claim.key));
+    const find = () => withTenants([organizationId], () => idempotencyRepository.find(pool, organizationId, claim));
     const stored = await find();
     if (stored) return replayOf(stored, claim);
     try {
