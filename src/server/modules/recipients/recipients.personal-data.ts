@@ -697,7 +697,7 @@ export const personalDataRepository = {
 
   /**
    * Every way into their page ends (decision 032): unused sign-in links and signed-in sessions.
-   * Answers the links and sessions removed.
+   * Answers the links and sessions removed. Erasure and deactivation (issue 41 item 8) both end it.
    */
   async endPageAccess(tx: DbOrTx, organizationId: string, recipientId: string): Promise<number> {
     const links = await tx

@@ -165,6 +165,9 @@ export function createRecipientsService({ db }: Deps) {
       return changing(caller, async (tx) => {
         const row = await recipientsRepository.update(tx, caller.organizationId, id, changes);
         if (!row) throw notFound(RECIPIENT_NOT_FOUND);
+        // Deactivation ends their page (issue 41 item 8): sessions and unused links are deleted,
+        // not suspended, so reactivating them opens nothing until they ask for a new link.
+        if (changes.isActive === false) await personalDataRepository.endPageAccess(tx, caller.organizationId, id);
         return { result: toRecipientDto(row), ids: [id] };
       });
     },
