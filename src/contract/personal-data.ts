@@ -137,6 +137,10 @@ export const EraseRecipientResult = z.object({
     otherHandovers: z.number().int(),
     /** People they allowed to collect for them, now off the list. */
     proxies: z.number().int(),
+    /** Entries on other recipients' lists of proxies that named them, deleted. */
+    otherProxies: z.number().int(),
+    /** Replies stored for idempotency keys (replayed for a day) that held their data, scrubbed. */
+    idempotentReplies: z.number().int(),
     /** Tracking numbers they expected, deleted. */
     expectedPackages: z.number().int(),
     /** Sign-in links and signed-in sessions of their page, ended. */

@@ -222,19 +222,32 @@ async function rowsAbout(recipientId: string, itemIds: string[]) {
   };
 }
 
-/**
- * Every place in the whole database (every table, every text, varchar, json and array column)
- * that still holds one of the values, as "table.column". Read as the database's owner, so
- * row-level security hides nothing.
- */
-async function copiesOf(values: string[]): Promise<string[]> {
-  const columns = await t.asOwner<{ table_name: string; column_name: string }>(`
+/** Every column of every table that can hold text: text, varchar, char, json, jsonb, arrays, enums. */
+function textColumns() {
+  return t.asOwner<{ table_name: string; column_name: string }>(`
     select c.table_name, c.column_name
     from information_schema.columns c
     join information_schema.tables tb on tb.table_schema = c.table_schema and tb.table_name = c.table_name
     where c.table_schema = 'public' and tb.table_type = 'BASE TABLE'
       and c.data_type in ('text', 'character varying', 'character', 'json', 'jsonb', 'ARRAY', 'USER-DEFINED')
     order by c.table_name, c.column_name`);
+}
+
+/** A UPS tracking number with a valid check digit, different each time. */
+function upsNumber() {
+  const body = `${Date.now()}${seq}`.slice(-15).padStart(15, '7');
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) sum += Number(body[i]) * (i % 2 === 1 ? 2 : 1);
+  return `1Z${body}${(10 - (sum % 10)) % 10}`;
+}
+
+/**
+ * Every place in the whole database (every table, every text, varchar, json and array column)
+ * that still holds one of the values, as "table.column". Read as the database's owner, so
+ * row-level security hides nothing.
+ */
+async function copiesOf(values: string[]): Promise<string[]> {
+  const columns = await textColumns();
   expect(columns.length).toBeGreaterThan(20);
   const found: string[] = [];
   const literal = (v: string) =>
@@ -248,6 +261,32 @@ async function copiesOf(values: string[]): Promise<string[]> {
     if (row!.n > 0) found.push(`${table}.${column}`);
   }
   return found;
+}
+
+/** A browser on the recipient's page from its own address: it keeps the page's cookie. */
+async function signedInToPage(email: string) {
+  const remoteAddress = `192.0.2.${(seq % 250) + 1}`;
+  const before = smtp.received.length;
+  const asked = await t.app.inject({
+    method: 'POST',
+    url: '/api/portal/links',
+    remoteAddress,
+    payload: { address: email },
+  });
+  expect(asked.statusCode, asked.body).toBe(202);
+  await t.app.portalLinksSent();
+  const mail = smtp.received.slice(before).find((m) => m.to.includes(email));
+  const token = /\/my\/open#token=([\w-]+)/.exec(mail!.text)![1]!;
+  const opened = await t.app.inject({
+    method: 'POST',
+    url: '/api/portal/session',
+    remoteAddress,
+    payload: { token },
+  });
+  expect(opened.statusCode, opened.body).toBe(200);
+  const cookie = opened.cookies.find((c) => c.value)!;
+  return (method: 'GET' | 'POST', url: string, payload?: object) =>
+    t.app.inject({ method, url, remoteAddress, headers: { cookie: `${cookie.name}=${cookie.value}` }, payload });
 }
 
 const piiOf = (p: Person) => [p.firstName, p.lastName, p.email, p.phone, p.unit, p.department];
@@ -483,6 +522,9 @@ describe('POST /api/recipients/:id/erase', () => {
       handovers: 0,
       otherHandovers: 0,
       proxies: 0,
+      otherProxies: 0,
+      // No request in this life was sent with an idempotency key.
+      idempotentReplies: 0,
       expectedPackages: 0,
       // The link to their page in the arrival email that went out.
       pageAccess: 1,
@@ -615,6 +657,8 @@ describe('POST /api/recipients/:id/erase', () => {
         handovers: 0,
         otherHandovers: 0,
         proxies: 0,
+        otherProxies: 0,
+        idempotentReplies: 0,
         expectedPackages: 0,
         pageAccess: 0,
       },
@@ -931,32 +975,6 @@ describe('POST /api/recipients/:id/erase: the person on other people’s items',
 });
 
 describe('the hand-over side (issue 26): proxies, hand-over proof, expected numbers, the page', () => {
-  /** A browser on the recipient's page from its own address: it keeps the page's cookie. */
-  async function signedInToPage(email: string) {
-    const remoteAddress = `192.0.2.${(seq % 250) + 1}`;
-    const before = smtp.received.length;
-    const asked = await t.app.inject({
-      method: 'POST',
-      url: '/api/portal/links',
-      remoteAddress,
-      payload: { address: email },
-    });
-    expect(asked.statusCode, asked.body).toBe(202);
-    await t.app.portalLinksSent();
-    const mail = smtp.received.slice(before).find((m) => m.to.includes(email));
-    const token = /\/my\/open#token=([\w-]+)/.exec(mail!.text)![1]!;
-    const opened = await t.app.inject({
-      method: 'POST',
-      url: '/api/portal/session',
-      remoteAddress,
-      payload: { token },
-    });
-    expect(opened.statusCode, opened.body).toBe(200);
-    const cookie = opened.cookies.find((c) => c.value)!;
-    return (method: 'GET' | 'POST', url: string, payload?: object) =>
-      t.app.inject({ method, url, remoteAddress, headers: { cookie: `${cookie.name}=${cookie.value}` }, payload });
-  }
-
   async function handedOverWithProof() {
     const { admin, member, org } = await orgWithMember();
     const p = person();
@@ -1108,6 +1126,257 @@ describe('the hand-over side (issue 26): proxies, hand-over proof, expected numb
     // Erasing again changes nothing.
     const again = await admin.post(`/api/recipients/${recipient.id}/erase`, { confirm: true });
     expect(Object.values(again.json().counts).every((n) => n === 0)).toBe(true);
+  });
+});
+
+describe('POST /api/recipients/:id/erase: other people’s lists of proxies and the replies kept for idempotency keys (issue 41)', () => {
+  const key = (k: string) => ({ 'idempotency-key': k });
+
+  /**
+   * The probe's setup: the person is on two neighbours' lists of proxies (one written at the desk,
+   * one on the neighbour's own page, last name first), and their data is in the replies the
+   * server keeps for idempotency keys (an intake for them, its status change, a note on a
+   * neighbour's parcel naming them), as the desk's app sends a key with every write.
+   */
+  async function listedAndKeyed() {
+    const { admin, member, org } = await orgWithMember();
+    const p = person();
+    const recipient = await addRecipient(admin, p);
+    const fullName = `${p.firstName} ${p.lastName}`;
+    const neighbour = await addRecipient(admin, { firstName: 'Neighbour', lastName: `Next${seq}Door` });
+    const acrossPerson = person();
+    const across = await addRecipient(admin, { ...acrossPerson, firstName: 'Across', lastName: `The${seq}Hall` });
+    const kept = `Ottoline${seq}Brackenbury`;
+    for (const name of [fullName, kept]) {
+      const res = await member.post(`/api/recipients/${neighbour.id}/proxies`, { name });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const acrossPage = await signedInToPage(acrossPerson.email);
+    const listed = await acrossPage('POST', '/api/portal/proxies', { name: `${p.lastName}, ${p.firstName}` });
+    expect(listed.statusCode, listed.body).toBe(201);
+
+    const requests = {
+      intake: {
+        method: 'POST' as const,
+        url: '/api/mail-items',
+        body: {
+          type: 'package',
+          recipientId: recipient.id,
+          sender: 'Amazon',
+          description: `Box for ${p.firstName}`,
+          notes: `Call ${p.phone} or write to ${p.email}`,
+        },
+        key: key(`intake-${seq}`),
+      },
+      notified: { method: 'PUT' as const, url: '', body: { status: 'notified' }, key: key(`notify-${seq}`) },
+      neighbours: {
+        method: 'PUT' as const,
+        url: '',
+        body: { notes: `${fullName} (${p.email}) will collect it` },
+        key: key(`note-${seq}`),
+      },
+    };
+    const intake = await member.request('POST', requests.intake.url, requests.intake.body, requests.intake.key);
+    expect(intake.statusCode, intake.body).toBe(201);
+    requests.notified.url = `/api/mail-items/${intake.json<ItemJson>().id}`;
+    const notified = await member.request('PUT', requests.notified.url, requests.notified.body, requests.notified.key);
+    expect(notified.statusCode, notified.body).toBe(200);
+    const theirs = await logItem(member, { recipientId: neighbour.id, sender: 'IKEA' });
+    requests.neighbours.url = `/api/mail-items/${theirs.id}`;
+    const noted = await member.request(
+      'PUT',
+      requests.neighbours.url,
+      requests.neighbours.body,
+      requests.neighbours.key,
+    );
+    expect(noted.statusCode, noted.body).toBe(200);
+    // The same requests again, as an outbox retrying after a lost answer.
+    const replay = (r: (typeof requests)[keyof typeof requests]) => member.request(r.method, r.url, r.body, r.key);
+    return { admin, member, org, p, recipient, fullName, neighbour, across, acrossPage, kept, requests, replay };
+  }
+
+  it('takes them off every other list of proxies and scrubs every stored reply; a replay answers nothing of them', async () => {
+    const life = await listedAndKeyed();
+    const { admin, member, p, recipient, neighbour, requests, replay } = life;
+    // Before: the desk and the neighbour's page show them, and the replies hold them.
+    expect((await member.get(`/api/recipients/${neighbour.id}/proxies`)).body).toContain(life.fullName);
+    expect((await life.acrossPage('GET', '/api/portal/proxies')).body).toContain(p.firstName);
+    for (const r of Object.values(requests)) {
+      const res = await replay(r);
+      expect(res.headers['idempotent-replayed']).toBe('true');
+      expect(res.body).toContain(p.email);
+    }
+    expect(await copiesOf(piiOf(p))).toEqual(
+      expect.arrayContaining(['idempotency_keys.response', 'recipient_proxies.name']),
+    );
+
+    const res = await admin.post(`/api/recipients/${recipient.id}/erase`, { confirm: true });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().counts).toMatchObject({ proxies: 0, otherProxies: 2, idempotentReplies: 3 });
+
+    // Off both lists, at the desk and on the neighbour's page; the neighbour's other proxy stays.
+    const desk = await member.get(`/api/recipients/${neighbour.id}/proxies`);
+    expect(desk.json<Array<{ name: string }>>().map((x) => x.name)).toEqual([life.kept]);
+    const page = await life.acrossPage('GET', '/api/portal/proxies');
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.json()).toEqual([]);
+
+    // The keys still replay (no second item), with nothing of them.
+    const replies = [];
+    for (const r of Object.values(requests)) {
+      const again = await replay(r);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      for (const value of piiOf(p)) expect(again.body.toLowerCase()).not.toContain(value.toLowerCase());
+      replies.push(again.json<Record<string, unknown>>());
+    }
+    const [intake, notified, neighbours] = replies;
+    const standIn = {
+      firstName: 'Erased',
+      lastName: 'recipient',
+      email: null,
+      phone: null,
+      unit: null,
+      department: null,
+    };
+    expect(intake).toMatchObject({
+      recipient: { id: recipient.id, ...standIn },
+      description: `Box for ${ERASED_TEXT}`,
+      notes: `Call ${ERASED_TEXT} or write to ${ERASED_TEXT}`,
+      sender: 'Amazon',
+    });
+    expect(notified).toMatchObject({ recipient: standIn, status: 'notified' });
+    expect(neighbours).toMatchObject({
+      recipient: { id: neighbour.id, firstName: 'Neighbour' },
+      notes: `${ERASED_TEXT} (${ERASED_TEXT}) will collect it`,
+    });
+    expect((await t.db.select().from(mailItems).where(eq(mailItems.organizationId, life.org.id))).length).toBe(2);
+    // Not one copy of them anywhere.
+    expect(await copiesOf(piiOf(p))).toEqual([]);
+
+    // Erasing again changes nothing.
+    const again = await admin.post(`/api/recipients/${recipient.id}/erase`, { confirm: true });
+    expect(Object.values(again.json().counts).every((n) => n === 0)).toBe(true);
+  });
+
+  it('keeps a namesake’s own proxy of the shared name, and proxies and replies of another organization', async () => {
+    const { admin, member } = await orgWithMember();
+    const p = person();
+    const erased = await addRecipient(admin, p);
+    const fullName = `${p.firstName} ${p.lastName}`;
+    // A namesake lists someone of theirs by the same name; a neighbour lists the person erased.
+    const namesake = await addRecipient(admin, { firstName: p.firstName, lastName: p.lastName });
+    const neighbour = await addRecipient(admin, { firstName: 'Neighbour', lastName: `Next${seq}Door` });
+    for (const r of [namesake, neighbour])
+      expect((await member.post(`/api/recipients/${r.id}/proxies`, { name: fullName })).statusCode).toBe(201);
+    // Another organization with the same names and a reply under the same key.
+    const other = await orgWithMember('Elsewhere');
+    const otherOne = await addRecipient(other.admin, p);
+    const otherNeighbour = await addRecipient(other.admin, { firstName: 'Neighbour', lastName: 'Elsewhere' });
+    expect(
+      (await other.member.post(`/api/recipients/${otherNeighbour.id}/proxies`, { name: fullName })).statusCode,
+    ).toBe(201);
+    const body = { type: 'package', recipientId: otherOne.id, notes: `For ${fullName}` };
+    const theirs = await other.member.post('/api/mail-items', body, key('same'));
+    expect(theirs.statusCode).toBe(201);
+
+    const res = await admin.post(`/api/recipients/${erased.id}/erase`, { confirm: true });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().counts).toMatchObject({ otherProxies: 1 });
+    const names = async (c: Client, id: string) =>
+      (await c.get(`/api/recipients/${id}/proxies`)).json<Array<{ name: string }>>().map((x) => x.name);
+    expect(await names(member, namesake.id)).toEqual([fullName]);
+    expect(await names(member, neighbour.id)).toEqual([]);
+    expect(await names(other.member, otherNeighbour.id)).toEqual([fullName]);
+    const replayed = await other.member.post('/api/mail-items', body, key('same'));
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.json()).toEqual(theirs.json());
+  });
+});
+
+describe('the sweep that proves an erasure: no table can hide them', () => {
+  /**
+   * Tables that never hold a recipient's data, each with why. The sweep of every text column
+   * (copiesOf) only finds what a test put there: issue 41 found a recipient on other people's
+   * lists of proxies and in the replies kept for idempotency keys because no test had put them
+   * there. So the fixture below writes the person everywhere the product can, and a table that
+   * can hold text must either hold them after it or be listed here: a new table cannot go unseen.
+   */
+  const HOLDS_NOTHING_OF_A_RECIPIENT: Record<string, string> = {
+    // Staff, the organization and its set-up: about members and the building, never a recipient.
+    users: 'staff accounts',
+    organizations: "the organization's own name and address",
+    organization_members: 'who is staff where',
+    organization_settings: "the organization's settings",
+    organization_licenses: 'plans and licenses',
+    user_invitations: 'staff invited by email',
+    sessions: "staff's signed-in sessions",
+    password_reset_tokens: 'staff',
+    email_verification_tokens: 'staff',
+    two_factor_challenges: 'staff',
+    two_factor_recovery_codes: 'staff',
+    api_keys: "an integration's keys: prefixes and hashes",
+    integrations: "the organization's webhooks and API integrations: URLs and names",
+    mailrooms: 'rooms of the building',
+    mailroom_locations: 'shelves and lockers',
+    mail_item_counts: 'counts by status',
+    billing_checkouts: "the organization's payments",
+    billing_events: "the payment providers' events",
+    billing_payments: "the organization's payments",
+    platform_log: 'super admin, sign-in and payment webhook events: staff and organizations',
+    // About a recipient, but never their text: checked or deleted by the erasure.
+    audit_log: 'an entry about a recipient names them by id only, with counts (decision 015)',
+    photos: 'text columns hold the content type; the pictures (bytea) are deleted by the erasure',
+    rate_limits: 'a link request is kept under the SHA-256 of the address (decision 015, issue 26)',
+    recipient_links: "hashes of their page's links, deleted by the erasure",
+    recipient_sessions: "hashes of their page's sessions, deleted by the erasure",
+  };
+
+  it('finds the person, before the erasure, in every table that can hold text but the listed ones; after it, nowhere', async () => {
+    const life = await mailroomLife();
+    const { admin, member, p, recipient } = life;
+    const fullName = `${p.firstName} ${p.lastName}`;
+    // Their own list of proxies, and a neighbour's naming them.
+    expect(
+      (await member.post(`/api/recipients/${recipient.id}/proxies`, { name: `Ottoline${seq}Bracken` })).statusCode,
+    ).toBe(201);
+    const neighbour = await addRecipient(admin, { firstName: 'Neighbour', lastName: `Next${seq}Door` });
+    expect((await member.post(`/api/recipients/${neighbour.id}/proxies`, { name: fullName })).statusCode).toBe(201);
+    // They collect the neighbour's parcel (the hand-over names them) and their own letter.
+    const theirs = await logItem(member, { recipientId: neighbour.id, sender: 'IKEA' });
+    for (const itemIds of [[theirs.id], [life.letter.id]]) {
+      const handedOver = await member.post('/api/handovers', {
+        itemIds,
+        collectorName: fullName,
+        identifiedBy: 'id_checked',
+        signatureData: await pngDataUrl('#000000'),
+      });
+      expect(handedOver.statusCode, handedOver.body).toBe(201);
+    }
+    // On their page they expect a package (a UPS number with its check digit).
+    const page = await signedInToPage(p.email);
+    const expected = await page('POST', '/api/portal/expected', {
+      trackingNumber: upsNumber(),
+      label: `Boots for ${p.firstName}`,
+    });
+    expect(expected.statusCode, expected.body).toBe(201);
+    // A write with an idempotency key, as the desk's app sends every write.
+    const keyed = await member.post(
+      '/api/mail-items',
+      { type: 'letter', recipientId: recipient.id, notes: `For ${p.firstName}, call ${p.phone}` },
+      { 'idempotency-key': `sweep-${seq}` },
+    );
+    expect(keyed.statusCode, keyed.body).toBe(201);
+
+    const tables = (await textColumns()).map((c) => c.table_name);
+    const holding = new Set((await copiesOf(piiOf(p))).map((c) => c.split('.')[0]!));
+    const unseen = [...new Set(tables)].filter((x) => !holding.has(x) && !(x in HOLDS_NOTHING_OF_A_RECIPIENT));
+    expect(unseen, 'tables the fixture never wrote the person into: write them there, or list them').toEqual([]);
+    // The list hides nothing: none of its tables held them.
+    expect([...holding].filter((x) => x in HOLDS_NOTHING_OF_A_RECIPIENT)).toEqual([]);
+
+    const res = await admin.post(`/api/recipients/${recipient.id}/erase`, { confirm: true });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await copiesOf(piiOf(p))).toEqual([]);
   });
 });
 

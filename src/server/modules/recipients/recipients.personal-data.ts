@@ -238,6 +238,20 @@ function scrubMentions(column: string, recipientColumn: string, m: Mentions, as:
 }
 
 /**
+ * Whether `column` (of a row about someone else) mentions the erased recipient: the pattern of a
+ * namesake's own rows where `recipientColumn` is one of them, the full pattern elsewhere.
+ */
+function matchesMentions(column: string, recipientColumn: string, m: Mentions): SQL {
+  const test = (p: MentionPatterns | null): SQL => (p ? sql`${sql.raw(column)} ~* ${p.text}::text` : sql`false`);
+  if (m.namesakes.length === 0) return test(m.all);
+  const ids = sql.join(
+    m.namesakes.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+  return sql`case when ${sql.raw(recipientColumn)} in (${ids}) then ${test(m.onNamesakesItems)} else ${test(m.all)} end`;
+}
+
+/**
  * Whether `expression` matches any of the LIKE patterns, case aside: the cheap filter before the
  * regular expression. The text is lower-cased once, rather than by ILIKE for every pattern.
  */
@@ -681,6 +695,77 @@ export const personalDataRepository = {
         where x.organization_id = ${organizationId} and x.id = o.id
           and (x.collector_name, x.proxy_reason) is distinct from (o.collector_name, o.proxy_reason)
         returning x.id
+      )
+      select count(*)::int as n from changed`);
+    return rows[0]?.n ?? 0;
+  },
+
+  /**
+   * Other recipients' lists of proxies that name them (issue 41 item 2): an entry holding their
+   * full name in either order, their email or their phone number (as on other people's items:
+   * never a first or last name alone) is deleted, not scrubbed: "[erased]" on a list would let
+   * nobody collect and names no one. On a namesake's own list the shared values stay (their
+   * "John Smith" is as likely someone of theirs). Answers the entries deleted.
+   */
+  async deleteFromOtherProxies(tx: DbOrTx, organizationId: string, recipientId: string, m: Mentions) {
+    const { rows } = await tx.execute<{ n: number }>(sql`
+      with gone as (
+        delete from recipient_proxies p
+        where p.organization_id = ${organizationId} and p.recipient_id <> ${recipientId}
+          and ${containsAny('p.name', m.all.textLike)}
+          and ${matchesMentions('p.name', 'p.recipient_id', m)}
+        returning p.id
+      )
+      select count(*)::int as n from gone`);
+    return rows[0]?.n ?? 0;
+  },
+
+  /**
+   * The answers stored for idempotency keys (decision 044, 049) that hold them, for the 24 hours
+   * a key is replayed. Scrubbed, not deleted: a deleted key would let a retried request write
+   * again (a second item). A reply about their item (its recipient is them) then answers as the
+   * item reads after the erasure: the stand-in recipient with no email, phone, unit or
+   * department, no collector, no photo, and their name, email and phone replaced in the notes,
+   * description and sender address; any other reply has their full name, email and phone
+   * replaced in its JSON text, as a message's payload is. Answers the replies changed.
+   */
+  async eraseFromIdempotentReplies(
+    tx: DbOrTx,
+    organizationId: string,
+    recipientId: string,
+    pattern: string | null,
+    m: Mentions | null,
+  ) {
+    const standIn = JSON.stringify({
+      firstName: ERASED_VALUES.firstName,
+      lastName: ERASED_VALUES.lastName,
+      email: null,
+      phone: null,
+      unit: null,
+      department: null,
+    });
+    const field = (name: string) => sql`to_jsonb(${scrub(`(k.response->>'${name}')`, pattern)})`;
+    const own = sql`k.response || jsonb_build_object(
+        'recipient', (k.response->'recipient') || ${standIn}::jsonb,
+        'collectorName', null, 'photoUrl', null, 'thumbnailUrl', null,
+        'notes', ${field('notes')}, 'description', ${field('description')}, 'senderAddress', ${field('senderAddress')})`;
+    const theirs = sql`k.response->'recipient'->>'id' = ${recipientId}::text`;
+    const mentioned = m
+      ? sql`${scrubMentions('k.response', "nullif(k.response->'recipient'->>'id', '')::uuid", m, 'json')}`
+      : sql`k.response`;
+    const { rows } = await tx.execute<{ n: number }>(sql`
+      with old as (
+        select k.caller, k.key, case when ${theirs} then ${own} else ${mentioned} end as response
+        from idempotency_keys k
+        where k.organization_id = ${organizationId}
+          and (${theirs} ${m ? sql`or ${containsAny('k.response::text', m.all.jsonLike)}` : sql``})
+        for update
+      ), changed as (
+        update idempotency_keys x set response = o.response
+        from old o
+        where x.organization_id = ${organizationId} and x.caller = o.caller and x.key = o.key
+          and x.response is distinct from o.response
+        returning x.key
       )
       select count(*)::int as n from changed`);
     return rows[0]?.n ?? 0;

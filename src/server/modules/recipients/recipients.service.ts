@@ -244,6 +244,18 @@ export function createRecipientsService({ db }: Deps) {
           ? await personalDataRepository.eraseMentionsFromHandovers(tx, organizationId, id, mentions)
           : 0;
         const proxies = await personalDataRepository.deleteProxies(tx, organizationId, id);
+        // Off everyone else's list of proxies too (issue 41 item 2).
+        const otherProxies = mentions
+          ? await personalDataRepository.deleteFromOtherProxies(tx, organizationId, id, mentions)
+          : 0;
+        // The replies kept for idempotency keys (decision 049): replayed for a day, so scrubbed too.
+        const idempotentReplies = await personalDataRepository.eraseFromIdempotentReplies(
+          tx,
+          organizationId,
+          id,
+          pattern,
+          mentions,
+        );
         // The tracking numbers they expected say what they order: gone with the rest (decision 033).
         const expected = await expectedPackagesRepository.deleteAllOf(tx, organizationId, id);
         const pageAccess = await personalDataRepository.endPageAccess(tx, organizationId, id);
@@ -261,6 +273,8 @@ export function createRecipientsService({ db }: Deps) {
           handovers: handedOver.handovers,
           otherHandovers,
           proxies,
+          otherProxies,
+          idempotentReplies,
           expectedPackages: expected,
           pageAccess,
         };
