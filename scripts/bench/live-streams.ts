@@ -16,6 +16,12 @@
  *   npm run build && npm run bench:live-streams     (DATABASE_URL=… for a PostgreSQL of your own)
  *   STREAMS=1000 ORGANIZATIONS=100 INTAKES_PER_ORG_PER_SECOND=1 to change the load.
  *
+ * ONE_SESSION_STREAMS=500 instead runs issue 41's probe (item 5, decision 051): ONE session opens
+ * that many streams of one organization, and the instance's open files (/proc/<pid>/fd) and the
+ * database's transactions per second (pg_stat_database, the instance otherwise idle: the streams'
+ * session re-checks) are read before and after; with the caps, the session holds at most
+ * LIVE_STREAMS_PER_SESSION of them and the rest were ended as `replaced`.
+ *
  * This process (1,000 sockets, the event parsing, autocannon's workers) shares the machine's CPUs
  * with the instance and PostgreSQL: on 2 CPUs the figures are those of a crowded machine.
  */
@@ -32,6 +38,9 @@ import { createSessions, withClient } from './scale-out-seed';
 const STREAMS = Number(process.env.STREAMS ?? 1000);
 const ORGANIZATIONS = Number(process.env.ORGANIZATIONS ?? 100);
 const INTAKES_PER_ORG_PER_SECOND = Number(process.env.INTAKES_PER_ORG_PER_SECOND ?? 1);
+const ONE_SESSION_STREAMS = Number(process.env.ONE_SESSION_STREAMS ?? 0);
+/** How long the database's transaction rate is sampled, before and after the probe's streams. */
+const RATE_SECONDS = Number(process.env.RATE_SECONDS ?? 30);
 const MEASURE_SECONDS = 10;
 const QUIET_SECONDS = 8;
 /** Intakes waiting for their answers at most; past it the loop skips (counted) rather than pile up. */
@@ -48,6 +57,24 @@ const percentile = (sorted: number[], p: number) =>
 function rssBytes(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+}
+
+/** The instance's open file descriptors (sockets included), from /proc. */
+const openFiles = (pid: number) => fs.readdirSync(`/proc/${pid}/fd`).length;
+
+/** The database's committed and rolled back transactions per second over `seconds` (pg_stat_database). */
+async function transactionsPerSecond(databaseUrl: string, seconds: number): Promise<number> {
+  const read = () =>
+    withClient(databaseUrl, async (c) => {
+      const { rows } = await c.query<{ n: string }>(
+        'select xact_commit + xact_rollback n from pg_stat_database where datname = current_database()',
+      );
+      return Number(rows[0]!.n);
+    });
+  const first = await read();
+  await sleep(seconds * 1000);
+  // Minus the first read's own transaction.
+  return Math.max(0, (await read()) - first - 1) / seconds;
 }
 
 /** The instance's V8 heap in use, from its Prometheus metrics. */
@@ -259,6 +286,43 @@ function summarise(receipts: Receipt[]) {
   };
 }
 
+/**
+ * Issue 41's probe: one session opens ONE_SESSION_STREAMS streams of one organization, 50 at a time.
+ * Answers the figures; a stream the server ended (`replaced`) is counted, not an error.
+ */
+async function probeOneSession(instance: { url: string; pid: number }, databaseUrl: string, org: Org) {
+  const filesBefore = openFiles(instance.pid);
+  log(`reading the transaction rate for ${RATE_SECONDS} s, no streams ...`);
+  const rateBefore = await transactionsPerSecond(databaseUrl, RATE_SECONDS);
+  log(`one session opens ${ONE_SESSION_STREAMS} streams ...`);
+  const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+  const streams: http.ClientRequest[] = [];
+  const ended = new Set<http.ClientRequest>();
+  let refused = 0;
+  for (let n = 0; n < ONE_SESSION_STREAMS; n += 50) {
+    const batch = await Promise.allSettled(
+      Array.from({ length: Math.min(50, ONE_SESSION_STREAMS - n) }, () =>
+        openStream(instance.url, org.id, org.token, [], new Map(), agent),
+      ),
+    );
+    for (const r of batch) {
+      if (r.status === 'rejected') refused += 1;
+      else {
+        streams.push(r.value);
+        // The server ended it (its socket closes: no keep-alive).
+        r.value.on('close', () => ended.add(r.value));
+      }
+    }
+  }
+  await sleep(2000);
+  const filesAfter = openFiles(instance.pid);
+  log(`reading the transaction rate for ${RATE_SECONDS} s with the streams ...`);
+  const rateAfter = await transactionsPerSecond(databaseUrl, RATE_SECONDS);
+  const stillOpen = streams.filter((s) => !ended.has(s)).length;
+  for (const req of streams) req.destroy();
+  return { filesBefore, filesAfter, rateBefore, rateAfter, stillOpen, refused };
+}
+
 async function main(): Promise<number> {
   const dataDir = await makeDataDir();
   const database = await provisionDatabase(dataDir);
@@ -271,11 +335,30 @@ async function main(): Promise<number> {
     NOTIFICATIONS_WORKER: 'false',
     METRICS_TOKEN,
     REGISTER_RATE_LIMIT_IP: '100000',
+    // The load run's one person holds every stream (a session each): its cap must not end them.
+    // The probe keeps the shipped caps (decision 051).
+    ...(ONE_SESSION_STREAMS > 0
+      ? {}
+      : { LIVE_STREAMS_PER_PERSON: String(STREAMS), LIVE_STREAMS_PER_INSTANCE: String(Math.max(2000, STREAMS)) }),
     SECRETS_KEY: crypto.randomBytes(32).toString('base64'),
   };
   const instance = await startInstance(env, 'A');
   log(`seeding ${ORGANIZATIONS} organizations ...`);
   const { orgs, userId } = await seed(instance.url, database.url);
+  if (ONE_SESSION_STREAMS > 0) {
+    const p = await probeOneSession(instance, database.url, orgs[0]!);
+    console.log(`\nOne session opens ${ONE_SESSION_STREAMS} streams of one organization, on one idle instance.`);
+    printTable(
+      ['', 'before', `after ${ONE_SESSION_STREAMS} opened`],
+      [
+        ['streams still open', '0', String(p.stillOpen)],
+        ['open files of the instance', String(p.filesBefore), String(p.filesAfter)],
+        [`database transactions/s (${RATE_SECONDS} s)`, p.rateBefore.toFixed(1), p.rateAfter.toFixed(1)],
+      ],
+    );
+    if (p.refused) console.log(`(${p.refused} streams were refused)`);
+    return 0;
+  }
   // A session per stream, as a thousand browsers would hold.
   const tokens = await createSessions(database.url, userId, STREAMS);
   const sentAt = new Map<string, number>();

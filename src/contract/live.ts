@@ -16,8 +16,11 @@ export type LiveEventKind = 'mail-items' | 'recipients' | 'storage' | 'members';
  */
 export type LiveChangeEvent = { kind: LiveEventKind; ids?: string[]; at?: number };
 
-/** `ended`: why the server closed the stream. */
-export type LiveEndReason = 'signed-out' | 'removed' | 'role-changed' | 'shutdown';
+/**
+ * `ended`: why the server closed the stream. `replaced`: a newer stream of the same session or
+ * person took its place (decision 051); the tab does not reconnect until it is looked at again.
+ */
+export type LiveEndReason = 'signed-out' | 'removed' | 'role-changed' | 'shutdown' | 'replaced';
 
 /**
  * The events: `ready` (first, `{organizationId, role}`), `change` (LiveChangeEvent), `resync`

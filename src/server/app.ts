@@ -297,6 +297,7 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
   const live = createLiveHub({
     changeFeed,
     log: app.log,
+    caps: config.liveStreams,
     checkSession: async (sid, organizationId) => {
       const row = await sessionsRepository.findLive(db, sid, organizationId);
       return row && row.expire.getTime() > Date.now() ? row.role : undefined;

@@ -130,6 +130,16 @@ const EnvSchema = z.object({
   /** Login attempts allowed per account and per client address within LOGIN_RATE_WINDOW_SECONDS. */
   LOGIN_RATE_LIMIT_ACCOUNT: z.coerce.number().int().min(1).default(10),
   LOGIN_RATE_LIMIT_IP: z.coerce.number().int().min(1).default(50),
+  /**
+   * The live desk's streams (GET /api/events, decision 043) one instance holds at once (decision
+   * 051): per session (the browser's tabs) and per person (their devices), the newest wins and the
+   * oldest is ended; per instance, a new stream past the most answers 503 with Retry-After and the
+   * browser tries again later, or through another instance. Each stream is an open file and a
+   * session re-read every 15-30 s.
+   */
+  LIVE_STREAMS_PER_SESSION: z.coerce.number().int().min(1).max(1000).default(10),
+  LIVE_STREAMS_PER_PERSON: z.coerce.number().int().min(1).max(100_000).default(20),
+  LIVE_STREAMS_PER_INSTANCE: z.coerce.number().int().min(1).max(1_000_000).default(2000),
   /** Accounts one client address may register in an hour. */
   REGISTER_RATE_LIMIT_IP: z.coerce.number().int().min(1).default(20),
   LOGIN_RATE_WINDOW_SECONDS: z.coerce
@@ -257,6 +267,8 @@ export type Config = {
   loginRateLimit: { perAccount: number; perIp: number; windowSeconds: number };
   /** Registrations per client address per hour. */
   registerRateLimitPerIp: number;
+  /** LIVE_STREAMS_PER_*: the most live desk streams per session, person and instance (decision 051). */
+  liveStreams: { perSession: number; perPerson: number; perInstance: number };
   bodyLimitBytes: number;
   logLevel: string;
   seedDemo: boolean;
@@ -357,6 +369,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
       windowSeconds: e.LOGIN_RATE_WINDOW_SECONDS,
     },
     registerRateLimitPerIp: e.REGISTER_RATE_LIMIT_IP,
+    liveStreams: {
+      perSession: e.LIVE_STREAMS_PER_SESSION,
+      perPerson: e.LIVE_STREAMS_PER_PERSON,
+      perInstance: e.LIVE_STREAMS_PER_INSTANCE,
+    },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO ? e.SEED_DEMO === 'true' : e.NODE_ENV === 'development',

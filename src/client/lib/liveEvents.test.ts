@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient, type QueryKey } from '@tanstack/react-query';
-import { keysFor } from './liveEvents';
+import { connectLiveEvents, keysFor, type LiveBrowser } from './liveEvents';
 import { orgQueryKey } from './queryClient';
 import { membersQueryKey, organizationsQueryKey } from './resources/keys';
 
@@ -67,5 +67,104 @@ describe('the live desk marks stale what a change shows on', () => {
       ['storage locations', 'Mail Intake list', 'needs-recipient badge', 'Pending Pickups summary'].sort(),
     );
     expect(await staleAfter('members')).toEqual(['members', 'my organizations'].sort());
+  });
+});
+
+/** An EventSource the test drives: it records what the client opened and closed. */
+class FakeEventSource extends EventTarget {
+  static readonly CONNECTING = 0;
+  static readonly OPEN = 1;
+  static readonly CLOSED = 2;
+  static opened: FakeEventSource[] = [];
+  readyState = FakeEventSource.OPEN;
+  onerror: (() => void) | null = null;
+  constructor(readonly url: string) {
+    super();
+    FakeEventSource.opened.push(this);
+  }
+  close() {
+    this.readyState = FakeEventSource.CLOSED;
+  }
+  emit(event: string, data: unknown = {}) {
+    this.dispatchEvent(new MessageEvent(event, { data: JSON.stringify(data) }));
+  }
+  /** The server closed it for good (a refusal: 401, 404, a full instance's 503). */
+  fail() {
+    this.readyState = FakeEventSource.CLOSED;
+    this.onerror?.();
+  }
+}
+
+describe('the live desk’s connection when the server ends the stream (decision 051)', () => {
+  let attention: Set<() => void>;
+  let browser: LiveBrowser;
+  let client: QueryClient;
+  let stop: () => void;
+  const last = () => FakeEventSource.opened.at(-1)!;
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    FakeEventSource.opened = [];
+    attention = new Set();
+    browser = {
+      EventSource: FakeEventSource as unknown as typeof EventSource,
+      onAttention: (listener) => {
+        attention.add(listener);
+        return () => attention.delete(listener);
+      },
+    };
+    client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
+    client.setQueryData(shown['Mail Intake list']!, 'loaded');
+    stop = connectLiveEvents(ORG, client, browser);
+    last().emit('ready');
+  });
+  afterEach(() => {
+    stop();
+    vi.useRealTimers();
+  });
+
+  it('`replaced`: the tab closes its stream and does not reconnect by itself, however long it waits', async () => {
+    const first = last();
+    first.emit('ended', { reason: 'replaced' });
+    expect(first.readyState).toBe(FakeEventSource.CLOSED);
+    await vi.advanceTimersByTimeAsync(60 * 60_000);
+    expect(FakeEventSource.opened).toHaveLength(1);
+  });
+
+  it('`replaced`: looked at again, the tab opens one stream and refetches what it shows; once', async () => {
+    last().emit('ended', { reason: 'replaced' });
+    expect(attention.size).toBe(1);
+    for (const listener of [...attention]) listener();
+    expect(FakeEventSource.opened).toHaveLength(2);
+    expect(attention.size).toBe(0);
+    last().emit('ready');
+    expect(client.getQueryState(shown['Mail Intake list']!)?.isInvalidated).toBe(true);
+    // Replaced again (the other tab looked at in turn): again it waits to be looked at.
+    last().emit('ended', { reason: 'replaced' });
+    await vi.advanceTimersByTimeAsync(60 * 60_000);
+    expect(FakeEventSource.opened).toHaveLength(2);
+    expect(attention.size).toBe(1);
+  });
+
+  it('`shutdown` is left to the browser’s own reconnect; a refusal (a full instance’s 503) is retried after 2 s, doubling', async () => {
+    last().emit('ended', { reason: 'shutdown' });
+    expect(last().readyState).toBe(FakeEventSource.OPEN);
+    last().fail();
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(FakeEventSource.opened).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(FakeEventSource.opened).toHaveLength(2);
+    last().fail();
+    await vi.advanceTimersByTimeAsync(3_999);
+    expect(FakeEventSource.opened).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(FakeEventSource.opened).toHaveLength(3);
+  });
+
+  it('a tab closed while waiting to be looked at opens nothing', () => {
+    last().emit('ended', { reason: 'replaced' });
+    stop();
+    expect(attention.size).toBe(0);
+    expect(FakeEventSource.opened).toHaveLength(1);
   });
 });

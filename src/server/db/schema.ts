@@ -393,6 +393,13 @@ export const recipients = pgTable(
      * 'both' is every channel the organization has, as before there was a choice.
      */
     notifyBy: varchar('notify_by', { length: 10 }).$type<'email' | 'sms' | 'both'>().notNull().default('both'),
+    /**
+     * The email in lower case and the phone's digits, computed by PostgreSQL (migration 0033,
+     * decision 051): what a link asked for on the recipient's page is looked up by, through an
+     * index. Never written by the app; they follow the email and phone (an erasure clears them).
+     */
+    emailNormalized: text('email_normalized').generatedAlwaysAs(sql`lower(email)`),
+    phoneDigits: text('phone_digits').generatedAlwaysAs(sql`regexp_replace(phone, '\\D', '', 'g')`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -411,6 +418,9 @@ export const recipients = pgTable(
     index('recipients_org_name_idx').on(t.organizationId, t.lastName, t.firstName),
     // Substring search over name, email, unit and department (the repository uses the same expression).
     index('recipients_search_trgm_idx').using('gin', sql`(${RECIPIENT_SEARCH_SQL}) gin_trgm_ops`),
+    // Who a link asked for on the recipient's page goes to, in every organization (decision 051).
+    index('recipients_email_normalized_idx').on(t.emailNormalized),
+    index('recipients_phone_digits_idx').on(t.phoneDigits),
   ],
 );
 

@@ -12,6 +12,12 @@ import { LIVE_CHANGE, LIVE_SESSION, LIVE_TOPICS, type LiveChange, type LiveSessi
  * Who may listen is read again, never remembered for long (decision 037): on a timer, and at
  * once when a message says the user's sessions or membership changed. A signed-out, removed or
  * re-roled member's stream ends with an `ended` event saying why.
+ *
+ * How many streams there may be is bounded (issue 41, item 5; decision 051): each costs an open
+ * file and a session re-read every 15-30 s, and one session opened 500. Per session and per person
+ * the newest stream wins: the oldest is ended (`replaced`) so a new tab always works, and the
+ * browser does not fight for the slot back. Per instance a new stream is refused (the route
+ * answers 503 with Retry-After) while the instance holds its most.
  */
 
 /** Why a stream ended; the client acts on it (sign-in page, organization list, reconnect). */
@@ -33,10 +39,14 @@ export type LiveStream = {
 /** What the hub asks of the session store: the session's role in the organization now (null: not a member), undefined when the session is over. */
 export type SessionCheck = (sessionId: string, organizationId: string) => Promise<Role | null | undefined>;
 
+/** The most streams at once (config: LIVE_STREAMS_PER_SESSION, _PER_PERSON, _PER_INSTANCE). */
+export type LiveStreamCaps = { perSession: number; perPerson: number; perInstance: number };
+
 export type LiveHubOptions = {
   changeFeed: ChangeFeed;
   log: FastifyBaseLogger;
   checkSession: SessionCheck;
+  caps: LiveStreamCaps;
   /** How often each stream's session is read again (a sign-out by some path that sends no message). */
   recheckMs?: number;
   /** How often a comment goes down every stream, so proxies and NATs keep it open. */
@@ -54,14 +64,17 @@ export function createLiveHub({
   checkSession,
   recheckMs = DEFAULT_RECHECK_MS,
   heartbeatMs = DEFAULT_HEARTBEAT_MS,
+  caps,
 }: LiveHubOptions) {
   const byOrganization = new Map<string, Set<LiveStream>>();
+  // A Set keeps the order streams were added in: the first of each is its oldest.
   const byUser = new Map<string, Set<LiveStream>>();
+  const bySession = new Map<string, Set<LiveStream>>();
   const rechecks = new Map<LiveStream, NodeJS.Timeout>();
   /** Event ids: this instance's count of events sent. Only "an id was seen" matters (a reconnect). */
   let sequence = 0;
   let closing = false;
-  const stats = { opened: 0, delivered: 0, ended: 0 };
+  const stats = { opened: 0, delivered: 0, ended: 0, replaced: 0, refused: 0, rechecks: 0 };
 
   const add = <K>(map: Map<K, Set<LiveStream>>, key: K, stream: LiveStream) => {
     let set = map.get(key);
@@ -89,6 +102,7 @@ export function createLiveHub({
   function remove(stream: LiveStream) {
     drop(byOrganization, stream.organizationId, stream);
     drop(byUser, stream.userId, stream);
+    drop(bySession, stream.sessionId, stream);
     clearTimeout(rechecks.get(stream));
     rechecks.delete(stream);
   }
@@ -105,6 +119,7 @@ export function createLiveHub({
   async function recheck(stream: LiveStream) {
     if (!rechecks.has(stream)) return;
     let role: Role | null | undefined;
+    stats.rechecks += 1;
     try {
       role = await checkSession(stream.sessionId, stream.organizationId);
     } catch (err) {
@@ -175,6 +190,10 @@ export function createLiveHub({
   }, heartbeatMs);
   heartbeat.unref();
 
+  /** The oldest of `streams` once there are `cap` or more of them: the one a new stream replaces. */
+  const oldestAtCap = (streams: Set<LiveStream> | undefined, cap: number) =>
+    streams && streams.size >= cap ? streams.values().next().value : undefined;
+
   return {
     stats,
     /** Streams open now. */
@@ -183,9 +202,24 @@ export function createLiveHub({
     },
 
     /**
+     * Whether a new stream of this session may open now: the instance holds fewer than its most,
+     * or the session's or the person's oldest stream will give way to it (a new tab always works).
+     * Asked before the response starts, so a refusal can still be a 503.
+     */
+    hasRoomFor(userId: string, sessionId: string): boolean {
+      if (rechecks.size < caps.perInstance) return true;
+      if (oldestAtCap(bySession.get(sessionId), caps.perSession) || oldestAtCap(byUser.get(userId), caps.perPerson)) {
+        return true;
+      }
+      stats.refused += 1;
+      return false;
+    },
+
+    /**
      * Starts a stream: `ready` (with an id, so a browser that reconnects says so) and, when the
      * browser says it was connected before (`Last-Event-ID`), `resync`: what happened in between
-     * is not kept, so it refetches what it shows. Answers the function that forgets it.
+     * is not kept, so it refetches what it shows. Answers the function that forgets it. The
+     * caller has asked hasRoomFor first (the instance's most is not checked again here).
      */
     open(stream: LiveStream, reconnected: boolean): () => void {
       if (closing) {
@@ -193,8 +227,20 @@ export function createLiveHub({
         stream.end();
         return () => undefined;
       }
+      // The newest wins: the session's, then the person's oldest stream makes way (`replaced`).
+      for (const [streams, cap] of [
+        [bySession.get(stream.sessionId), caps.perSession],
+        [byUser.get(stream.userId), caps.perPerson],
+      ] as const) {
+        let oldest: LiveStream | undefined;
+        while ((oldest = oldestAtCap(streams, cap))) {
+          stats.replaced += 1;
+          end(oldest, 'replaced');
+        }
+      }
       add(byOrganization, stream.organizationId, stream);
       add(byUser, stream.userId, stream);
+      add(bySession, stream.sessionId, stream);
       rechecks.set(stream, undefined as unknown as NodeJS.Timeout);
       schedule(stream);
       stats.opened += 1;

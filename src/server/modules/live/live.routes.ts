@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
-import { LIVE_EVENTS_PATH, ORGANIZATION_HEADER, ORGANIZATION_NOT_FOUND } from '../../../contract';
+import { ErrorReply, LIVE_EVENTS_PATH, ORGANIZATION_HEADER, ORGANIZATION_NOT_FOUND } from '../../../contract';
 import type { App } from '../../http';
 import { errorReplies } from '../../http';
 import { AppError, notFound } from '../../lib/errors';
@@ -11,6 +11,10 @@ import type { LiveHub } from './live.hub';
 
 /** How long a browser waits before reconnecting a dropped stream (the `retry:` field). */
 export const RECONNECT_MS = 2_000;
+
+/** An instance holding its most streams (LIVE_STREAMS_PER_INSTANCE, decision 051): try again after this. */
+export const STREAMS_FULL_RETRY_AFTER_SECONDS = 30;
+export const STREAMS_FULL = 'This server has no room for another live connection. Try again in a moment.';
 
 const Query = z.object({
   organizationId: z
@@ -40,10 +44,12 @@ export function liveRoutes(app: App, hub: LiveHub) {
         '(a session only; no API key). Events: `ready`, `change` ({kind: mail-items | recipients | ' +
         'storage | members, ids?}), `resync` (refetch what you show: sent after a reconnect, which ' +
         'the browser signals with Last-Event-ID, and whenever the server may have missed changes), ' +
-        '`ended` ({reason: signed-out | removed | role-changed | shutdown}). Nothing is replayed: ' +
-        'a reconnecting client refetches. Another organization (or none) answers 404.',
+        '`ended` ({reason: signed-out | removed | role-changed | shutdown | replaced}). Nothing is ' +
+        'replayed: a reconnecting client refetches. Another organization (or none) answers 404. ' +
+        'A session and a person hold a bounded number of streams: a new one ends the oldest ' +
+        '(`replaced`); an instance holding its most answers 503 with Retry-After.',
       querystring: Query,
-      response: errorReplies(400, 401, 403, 404),
+      response: { ...errorReplies(400, 401, 403, 404), 503: ErrorReply },
     },
     // Never compressed: a compressor holds the events back until its buffer fills.
     compress: false,
@@ -73,6 +79,12 @@ export function liveRoutes(app: App, hub: LiveHub) {
       const auth = authOf(request);
       // Set by the check above.
       const { organizationId, role } = auth.roleIn!;
+      // Before the response starts: a full instance answers 503 (another instance, or later, has room).
+      if (!hub.hasRoomFor(auth.user.id, auth.sessionId)) {
+        throw Object.assign(new AppError(503, STREAMS_FULL, 'live_streams_full'), {
+          retryAfterSeconds: STREAMS_FULL_RETRY_AFTER_SECONDS,
+        });
+      }
       const body = new PassThrough();
       // The retry delay first; the hub's `ready` follows.
       body.write(`retry: ${RECONNECT_MS}\n\n`);

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type Client,
+  Client,
   createSecondInstance,
   createTestApp,
   joinAs,
@@ -321,5 +321,107 @@ describe('GET /api/events', () => {
     await c.app.close();
     await stream.ended;
     expect(stream.events.at(-1)).toMatchObject({ event: 'ended', data: { reason: 'shutdown' } });
+  });
+});
+
+/**
+ * Issue 41, item 5 (decision 051): one session opened 500 streams (open files 35 -> 527, session
+ * re-reads 2.3/s -> 20.2/s). Per session and per person the newest stream wins and the oldest is
+ * ended `replaced`; past the instance's most a new stream answers 503 with Retry-After.
+ */
+describe('GET /api/events: how many streams', () => {
+  const CAPS = { LIVE_STREAMS_PER_SESSION: '3', LIVE_STREAMS_PER_PERSON: '5', LIVE_STREAMS_PER_INSTANCE: '8' };
+  let capped: TestApp;
+  beforeAll(async () => {
+    capped = await createTestApp(CAPS);
+  });
+
+  /** Waits until the instance holds `n` streams (a browser going away is seen on its socket's close). */
+  async function holds(t: TestApp, n: number) {
+    for (let i = 0; i < 200 && t.app.liveHub.size !== n; i += 1) await new Promise((r) => setTimeout(r, 10));
+    expect(t.app.liveHub.size).toBe(n);
+  }
+
+  /** The same person signed in again (another browser): a session of its own. */
+  async function secondSession(client: Client, username: string, password: string) {
+    const other = new Client(capped);
+    expect((await other.post('/api/login', { username, password })).statusCode).toBe(200);
+    other.organizationId = client.organizationId;
+    return other;
+  }
+
+  it("one session opening more than its cap: the oldest is ended `replaced`, the count stays bounded, another person's stream goes on", async () => {
+    const { client: person } = await signUpWithOrganization(capped, 'Probe Towers');
+    const { client: neighbour } = await signUpWithOrganization(capped, 'Next Door');
+    const theirs = await opened(capped, neighbour);
+    const streams: Stream[] = [];
+    for (let n = 0; n < 10; n += 1) {
+      streams.push(await opened(capped, person));
+      if (n >= 3) {
+        // The oldest still open gave way to the new one, before the new one was ready.
+        const oldest = streams[n - 3]!;
+        await oldest.ended;
+        expect(oldest.events.at(-1)).toMatchObject({ event: 'ended', data: { reason: 'replaced' } });
+      }
+      expect(streams.filter((s) => s.events.at(-1)?.event !== 'ended')).toHaveLength(Math.min(n + 1, 3));
+    }
+    expect(streams.slice(7).map((s) => s.events.map((e) => e.event))).toEqual([['ready'], ['ready'], ['ready']]);
+    await holds(capped, 4);
+    // The newest three still hear their organization; the other person's stream was untouched.
+    await person.post('/api/recipients', { firstName: 'Ada', lastName: 'Byron' });
+    await Promise.all(streams.slice(7).map((s) => s.next((e) => e.event === 'change')));
+    await neighbour.post('/api/recipients', { firstName: 'Eve', lastName: 'Other' });
+    await theirs.next((e) => e.event === 'change');
+    expect(theirs.events.map((e) => e.event)).toEqual(['ready', 'change']);
+    for (const s of [...streams, theirs]) s.close();
+    await holds(capped, 0);
+  });
+
+  it("a person's sessions together: past the person's cap the oldest of any of their sessions is ended", async () => {
+    const { client: person, account } = await signUpWithOrganization(capped, 'Two Browsers');
+    const laptop = await secondSession(person, account.username, account.password);
+    const first = [await opened(capped, person), await opened(capped, person), await opened(capped, person)];
+    const second = [await opened(capped, laptop), await opened(capped, laptop)];
+    await holds(capped, 5);
+    // A sixth stream of the person (the laptop's third): the person's oldest, in the other session, gives way.
+    second.push(await opened(capped, laptop));
+    await first[0]!.ended;
+    expect(first[0]!.events.at(-1)).toMatchObject({ event: 'ended', data: { reason: 'replaced' } });
+    expect([...first.slice(1), ...second].every((s) => s.events.at(-1)?.event === 'ready')).toBe(true);
+    await holds(capped, 5);
+    for (const s of [...first, ...second]) s.close();
+    await holds(capped, 0);
+  });
+
+  it('past the instance’s cap a new stream answers 503 with Retry-After; a session at its own cap still replaces its oldest', async () => {
+    const people = await Promise.all([1, 2, 3].map((n) => signUpWithOrganization(capped, `Full ${n}`)));
+    const held: Stream[] = [];
+    for (const [i, count] of [3, 3, 2].entries()) {
+      for (let n = 0; n < count; n += 1) held.push(await opened(capped, people[i]!.client));
+    }
+    await holds(capped, 8);
+    const { client: latecomer } = await signUpWithOrganization(capped, 'Latecomer');
+    const refused = await openStream(capped, latecomer);
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('30');
+    expect(JSON.parse(refused.body)).toMatchObject({
+      code: 'live_streams_full',
+      message: expect.stringMatching(/no room/),
+    });
+    // Validation and access still come first: a full instance does not say who may listen.
+    expect((await openStream(capped, undefined, latecomer.organizationId)).status).toBe(401);
+    expect((await openStream(capped, latecomer, people[0]!.org.id)).status).toBe(404);
+    // A session at its cap (the first person's three) makes room by ending its own oldest.
+    held.push(await opened(capped, people[0]!.client));
+    await held[0]!.ended;
+    expect(held[0]!.events.at(-1)).toMatchObject({ event: 'ended', data: { reason: 'replaced' } });
+    await holds(capped, 8);
+    // A stream closed by its browser frees a place.
+    held[7]!.close();
+    await holds(capped, 7);
+    const admitted = await opened(capped, latecomer);
+    expect(admitted.status).toBe(200);
+    for (const s of [...held, admitted]) s.close();
+    await holds(capped, 0);
   });
 });

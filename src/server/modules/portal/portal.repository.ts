@@ -23,7 +23,9 @@ const ofRecipient = (caller: RecipientCaller) =>
 export const portalRepository = {
   /**
    * Every active recipient, in any organization, with this email (any case) or this phone number
-   * (its digits): who a requested link goes to. Platform code: no tenant scope.
+   * (its digits): who a requested link goes to. Platform code: no tenant scope. By the stored
+   * normalised columns and their indexes (migration 0033, decision 051): the matching entries, not
+   * every recipient of the platform (portal-lookup-plan.test.ts checks the plan).
    */
   async recipientsByAddress(db: DbOrTx, address: string) {
     const isEmail = address.includes('@');
@@ -42,9 +44,7 @@ export const portalRepository = {
       .where(
         and(
           eq(recipients.isActive, true),
-          isEmail
-            ? sql`lower(${recipients.email}) = ${address.toLowerCase()}`
-            : sql`regexp_replace(${recipients.phone}, '\\D', '', 'g') = ${digits}`,
+          isEmail ? eq(recipients.emailNormalized, address.toLowerCase()) : eq(recipients.phoneDigits, digits),
         ),
       )
       .limit(20);

@@ -12,6 +12,7 @@ import {
 } from '../../../contract';
 import { integrations } from '../../db/schema';
 import type { Deps, RecipientCaller } from '../../context';
+import { rateLimitAddress } from '../../lib/client-address';
 import { AppError, notFound, tooManyRequests, unauthorized } from '../../lib/errors';
 import * as rateLimiter from '../../lib/rate-limiter';
 import { hashToken, newToken } from '../../lib/tokens';
@@ -122,7 +123,8 @@ export function createPortalService(deps: Deps, services: { pickups: PickupsServ
     async requestLink(address: string, ip: string): Promise<{ message: string; sent: Promise<void> }> {
       const byEmail = address.includes('@');
       const key = byEmail ? address.toLowerCase() : address.replace(/\D/g, '');
-      await limit(`portal-link:ip:${ip}`, LINK_LIMIT_PER_IP, LINK_WINDOW_SECONDS, LINK_RATE_LIMITED);
+      // Per IPv4 address, per IPv6 /64 (decision 051): one subscriber's /64 is one caller.
+      await limit(`portal-link:ip:${rateLimitAddress(ip)}`, LINK_LIMIT_PER_IP, LINK_WINDOW_SECONDS, LINK_RATE_LIMITED);
       // By the address's hash: the limiter's table must not hold a recipient's email or phone,
       // which an erasure (decision 015) could not find there.
       const addressKey = `portal-link:address:${hashToken(key)}`;
@@ -150,7 +152,12 @@ export function createPortalService(deps: Deps, services: { pickups: PickupsServ
       ip: string,
       current: RecipientCaller | undefined,
     ): Promise<{ token: string; expire: Date; caller: RecipientCaller } | { reuse: RecipientCaller }> {
-      await limit(`portal-exchange:ip:${ip}`, EXCHANGE_LIMIT_PER_IP, EXCHANGE_WINDOW_SECONDS, EXCHANGE_RATE_LIMITED);
+      await limit(
+        `portal-exchange:ip:${rateLimitAddress(ip)}`,
+        EXCHANGE_LIMIT_PER_IP,
+        EXCHANGE_WINDOW_SECONDS,
+        EXCHANGE_RATE_LIMITED,
+      );
       const tokenHash = hashToken(token);
       const used = await portalRepository.useLink(db, tokenHash);
       if (used && (await portalRepository.isActive(db, used))) {

@@ -154,6 +154,53 @@ describe('asking for a link', () => {
     expect(codes[10]).toBe(429);
     await t.app.portalLinksSent();
   });
+
+  it('counts the addresses of one IPv6 /64 as one caller, and an IPv4 address alone (issue 41, item 9)', async () => {
+    // The probe: one /64 changes its last 64 bits for every request (privacy addresses do it by themselves).
+    const prefix = '2001:db8:41:9';
+    const codes = [];
+    for (let n = 0; n < 11; n++) {
+      const from = new Portal(`${prefix}:${(n + 1).toString(16)}::${(n * 7 + 3).toString(16)}`);
+      codes.push((await from.post('/api/portal/links', { address: `v6.${n}.${unique()}@example.com` })).statusCode);
+    }
+    expect(codes.slice(0, 10), 'ten from the /64, each from another address').toEqual(Array(10).fill(202));
+    const refused = await new Portal(`${prefix}:ffff:ffff:ffff:ffff`).post('/api/portal/links', {
+      address: `v6.${unique()}@example.com`,
+    });
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json<{ message: string }>().message).toMatch(/Too many links/);
+    expect(codes[10]).toBe(429);
+    // Another /64 of the same /48 is another subscriber.
+    const neighbour = await new Portal('2001:db8:41:a::1').post('/api/portal/links', {
+      address: `v6.${unique()}@example.com`,
+    });
+    expect(neighbour.statusCode).toBe(202);
+    // An IPv4 client seen through a dual-stack socket counts as that IPv4 address, alone.
+    const v4 = ip();
+    for (let n = 0; n < 10; n++) {
+      const from = new Portal(n % 2 ? v4 : `::ffff:${v4}`);
+      expect((await from.post('/api/portal/links', { address: `v4.${n}.${unique()}@example.com` })).statusCode).toBe(
+        202,
+      );
+    }
+    expect(
+      (await new Portal(`::ffff:${v4}`).post('/api/portal/links', { address: `v4.${unique()}@example.com` }))
+        .statusCode,
+    ).toBe(429);
+    expect(
+      (await new Portal(ip()).post('/api/portal/links', { address: `v4.${unique()}@example.com` })).statusCode,
+    ).toBe(202);
+    // Opening links too: thirty forged tokens from one /64, the thirty-first from another address of it.
+    const exchanges = [];
+    for (let n = 0; n < 31; n++) {
+      const from = new Portal(`2001:db8:41:b:${n.toString(16)}::1`);
+      exchanges.push((await from.post('/api/portal/session', { token: `forged-v6-${n}` })).statusCode);
+    }
+    expect(exchanges[29]).toBe(400);
+    expect(exchanges[30]).toBe(429);
+    await t.app.portalLinksSent();
+  });
 });
 
 describe('opening a link', () => {
