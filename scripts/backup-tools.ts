@@ -28,6 +28,9 @@ export type Manifest = {
 export const DUMP_FILE = 'database.dump';
 export const MANIFEST_FILE = 'manifest.json';
 export const SECRETS_KEY_FILE = 'secrets.key';
+/** A backup's files and folder: read by the operator alone (issue 41, item 11). */
+export const PRIVATE_FILE_MODE = 0o600;
+export const PRIVATE_FOLDER_MODE = 0o700;
 
 /** The server's major version (15, 17...), from `server_version_num`. */
 export async function serverMajor(client: pg.Client): Promise<{ major: number; version: string }> {

@@ -17,6 +17,8 @@ import {
   migrationsApplied,
   parseArgs,
   pgTool,
+  PRIVATE_FILE_MODE,
+  PRIVATE_FOLDER_MODE,
   runTool,
   SECRETS_KEY_FILE,
   serverMajor,
@@ -24,6 +26,10 @@ import {
 } from './backup-tools';
 
 const rootDir = fileURLToPath(new URL('..', import.meta.url));
+// A backup is every organization's data, photos and perhaps the secrets key: for the operator
+// alone. Everything this process and pg_dump create is 0600 (folders 0700), whatever the shell's
+// umask; the folder and files are also set explicitly below (an existing folder keeps its mode).
+process.umask(0o077);
 const { options } = parseArgs(process.argv.slice(2));
 const config = loadConfig(process.env, rootDir);
 
@@ -48,7 +54,9 @@ try {
     typeof options.out === 'string' ? options.out : path.join(rootDir, 'backups', `${database}-${stamp}`),
   );
   if (fs.existsSync(out) && fs.readdirSync(out).length > 0) throw new Error(`${out} exists and is not empty`);
-  fs.mkdirSync(out, { recursive: true, mode: 0o700 });
+  fs.mkdirSync(out, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+  // mkdir leaves a folder that exists (made by the operator, 0755 by default) as it is.
+  fs.chmodSync(out, PRIVATE_FOLDER_MODE);
 
   // The counts and the dump read one snapshot: exported by this transaction, held open while
   // pg_dump runs, so the manifest says exactly what the archive holds even under writes.
@@ -74,13 +82,14 @@ try {
     env,
   );
   await client.query('commit');
+  fs.chmodSync(path.join(out, DUMP_FILE), PRIVATE_FILE_MODE);
 
   let secretsKey: Manifest['secretsKey'] = 'none';
   if (config.secretsKey) secretsKey = 'environment';
   else if (fs.existsSync(path.join(config.dataDir, SECRETS_KEY_FILE))) {
     // Without it the integrations' secrets (SMTP passwords, Twilio tokens...) cannot be read back.
     fs.copyFileSync(path.join(config.dataDir, SECRETS_KEY_FILE), path.join(out, SECRETS_KEY_FILE));
-    fs.chmodSync(path.join(out, SECRETS_KEY_FILE), 0o600);
+    fs.chmodSync(path.join(out, SECRETS_KEY_FILE), PRIVATE_FILE_MODE);
     secretsKey = 'included';
   }
   const manifest: Manifest = {
@@ -93,7 +102,9 @@ try {
     rows: rowsBefore,
     secretsKey,
   };
-  fs.writeFileSync(path.join(out, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
+  fs.writeFileSync(path.join(out, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n', {
+    mode: PRIVATE_FILE_MODE,
+  });
   const bytes = fs.statSync(path.join(out, DUMP_FILE)).size;
   const total = Object.values(rowsBefore).reduce((a, b) => a + b, 0);
   console.log(

@@ -155,6 +155,8 @@ export const BILLING_MESSAGES = {
     `This server does not take card or PayPal payments yet. Contact ${salesEmail} to choose a plan.`,
   tooManyBillingRequests:
     'Too many payment requests for this organization. Nothing more was charged; please wait a minute and try again.',
+  tooManyRefusedBillingRequests:
+    'Too many billing requests that your role does not allow. Ask an admin of the organization, or try again later.',
 } as const;
 
 /** Which payment provider a purchase went through; 'demo' is the local simulated one (no keys set). */

@@ -9,14 +9,12 @@ export type HealthReply = z.infer<typeof HealthReply>;
 
 /**
  * One readiness check: `ok`, `failing` (the instance should get no traffic) or `off` (not run by
- * this instance, e.g. the notification worker with NOTIFICATIONS_WORKER=false).
+ * this instance, e.g. the notification worker with NOTIFICATIONS_WORKER=false). The state alone:
+ * what was seen (a driver's error text, an address, the queue's counts) goes to the server's log,
+ * never into this public reply (issue 41, item 10; decision 052).
  */
 export const ReadinessCheck = z.object({
   state: z.enum(['ok', 'failing', 'off']),
-  /** What was seen, for a person reading the reply (e.g. "3 due, the oldest waiting 2 s"). */
-  detail: z.string().optional(),
-  /** How long the check took (the ones that ask the database). */
-  ms: z.number().optional(),
 });
 export type ReadinessCheck = z.infer<typeof ReadinessCheck>;
 

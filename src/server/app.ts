@@ -84,7 +84,7 @@ import { expectedPackagesPortalRoutes } from './modules/expected-packages/expect
 import { createHandoversService } from './modules/mail-items/handovers.service';
 import { handoversRoutes } from './modules/mail-items/handovers.routes';
 import { portalRepository } from './modules/portal/portal.repository';
-import { createPortalService } from './modules/portal/portal.service';
+import { createPortalService, throttlePortalWrite } from './modules/portal/portal.service';
 import { portalRoutes } from './modules/portal/portal.routes';
 import { createLiveHub, type LiveHub } from './modules/live/live.hub';
 import { liveRoutes } from './modules/live/live.routes';
@@ -238,6 +238,7 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
     lookups: {
       findLive: (sid) => portalRepository.findLiveSession(db, sid),
       extend: (sid, expire) => portalRepository.extendSession(db, sid, expire),
+      throttleWrite: (caller) => throttlePortalWrite(db, caller),
     },
   });
 

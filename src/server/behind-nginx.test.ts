@@ -277,6 +277,68 @@ describe.skipIf(missing)('an instance gone (killed, restarting)', () => {
   );
 });
 
+describe.skipIf(missing)('readiness and metrics only to the addresses the operator names (decision 052)', () => {
+  const TOKEN = 'metrics-token-behind-nginx-0123456789';
+  let upstream: string;
+  beforeAll(async () => {
+    if (missing) return;
+    const withMetrics = await createSecondInstance(instances[0]!, { METRICS_TOKEN: TOKEN });
+    await withMetrics.app.listen({ host: '127.0.0.1', port: 0 });
+    upstream = `127.0.0.1:${(withMetrics.app.server.address() as { port: number }).port}`;
+  });
+
+  /** Status, body and server of each path through an nginx on the shipped file with this allow list. */
+  async function probe(opsAllow: string[] | undefined, paths: string[], headers: Record<string, string> = {}) {
+    const proxy = await startNginx({ upstreams: [upstream], opsAllow });
+    try {
+      const out: Record<string, { status: number; text: string }> = {};
+      for (const p of paths) {
+        const res = await fetch(`${proxy.url}${p}`, { headers: { authorization: `Bearer ${TOKEN}`, ...headers } });
+        out[p] = { status: res.status, text: await res.text() };
+      }
+      return out;
+    } finally {
+      await proxy.stop();
+    }
+  }
+
+  it('as shipped (this machine only), the tests on loopback reach both', async () => {
+    const out = await probe(undefined, ['/metrics', '/api/ready']);
+    expect(out['/metrics']!.status).toBe(200);
+    expect(out['/metrics']!.text).toContain('pigeonhole_http_requests_total');
+    expect(out['/api/ready']!.status).toBe(200);
+  });
+
+  it('an address not on the list gets 403 for /metrics and /api/ready, however spelt; the rest of the app as before', async () => {
+    // The probe's requests from the internet: the list names only a monitoring host, not 127.0.0.1.
+    const refused = [
+      '/metrics',
+      '/metrics?name[]=x',
+      '/metrics/',
+      '//metrics',
+      '/api/ready',
+      '/api/ready/',
+      '/api/%72eady',
+    ];
+    const out = await probe(['192.0.2.10', '2001:db8::/32'], [...refused, '/api/health', '/api/plans'], {
+      // A forwarded-for header a client made up changes nothing: nginx matches the connection.
+      'x-forwarded-for': '192.0.2.10',
+    });
+    for (const p of refused) {
+      expect([p, out[p]!.status]).toEqual([p, 403]);
+      expect(out[p]!.text).not.toContain('pigeonhole_');
+    }
+    expect(out['/api/health']!.status).toBe(200);
+    expect(out['/api/plans']!.status).toBe(200);
+  });
+
+  it('a list naming the address (or its network) lets it through', async () => {
+    const out = await probe(['192.0.2.10', '127.0.0.0/8'], ['/metrics', '/api/ready']);
+    expect(out['/metrics']!.status).toBe(200);
+    expect(out['/api/ready']!.status).toBe(200);
+  });
+});
+
 describe.skipIf(missing)('routed by organization, as deploy/nginx.conf ships', () => {
   /** Requests served by instance D below (index 3 in `served`). */
   let extra: TestApp;

@@ -17,6 +17,11 @@ export type RecipientSessionLookups = {
   /** The live session of an active recipient (a deactivated or erased one's sessions stop working). */
   findLive: (sid: string) => Promise<{ caller: RecipientCaller; expire: Date } | undefined>;
   extend: (sid: string, expire: Date) => Promise<void>;
+  /**
+   * Counts one write of the recipient's page (any call but a read): throws 429 with Retry-After
+   * past the recipient's or the organization's rate (decision 052).
+   */
+  throttleWrite: (caller: RecipientCaller) => Promise<void>;
 };
 
 declare module 'fastify' {
@@ -31,6 +36,10 @@ declare module 'fastify' {
     authenticateRecipient: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** The recipient the request's portal cookie belongs to, or undefined (no 401): for the sign-in call. */
     peekRecipient: (request: FastifyRequest) => Promise<RecipientCaller | undefined>;
+  }
+  interface FastifyContextConfig {
+    /** A portal write that is never refused for its rate: signing out. */
+    portalUnthrottled?: boolean;
   }
   interface FastifyReply {
     setRecipientSessionCookie: (token: string, expire: Date) => void;
@@ -83,6 +92,12 @@ export const recipientSessionPlugin = fp(async (app, opts: { config: Config; loo
     if (!found || found.expire.getTime() <= Date.now()) throw unauthorized(RECIPIENT_SIGNED_OUT);
     request.recipientCaller = found.caller;
     request.recipientSessionId = sid;
+    // Every write of the page, in one place (the portal's own routes and those other modules add
+    // under /api/portal, e.g. expected packages): each one writes rows and tells every desk
+    // live, so a script holding a session must not send them as fast as it can (issue 41, item 7).
+    if (request.method !== 'GET' && request.method !== 'HEAD' && !request.routeOptions.config.portalUnthrottled) {
+      await lookups.throttleWrite(found.caller);
+    }
     if (found.expire.getTime() - Date.now() < RECIPIENT_SESSION_TTL_MS / 2) {
       const expire = addMs(new Date(), RECIPIENT_SESSION_TTL_MS);
       await lookups.extend(sid, expire);

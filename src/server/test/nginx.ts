@@ -40,6 +40,12 @@ export type NginxOptions = {
   tempDir: string;
   /** Default: as shipped (`organization`). */
   routing?: NginxRouting;
+  /**
+   * The addresses allowed /metrics and /api/ready (the `geo $ops_allowed` list). Default: as
+   * shipped (loopback). The tests' requests come from 127.0.0.1, so a list without it shows the
+   * refusal and one with it the pass.
+   */
+  opsAllow?: string[];
 };
 
 /**
@@ -49,11 +55,18 @@ export type NginxOptions = {
  * retries, body size, keepalive) is exactly what ships, so a change there is tested. Throws if a
  * marker is missing (the file and this function disagree).
  */
-export function renderNginxConfig({ listenPort, upstreams, tempDir, routing = 'organization' }: NginxOptions): string {
+export function renderNginxConfig({
+  listenPort,
+  upstreams,
+  tempDir,
+  routing = 'organization',
+  opsAllow,
+}: NginxOptions): string {
   if (upstreams.length === 0) throw new Error('renderNginxConfig: at least one upstream');
   const source = fs.readFileSync(SHIPPED_NGINX_CONF, 'utf8');
   const seen = new Set<string>();
   let upstreamsWritten = false;
+  let opsAllowWritten = false;
   const lines = source.split('\n').flatMap((line) => {
     const marker = /#\s*test:\s*(\w+)\s*$/.exec(line);
     if (!marker) return [line];
@@ -83,11 +96,18 @@ export function renderNginxConfig({ listenPort, upstreams, tempDir, routing = 'o
         const options = line.replace(/#.*$/, '').trim().split(/\s+/).slice(2).join(' ');
         return upstreams.map((u) => `${indent}server ${u}${options ? ` ${options}` : ''}`);
       }
+      case 'ops_allow': {
+        if (!opsAllow) return [line];
+        // Like the upstreams: the first marked line becomes the test's list.
+        if (opsAllowWritten) return [];
+        opsAllowWritten = true;
+        return opsAllow.map((address) => `${indent}${address} 1;`);
+      }
       default:
         throw new Error(`deploy/nginx.conf: unknown test marker "${name}"`);
     }
   });
-  for (const required of ['listen', 'upstreams', 'routing', 'client_body_temp_path', 'proxy_temp_path']) {
+  for (const required of ['listen', 'upstreams', 'routing', 'client_body_temp_path', 'proxy_temp_path', 'ops_allow']) {
     if (!seen.has(required)) throw new Error(`deploy/nginx.conf: the "# test: ${required}" marker is missing`);
   }
   // Root's nginx hands its workers to an unprivileged user (as Debian's own configuration does);
@@ -115,11 +135,13 @@ export async function startNginx({
   upstreams,
   port,
   routing,
+  opsAllow,
   ownSession = false,
 }: {
   upstreams: string[];
   port?: number;
   routing?: NginxRouting;
+  opsAllow?: string[];
   /** A session of its own (setsid), as a service manager starts it (the scale-out bench's placement). */
   ownSession?: boolean;
 }): Promise<RunningNginx> {
@@ -129,7 +151,7 @@ export async function startNginx({
   // The workers (nobody, under root) create their temp folders inside it.
   await fsp.chmod(dir, 0o755);
   const listenPort = port ?? (await freePort());
-  const config = renderNginxConfig({ listenPort, upstreams, tempDir: dir, routing });
+  const config = renderNginxConfig({ listenPort, upstreams, tempDir: dir, routing, opsAllow });
   const confPath = path.join(dir, 'nginx.conf');
   const errorLog = path.join(dir, 'error.log');
   await fsp.writeFile(confPath, config);

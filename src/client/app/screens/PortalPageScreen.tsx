@@ -10,7 +10,7 @@ import { Label } from '@/components/ui/label';
 import { PageSpinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api';
 import { formatDateTime, formatHoldDay, humanize, isHeld } from '@/lib/format';
-import { messageOf, portalApi } from '@/features/portal/api';
+import { messageOf, onRateRefusal, portalApi, type RateRefusal } from '@/features/portal/api';
 import { ExpectedPackagesSection } from '@/features/portal/ExpectedPackagesSection';
 
 const PAGE = 10;
@@ -66,6 +66,7 @@ export function PortalPageScreen() {
         </div>
       </header>
       <main className="mx-auto max-w-3xl space-y-5 px-4 py-6">
+        <RateRefusalNotice />
         <div>
           <h1 className="text-2xl font-semibold tracking-tight text-fg">Hello {me.recipient.firstName}</h1>
           <p className="text-sm text-fg-subtle">
@@ -86,6 +87,31 @@ export function PortalPageScreen() {
           <Proxies onError={onError} />
         </div>
       </main>
+    </div>
+  );
+}
+
+/**
+ * Any write of the page refused for its rate (429, decision 052) says so here, plainly, whichever
+ * section made it, with how long to wait; it goes once the wait is over.
+ */
+function RateRefusalNotice() {
+  const [refusal, setRefusal] = useState<RateRefusal | null>(null);
+  useEffect(() => onRateRefusal(setRefusal), []);
+  useEffect(() => {
+    if (!refusal) return;
+    const timer = setTimeout(() => setRefusal(null), refusal.retryAfterSeconds * 1000);
+    return () => clearTimeout(timer);
+  }, [refusal]);
+  // The live region stays in the page, so a screen reader announces the sentence when it appears.
+  return (
+    <div role="alert" data-testid="portal-rate-refusal">
+      {refusal && (
+        <p className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
+          {refusal.message} You can try again in {refusal.retryAfterSeconds}{' '}
+          {refusal.retryAfterSeconds === 1 ? 'second' : 'seconds'}. Nothing was changed.
+        </p>
+      )}
     </div>
   );
 }

@@ -12,6 +12,19 @@ import { ApiError } from '@/lib/api';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/** A refusal for going too fast (429): the server's sentence and how many seconds to wait. */
+export type RateRefusal = { message: string; retryAfterSeconds: number };
+const rateRefusalListeners = new Set<(refusal: RateRefusal) => void>();
+
+/**
+ * Called with every 429 any call of the page gets (holds, expected packages, proxies...), so the
+ * page can say it plainly in one place whichever section was refused. Answers the unsubscribe.
+ */
+export function onRateRefusal(listener: (refusal: RateRefusal) => void): () => void {
+  rateRefusalListeners.add(listener);
+  return () => void rateRefusalListeners.delete(listener);
+}
+
 /**
  * The recipient's page talks to /api/portal/* with its own cookie only: no organization header,
  * nothing of the staff app's query cache.
@@ -24,7 +37,18 @@ async function call<T>(method: Method, url: string, body?: unknown): Promise<T> 
     credentials: 'same-origin',
   });
   const text = await res.text();
-  if (!res.ok) throw new ApiError(res.status, text, res.statusText);
+  if (!res.ok) {
+    const err = new ApiError(res.status, text, res.statusText);
+    if (res.status === 429) {
+      const retryAfterSeconds = Math.max(1, Number(res.headers.get('retry-after')) || 60);
+      const refusal = {
+        message: messageOf(err, 'Too many changes at once. Wait a minute, then try again.'),
+        retryAfterSeconds,
+      };
+      for (const listener of rateRefusalListeners) listener(refusal);
+    }
+    throw err;
+  }
   return (text ? JSON.parse(text) : undefined) as T;
 }
 

@@ -28,6 +28,7 @@ import {
 import type { Deps, OrgCaller } from '../../context';
 import { AppError, badRequest, conflict, notFound, tooManyRequests } from '../../lib/errors';
 import * as rateLimiter from '../../lib/rate-limiter';
+import type { RateResult } from '../../lib/rate-limiter';
 import { DAY_MS, addMs, iso, isoOrNull } from '../../lib/time';
 import { usersRepository } from '../auth/users.repository';
 import { membersRepository } from '../organizations/members.repository';
@@ -66,6 +67,17 @@ export const BILLING_WRITES_PER_WINDOW = 10;
 export const BILLING_WRITE_WINDOW_SECONDS = 60;
 /** The organization's counter in rate_limits. */
 export const billingWritesKey = (organizationId: string) => `billing:org:${organizationId}`;
+/**
+ * Refused billing calls audited per person per window (decision 052): each refusal is an audit
+ * entry, and a member's refusals (403) are counted before the write budget above, so 100 refused
+ * PayPal orders wrote 100 entries. The first ones of a window are audited as before, then one
+ * entry says the rest are throttled; past it a member's refused call answers 429 with
+ * Retry-After, an admin's keeps its own answer, and neither writes to the audit log.
+ */
+export const BILLING_REFUSALS_AUDITED_PER_WINDOW = 5;
+export const BILLING_REFUSAL_WINDOW_SECONDS = 15 * 60;
+export const billingRefusalsKey = (organizationId: string, userId: string) =>
+  `billing-refused:${organizationId}:${userId}`;
 
 const paymentRequired = (message: string, code: string) => new AppError(402, message, code);
 /** A payment choice this server does not offer (decision 028): nothing is written. */
@@ -156,18 +168,50 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
     return org.trialEndDate.getTime() - Date.now() >= STRIPE_MIN_TRIAL_MS ? org.trialEndDate : null;
   }
 
+  /**
+   * A refusal for the audit log, while this person's refusals of the window are within
+   * BILLING_REFUSALS_AUDITED_PER_WINDOW; the first one past it writes one entry saying the rest
+   * are throttled, and later ones write nothing. Answers the count (`allowed`: still audited).
+   */
+  async function auditRefusalCounted(
+    caller: OrgCaller,
+    reason: string,
+    details: Record<string, unknown>,
+  ): Promise<RateResult> {
+    const counted = await rateLimiter.hit(
+      db,
+      billingRefusalsKey(caller.organizationId, caller.userId),
+      BILLING_REFUSALS_AUDITED_PER_WINDOW,
+      BILLING_REFUSAL_WINDOW_SECONDS,
+    );
+    if (counted.allowed) {
+      await auditRefusal(db, caller.organizationId, actorOf(caller), reason, details);
+    } else if (counted.count === BILLING_REFUSALS_AUDITED_PER_WINDOW + 1) {
+      log.warn({ organizationId: caller.organizationId, userId: caller.userId }, 'billing refusals throttled');
+      const until = new Date(Date.now() + counted.retryAfterSeconds * 1000).toISOString();
+      await auditRefusal(
+        db,
+        caller.organizationId,
+        actorOf(caller),
+        `More than ${BILLING_REFUSALS_AUDITED_PER_WINDOW} refused billing calls: further ones are throttled and not audited until ${until}`,
+        { ...details, throttledUntil: until },
+      );
+    }
+    return counted;
+  }
+
   /** 400 unless the plan allows this many seats and they cover the members present; refusals are audited. */
   async function checkSeats(caller: OrgCaller, planType: PaidPlanType, quantity: number) {
     const members = await membersRepository.count(db, caller.organizationId);
     const problem = seatCountProblem(planType, quantity, members);
     if (problem) {
-      await auditRefusal(db, caller.organizationId, actorOf(caller), problem, { planType, quantity });
+      await auditRefusalCounted(caller, problem, { planType, quantity });
       throw badRequest(problem, 'invalid_seats');
     }
   }
 
   async function refuse(caller: OrgCaller, error: AppError, details: Record<string, unknown> = {}): Promise<never> {
-    await auditRefusal(db, caller.organizationId, actorOf(caller), error.message, details);
+    await auditRefusalCounted(caller, error.message, details);
     throw error;
   }
 
@@ -236,10 +280,14 @@ export function createBillingService({ db, log, config, publicUrl }: Deps, gatew
   return {
     /**
      * A member's attempt at an admin-only billing call (refused 403 by the route's requireAdmin):
-     * worth knowing, so it goes to the organization's audit log.
+     * worth knowing, so it goes to the organization's audit log, the first ones of a window; past
+     * them the call answers 429 with Retry-After instead (thrown here) and nothing is written.
      */
     async recordAdminRefusal(caller: OrgCaller, reason: string, call: string): Promise<void> {
-      await auditRefusal(db, caller.organizationId, actorOf(caller), reason, { call });
+      const counted = await auditRefusalCounted(caller, reason, { call });
+      if (!counted.allowed) {
+        throw tooManyRequests(BILLING_MESSAGES.tooManyRefusedBillingRequests, counted.retryAfterSeconds);
+      }
     },
 
     plans(): PlansReply {

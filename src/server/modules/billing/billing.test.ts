@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BILLING_MESSAGES, PLANS } from '../../../contract';
 import { auditLog, billingPayments, organizationLicenses, organizations } from '../../db/schema';
 import { adminAndMember, Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
+import { BILLING_REFUSALS_AUDITED_PER_WINDOW } from './billing.service';
 import { expireOneTimePlans } from './plan-expiry';
 
 /**
@@ -93,6 +94,46 @@ describe('licence summary', () => {
     const other = await setup('Other');
     other.admin.organizationId = org.id;
     expect((await other.admin.get('/api/licenses/summary')).statusCode).toBe(403);
+  });
+});
+
+describe("a member's refused billing calls (issue 41, item 13)", () => {
+  it('audits the first refusals of a burst, then answers 429 with Retry-After and writes no more', async () => {
+    const { member, org } = await setup('Refused burst');
+    const body = { planType: 'professional', userCount: 5 };
+    // The probe: 100 PayPal orders by a member, in a burst.
+    const statuses: number[] = [];
+    let retryAfter: string | undefined;
+    for (let i = 0; i < 100; i += 1) {
+      const res = await member.post('/api/paypal/order', body);
+      statuses.push(res.statusCode);
+      if (res.statusCode === 429) retryAfter ??= res.headers['retry-after'] as string;
+    }
+    // The first ones are refused as they always were, and each of them is in the audit log.
+    expect(statuses.slice(0, BILLING_REFUSALS_AUDITED_PER_WINDOW)).toEqual(
+      Array(BILLING_REFUSALS_AUDITED_PER_WINDOW).fill(403),
+    );
+    expect(statuses.slice(BILLING_REFUSALS_AUDITED_PER_WINDOW).every((s) => s === 429)).toBe(true);
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+    const entries = await audit(org.id, 'billing.refused');
+    // The refusals, and one entry saying the rest of the window is throttled: not a hundred.
+    expect(entries).toHaveLength(BILLING_REFUSALS_AUDITED_PER_WINDOW + 1);
+    const after = entries.map((e) => e.after as { call?: string; reason: string; throttledUntil?: string });
+    expect(after.filter((a) => a.call === 'POST /api/paypal/order' && !a.throttledUntil)).toHaveLength(
+      BILLING_REFUSALS_AUDITED_PER_WINDOW,
+    );
+    expect(after.filter((a) => a.throttledUntil).map((a) => a.reason)).toEqual([expect.stringMatching(/throttled/)]);
+  });
+
+  it("counts per person: another member's first refusal is still refused 403 and audited", async () => {
+    const { member, org } = await setup('Refused per person');
+    for (let i = 0; i < BILLING_REFUSALS_AUDITED_PER_WINDOW + 2; i += 1) await member.get('/api/licenses/summary');
+    expect((await member.get('/api/licenses/summary')).statusCode).toBe(429);
+    const other = await joinAs(t, org.id);
+    const res = await other.client.get('/api/licenses/summary');
+    expect(res.statusCode).toBe(403);
+    const mine = (await audit(org.id, 'billing.refused')).filter((e) => e.actorId === other.userId);
+    expect(mine).toHaveLength(1);
   });
 });
 

@@ -89,7 +89,10 @@ describe.skipIf(tools instanceof Error)('npm run backup and npm run restore', ()
     fs.mkdirSync(sourceData);
     const key = crypto.randomBytes(32).toString('base64');
     fs.writeFileSync(path.join(sourceData, 'secrets.key'), key);
+    // The operator made the folder beforehand, as `mkdir` leaves it (0755): the backup closes it.
     const out = path.join(scratch, 'backup');
+    fs.mkdirSync(out, { mode: 0o755 });
+    fs.chmodSync(out, 0o755);
     // The desk keeps logging while the backup runs: the manifest must still match the archive.
     let writing = true;
     let written = 0;
@@ -107,6 +110,12 @@ describe.skipIf(tools instanceof Error)('npm run backup and npm run restore', ()
     expect(backup.code).toBe(0);
     const manifest = JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8'));
     expect(manifest).toMatchObject({ format: 'pigeonhole-backup/1', secretsKey: 'included' });
+    // Every organization's data, photos and the secrets key: for the operator alone (issue 41, item 11).
+    const mode = (file: string) => fs.statSync(file).mode & 0o777;
+    expect(mode(out).toString(8)).toBe('700');
+    for (const file of fs.readdirSync(out))
+      expect([file, mode(path.join(out, file)).toString(8)]).toEqual([file, '600']);
+    expect(fs.readdirSync(out).sort()).toEqual(['database.dump', 'manifest.json', 'secrets.key']);
     const before: Record<string, number> = manifest.rows;
     expect(before.photos).toBeGreaterThanOrEqual(1);
     expect(written).toBeGreaterThan(0);

@@ -4,7 +4,7 @@ import { ErrorReply, HealthReply, ReadyReply } from '../../../contract';
 import type { App } from '../../http';
 import { notFound } from '../../lib/errors';
 import { bearerMatches, type Metrics } from './metrics';
-import type { OperationsService } from './operations.service';
+import { publicReadiness, type OperationsService } from './operations.service';
 
 /** What a load balancer is told to wait before asking an unready instance again. */
 export const READY_RETRY_AFTER_SECONDS = 5;
@@ -39,13 +39,18 @@ export function operationsRoutes(
     schema: {
       tags: ['Operations'],
       summary: 'Readiness: database, notification queue, notification worker and change feed',
-      description: `503 with Retry-After: ${READY_RETRY_AFTER_SECONDS} and the failing checks while any check fails.`,
+      description:
+        `503 with Retry-After: ${READY_RETRY_AFTER_SECONDS} and the failing checks while any check fails. ` +
+        "Each check's state only: what was seen goes to the server's log.",
       response: { 200: ReadyReply, 503: ReadyReply },
     },
-    handler: async (_request, reply) => {
+    handler: async (request, reply) => {
       const result = await operations.ready();
-      if (result.status === 'ready') return reply.send(result);
-      return reply.status(503).header('retry-after', String(READY_RETRY_AFTER_SECONDS)).send(result);
+      if (result.status === 'ready') return reply.send(publicReadiness(result));
+      // The why (a driver's error text names hosts, ports, users) is the operator's, in the log;
+      // the reply may reach anyone who can reach the instance (decision 052).
+      request.log.warn({ checks: result.checks, failed: result.failed }, 'not ready');
+      return reply.status(503).header('retry-after', String(READY_RETRY_AFTER_SECONDS)).send(publicReadiness(result));
     },
   });
 

@@ -1,4 +1,4 @@
-import type { HealthReply, ReadinessCheck, ReadinessCheckName, ReadyReply } from '../../../contract';
+import type { HealthReply, ReadinessCheckName, ReadyReply } from '../../../contract';
 import type { Db } from '../../db/client';
 import type { ChangeFeed } from '../../lib/change-feed';
 import type { NotificationWorker } from '../notifications/worker';
@@ -27,6 +27,32 @@ function within<T>(ms: number, work: Promise<T>): Promise<T> {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
   });
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * A check as the instance sees it: its state, and what was seen (a driver's error text, the
+ * queue's counts, how long it took) for the server's log. The public reply keeps the state alone.
+ */
+export type ReadinessCheck = { state: 'ok' | 'failing' | 'off'; detail?: string; ms?: number };
+export type Readiness = {
+  status: ReadyReply['status'];
+  checks: Record<ReadinessCheckName, ReadinessCheck>;
+  failed: ReadinessCheckName[];
+};
+
+/** What /api/ready answers anyone: each check's state and the failing ones' names, no detail. */
+export function publicReadiness(readiness: Readiness): ReadyReply {
+  const state = (name: ReadinessCheckName) => ({ state: readiness.checks[name].state });
+  return {
+    status: readiness.status,
+    checks: {
+      database: state('database'),
+      queue: state('queue'),
+      notificationWorker: state('notificationWorker'),
+      changeFeed: state('changeFeed'),
+    },
+    failed: readiness.failed,
+  };
 }
 
 const failing = (err: unknown): ReadinessCheck => ({
@@ -94,7 +120,8 @@ export function createOperationsService(probes: OperationsProbes) {
       return { status: 'ok', uptimeSeconds: Math.round(process.uptime()) };
     },
 
-    async ready(): Promise<ReadyReply> {
+    /** Every check with what was seen: for the log (the route answers `publicReadiness` of it). */
+    async ready(): Promise<Readiness> {
       const [db, q] = await Promise.all([database(), queue()]);
       const checks = { database: db, queue: q, notificationWorker: notificationWorker(), changeFeed: changeFeed() };
       const failed = (Object.keys(checks) as ReadinessCheckName[]).filter((k) => checks[k].state === 'failing');

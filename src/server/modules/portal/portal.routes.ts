@@ -70,6 +70,8 @@ export function portalRoutes(
 
   app.delete('/api/portal/session', {
     schema: { tags, summary: 'Sign out of the recipient page', response: { 204: z.null(), ...errorReplies(401) } },
+    // Signing out is never refused for the page's write rate.
+    config: { portalUnthrottled: true },
     preValidation: guard,
     handler: async (request, reply) => {
       await portal.signOut(request.recipientSessionId);
@@ -95,7 +97,7 @@ export function portalRoutes(
     schema: {
       tags,
       summary: 'A new pickup code for the signed-in recipient; the old one stops working at once',
-      response: { 200: RecipientPickupCode, ...errorReplies(401) },
+      response: { 200: RecipientPickupCode, ...errorReplies(401, 429) },
     },
     preValidation: guard,
     handler: async (request) => portal.newCode(request.recipientCaller),
@@ -106,7 +108,7 @@ export function portalRoutes(
       tags,
       summary: 'How the recipient wants to hear about their mail: email, sms or both',
       body: PortalPreferencesBody,
-      response: { 200: PortalMe, ...errorReplies(400, 401) },
+      response: { 200: PortalMe, ...errorReplies(400, 401, 429) },
     },
     preValidation: guard,
     handler: async (request) => portal.setNotifyBy(request.recipientCaller, request.body.notifyBy),
@@ -156,7 +158,7 @@ export function portalRoutes(
         'Ask the desk to hold a waiting item until the end of a date (at most 30 days ahead); null lifts the hold',
       params: ItemParams,
       body: ItemHoldBody,
-      response: { 200: PortalItem, ...errorReplies(400, 401, 404, 409) },
+      response: { 200: PortalItem, ...errorReplies(400, 401, 404, 409, 429) },
     },
     preValidation: guard,
     handler: async (request) => portal.hold(request.recipientCaller, request.params.id, request.body.until),
@@ -177,7 +179,7 @@ export function portalRoutes(
       tags,
       summary: 'Name someone who may collect for the recipient (at most 10; a name once)',
       body: ProxyBody,
-      response: { 201: Proxy, ...errorReplies(400, 401, 409) },
+      response: { 201: Proxy, ...errorReplies(400, 401, 409, 429) },
     },
     preValidation: guard,
     handler: async (request, reply) =>
@@ -189,7 +191,7 @@ export function portalRoutes(
       tags,
       summary: "Take someone off the recipient's list of proxies",
       params: ProxyIdParams,
-      response: { 204: z.null(), ...errorReplies(400, 401, 404) },
+      response: { 204: z.null(), ...errorReplies(400, 401, 404, 429) },
     },
     preValidation: guard,
     handler: async (request, reply) => {

@@ -12,6 +12,7 @@ import {
 } from '../../../contract';
 import { integrations } from '../../db/schema';
 import type { Deps, RecipientCaller } from '../../context';
+import type { DbOrTx } from '../../db/client';
 import { rateLimitAddress } from '../../lib/client-address';
 import { AppError, notFound, tooManyRequests, unauthorized } from '../../lib/errors';
 import * as rateLimiter from '../../lib/rate-limiter';
@@ -34,6 +35,38 @@ export const EXCHANGE_LIMIT_PER_IP = 30;
 export const EXCHANGE_WINDOW_SECONDS = 5 * 60;
 export const LINK_RATE_LIMITED = 'Too many links were asked for. Wait a few minutes, then try again.';
 export const EXCHANGE_RATE_LIMITED = 'Too many attempts to open a link. Wait a few minutes, then try again.';
+
+/**
+ * Writes of the recipient's page (holds, expected packages, proxies, preferences, a new code): each
+ * writes rows and most tell every desk live, so they have a rate (decision 052). Per recipient: a
+ * person changes a few things a minute, 20 is far above that and 200 toggles in 1.7 s are not it.
+ * Per organization: many sessions (one script, many recipients' links) together, 300 a minute.
+ */
+export const PORTAL_WRITES_PER_RECIPIENT = 20;
+export const PORTAL_WRITES_PER_ORGANIZATION = 300;
+export const PORTAL_WRITE_WINDOW_SECONDS = 60;
+export const PORTAL_WRITES_LIMITED =
+  'You are making changes faster than the desk allows. Wait a minute, then try again.';
+
+/** One write of the recipient's page, counted per recipient then per organization; 429 past either. */
+export async function throttlePortalWrite(db: DbOrTx, caller: RecipientCaller): Promise<void> {
+  const own = await rateLimiter.hit(
+    db,
+    `portal-write:recipient:${caller.organizationId}:${caller.recipientId}`,
+    PORTAL_WRITES_PER_RECIPIENT,
+    PORTAL_WRITE_WINDOW_SECONDS,
+  );
+  // A recipient over their own rate is not counted against the organization's: one person's
+  // script does not lock the other recipients out.
+  if (!own.allowed) throw tooManyRequests(PORTAL_WRITES_LIMITED, own.retryAfterSeconds);
+  const all = await rateLimiter.hit(
+    db,
+    `portal-write:organization:${caller.organizationId}`,
+    PORTAL_WRITES_PER_ORGANIZATION,
+    PORTAL_WRITE_WINDOW_SECONDS,
+  );
+  if (!all.allowed) throw tooManyRequests(PORTAL_WRITES_LIMITED, all.retryAfterSeconds);
+}
 
 type ItemRow = Awaited<ReturnType<typeof portalRepository.items>>['rows'][number];
 

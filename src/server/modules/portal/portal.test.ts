@@ -1,14 +1,19 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PORTAL_LINK_SENT } from '../../../contract';
-import { recipientLinks } from '../../db/schema';
+import { mailItemHistory, recipientLinks } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
 import { RECIPIENT_SESSION_COOKIE } from '../../plugins/recipient-session';
 import { Client, type TestApp } from '../../test/harness';
 import { testWorkers } from '../../test/notification-workers';
 import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
 import { portalRepository } from './portal.repository';
-import { LINK_LIMIT_PER_ADDRESS } from './portal.service';
+import {
+  LINK_LIMIT_PER_ADDRESS,
+  PORTAL_WRITES_LIMITED,
+  PORTAL_WRITES_PER_ORGANIZATION,
+  PORTAL_WRITES_PER_RECIPIENT,
+} from './portal.service';
 
 /** The recipient's own page (decision 032): links, its session, and only their own rows. */
 
@@ -439,5 +444,72 @@ describe('the page', () => {
     for (let n = 0; n < 10; n++)
       expect((await browser.post('/api/portal/proxies', { name: `P${n}` })).statusCode).toBe(201);
     expect((await browser.post('/api/portal/proxies', { name: 'One too many' })).statusCode).toBe(409);
+  });
+});
+
+describe("the page's writes have a rate (issue 41, item 7)", () => {
+  it('200 hold toggles in a burst: the first ones pass, the rest answer 429 with Retry-After and write nothing', async () => {
+    const { admin, email, recipient } = await desk('Toggle Towers');
+    const item = await create(admin, '/api/mail-items', { type: 'Package', recipientId: recipient.id });
+    const browser = await signedIn(email);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const statuses: number[] = [];
+    let refusal: { status: number; retryAfter: string | undefined; body: unknown } | undefined;
+    for (let i = 0; i < 200; i += 1) {
+      const res = await browser.put(`/api/portal/items/${item.id}/hold`, { until: i % 2 === 0 ? tomorrow : null });
+      statuses.push(res.statusCode);
+      if (res.statusCode === 429 && !refusal) {
+        refusal = { status: 429, retryAfter: res.headers['retry-after'] as string | undefined, body: res.json() };
+      }
+    }
+    expect(statuses.slice(0, PORTAL_WRITES_PER_RECIPIENT).every((s) => s === 200)).toBe(true);
+    expect(statuses.slice(PORTAL_WRITES_PER_RECIPIENT).every((s) => s === 429)).toBe(true);
+    expect(Number(refusal!.retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(Number(refusal!.retryAfter)).toBeLessThanOrEqual(60);
+    expect(refusal!.body).toEqual({ message: PORTAL_WRITES_LIMITED, code: 'rate_limited' });
+    // The item's history: logged, then one row per accepted toggle, not 200.
+    const rows = await t.db.select().from(mailItemHistory).where(eq(mailItemHistory.mailItemId, item.id));
+    expect(rows.filter((r) => r.action === 'held' || r.action === 'hold_lifted')).toHaveLength(
+      PORTAL_WRITES_PER_RECIPIENT,
+    );
+
+    // Every write of the page shares it: expected packages, proxies, preferences, a new code.
+    const writes = [
+      await browser.post('/api/portal/expected', { trackingNumber: '1Z999AA10123456784' }),
+      await browser.post('/api/portal/proxies', { name: 'Kemi Okafor' }),
+      await browser.put('/api/portal/preferences', { notifyBy: 'email' }),
+      await browser.post('/api/portal/pickup-code'),
+    ];
+    expect(writes.map((w) => w.statusCode)).toEqual([429, 429, 429, 429]);
+    // Reads go on, and signing out is never refused.
+    expect((await browser.get('/api/portal/items?state=waiting')).statusCode).toBe(200);
+    expect((await browser.delete('/api/portal/session')).statusCode).toBe(204);
+  });
+
+  it("counts per recipient: another recipient of the organization writes on; past the organization's rate, nobody does", async () => {
+    const { admin, email } = await desk('Shared Towers');
+    const flooder = await signedIn(email);
+    for (let i = 0; i < PORTAL_WRITES_PER_RECIPIENT + 5; i += 1) {
+      await flooder.put('/api/portal/preferences', { notifyBy: i % 2 ? 'email' : 'both' });
+    }
+    expect((await flooder.put('/api/portal/preferences', { notifyBy: 'email' })).statusCode).toBe(429);
+    const neighbourEmail = `neighbour.${unique()}@example.com`;
+    await create(admin, '/api/recipients', { firstName: 'Nia', lastName: 'Lee', email: neighbourEmail });
+    const neighbour = await signedIn(neighbourEmail);
+    const own = await neighbour.put('/api/portal/preferences', { notifyBy: 'email' });
+    expect(own.statusCode, own.body).toBe(200);
+
+    // Many sessions together (one script, many recipients' links): the organization's window is full.
+    const orgId = admin.organizationId!;
+    await t.asOwner(
+      `update rate_limits set count = ${PORTAL_WRITES_PER_ORGANIZATION} where key = 'portal-write:organization:${orgId}'`,
+    );
+    const refused = await neighbour.put('/api/portal/preferences', { notifyBy: 'both' });
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // Another organization's recipients are not counted with it.
+    const elsewhere = await desk('Elsewhere Rate');
+    const stranger = await signedIn(elsewhere.email);
+    expect((await stranger.put('/api/portal/preferences', { notifyBy: 'email' })).statusCode).toBe(200);
   });
 });
