@@ -129,6 +129,70 @@ describe('offline intake', () => {
     });
   }
 
+  // Issue 41 item 3 (decision 048): the server answers one item 500 every time (as it did for "Log
+  // without recipient" of an expected parcel). Before, the outbox retried it for ever and every
+  // item logged after it waited behind it.
+  for (const [label, viewport] of [
+    ['desktop', { width: 1280, height: 800 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
+    it(`sets aside an item the server keeps failing on and sends the next (${label})`, async () => {
+      const { context, page } = await stack.newPage(viewport);
+      await stack.signInAsDemo(page);
+      const prefix = `FAIL500${label.toUpperCase()}`;
+      const name = `Fay Failing${label}`;
+      const [firstName, lastName] = name.split(' ');
+      await api(page, 'POST', '/api/recipients', { firstName, lastName });
+      // The server fails on this one item: a 500 with its usual body, as a real failing server answers.
+      let failed = 0;
+      await page.route('**/api/mail-items', async (route) => {
+        const request = route.request();
+        const body = request.method() === 'POST' ? (request.postDataJSON() as { trackingNumber?: string }) : {};
+        if (body.trackingNumber !== `${prefix}-1`) return route.fallback();
+        failed += 1;
+        await route.fulfill({
+          status: 500,
+          contentType: 'application/json',
+          body: JSON.stringify({
+            message: 'Something went wrong on our side. Please try again.',
+            code: 'internal_error',
+          }),
+        });
+      });
+
+      await page.getByRole('link', { name: 'Mail Intake' }).first().click();
+      await page.getByRole('button', { name: 'Log New Mail' }).click();
+      await logPackage(page, `${prefix}-1`, name);
+      await expect.poll(() => page.getByText(/saved on this device, waiting to sync/).isVisible()).toBe(true);
+      // The next item joins the line behind it (the order of intake holds while it is retried) …
+      await logPackage(page, `${prefix}-2`, name);
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      // … and is sent once the failing one is set aside after its bounded tries (about 14 s).
+      await expect.poll(async () => (await onServer(page, prefix)).length, { timeout: 30_000 }).toBe(1);
+      expect((await onServer(page, prefix)).map((i) => i.trackingNumber)).toEqual([`${prefix}-2`]);
+      const row = page.getByTestId('waiting-row');
+      await expect.poll(() => row.count()).toBe(1);
+      expect(await row.innerText()).toContain(`${prefix}-1`);
+      expect(await row.getByTestId('set-aside-reason').innerText()).toBe(
+        'Set aside, not logged: the server failed on it 4 times (Something went wrong on our side. Please try again.)',
+      );
+      expect(failed).toBe(4);
+      expect(await page.getByTestId('outbox-status').innerText()).toMatch(/1 item waiting to sync · 1 needs attention/);
+      // Set aside, it is tried no more by itself.
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      expect(failed).toBe(4);
+      await row.scrollIntoViewIfNeeded();
+      await stack.screenshot(page, `outbox-set-aside-${label}`);
+
+      // The server is fixed: Retry sends it, with its key, once.
+      await page.unroute('**/api/mail-items');
+      await row.getByRole('button', { name: 'Retry' }).click();
+      await expect.poll(async () => (await onServer(page, prefix)).length, { timeout: 15_000 }).toBe(2);
+      await expect.poll(() => page.getByTestId('outbox-status').count()).toBe(0);
+      await context.close();
+    });
+  }
+
   it('sends an item once when the answer to its first request was lost', async () => {
     const { context, page } = await stack.newPage();
     await stack.signInAsDemo(page);

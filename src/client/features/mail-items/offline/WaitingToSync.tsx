@@ -13,9 +13,10 @@ import { useOnline, useOutbox } from './useOutbox';
 
 /**
  * Mail Intake's items logged on this device and not yet on the server (decision 044): each
- * "Waiting to sync", or refused by the server with its reason, to correct (a new recipient, or
- * none: it then waits under Needs a recipient) or discard. Nothing leaves this list by itself
- * but by being sent.
+ * "Waiting to sync", or set aside with its reason: refused by the server, to correct (a new
+ * recipient, or none: it then waits under Needs a recipient) or discard; or one the server kept
+ * failing on (decision 048), to retry as it is, correct or discard. Nothing leaves this list by
+ * itself but by being sent.
  */
 export function WaitingToSync({ organizationId }: { organizationId: string }) {
   const waiting = useOutbox(organizationId);
@@ -50,10 +51,11 @@ export function WaitingToSync({ organizationId }: { organizationId: string }) {
                 {entry.refused ? (
                   <p
                     role="alert"
+                    data-testid={entry.failed ? 'set-aside-reason' : 'refused-reason'}
                     className="mt-1 inline-flex items-start gap-1.5 text-sm font-medium text-red-700 dark:text-red-300"
                   >
                     <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0" />
-                    Not logged: {entry.refused}
+                    {entry.failed ? `Set aside, not logged: ${entry.refused}` : `Not logged: ${entry.refused}`}
                   </p>
                 ) : (
                   <p className="mt-1 inline-flex items-center gap-1.5 text-sm text-amber-800 dark:text-amber-200">
@@ -61,7 +63,12 @@ export function WaitingToSync({ organizationId }: { organizationId: string }) {
                   </p>
                 )}
               </div>
-              <div className="flex shrink-0 gap-2">
+              <div className="flex shrink-0 flex-wrap gap-2">
+                {entry.failed && entry.refused && (
+                  <Button variant="outline" size="sm" disabled={!online} onClick={() => void correct(entry.key)}>
+                    <RotateCw aria-hidden /> Retry
+                  </Button>
+                )}
                 {entry.refused && (
                   <Button variant="outline" size="sm" onClick={() => setEditing(entry)}>
                     <Pencil aria-hidden /> Edit
@@ -114,7 +121,10 @@ function CorrectDialog({
   return (
     <Dialog open={entry !== null} onOpenChange={(open) => !open && onClose()}>
       {entry && (
-        <DialogContent title="Correct the waiting item" description={`The server said: ${entry.refused ?? ''}`}>
+        <DialogContent
+          title="Correct the waiting item"
+          description={entry.failed ? `Set aside: ${entry.refused ?? ''}` : `The server said: ${entry.refused ?? ''}`}
+        >
           <CorrectForm organizationId={organizationId} entry={entry} onClose={onClose} />
         </DialogContent>
       )}

@@ -3,6 +3,7 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { ApiError, apiRequest, serverMessage } from '@/lib/api';
 import { queryClient } from '@/lib/queryClient';
 import { invalidateMailItems } from '../api/invalidateMailItems';
+import { backoffMs, runOutbox, verdict, type Outcome } from './outboxPolicy';
 
 /*
  * Offline intake (issue 29, decision 044). An item logged while the network is gone, or whose
@@ -11,7 +12,9 @@ import { invalidateMailItems } from '../api/invalidateMailItems';
  * returns. The key makes sending it again safe: a request the server received but whose answer
  * was lost is answered again, not logged twice. An item the server refuses (4xx: its recipient
  * deleted meanwhile, the monthly limit) stays with the server's reason until the clerk corrects
- * or discards it: nothing logged at the desk is dropped silently.
+ * or discards it: nothing logged at the desk is dropped silently. An item the server keeps failing
+ * on (500) is set aside the same way after a few tries (issue 41, decision 048: outboxPolicy.ts),
+ * so one item never holds back the others; the clerk retries, corrects or discards it.
  */
 
 export type OutboxRoute = 'create' | 'without-recipient';
@@ -32,8 +35,17 @@ export interface OutboxEntry {
   label: string;
   /** When it was logged (ms), the order it is sent in. */
   queuedAt: number;
-  /** The server's reason when it refused the item; null while it waits to be sent. */
+  /**
+   * Why it is set aside, waiting for the clerk (null while it waits to be sent): the server's reason
+   * for a refusal, or its failure once it failed on the item OUTBOX_MAX_TRIES times.
+   */
   refused: string | null;
+  /** Set aside because the server failed on it (5xx), not refused: the clerk may simply retry. */
+  failed?: boolean;
+  /** 500s in a row for this item (absent on entries stored before issue 41: none). */
+  failures?: number;
+  /** Not tried again before this time (ms): its backoff after a 500. */
+  nextTryAt?: number;
 }
 
 interface OutboxDb extends DBSchema {
@@ -128,26 +140,25 @@ export function sendIntake(
   });
 }
 
-/**
- * Whether a failure means "try again later": no answer at all (offline, the connection dropped),
- * the server or a proxy failing (5xx), or a session to renew (401: the clerk signs in again and
- * the item is still there). Any other 4xx is the server refusing this item.
- */
-export function isRetryable(err: unknown): boolean {
-  if (!(err instanceof ApiError)) return true;
-  return err.status >= 500 || err.status === 401 || err.status === 408 || err.status === 429;
+/** A send's failure as the policy reads it: no answer (null), or the status and the server's message. */
+export function outcomeOf(err: unknown): Outcome {
+  if (!(err instanceof ApiError)) return { status: null, message: null };
+  return { status: err.status, message: serverMessage(err, '') || null };
 }
 
 /** Puts an intake in the outbox (the photo as a Blob), to be sent in turn. */
 export async function enqueue(
-  entry: Omit<OutboxEntry, 'queuedAt' | 'refused' | 'photo'> & { photoData?: string | null },
+  entry: Omit<OutboxEntry, 'queuedAt' | 'refused' | 'photo' | 'failed' | 'nextTryAt'> & { photoData?: string | null },
 ) {
   const { photoData, ...rest } = entry;
+  const now = Date.now();
   const queued: OutboxEntry = {
     ...rest,
     photo: photoData ? blobOfDataUrl(photoData) : null,
-    queuedAt: Date.now(),
+    queuedAt: now,
     refused: null,
+    // A first try the server failed on (Log Mail's own) waits its backoff before the second.
+    nextTryAt: rest.failures ? now + backoffMs(rest.failures) : undefined,
   };
   await (await db()).put('intakes', queued);
   await reload();
@@ -160,12 +171,15 @@ export async function discard(key: string) {
   await reload();
 }
 
-/** A refused item as the clerk corrected it: waiting again, sent with the same key. */
-export async function correct(key: string, change: Partial<Pick<OutboxEntry, 'body' | 'route' | 'label'>>) {
+/**
+ * A set-aside item as the clerk corrected it, or sent again as it is (`change` empty: "Retry"):
+ * waiting again in its place, with its tries counted afresh, sent with the same key.
+ */
+export async function correct(key: string, change: Partial<Pick<OutboxEntry, 'body' | 'route' | 'label'>> = {}) {
   const database = await db();
   const entry = await database.get('intakes', key);
   if (!entry) return;
-  await database.put('intakes', { ...entry, ...change, refused: null });
+  await database.put('intakes', { ...entry, ...change, refused: null, failed: false, failures: 0, nextTryAt: 0 });
   await reload();
   void syncOutbox();
 }
@@ -175,37 +189,53 @@ let again = false;
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
 let failures = 0;
 
-/** The next try after a failure: 2 s, 4 s, 8 s … up to a minute (and at once when the browser says it is back online). */
-function scheduleRetry() {
+/**
+ * The next run: after `delay` (an item's own backoff), or after the outbox's backoff for the
+ * network (2 s, 4 s, 8 s … up to a minute; at once when the browser says it is back online).
+ */
+function scheduleRetry(delay?: number) {
   clearTimeout(retryTimer);
-  const delay = Math.min(60_000, 1000 * 2 ** Math.min(failures, 6));
-  retryTimer = setTimeout(() => void syncOutbox(), failures === 0 ? 0 : delay);
+  const wait = delay ?? (failures === 0 ? 0 : Math.min(60_000, 1000 * 2 ** Math.min(failures, 6)));
+  retryTimer = setTimeout(() => void syncOutbox(), wait);
 }
 
-/** Sends what waits, oldest first; stops at the first item that could not be sent (it keeps its place). */
+/** Sends what waits, oldest first (outboxPolicy.ts decides what each answer means). */
 async function drain() {
-  const waiting = (await (await db()).getAllFromIndex('intakes', 'queuedAt')).filter(
-    (e) => !e.refused && e.userId === currentUserId,
-  );
-  for (const entry of waiting) {
-    if (typeof navigator !== 'undefined' && navigator.onLine === false) return retryLater();
-    try {
+  const end = await runOutbox<OutboxEntry>({
+    waiting: async () =>
+      (await (await db()).getAllFromIndex('intakes', 'queuedAt')).filter(
+        (e) => !e.refused && e.userId === currentUserId,
+      ),
+    offline: () => typeof navigator !== 'undefined' && navigator.onLine === false,
+    now: Date.now,
+    send: async (entry) => {
       const photoData = entry.photo ? await dataUrlOfBlob(entry.photo) : null;
       await sendIntake(entry.organizationId, entry.route, { ...entry.body, photoData }, entry.key);
+    },
+    outcome: outcomeOf,
+    sent: async (entry) => {
       await (await db()).delete('intakes', entry.key);
       void invalidateMailItems(queryClient, entry.organizationId);
-    } catch (err) {
-      if (isRetryable(err)) return retryLater();
+      await reload();
+    },
+    update: async (entry, change) => {
       const database = await db();
       const current = await database.get('intakes', entry.key);
-      if (current) {
-        await database.put('intakes', { ...current, refused: serverMessage(err, 'The server refused this item') });
-      }
-    }
-    await reload();
+      if (current) await database.put('intakes', { ...current, ...change });
+      await reload();
+    },
+  });
+  if (!end.stopped) {
+    failures = 0;
+    return reload();
   }
-  failures = 0;
-  await reload();
+  // An item the server failed on waits its own backoff; the network's wait grows with each stop.
+  // (The `online` event and the clerk's "Send now" start a run at once; an item's backoff holds.)
+  if (end.retryInMs !== null) {
+    scheduleRetry(end.retryInMs);
+    return reload();
+  }
+  return retryLater();
 }
 
 function retryLater() {
@@ -260,8 +290,8 @@ export async function logOrQueue(
   label: string,
 ): Promise<Logged> {
   const key = newIdempotencyKey();
-  const queue = async (): Promise<Logged> => {
-    await enqueue({ key, organizationId, userId, route, body, label, photoData });
+  const queue = async (failed = 0): Promise<Logged> => {
+    await enqueue({ key, organizationId, userId, route, body, label, photoData, failures: failed });
     return { item: null, queued: true };
   };
   if (navigator.onLine === false) return queue();
@@ -272,7 +302,13 @@ export async function logOrQueue(
     void invalidateMailItems(queryClient, organizationId);
     return { item, queued: false };
   } catch (err) {
-    if (isRetryable(err) && !(err instanceof ApiError && err.status === 401)) return queue();
+    const outcome = outcomeOf(err);
+    if (outcome.status === 401) throw err;
+    // The first try counts: a 500 here is the first of the item's tries in the outbox.
+    const next = verdict(0, outcome);
+    if (next.kind === 'wait') return queue();
+    if (next.kind === 'again') return queue(next.failures);
+    if (next.failed) return queue(next.failures);
     throw err;
   }
 }
