@@ -1,22 +1,22 @@
 import { z } from 'zod';
 import { Timestamp } from './common';
-import { trackingKey } from './tracking';
+import { isCarrierTrackingNumber, trackingKey } from './tracking';
 
 /**
- * Expected packages (decision 033): tracking numbers a recipient registers on their page, so the
- * desk's scan at intake fills them in as the item's recipient and marks the item expected.
+ * Expected packages (decision 033): tracking numbers a recipient registers on their page. The
+ * desk's scan offers the recipients who expect it; an expected number never outranks what the
+ * label or the clerk says, and the item is marked expected only when its recipient is one who
+ * expects it (decision 047).
  */
 
 /** Open expected packages a recipient may hold at once. */
 export const EXPECTED_PACKAGES_MAX = 50;
 /** An expected package that has not arrived after this many days no longer matches (and is dropped from the list). */
 export const EXPECTED_PACKAGE_DAYS = 60;
-/** The history line of an item that matched an expected package. */
-export const EXPECTED_HISTORY_NOTE = 'Expected: the recipient registered this tracking number';
-
 export const EXPECTED_TRACKING_INVALID = 'A tracking number is 6 to 40 letters and digits';
-export const EXPECTED_TAKEN =
-  'Someone else in this organization already expects this tracking number. Check it, or ask the mailroom';
+/** A number registered must be one a carrier would issue (decision 047). */
+export const EXPECTED_NOT_A_CARRIER_NUMBER =
+  'This is not a tracking number UPS, FedEx, USPS, DHL, Amazon or OnTrac would issue: check it against the shipping email';
 export const EXPECTED_ALREADY_YOURS = 'You already expect this tracking number';
 export const EXPECTED_NONE_IN_TEXT =
   'No tracking number was found in the pasted text. Paste the whole shipping email, or type the number';
@@ -33,13 +33,18 @@ export const ExpectedTrackingNumber = z
     message: EXPECTED_TRACKING_INVALID,
   });
 
+/** A number a recipient registers: a tracking number as typed, which its carrier's format and check digit accept. */
+export const RegisteredTrackingNumber = ExpectedTrackingNumber.refine(isCarrierTrackingNumber, {
+  message: EXPECTED_NOT_A_CARRIER_NUMBER,
+});
+
 /**
  * POST /api/portal/expected: a number typed, or a pasted shipping confirmation (plain text) from
  * which every tracking number is taken; an optional label ("Winter boots").
  */
 export const AddExpectedPackagesBody = z
   .object({
-    trackingNumber: ExpectedTrackingNumber.optional(),
+    trackingNumber: RegisteredTrackingNumber.optional(),
     text: z
       .string({ message: 'The pasted text must be text' })
       .max(50_000, 'The pasted text is too long: paste the shipping email alone')
@@ -69,8 +74,8 @@ export type ExpectedPackageList = z.infer<typeof ExpectedPackageList>;
 /** GET /api/expected-packages/match?tracking= (the desk's Log Mail dialog). */
 export const ExpectedMatchQuery = z.object({ tracking: ExpectedTrackingNumber });
 
-/** Who expects the number: the recipient the Log Mail dialog fills in. */
-export const ExpectedMatch = z.object({
+/** One recipient who expects the number (decision 047: offered to the desk, never filled in by itself). */
+export const ExpectedBy = z.object({
   expectedPackageId: z.uuid(),
   recipient: z.object({
     id: z.uuid(),
@@ -80,4 +85,12 @@ export const ExpectedMatch = z.object({
   }),
   label: z.string().nullable(),
 });
+export type ExpectedBy = z.infer<typeof ExpectedBy>;
+
+/**
+ * Everyone in the organization who expects the number, oldest registration first: the Log Mail
+ * dialog offers them (one, or several, none filled in) and says "also expected by" beside a
+ * recipient the label or the clerk chose.
+ */
+export const ExpectedMatch = z.object({ items: z.array(ExpectedBy) });
 export type ExpectedMatch = z.infer<typeof ExpectedMatch>;

@@ -13,6 +13,26 @@ export const PHOTO_TOO_LARGE = 'Photo is larger than 10 MB';
 
 const optionalId = z.preprocess((v) => (v === '' ? null : v), Id.nullable().optional());
 
+/**
+ * How the desk chose an item's recipient (decision 047), recorded in the item's timeline: the
+ * label reader named them (label), the clerk chose one of those who expect the tracking number
+ * (expected), or the clerk picked them (clerk, the default). "expected" is recorded only when the
+ * recipient really expects the number; otherwise the record says the clerk chose them.
+ */
+export const RECIPIENT_SOURCES = ['label', 'expected', 'clerk'] as const;
+export type RecipientSource = (typeof RECIPIENT_SOURCES)[number];
+export const RecipientSourceField = z.enum(RECIPIENT_SOURCES, {
+  message: 'Recipient source must be label, expected or clerk',
+});
+/** How the timeline says each way the recipient was chosen ("Recipient chosen by the clerk"). */
+export const RECIPIENT_CHOSEN: Record<RecipientSource, string> = {
+  label: 'from the label',
+  expected: 'from an expected package: they registered this tracking number',
+  clerk: 'chosen by the clerk',
+};
+/** Added when a recipient chosen from the label or by the clerk also expects the number. */
+export const RECIPIENT_ALSO_EXPECTED = 'they had registered this tracking number';
+
 /** Spec §7 POST /api/mail-items; empty values arrive as null. */
 export const CreateMailItemBody = z.object({
   /** One of the organization's packageTypes. */
@@ -22,6 +42,8 @@ export const CreateMailItemBody = z.object({
     .min(1, 'Type is required')
     .max(50, 'Type must be at most 50 characters'),
   recipientId: optionalId,
+  /** How the recipient was chosen (decision 047); ignored without a recipient. */
+  recipientSource: RecipientSourceField.optional(),
   locationId: optionalId,
   mailroomId: optionalId,
   trackingNumber: optionalText(255, 'Tracking number must be at most 255 characters'),
@@ -49,7 +71,7 @@ export const IF_MATCH_INVALID = 'The If-Match header must be the item\'s revisio
 export const REVISION_CONFLICT = 'Someone else changed this item since you opened it.';
 
 /** Spec §5 "Edit mail item": the create schema made partial, plus status. notifiedAt/deliveredAt are set by the server. */
-export const UpdateMailItemBody = CreateMailItemBody.partial().extend({
+export const UpdateMailItemBody = CreateMailItemBody.omit({ recipientSource: true }).partial().extend({
   status: z.string().trim().min(1, 'Status is required').max(50, 'Status must be at most 50 characters').optional(),
   notifiedAt: z.unknown().optional(),
   deliveredAt: z.unknown().optional(),
@@ -226,12 +248,14 @@ export type ItemHoldBody = z.infer<typeof ItemHoldBody>;
 export const NEEDS_RECIPIENT = 'needs_recipient';
 
 /** POST /api/mail-items/needs-recipient: an intake without a recipient (photo, tracking number, courier, storage as usual). */
-export const LogWithoutRecipientBody = CreateMailItemBody.omit({ recipientId: true }).strict();
+export const LogWithoutRecipientBody = CreateMailItemBody.omit({ recipientId: true, recipientSource: true }).strict();
 export type LogWithoutRecipientBody = z.input<typeof LogWithoutRecipientBody>;
 
 /** POST /api/mail-items/{id}/resolve: the recipient the item is for; it then follows the normal flow. */
 export const ResolveRecipientBody = z.object({
   recipientId: z.uuid({ message: 'Choose a recipient' }),
+  /** "expected" when the clerk chose one of those who expect its tracking number (decision 047). */
+  recipientSource: RecipientSourceField.optional(),
 });
 export type ResolveRecipientBody = z.infer<typeof ResolveRecipientBody>;
 
@@ -246,6 +270,13 @@ export const NeedsRecipientItem = z.object({
   photoUrl: z.string().nullable(),
   thumbnailUrl: z.string().nullable(),
   location: z.object({ id: z.uuid(), name: z.string(), mailroomName: z.string() }).nullable(),
+  /**
+   * The recipients who expect its tracking number (decision 047), oldest registration first: the
+   * desk offers them when resolving; none is chosen by itself.
+   */
+  expectedBy: z.array(
+    z.object({ id: z.uuid(), firstName: z.string(), lastName: z.string(), unit: z.string().nullable() }),
+  ),
   /** Who logged it (null when their account is gone). */
   loggedBy: z
     .object({ id: z.uuid(), firstName: z.string().nullable(), lastName: z.string().nullable(), email: z.string() })

@@ -35,6 +35,17 @@ export function detectCourier(trackingNumber: string): string | null {
   return courier ? (COURIER_NAMES[courier] ?? null) : null;
 }
 
+/**
+ * A number a carrier would issue: its format and, where the carrier has one, its check digit
+ * hold (ts-tracking-number, the desk's own check: UPS, FedEx, USPS, DHL, Amazon, OnTrac and
+ * international S10 numbers). Only such a number may be registered as expected (decision 047): a
+ * made-up string can never be a parcel's number, and a mistyped digit is caught at once.
+ */
+export function isCarrierTrackingNumber(trackingNumber: string): boolean {
+  const code = trackingKey(trackingNumber);
+  return code.length >= 8 && getTracking(code) !== undefined;
+}
+
 export type TrackingCandidate = { trackingNumber: string; carrier: string };
 
 /** A word that may be (part of) a tracking number: letters, digits and dashes, with a digit. */

@@ -710,9 +710,10 @@ export const expectedPackages = pgTable(
     matchedAt: ts('matched_at'),
   },
   (t) => [
-    // The intake's match: one probe of this index per item logged with a tracking number.
-    uniqueIndex('expected_packages_org_open_key_idx')
-      .on(t.organizationId, t.matchKey)
+    // The intake's and the desk's match probe this index by (organization, match key); several
+    // recipients may expect one number, each once (decision 047: the desk offers them all).
+    uniqueIndex('expected_packages_org_open_key_recipient_idx')
+      .on(t.organizationId, t.matchKey, t.recipientId)
       .where(sql`${t.matchedAt} is null`),
     // A recipient's list (and the cap on open ones), newest first.
     index('expected_packages_recipient_org_idx').on(t.recipientId, t.organizationId, t.createdAt),

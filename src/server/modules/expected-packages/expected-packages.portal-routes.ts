@@ -31,8 +31,8 @@ export function expectedPackagesPortalRoutes(app: App, expected: ExpectedPackage
     schema: {
       tags,
       summary:
-        'Expect a tracking number, or every number of a pasted shipping confirmation (409 when someone ' +
-        'else in the organization expects it)',
+        'Expect a tracking number, or every number of a pasted shipping confirmation (400 for a number ' +
+        'its carrier would not issue: format and check digit). Others may expect it too: the desk chooses',
       body: AddExpectedPackagesBody,
       response: { 201: ExpectedPackageList, ...errorReplies(400, 401, 404, 409) },
     },

@@ -1,5 +1,5 @@
-import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import { EXPECTED_PACKAGE_DAYS, type ExpectedMatch, type ExpectedPackage } from '../../../contract';
+import { and, asc, count, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { EXPECTED_PACKAGE_DAYS, type ExpectedBy, type ExpectedPackage } from '../../../contract';
 import type { DbOrTx } from '../../db/client';
 import { expectedPackages, recipients } from '../../db/schema';
 
@@ -65,12 +65,13 @@ export const expectedPackagesRepository = {
       );
   },
 
-  /** Who holds each of these keys open in the organization. */
-  async holders(db: DbOrTx, organizationId: string, keys: string[]) {
-    return db
-      .select({ matchKey: e.matchKey, recipientId: e.recipientId })
+  /** Which of these keys the recipient already expects (open). */
+  async mine(db: DbOrTx, organizationId: string, recipientId: string, keys: string[]): Promise<Set<string>> {
+    const rows = await db
+      .select({ matchKey: e.matchKey })
       .from(e)
-      .where(and(eq(e.organizationId, organizationId), inArray(e.matchKey, keys), isNull(e.matchedAt)));
+      .where(and(ofRecipient(organizationId, recipientId), inArray(e.matchKey, keys), isNull(e.matchedAt)));
+    return new Set(rows.map((r) => r.matchKey));
   },
 
   async insert(
@@ -101,9 +102,12 @@ export const expectedPackagesRepository = {
     return rows.length;
   },
 
-  /** Who expects this key (the open partial unique index: one probe), for the desk's Log Mail dialog. */
-  async match(db: DbOrTx, organizationId: string, matchKey: string): Promise<ExpectedMatch | undefined> {
-    const [row] = await db
+  /**
+   * Everyone who expects this key, oldest registration first (the open partial unique index on
+   * organization, match key and recipient), for the desk's Log Mail dialog (decision 047).
+   */
+  async match(db: DbOrTx, organizationId: string, matchKey: string): Promise<ExpectedBy[]> {
+    const rows = await db
       .select({
         expectedPackageId: e.id,
         label: e.label,
@@ -115,9 +119,27 @@ export const expectedPackagesRepository = {
       .from(e)
       .innerJoin(recipients, and(eq(recipients.organizationId, e.organizationId), eq(recipients.id, e.recipientId)))
       .where(and(eq(e.organizationId, organizationId), eq(e.matchKey, matchKey), open))
-      .limit(1);
-    if (!row) return undefined;
-    const { expectedPackageId, label, ...recipient } = row;
-    return { expectedPackageId, label, recipient };
+      .orderBy(asc(e.createdAt), asc(e.id));
+    return rows.map(({ expectedPackageId, label, ...recipient }) => ({ expectedPackageId, label, recipient }));
+  },
+
+  /** Who expects each of these keys (Needs a recipient's page), oldest registration first. */
+  async expecters(db: DbOrTx, organizationId: string, keys: string[]) {
+    const found = new Map<string, Array<{ id: string; firstName: string; lastName: string; unit: string | null }>>();
+    if (keys.length === 0) return found;
+    const rows = await db
+      .select({
+        matchKey: e.matchKey,
+        id: recipients.id,
+        firstName: recipients.firstName,
+        lastName: recipients.lastName,
+        unit: recipients.unit,
+      })
+      .from(e)
+      .innerJoin(recipients, and(eq(recipients.organizationId, e.organizationId), eq(recipients.id, e.recipientId)))
+      .where(and(eq(e.organizationId, organizationId), inArray(e.matchKey, keys), open))
+      .orderBy(asc(e.createdAt), asc(e.id));
+    for (const { matchKey, ...recipient } of rows) found.set(matchKey, [...(found.get(matchKey) ?? []), recipient]);
+    return found;
   },
 };

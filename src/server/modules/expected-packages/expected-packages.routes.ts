@@ -10,8 +10,8 @@ export function expectedPackagesRoutes(app: App, expected: ExpectedPackagesServi
     schema: {
       tags: ['Mail Items'],
       summary:
-        'Who expects this tracking number (typed or scanned; spaces, dashes and case do not matter): ' +
-        'the Log Mail dialog fills them in. 404 when no one does',
+        'Everyone who expects this tracking number (typed or scanned; spaces, dashes and case do not ' +
+        'matter), oldest first: the Log Mail dialog offers them, never fills them in. 404 when no one does',
       querystring: ExpectedMatchQuery,
       response: { 200: ExpectedMatch, ...errorReplies(400, 401, 403, 404) },
     },

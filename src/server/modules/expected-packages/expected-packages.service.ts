@@ -4,11 +4,12 @@ import {
   EXPECTED_NOT_FOUND,
   EXPECTED_NO_MATCH,
   EXPECTED_NONE_IN_TEXT,
+  EXPECTED_NOT_A_CARRIER_NUMBER,
   EXPECTED_PACKAGES_MAX,
-  EXPECTED_TAKEN,
   EXPECTED_TOO_MANY,
   detectCourier,
   extractTrackingNumbers,
+  isCarrierTrackingNumber,
   trackingKey,
   type AddExpectedPackagesBody,
   type ExpectedMatch,
@@ -21,12 +22,14 @@ import { violatedUniqueConstraint } from '../../lib/pg-errors';
 import { RECIPIENT_NOT_FOUND } from '../recipients/recipients.service';
 import { expectedPackagesRepository as repo, type NewExpectedPackage } from './expected-packages.repository';
 
-const OPEN_KEY_INDEX = 'expected_packages_org_open_key_idx';
+const OPEN_KEY_INDEX = 'expected_packages_org_open_key_recipient_idx';
 
 /** What a request asks to expect: the number typed, or every number of a pasted confirmation. */
 function requested(body: AddExpectedPackagesBody): NewExpectedPackage[] {
   if (body.trackingNumber !== undefined) {
     const n = body.trackingNumber.trim();
+    // The contract refuses it too; here for callers that skip the route's validation.
+    if (!isCarrierTrackingNumber(n)) throw badRequest(EXPECTED_NOT_A_CARRIER_NUMBER, 'not_a_tracking_number');
     return [{ trackingNumber: n, matchKey: trackingKey(n), carrier: detectCourier(n) }];
   }
   const found = extractTrackingNumbers(body.text ?? '');
@@ -50,10 +53,13 @@ export function createExpectedPackagesService({ db }: Deps) {
     },
 
     /**
-     * Registers the number(s), all or none: a number someone else in the organization expects is
-     * a 409 that changes nothing (one scan must mean one recipient); numbers the recipient already
-     * expects are skipped (a pasted email twice adds nothing), and asking for only those is a 409.
-     * The recipient's row is locked so the open ones never pass EXPECTED_PACKAGES_MAX.
+     * Registers the number(s), all or none. Only numbers a carrier would issue (format and check
+     * digit, checked by the contract and by the extraction). Someone else expecting a number is no
+     * refusal (decision 047): an expectation never chooses a recipient, the desk offers everyone
+     * who expects it, so the first to register holds nothing and nobody learns who else expects
+     * it. Numbers the recipient already expects are skipped (a pasted email twice adds nothing),
+     * and asking for only those is a 409. The recipient's row is locked so the open ones never
+     * pass EXPECTED_PACKAGES_MAX.
      */
     async add(caller: RecipientCaller, body: AddExpectedPackagesBody): Promise<ExpectedPackage[]> {
       const { organizationId, recipientId } = caller;
@@ -68,9 +74,7 @@ export function createExpectedPackagesService({ db }: Deps) {
             .for('update');
           if (!me) throw notFound(RECIPIENT_NOT_FOUND);
           await repo.dropStale(tx, organizationId, keys);
-          const holders = await repo.holders(tx, organizationId, keys);
-          if (holders.some((h) => h.recipientId !== recipientId)) throw conflict(EXPECTED_TAKEN, 'expected_elsewhere');
-          const mine = new Set(holders.map((h) => h.matchKey));
+          const mine = await repo.mine(tx, organizationId, recipientId, keys);
           const fresh = wanted.filter((w) => !mine.has(w.matchKey));
           if (fresh.length === 0) throw conflict(EXPECTED_ALREADY_YOURS, 'already_expected');
           if ((await repo.countOpen(tx, organizationId, recipientId)) + fresh.length > EXPECTED_PACKAGES_MAX) {
@@ -79,8 +83,8 @@ export function createExpectedPackagesService({ db }: Deps) {
           return repo.insert(tx, organizationId, recipientId, body.label || null, fresh);
         });
       } catch (err) {
-        // Two recipients registering one number at the same instant: the index lets one in.
-        if (violatedUniqueConstraint(err) === OPEN_KEY_INDEX) throw conflict(EXPECTED_TAKEN, 'expected_elsewhere');
+        // The recipient's row lock serialises their own requests; this is the index's word for it.
+        if (violatedUniqueConstraint(err) === OPEN_KEY_INDEX) throw conflict(EXPECTED_ALREADY_YOURS, 'already_expected');
         throw err;
       }
     },
@@ -89,11 +93,11 @@ export function createExpectedPackagesService({ db }: Deps) {
       if (!(await repo.delete(db, caller.organizationId, caller.recipientId, id))) throw notFound(EXPECTED_NOT_FOUND);
     },
 
-    /** The desk: who expects this tracking number (typed or scanned); 404 when no one does. */
+    /** The desk: everyone who expects this tracking number (typed or scanned); 404 when no one does. */
     async match(caller: OrgCaller, tracking: string): Promise<ExpectedMatch> {
-      const found = await repo.match(db, caller.organizationId, trackingKey(tracking));
-      if (!found) throw notFound(EXPECTED_NO_MATCH);
-      return found;
+      const items = await repo.match(db, caller.organizationId, trackingKey(tracking));
+      if (items.length === 0) throw notFound(EXPECTED_NO_MATCH);
+      return { items };
     },
   };
 }

@@ -46,8 +46,9 @@ const SERVER_COLUMNS = {
   handedOverBy: 'state',
   handoverId: 'state',
   heldUntil: 'state',
-  // Set by the intake statement itself when the tracking number matches an expected package
-  // (decision 033); no edit changes it.
+  // Set by the intake statement itself when the recipient named expects the tracking number, or
+  // by the resolution of an item under Needs a recipient to one who does (decisions 033, 047);
+  // no other edit changes it.
   expectedPackageId: 'database',
   // 1 by default at intake; the edit statement adds one (decision 044).
   revision: 'database',

@@ -276,7 +276,11 @@ export const mailItemsRepository = {
    * them and where they are kept: read in its order from mail_items_org_needs_recipient_idx, as one
    * prepared statement for every organization (decision 025). Photos as URLs, never bytes.
    */
-  async needsRecipientPage(db: DbOrTx, organizationId: string, offset: number): Promise<NeedsRecipientItem[]> {
+  async needsRecipientPage(
+    db: DbOrTx,
+    organizationId: string,
+    offset: number,
+  ): Promise<Array<Omit<NeedsRecipientItem, 'expectedBy'>>> {
     const rows = await queryPage<NeedsRecipientRow>(
       db,
       'mail-items.needs-recipient',

@@ -128,7 +128,8 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService, photoBody
       response: { 200: MailItem, ...errorReplies(400, 401, 403, 404, 409) },
     },
     preValidation: guards,
-    handler: async (request) => mailItems.resolve(callerOf(request), request.params.id, request.body.recipientId),
+    handler: async (request) =>
+      mailItems.resolve(callerOf(request), request.params.id, request.body.recipientId, request.body.recipientSource),
   });
 
   app.get('/api/mail-items/:id', {

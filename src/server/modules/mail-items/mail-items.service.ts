@@ -13,7 +13,9 @@ import {
   type NeedsRecipientItem,
   type OrganizationSettings,
   type PendingSummary,
+  type ResolveRecipientBody,
   type UpdateMailItemBody,
+  trackingKey,
 } from '../../../contract';
 import type { Deps, OrgCaller, RecipientCaller } from '../../context';
 import { jsonListPage, type ListPage } from '../../http';
@@ -24,6 +26,7 @@ import { decodePhotoData, processPhoto, type ProcessedPhoto } from '../photos/ph
 import { settingsRepository } from '../settings/settings.repository';
 import { valueFromList } from '../settings/list-values';
 import { recipientsRepository } from '../recipients/recipients.repository';
+import { expectedPackagesRepository } from '../expected-packages/expected-packages.repository';
 import { mailItemsRepository } from './mail-items.repository';
 import {
   EDITED_KEYS,
@@ -124,7 +127,7 @@ export function createMailItemsService({ db, caches, log }: Deps) {
   async function intake(
     caller: OrgCaller,
     input: CreateInput,
-    start: transitions.Change<StateColumns>,
+    start: ReturnType<typeof transitions.intake>,
     claim?: IdempotencyClaim,
   ): Promise<Answered> {
     const { organizationId, userId } = caller;
@@ -137,6 +140,7 @@ export function createMailItemsService({ db, caches, log }: Deps) {
       userId,
       fields: { ...fields, type },
       state: start.set,
+      ifExpected: start.ifExpected,
       history: start.history,
       events: start.events,
       photo: await photoFrom(input.photoData),
@@ -145,6 +149,10 @@ export function createMailItemsService({ db, caches, log }: Deps) {
     if (claim) return writer.intakeOnce(values, claim, created);
     return { ...created(await writer.intake(values)), replayed: false };
   }
+
+  /** An item logged with its recipient says how they were chosen (decision 047). */
+  const intakeStart = (caller: OrgCaller, input: CreateInput) =>
+    transitions.intake(caller.userId, input.recipientId ? { source: input.recipientSource } : undefined);
 
   /** 409 with the item as it is now, for an edit made from an older revision. */
   async function revisionConflict(organizationId: string, id: string): Promise<never> {
@@ -210,12 +218,12 @@ export function createMailItemsService({ db, caches, log }: Deps) {
 
     /** A new item starts pending (intake below). */
     async create(caller: OrgCaller, input: CreateInput): Promise<MailItem> {
-      return (await intake(caller, input, transitions.intake(caller.userId))).body as MailItem;
+      return (await intake(caller, input, intakeStart(caller, input))).body as MailItem;
     },
 
     /** An intake as its answer (201 and the item), or the answer stored for its Idempotency-Key. */
     createAnswered: (caller: OrgCaller, input: CreateInput, claim?: IdempotencyClaim): Promise<Answered> =>
-      intake(caller, input, transitions.intake(caller.userId), claim),
+      intake(caller, input, intakeStart(caller, input), claim),
 
     /** createWithoutRecipient as its answer, or the answer stored for its Idempotency-Key. */
     createWithoutRecipientAnswered: (
@@ -239,7 +247,12 @@ export function createMailItemsService({ db, caches, log }: Deps) {
      * arrival message goes out through the outbox as for an intake. Another organization's
      * recipient or item is not found; an item that has its recipient already is a 409.
      */
-    async resolve(caller: OrgCaller, id: string, recipientId: string): Promise<MailItem> {
+    async resolve(
+      caller: OrgCaller,
+      id: string,
+      recipientId: string,
+      source?: ResolveRecipientBody['recipientSource'],
+    ): Promise<MailItem> {
       const { organizationId, userId } = caller;
       const recipient = await recipientsRepository.findById(db, organizationId, recipientId);
       if (!recipient) throw notFound('Recipient not found');
@@ -250,9 +263,12 @@ export function createMailItemsService({ db, caches, log }: Deps) {
           // the writer checks the recipient again in its statement's snapshot (deleted meanwhile: 404)
           move: () => ({ recipientId, locationId: null, mailroomId: null }),
           plan: (before) => {
-            const change = transitions.resolve(before, { recipientId, recipientName, actor: userId });
+            const change = transitions.resolve(before, { recipientId, recipientName, actor: userId, source });
             if (!change.ok) throw refusalError(change);
-            return editOf(before, change, { organizationId, userId, photo: undefined, removePhoto: false });
+            const edit = editOf(before, change, { organizationId, userId, photo: undefined, removePhoto: false });
+            // Marked expected only if the recipient chosen expects its number (the statement checks).
+            const key = before.trackingNumber ? trackingKey(before.trackingNumber) : '';
+            return key ? { ...edit, expected: { key, note: change.ifExpected } } : edit;
           },
         },
       );
@@ -261,10 +277,16 @@ export function createMailItemsService({ db, caches, log }: Deps) {
 
     /** The items waiting for a recipient, newest first, a page at a time, and how many there are. */
     async needsRecipient(caller: OrgCaller, offset: number): Promise<{ items: NeedsRecipientItem[]; total: number }> {
-      const [items, total] = await Promise.all([
+      const [page, total] = await Promise.all([
         mailItemsRepository.needsRecipientPage(db, caller.organizationId, offset),
         mailItemsRepository.statusTotal(db, caller.organizationId, transitions.NEEDS_RECIPIENT),
       ]);
+      // Those who expect each item's number (decision 047): offered to the desk, one probe of the
+      // open index per page.
+      const keyOf = (n: string | null) => (n ? trackingKey(n) : '');
+      const keys = [...new Set(page.map((i) => keyOf(i.trackingNumber)).filter(Boolean))];
+      const expecters = await expectedPackagesRepository.expecters(db, caller.organizationId, keys);
+      const items = page.map((i) => ({ ...i, expectedBy: expecters.get(keyOf(i.trackingNumber)) ?? [] }));
       return { items, total };
     },
 

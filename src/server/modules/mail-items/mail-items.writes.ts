@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { sql, type SQLChunk } from 'drizzle-orm';
 import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
-import { EXPECTED_HISTORY_NOTE, EXPECTED_PACKAGE_DAYS, PACKAGE_LIMIT_MESSAGE, trackingKey } from '../../../contract';
+import { EXPECTED_PACKAGE_DAYS, PACKAGE_LIMIT_MESSAGE, trackingKey } from '../../../contract';
 import { withPgTransaction, type DbOrTx } from '../../db/client';
 import { withTenants } from '../../db/tenant-scope';
 import { createBatcher } from '../../lib/batcher';
@@ -109,6 +109,11 @@ export type IntakeValues = Recorded & {
   fields: ItemFields;
   /** The state a new item starts in (transitions.intake). */
   state: StateColumns;
+  /**
+   * The `created` row's notes when the statement finds the recipient expects the item's tracking
+   * number (transitions.intake: how they were chosen, said so); null without a recipient.
+   */
+  ifExpected: string | null;
   photo: ProcessedPhoto | undefined;
   /**
    * True on the unlocked fast path: an organization with a monthly cap or on trial is answered
@@ -166,9 +171,6 @@ const CHECKED = `
   from input t
   left join mailroom_locations l on l.organization_id = t.organization_id and l.id = t.location_id`;
 
-/** A constant as an SQL string literal. */
-const pgText = (text: string) => `'${text.replaceAll("'", "''")}'`;
-
 /** An intake with the ids chosen for it, so each answer finds its row and the item can name its photo. */
 type PreparedIntake = { id: string; photoId: string | null; v: IntakeValues };
 
@@ -192,24 +194,22 @@ function intakeValue(key: (typeof INSERTED_KEYS)[number]): (p: PreparedIntake) =
 
 const intakeParams = parameters<PreparedIntake[]>();
 const insertedNames = INSERTED_KEYS.map((k) => col[k]);
-/** What an item takes from the expected package it matches: its recipient when the desk named none. */
-const insertedValue = (n: string) => {
-  if (n === col.mailroomId) return `coalesce(location_mailroom_id, ${n}) as ${n}`;
-  if (n === col.recipientId) return `coalesce(${n}, expected_recipient_id) as ${n}`;
-  return n;
-};
+const insertedValue = (n: string) => (n === col.mailroomId ? `coalesce(location_mailroom_id, ${n}) as ${n}` : n);
+/** Since when an open expected package still matches (decision 033). */
+const EXPECTED_SINCE = `now() - interval '${EXPECTED_PACKAGE_DAYS} days'`;
 /**
- * Expected packages (decision 033): each item with a tracking number probes the open expected
- * packages' unique index (organization, match key) once, in this same statement. It matches when
- * the desk named no recipient (the expecter is filled in) or named the expecter; a desk that
- * named someone else wins, and the expected package stays open for the right parcel.
+ * Expected packages (decisions 033, 047): an item with a tracking number and a recipient probes
+ * the open expected packages' unique index (organization, match key, recipient) once, in this same
+ * statement. It matches only when the recipient the desk named (from the label, or the clerk's
+ * choice) expects the number: an expected number never chooses a recipient by itself, so an item
+ * logged without one (pending or under Needs a recipient) matches nothing and keeps none.
  */
 const EXPECTED = `
   left join expected_packages e on e.organization_id = t.${col.organizationId} and e.match_key = t.tracking_key
-    and e.matched_at is null and e.created_at > now() - interval '${EXPECTED_PACKAGE_DAYS} days'`;
+    and e.recipient_id = t.${col.recipientId} and e.matched_at is null and e.created_at > ${EXPECTED_SINCE}`;
 const INTAKE = `
   with input as (
-    select t.*, e.id as expected_id, e.recipient_id as expected_recipient_id
+    select t.*, e.id as expected_id
     from ${intakeParams.unnest(
       (batch) => batch,
       [
@@ -218,6 +218,7 @@ const INTAKE = `
         input<PreparedIntake>('tracking_key', 'text[]', (p) =>
           p.v.fields.trackingNumber ? trackingKey(p.v.fields.trackingNumber) : null,
         ),
+        input<PreparedIntake>('if_expected', 'text[]', (p) => p.v.ifExpected),
         ...photoInputs<PreparedIntake>((p) => p.v.photo),
       ],
       't',
@@ -226,8 +227,7 @@ const INTAKE = `
   checked as (${CHECKED}),
   item as (
     insert into mail_items (${insertedNames.join(', ')}, ${col.expectedPackageId})
-    select ${insertedNames.map(insertedValue).join(', ')},
-      case when ${col.recipientId} is null or ${col.recipientId} = expected_recipient_id then expected_id end
+    select ${insertedNames.map(insertedValue).join(', ')}, expected_id
     from checked where outcome = 'ok'
     returning *
   ),
@@ -240,8 +240,10 @@ const INTAKE = `
     from checked c join item on item.${col.id} = c.${col.id} where c.${col.photoId} is not null
   ),
   ${historyAndEvents(intakeParams, (batch) => batch.map((p) => ({ itemId: p.id, ...p.v })), {
+    // How the recipient was chosen, said with "they expected it" only when the statement found so.
     notes: `case when item.${col.expectedPackageId} is not null and h.action = 'created'
-        then ${pgText(EXPECTED_HISTORY_NOTE)} else h.notes end`,
+        then coalesce((select c.if_expected from checked c where c.${col.id} = item.${col.id}), h.notes)
+        else h.notes end`,
   })}
   select c.${col.id} as input_id, c.outcome, ${ITEM_WITH_RELATIONS_SELECT}
   from checked c left join item i on i.${col.id} = c.${col.id} ${ITEM_JOINS}`;
@@ -344,6 +346,12 @@ export type Edit = Recorded & {
   photo: ProcessedPhoto | undefined;
   removePhoto: boolean;
   previousPhotoId: string | null;
+  /**
+   * Resolving an item under Needs a recipient (decision 047): `key` is the match key of its
+   * tracking number; when the recipient chosen expects it, the item is marked expected, the
+   * expected package matched, and the `recipient_assigned` row's notes are `note`.
+   */
+  expected?: { key: string; note: string };
 };
 type PreparedEdit = Edit & { newPhotoId: string | null };
 
@@ -362,6 +370,8 @@ const EDIT = `
         ...photoInputs<PreparedEdit>((e) => e.photo),
         input<PreparedEdit>('remove_photo', 'boolean[]', (e) => e.removePhoto),
         input<PreparedEdit>('previous_photo_id', 'uuid[]', (e) => e.previousPhotoId),
+        input<PreparedEdit>('expected_key', 'text[]', (e) => e.expected?.key ?? null),
+        input<PreparedEdit>('expected_note', 'text[]', (e) => e.expected?.note ?? null),
       ],
       't',
     )}
@@ -371,7 +381,12 @@ const EDIT = `
       ${col.photoId} = case when t.new_photo_id is not null then t.new_photo_id when t.remove_photo then null
                       else i.${col.photoId} end,
       ${col.revision} = i.${col.revision} + 1,
-      ${col.updatedAt} = now()
+      ${col.updatedAt} = now(),
+      ${col.expectedPackageId} = coalesce((
+        select e.id from expected_packages e
+        where t.expected_key is not null and e.organization_id = t.${col.organizationId}
+          and e.match_key = t.expected_key and e.recipient_id = t.${col.recipientId}
+          and e.matched_at is null and e.created_at > ${EXPECTED_SINCE}), i.${col.expectedPackageId})
     from input t
     where i.${col.organizationId} = t.${col.organizationId} and i.${col.id} = t.${col.id} and i.xmin::text = t.version
     returning i.*
@@ -385,7 +400,17 @@ const EDIT = `
     where p.organization_id = t.${col.organizationId} and p.id = t.previous_photo_id
       and (t.new_photo_id is not null or t.remove_photo) and exists (select 1 from item where item.${col.id} = t.${col.id})
   ),
-  ${historyAndEvents(editParams, (batch) => batch.map((e) => ({ itemId: e.id, ...e })))}
+  expected as (
+    update expected_packages e set matched_item_id = item.${col.id}, matched_at = now()
+    from input t join item on item.${col.id} = t.${col.id}
+    where t.expected_key is not null and e.organization_id = item.${col.organizationId}
+      and e.id = item.${col.expectedPackageId} and e.matched_at is null
+  ),
+  ${historyAndEvents(editParams, (batch) => batch.map((e) => ({ itemId: e.id, ...e })), {
+    notes: `case when h.action = 'recipient_assigned' and item.${col.expectedPackageId} is not null
+        then coalesce((select t.expected_note from input t where t.${col.id} = item.${col.id}), h.notes)
+        else h.notes end`,
+  })}
   select ${ITEM_WITH_RELATIONS_SELECT} from item i ${ITEM_JOINS}`;
 
 /**

@@ -186,7 +186,7 @@ describe('POST /api/mail-items/:id/resolve', () => {
       ['recipient_assigned', 'needs_recipient', 'pending'],
       ['notified', 'pending', 'notified'],
     ]);
-    expect(history[1]!.notes).toBe('Recipient: Amara Okafor');
+    expect(history[1]!.notes).toBe('Recipient: Amara Okafor (chosen by the clerk)');
   });
 
   it('answers 409 for an item that has its recipient, 400 for a bad body, 404 for unknown ids', async () => {

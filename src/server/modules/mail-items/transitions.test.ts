@@ -77,7 +77,24 @@ describe('intake', () => {
       },
       history: [{ action: 'created', previousStatus: null, newStatus: 'pending', notes: null, performedBy: clerk }],
       events: [{ event: 'mail_item.created', payload: {} }],
+      ifExpected: null,
     });
+  });
+
+  it('with a recipient, its row says how they were chosen; "expected" only if the statement finds they expect it', () => {
+    const notes = (source?: 'label' | 'expected' | 'clerk') => {
+      const change = intake(clerk, { source });
+      return [change.history[0]!.notes, change.ifExpected];
+    };
+    expect(notes('label')).toEqual([
+      'Recipient from the label',
+      'Recipient from the label; they had registered this tracking number',
+    ]);
+    expect(notes('clerk')).toEqual(notes(undefined));
+    expect(notes('expected')).toEqual([
+      'Recipient chosen by the clerk',
+      'Recipient from an expected package: they registered this tracking number',
+    ]);
   });
 });
 

@@ -1,4 +1,12 @@
-import { HANDED_OVER_STATUSES, NEEDS_RECIPIENT, NEEDS_RECIPIENT_FIRST, RESOLVE_NOT_NEEDED } from '../../../contract';
+import {
+  HANDED_OVER_STATUSES,
+  NEEDS_RECIPIENT,
+  NEEDS_RECIPIENT_FIRST,
+  RECIPIENT_ALSO_EXPECTED,
+  RECIPIENT_CHOSEN,
+  RESOLVE_NOT_NEEDED,
+  type RecipientSource,
+} from '../../../contract';
 import {
   FIELD_KEYS,
   type EditedRow,
@@ -60,8 +68,27 @@ const entry = (
   notes: string | null = null,
 ): HistoryEntry => ({ action, previousStatus, newStatus, notes, performedBy });
 
-/** Logging an item: it starts pending, with its `created` row (which counts it for the month) and event. */
-export function intake(actor: string): Change<StateColumns> {
+/**
+ * How a recipient was chosen, as the timeline says it (decision 047): `how` when the recipient
+ * does not expect the item's tracking number, `ifExpected` when the statement finds they do
+ * (only the statement knows). "From an expected package" is said only then: a request that says
+ * so for someone who does not expect the number is recorded as the clerk's choice.
+ */
+export function recipientChoice(source: RecipientSource | undefined): { how: string; ifExpected: string } {
+  if (source === 'expected') return { how: RECIPIENT_CHOSEN.clerk, ifExpected: RECIPIENT_CHOSEN.expected };
+  const how = RECIPIENT_CHOSEN[source ?? 'clerk'];
+  return { how, ifExpected: `${how}; ${RECIPIENT_ALSO_EXPECTED}` };
+}
+
+/**
+ * Logging an item: it starts pending, with its `created` row (which counts it for the month) and
+ * event. With a recipient, the row says how they were chosen (`recipient`, decision 047).
+ */
+export function intake(
+  actor: string,
+  recipient?: { source?: RecipientSource },
+): Change<StateColumns> & { ifExpected: string | null } {
+  const choice = recipient ? recipientChoice(recipient.source) : undefined;
   return {
     ok: true,
     set: {
@@ -72,8 +99,9 @@ export function intake(actor: string): Change<StateColumns> {
       handoverId: null,
       heldUntil: null,
     },
-    history: [entry('created', actor, null, PENDING)],
+    history: [entry('created', actor, null, PENDING, choice ? `Recipient ${choice.how}` : null)],
     events: [{ event: 'mail_item.created', payload: {} }],
+    ifExpected: choice ? `Recipient ${choice.ifExpected}` : null,
   };
 }
 
@@ -82,13 +110,14 @@ export function intake(actor: string): Change<StateColumns> {
  * 'needs_recipient', out of the pickup flow. No event: nobody can be told yet, and integrations
  * hear of the item (`mail_item.created`) when it enters the flow, at its resolution.
  */
-export function intakeWithoutRecipient(actor: string): Change<StateColumns> {
+export function intakeWithoutRecipient(actor: string): Change<StateColumns> & { ifExpected: null } {
   const change = intake(actor);
   return {
     ok: true,
     set: { ...change.set, status: NEEDS_RECIPIENT },
     history: [entry('created', actor, null, NEEDS_RECIPIENT, 'Logged without a recipient')],
     events: [],
+    ifExpected: null,
   };
 }
 
@@ -112,14 +141,24 @@ export const RECIPIENT_FIRST: Refusal = {
  */
 export function resolve(
   before: Pick<MailItemRow, 'status'>,
-  { recipientId, recipientName, actor }: { recipientId: string; recipientName: string; actor: string },
-): Change<Partial<EditedRow>> | Refusal {
+  {
+    recipientId,
+    recipientName,
+    actor,
+    source,
+  }: { recipientId: string; recipientName: string; actor: string; source?: RecipientSource },
+): (Change<Partial<EditedRow>> & { ifExpected: string }) | Refusal {
   if (before.status !== NEEDS_RECIPIENT) return NOT_NEEDING_RECIPIENT;
+  // The desk resolves by choosing: from the list, or one of those who expect the number.
+  const choice = recipientChoice(source === 'label' ? 'clerk' : source);
   return {
     ok: true,
     set: { recipientId, status: PENDING },
-    history: [entry('recipient_assigned', actor, NEEDS_RECIPIENT, PENDING, `Recipient: ${recipientName}`)],
+    history: [
+      entry('recipient_assigned', actor, NEEDS_RECIPIENT, PENDING, `Recipient: ${recipientName} (${choice.how})`),
+    ],
     events: [{ event: 'mail_item.created', payload: {} }],
+    ifExpected: `Recipient: ${recipientName} (${choice.ifExpected})`,
   };
 }
 
