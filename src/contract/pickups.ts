@@ -12,6 +12,10 @@ export const PICKUP_CODE_LENGTH = 6;
 
 export const PICKUP_CODE_INVALID = 'A pickup code is 6 letters and digits, like K7M-4PX';
 export const PICKUP_CODE_NOT_FOUND = 'No recipient has this pickup code. Check it, or search by name';
+export const PICKUP_CODE_INACTIVE =
+  'This pickup code belongs to a deactivated recipient, so it opens nothing. Reactivate them under Recipients to hand their items over';
+export const TOO_MANY_PICKUP_CODE_MISSES =
+  'Too many pickup codes that match nobody. Wait a minute, or find the recipient by name';
 
 /** What was typed or scanned, as the code it may be: capitals, without spaces or dashes. */
 export function normalisePickupCode(input: string): string {

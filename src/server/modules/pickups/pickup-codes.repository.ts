@@ -9,10 +9,16 @@ export const pickupCodesRepository = {
   /**
    * The lookup's whole reply (PickupLookup) as JSON, built by PostgreSQL in one prepared statement:
    * the holder of `code` (one read of recipients_pickup_code_org_idx) with their proxies, and at
-   * most `limit` of their waiting items. Undefined when nobody in the organization holds the code.
+   * most `limit` of their waiting items, with whether the holder is active. Undefined when nobody
+   * in the organization holds the code.
    */
-  async lookupJson(db: DbOrTx, organizationId: string, code: string, limit: number): Promise<string | undefined> {
-    const rows = await queryShape<{ body: string | null }, { organizationId: string; code: string }>(
+  async lookupJson(
+    db: DbOrTx,
+    organizationId: string,
+    code: string,
+    limit: number,
+  ): Promise<{ body: string; active: boolean } | undefined> {
+    const rows = await queryShape<{ body: string | null; active: boolean }, { organizationId: string; code: string }>(
       db,
       `pickups.lookup ${limit}`,
       { organizationId, code },
@@ -28,10 +34,11 @@ export const pickupCodesRepository = {
             'proxies', array(select p.name from recipient_proxies p
                              where p.organization_id = h.organization_id and p.recipient_id = h.id order by p.name)),
           'items', ${waitingForRecipientJson(db, v.organizationId, sql`h.id`, limit)}::json
-        )::text as body
+        )::text as body, h.is_active as active
         from holder h`,
     );
-    return rows[0]?.body ?? undefined;
+    const row = rows[0];
+    return row?.body ? { body: row.body, active: row.active } : undefined;
   },
 
   async codeOf(db: DbOrTx, organizationId: string, recipientId: string): Promise<string | undefined> {

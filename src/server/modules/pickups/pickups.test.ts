@@ -2,13 +2,16 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   PICKUP_CODE_ALPHABET,
+  PICKUP_CODE_INACTIVE,
   PICKUP_CODE_INVALID,
   PICKUP_CODE_NOT_FOUND,
+  TOO_MANY_PICKUP_CODE_MISSES,
   formatPickupCode,
   normalisePickupCode,
 } from '../../../contract';
 import { recipients } from '../../db/schema';
 import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
+import { PICKUP_CODE_MISSES_PER_ORGANIZATION, PICKUP_CODE_MISSES_PER_PERSON } from './pickups.service';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -289,5 +292,74 @@ describe('proxies of a recipient', () => {
     expect((await b.member.get(`/api/recipients/${b.recipient.id}/proxies`)).json()).toEqual([
       { id: proxy.id, name: 'Chidi Eze' },
     ]);
+  });
+});
+
+/** Codes of the alphabet nobody holds (the test's own recipients hold others): a guesser's tries. */
+function wrongCodes(n: number, taken: string[]) {
+  const codes: string[] = [];
+  for (let i = 0; codes.length < n; i++) {
+    const value = i * 104_729 + 7;
+    const code = [0, 1, 2, 3, 4, 5].map((d) => PICKUP_CODE_ALPHABET[Math.floor(value / 22 ** d) % 22]).join('');
+    if (!taken.includes(code) && !codes.includes(code)) codes.push(code);
+  }
+  return codes;
+}
+
+describe('guessing pickup codes (issue 41, item 14; decision 050)', () => {
+  it('a person gets 10 codes a minute that match nobody, then 429 with Retry-After; right codes never count', async () => {
+    const { admin, member, recipient } = await desk();
+    await logItem(member, recipient.id);
+    const { code } = await codeOf(member, recipient.id);
+    // The desk's own work: many right codes in a row are never slowed.
+    for (let n = 0; n < PICKUP_CODE_MISSES_PER_PERSON + 5; n++) {
+      expect((await member.get(`/api/pickups/lookup?code=${code}`)).statusCode).toBe(200);
+    }
+    // The probe: wrong codes as fast as they go (450 a second before).
+    const guesses = wrongCodes(PICKUP_CODE_MISSES_PER_PERSON + 1, [normalisePickupCode(code)]);
+    for (const guess of guesses.slice(0, PICKUP_CODE_MISSES_PER_PERSON)) {
+      expect((await member.get(`/api/pickups/lookup?code=${guess}`)).statusCode).toBe(404);
+    }
+    const refused = await member.get(`/api/pickups/lookup?code=${guesses.at(-1)}`);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ message: TOO_MANY_PICKUP_CODE_MISSES, code: 'rate_limited' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // Refused too with the right code now: the guesser cannot tell a hit from a miss.
+    expect((await member.get(`/api/pickups/lookup?code=${code}`)).statusCode).toBe(429);
+    // Another person of the desk is not held up by it.
+    expect((await admin.get(`/api/pickups/lookup?code=${code}`)).statusCode).toBe(200);
+  });
+
+  it('an organization gets 30 misses a minute across its people, and another organization is not touched', async () => {
+    const { admin, recipient } = await desk();
+    const other = await desk('Elsewhere');
+    const { code } = await codeOf(admin, recipient.id);
+    const guesses = wrongCodes(PICKUP_CODE_MISSES_PER_ORGANIZATION + 1, [normalisePickupCode(code)]);
+    const people = await Promise.all(
+      [0, 1, 2, 3].map(async () => (await joinAs(t, admin.organizationId!)).client),
+    );
+    for (const [n, guess] of guesses.slice(0, PICKUP_CODE_MISSES_PER_ORGANIZATION).entries()) {
+      const res = await people[n % 3]!.get(`/api/pickups/lookup?code=${guess}`);
+      expect(res.statusCode, guess).toBe(404);
+    }
+    const fourth = await people[3]!.get(`/api/pickups/lookup?code=${guesses.at(-1)}`);
+    expect(fourth.statusCode).toBe(429);
+    expect(fourth.headers['retry-after']).toBeDefined();
+    const theirs = (await codeOf(other.member, other.recipient.id)).code;
+    expect((await other.member.get(`/api/pickups/lookup?code=${theirs}`)).statusCode).toBe(200);
+  });
+
+  it('a deactivated recipient’s code opens nothing at the desk: 409 that says so, and again once reactivated it works', async () => {
+    const { admin, member, recipient } = await desk();
+    await logItem(member, recipient.id);
+    const { code } = await codeOf(member, recipient.id);
+    const off = await admin.put(`/api/recipients/${recipient.id}`, { isActive: false });
+    expect(off.statusCode, off.body).toBe(200);
+    const res = await member.get(`/api/pickups/lookup?code=${code}`);
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ message: PICKUP_CODE_INACTIVE, code: 'recipient_inactive' });
+    expect(res.body).not.toContain('Amara');
+    expect((await admin.put(`/api/recipients/${recipient.id}`, { isActive: true })).statusCode).toBe(200);
+    expect((await member.get(`/api/pickups/lookup?code=${code}`)).statusCode).toBe(200);
   });
 });
