@@ -312,17 +312,31 @@ export const mailItemsRepository = {
     }));
   },
 
-  /** Oldest first; the rows outlive their item. */
-  async history(db: DbOrTx, organizationId: string, mailItemId: string) {
-    return db
-      .select({
-        ...historyEntryColumns,
-        performer: { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email },
-      })
-      .from(mailItemHistory)
-      .leftJoin(users, eq(users.id, mailItemHistory.performedBy))
-      .where(and(eq(mailItemHistory.organizationId, organizationId), eq(mailItemHistory.mailItemId, mailItemId)))
-      .orderBy(asc(mailItemHistory.seq));
+  /**
+   * A page of the item's history, oldest first, and how many rows it has; the rows outlive their
+   * item. Both read mail_item_history_org_item_idx (organization, item, seq): the page is the
+   * index's order from `offset`, the count an index-only range.
+   */
+  async history(db: DbOrTx, organizationId: string, mailItemId: string, limit: number, offset: number) {
+    const ofItem = and(eq(mailItemHistory.organizationId, organizationId), eq(mailItemHistory.mailItemId, mailItemId));
+    const [rows, [total]] = await Promise.all([
+      db
+        .select({
+          ...historyEntryColumns,
+          performer: { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email },
+        })
+        .from(mailItemHistory)
+        .leftJoin(users, eq(users.id, mailItemHistory.performedBy))
+        .where(ofItem)
+        .orderBy(asc(mailItemHistory.seq))
+        .limit(limit)
+        .offset(offset),
+      db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(mailItemHistory)
+        .where(ofItem),
+    ]);
+    return { rows, total: total?.n ?? 0 };
   },
 };
 

@@ -196,16 +196,22 @@ export function createMailItemsService({ db, caches, log }: Deps) {
     pendingSummary: (caller: OrgCaller): Promise<PendingSummary> =>
       mailItemsRepository.pendingSummary(db, caller.organizationId),
 
-    async history(caller: OrgCaller, id: string): Promise<MailItemHistoryEntry[]> {
-      const rows = await mailItemsRepository.history(db, caller.organizationId, id);
-      if (rows.length === 0 && !(await mailItemsRepository.findWithRelations(db, caller.organizationId, id))) {
+    /** A page of the item's timeline, oldest first, and its total (issue 41, item 7). */
+    async history(
+      caller: OrgCaller,
+      id: string,
+      page: { limit: number; offset: number },
+    ): Promise<{ items: MailItemHistoryEntry[]; total: number }> {
+      const { rows, total } = await mailItemsRepository.history(db, caller.organizationId, id, page.limit, page.offset);
+      if (total === 0 && !(await mailItemsRepository.findWithRelations(db, caller.organizationId, id))) {
         throw notFound(MAIL_ITEM_NOT_FOUND);
       }
-      return rows.map(({ performer, ...r }) => ({
+      const items = rows.map(({ performer, ...r }) => ({
         ...r,
         performedBy: performer?.id ? performer : null,
         createdAt: iso(r.createdAt),
       }));
+      return { items, total };
     },
 
     /** A new item starts pending (intake below). */
