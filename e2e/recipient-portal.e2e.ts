@@ -141,7 +141,27 @@ describe("the recipient's page", () => {
     await stack.screenshot(other.page, 'portal-link-used-phone-dark');
     await other.context.close();
 
-    // Sign out ends it.
+    // Writes faster than a person makes them (a script with this session): the page's writes have
+    // a rate (decision 052), and the next one the person makes is refused plainly, with the wait.
+    const statuses = await page.evaluate(async () => {
+      const out: number[] = [];
+      for (let i = 0; i < 25; i += 1) {
+        const res = await fetch('/api/portal/preferences', {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ notifyBy: 'email' }),
+        });
+        out.push(res.status);
+      }
+      return out;
+    });
+    expect(statuses.at(-1)).toBe(429);
+    await page.getByLabel('Email and SMS').check();
+    const refusal = page.getByTestId('portal-rate-refusal');
+    await expect.poll(() => refusal.textContent()).toMatch(/faster than the desk allows.*try again in \d+ seconds?/);
+    await stack.screenshot(page, 'portal-rate-refused-phone-dark');
+
+    // Sign out ends it (never refused for the rate).
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Your mail' }).isVisible()).toBe(true);
     await context.close();

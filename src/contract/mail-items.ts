@@ -222,6 +222,17 @@ export const MailItemHistoryEntry = z.object({
 });
 export type MailItemHistoryEntry = z.infer<typeof MailItemHistoryEntry>;
 
+/**
+ * An item's timeline a page at a time, oldest first (issue 41, item 7): an item the recipient's
+ * page or a script touched hundreds of times is not answered whole. The total is in X-Total-Count.
+ */
+export const MAIL_ITEM_HISTORY_PAGE = 50;
+export const MAIL_ITEM_HISTORY_MAX_PAGE = 200;
+export const MailItemHistoryQuery = z.object({
+  limit: limitParam(MAIL_ITEM_HISTORY_MAX_PAGE, MAIL_ITEM_HISTORY_PAGE),
+  offset: offsetParam,
+});
+
 export const PACKAGE_LIMIT_MESSAGE =
   'Your organization has reached its monthly package limit. Upgrade your plan to log more packages.';
 export const PHOTO_REQUIRED_MESSAGE = 'A photo is required for every mail item';

@@ -92,6 +92,12 @@ export const PortalItem = z.object({
   arrivedAt: Timestamp,
   deliveredAt: Timestamp.nullable(),
   heldUntil: Timestamp.nullable(),
+  /**
+   * The last day (YYYY-MM-DD, the organization's calendar) the item may be held until: at most
+   * MAX_HOLD_DAYS ahead and the organization's longest hold from the day it was first held
+   * (decision 052); before today when that is used up. Null for an item no longer waiting.
+   */
+  holdLatest: z.string().nullable(),
   /** GET /api/portal/items/{id}/photo serves it, to this recipient's session only. */
   hasPhoto: z.boolean(),
 });

@@ -10,6 +10,15 @@ export const LABEL_MATCH_THRESHOLD_MIN = 50;
 export const LABEL_MATCH_THRESHOLD_MAX = 100;
 export const LABEL_MATCH_THRESHOLD_RANGE = 'Match threshold must be between 50 and 100';
 
+/**
+ * The longest hold (decision 052): an item is held at its recipient's request for at most this many
+ * days in all, counted from the day it was first held; a renewal never goes past it.
+ */
+export const LONGEST_HOLD_DAYS_DEFAULT = 30;
+export const LONGEST_HOLD_DAYS_MIN = 1;
+export const LONGEST_HOLD_DAYS_MAX = 365;
+export const LONGEST_HOLD_DAYS_RANGE = 'The longest hold must be between 1 and 365 days';
+
 export const OrganizationSettings = z.object({
   packageTypes: z.array(z.string()),
   packageSizes: z.array(z.string()),
@@ -29,6 +38,8 @@ export const OrganizationSettings = z.object({
    * fills in the recipient; below it the clerk picks from the candidates.
    */
   labelMatchThreshold: z.number().int(),
+  /** Days an item may be held in all, from the day it was first held (decision 052). */
+  longestHoldDays: z.number().int(),
 });
 export type OrganizationSettings = z.infer<typeof OrganizationSettings>;
 
@@ -81,6 +92,11 @@ export const UpdateOrganizationSettingsBody = z
       .int('Match threshold must be a whole number')
       .min(LABEL_MATCH_THRESHOLD_MIN, LABEL_MATCH_THRESHOLD_RANGE)
       .max(LABEL_MATCH_THRESHOLD_MAX, LABEL_MATCH_THRESHOLD_RANGE),
+    longestHoldDays: z
+      .number({ message: 'The longest hold must be a number of days' })
+      .int('The longest hold must be a whole number of days')
+      .min(LONGEST_HOLD_DAYS_MIN, LONGEST_HOLD_DAYS_RANGE)
+      .max(LONGEST_HOLD_DAYS_MAX, LONGEST_HOLD_DAYS_RANGE),
   })
   .partial()
   .refine((v) => Object.keys(v).length > 0, 'Nothing to update');

@@ -984,6 +984,7 @@ export const DEFAULT_SETTINGS = {
   handoverRequiresSignature: false,
   handoverRequiresPhoto: false,
   labelMatchThreshold: 80,
+  longestHoldDays: 30,
 };
 
 export const organizationSettings = pgTable(
@@ -1014,10 +1015,18 @@ export const organizationSettings = pgTable(
      * of a label fills in the recipient; below it the clerk picks from the candidates.
      */
     labelMatchThreshold: integer('label_match_threshold').notNull().default(80),
+    /**
+     * The longest an item is held at its recipient's request, in days from the day it was first
+     * held (decision 052): renewing a hold never goes past it.
+     */
+    longestHoldDays: integer('longest_hold_days').notNull().default(DEFAULT_SETTINGS.longestHoldDays),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [check('organization_settings_label_match_threshold_range', sql`${t.labelMatchThreshold} between 50 and 100`)],
+  (t) => [
+    check('organization_settings_label_match_threshold_range', sql`${t.labelMatchThreshold} between 50 and 100`),
+    check('organization_settings_longest_hold_days_range', sql`${t.longestHoldDays} between 1 and 365`),
+  ],
 );
 
 /**

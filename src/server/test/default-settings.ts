@@ -16,4 +16,5 @@ export const EXPECTED_DEFAULT_SETTINGS = {
   handoverRequiresSignature: false,
   handoverRequiresPhoto: false,
   labelMatchThreshold: 80,
+  longestHoldDays: 30,
 };

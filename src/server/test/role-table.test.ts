@@ -5,7 +5,7 @@ import { and, eq, like } from 'drizzle-orm';
 import * as prettier from 'prettier';
 import * as OTPAuth from 'otpauth';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   apiKeys,
   billingCheckouts,
@@ -1053,6 +1053,14 @@ beforeAll(async () => {
   expect(await grantSuperAdmin(t.db, rootAccount.email)).toBe('granted');
   superAdmin = callerOf('super admin', root, { ...rootAccount, userId: rootAccount.user.id });
 }, 60_000);
+
+// The walk makes one person's refused billing calls and one recipient's page writes by the dozen,
+// far past their rates (decision 052: 5 audited refusals, 20 page writes a window), which would
+// answer 429 instead of the status each row is about. Each case starts with those counters empty;
+// the rates themselves are proved in billing.test.ts and portal.test.ts.
+beforeEach(async () => {
+  await t.asOwner(`delete from rate_limits where key like 'billing-refused:%' or key like 'portal-write:%'`);
+});
 
 describe('the role table', () => {
   it('lists exactly the routes the app registers', () => {

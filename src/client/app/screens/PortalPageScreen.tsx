@@ -22,6 +22,10 @@ const dayFromToday = (days: number) => {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 };
 
+/** A YYYY-MM-DD date as the page writes days: "Thu, Dec 3". */
+const formatDay = (date: string) =>
+  new Date(`${date}T00:00:00`).toLocaleDateString(undefined, { weekday: 'short', month: 'short', day: 'numeric' });
+
 function Section({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
   return (
     <section className="rounded-xl border border-line bg-surface p-5 shadow-sm sm:p-6" aria-label={title}>
@@ -192,7 +196,11 @@ function ItemCard({ item, children }: { item: PortalItem; children?: ReactNode }
 
 function HoldControl({ item, onChange, onError }: Props & { item: PortalItem; onChange: (item: PortalItem) => void }) {
   const [open, setOpen] = useState(false);
-  const [date, setDate] = useState(dayFromToday(1));
+  // Tomorrow, or the last day the desk allows when that is sooner.
+  const [date, setDate] = useState(() => {
+    const tomorrow = dayFromToday(1);
+    return item.holdLatest && item.holdLatest < tomorrow ? item.holdLatest : tomorrow;
+  });
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   async function save(event: FormEvent | null, until: string | null) {
@@ -208,6 +216,24 @@ function HoldControl({ item, onChange, onError }: Props & { item: PortalItem; on
     } finally {
       setBusy(false);
     }
+  }
+  // The last day the desk will keep it (decision 052): the organization's longest hold, from the
+  // first; before today once that is used up, and then the page offers no new date.
+  const latest = item.holdLatest ?? dayFromToday(MAX_HOLD_DAYS);
+  const usedUp = latest < dayFromToday(0);
+  if (usedUp && !open) {
+    return (
+      <div className="space-y-1 pt-1">
+        <p className="text-xs text-fg-subtle" data-testid="hold-used-up">
+          Held as long as the desk allows: please collect it.
+        </p>
+        {isHeld(item.heldUntil) && (
+          <Button size="sm" variant="ghost" onClick={() => save(null, null)} disabled={busy}>
+            Release hold
+          </Button>
+        )}
+      </div>
+    );
   }
   if (isHeld(item.heldUntil) && !open) {
     return (
@@ -232,7 +258,7 @@ function HoldControl({ item, onChange, onError }: Props & { item: PortalItem; on
   return (
     <form className="space-y-2 pt-1" onSubmit={(e) => save(e, date)}>
       <Label htmlFor={id} className="text-xs">
-        Keep it at the desk until (at most {MAX_HOLD_DAYS} days)
+        Keep it at the desk until (at the latest {formatDay(latest)})
       </Label>
       <div className="flex flex-wrap gap-2">
         <Input
@@ -240,7 +266,7 @@ function HoldControl({ item, onChange, onError }: Props & { item: PortalItem; on
           type="date"
           className="h-8 w-auto"
           min={dayFromToday(0)}
-          max={dayFromToday(MAX_HOLD_DAYS)}
+          max={latest}
           value={date}
           onChange={(e) => setDate(e.target.value)}
         />

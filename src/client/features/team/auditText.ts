@@ -23,6 +23,7 @@ const fieldNames: Record<string, string> = {
   sendReminders: 'reminders',
   reminderAfterDays: 'reminder days',
   labelMatchThreshold: 'label match threshold',
+  longestHoldDays: 'longest hold',
   pickupInstructions: 'pickup instructions',
   isActive: 'on/off',
   description: 'description',

@@ -2,6 +2,8 @@ import { and, asc, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL, type S
 import {
   CORE_STATUSES,
   HANDED_OVER_STATUSES,
+  LONGEST_HOLD_DAYS_DEFAULT,
+  MAX_HOLD_DAYS,
   NEEDS_RECIPIENT,
   type IdentifiedBy,
   type NeedsRecipientItem,
@@ -180,23 +182,58 @@ export function waitingForRecipientJson(
               from (${waiting}) i ${sql.raw(ITEM_JOINS)})`;
 }
 
+/**
+ * The last day (YYYY-MM-DD, the organization's calendar) the recipient may hold the item until
+ * (decisions 035, 052): MAX_HOLD_DAYS from today, and no later than the organization's longest hold
+ * counted from the day the item was first held (its first 'held' history row; today when it never
+ * was). Only the recipient's own item's history counts: for anyone else's the answer is the same
+ * as for an item never held, so it tells nothing about it. Before today once the longest hold is
+ * used up. SQL over the three values (columns of the outer statement, or parameters).
+ */
+export const holdLatestSql = (
+  organizationId: SQLWrapper | string,
+  itemId: SQLWrapper | string,
+  recipientId: SQLWrapper | string,
+) => sql`(
+  select to_char(least(d.today + ${MAX_HOLD_DAYS}::int,
+                       coalesce(f.first, d.today) + coalesce(s.longest_hold_days, ${LONGEST_HOLD_DAYS_DEFAULT}::int)),
+                 'YYYY-MM-DD')
+  from organizations o
+  left join organization_settings s on s.organization_id = o.id
+  cross join lateral (select (now() at time zone o.timezone)::date as today) d
+  cross join lateral (
+    select (min(h.created_at) at time zone o.timezone)::date as first
+    from mail_item_history h
+    where h.organization_id = o.id and h.mail_item_id = ${itemId} and h.action = 'held'
+      and exists (select 1 from mail_items mi where mi.organization_id = o.id and mi.id = ${itemId}
+                  and mi.recipient_id = ${recipientId})
+  ) f
+  where o.id = ${organizationId})`;
+
 export const mailItemsRepository = {
   /**
-   * A hold's dates in the organization's calendar (decision 035): its today, and the moment a hold
+   * A hold's dates in the organization's calendar (decision 035): its today, the moment a hold
    * until `date` ends (the midnight after it, in the organization's timezone, daylight saving
-   * included). Undefined when the organization is gone.
+   * included), the last day this item may be held until (holdLatestSql) and the organization's
+   * longest hold. Undefined when the organization is gone.
    */
   async holdCalendar(
     db: DbOrTx,
     organizationId: string,
     date: string,
-  ): Promise<{ today: string; ends: Date } | undefined> {
-    const result = await db.execute<{ today: string; ends: Date }>(sql`
+    item: { id: string; recipientId: string },
+  ): Promise<{ today: string; ends: Date; latest: string; longestHoldDays: number } | undefined> {
+    const result = await db.execute<{ today: string; ends: Date; latest: string; longest: number }>(sql`
       select to_char((now() at time zone o.timezone)::date, 'YYYY-MM-DD') as today,
-             ((${date}::date + 1)::timestamp at time zone o.timezone) as ends
+             ((${date}::date + 1)::timestamp at time zone o.timezone) as ends,
+             ${holdLatestSql(organizationId, item.id, item.recipientId)} as latest,
+             coalesce((select s.longest_hold_days from organization_settings s where s.organization_id = o.id),
+                      ${LONGEST_HOLD_DAYS_DEFAULT}::int) as longest
       from organizations o where o.id = ${organizationId}`);
     const row = result.rows[0];
-    return row && { today: row.today, ends: new Date(row.ends) };
+    return (
+      row && { today: row.today, ends: new Date(row.ends), latest: row.latest, longestHoldDays: Number(row.longest) }
+    );
   },
 
   /**
@@ -316,17 +353,31 @@ export const mailItemsRepository = {
     }));
   },
 
-  /** Oldest first; the rows outlive their item. */
-  async history(db: DbOrTx, organizationId: string, mailItemId: string) {
-    return db
-      .select({
-        ...historyEntryColumns,
-        performer: { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email },
-      })
-      .from(mailItemHistory)
-      .leftJoin(users, eq(users.id, mailItemHistory.performedBy))
-      .where(and(eq(mailItemHistory.organizationId, organizationId), eq(mailItemHistory.mailItemId, mailItemId)))
-      .orderBy(asc(mailItemHistory.seq));
+  /**
+   * A page of the item's history, oldest first, and how many rows it has; the rows outlive their
+   * item. Both read mail_item_history_org_item_idx (organization, item, seq): the page is the
+   * index's order from `offset`, the count an index-only range.
+   */
+  async history(db: DbOrTx, organizationId: string, mailItemId: string, limit: number, offset: number) {
+    const ofItem = and(eq(mailItemHistory.organizationId, organizationId), eq(mailItemHistory.mailItemId, mailItemId));
+    const [rows, [total]] = await Promise.all([
+      db
+        .select({
+          ...historyEntryColumns,
+          performer: { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email },
+        })
+        .from(mailItemHistory)
+        .leftJoin(users, eq(users.id, mailItemHistory.performedBy))
+        .where(ofItem)
+        .orderBy(asc(mailItemHistory.seq))
+        .limit(limit)
+        .offset(offset),
+      db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(mailItemHistory)
+        .where(ofItem),
+    ]);
+    return { rows, total: total?.n ?? 0 };
   },
 };
 

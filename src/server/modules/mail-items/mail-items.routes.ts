@@ -7,6 +7,7 @@ import {
   LogWithoutRecipientBody,
   MailItem,
   MailItemHistoryEntry,
+  MailItemHistoryQuery,
   MailItemListQuery,
   MailItemSummary,
   NeedsRecipientCount,
@@ -146,12 +147,15 @@ export function mailItemsRoutes(app: App, mailItems: MailItemsService, photoBody
   app.get('/api/mail-items/:id/history', {
     schema: {
       tags,
-      summary: "The item's timeline, oldest first (kept after the item is deleted)",
+      summary:
+        "The item's timeline, oldest first, a page at a time (kept after the item is deleted; the total is in X-Total-Count)",
       params: ItemParams,
+      querystring: MailItemHistoryQuery,
       response: { 200: z.array(MailItemHistoryEntry), ...errorReplies(400, 401, 403, 404) },
     },
     preValidation: guards,
-    handler: async (request) => mailItems.history(callerOf(request), request.params.id),
+    handler: async (request, reply) =>
+      sendItemsPage(reply, await mailItems.history(callerOf(request), request.params.id, request.query)),
   });
 
   app.post('/api/mail-items', {

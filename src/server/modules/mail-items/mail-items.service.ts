@@ -204,16 +204,22 @@ export function createMailItemsService({ db, caches, log }: Deps) {
     pendingSummary: (caller: OrgCaller): Promise<PendingSummary> =>
       mailItemsRepository.pendingSummary(db, caller.organizationId),
 
-    async history(caller: OrgCaller, id: string): Promise<MailItemHistoryEntry[]> {
-      const rows = await mailItemsRepository.history(db, caller.organizationId, id);
-      if (rows.length === 0 && !(await mailItemsRepository.findWithRelations(db, caller.organizationId, id))) {
+    /** A page of the item's timeline, oldest first, and its total (issue 41, item 7). */
+    async history(
+      caller: OrgCaller,
+      id: string,
+      page: { limit: number; offset: number },
+    ): Promise<{ items: MailItemHistoryEntry[]; total: number }> {
+      const { rows, total } = await mailItemsRepository.history(db, caller.organizationId, id, page.limit, page.offset);
+      if (total === 0 && !(await mailItemsRepository.findWithRelations(db, caller.organizationId, id))) {
         throw notFound(MAIL_ITEM_NOT_FOUND);
       }
-      return rows.map(({ performer, ...r }) => ({
+      const items = rows.map(({ performer, ...r }) => ({
         ...r,
         performedBy: performer?.id ? performer : null,
         createdAt: iso(r.createdAt),
       }));
+      return { items, total };
     },
 
     /** A new item starts pending (intake below). */
@@ -354,7 +360,10 @@ export function createMailItemsService({ db, caches, log }: Deps) {
       const { organizationId, recipientId } = caller;
       let ends: Date | null = null;
       if (until) {
-        const calendar = await mailItemsRepository.holdCalendar(db, organizationId, validDate(until));
+        const calendar = await mailItemsRepository.holdCalendar(db, organizationId, validDate(until), {
+          id,
+          recipientId,
+        });
         if (!calendar) throw notFound(MAIL_ITEM_NOT_FOUND);
         if (until < calendar.today)
           throw badRequest('The hold date is in the past. Choose today or a later date.', 'hold_in_past');
@@ -364,6 +373,8 @@ export function createMailItemsService({ db, caches, log }: Deps) {
             'hold_too_long',
           );
         }
+        // Renewing is bounded too (decision 052): the organization's longest hold, from the first.
+        if (until > calendar.latest) throw holdLimitReached(calendar.longestHoldDays, calendar.today, calendar.latest);
         ends = calendar.ends;
       }
       const item = await writer.edit(
@@ -405,6 +416,20 @@ function validDate(date: string): string {
 
 const addDays = (date: string, days: number) =>
   new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * A hold past the organization's longest (decision 052): how long that is, and either the last
+ * day still possible or, once it has passed, that the item should be collected.
+ */
+function holdLimitReached(longestHoldDays: number, today: string, latest: string) {
+  const rule = `The desk holds an item for at most ${longestHoldDays} ${longestHoldDays === 1 ? 'day' : 'days'} in all, counted from the day it was first held.`;
+  return badRequest(
+    latest < today
+      ? `${rule} This item has been held that long already: please collect it.`
+      : `${rule} This item can be held until ${dayLabel(latest)} at the latest.`,
+    'hold_limit_reached',
+  );
+}
 
 /** How a hold's date reads in its history row: "Thu, Dec 3". */
 const dayLabel = (date: string) =>

@@ -12,6 +12,7 @@ import {
 } from '../../db/schema';
 import type { RecipientCaller } from '../../context';
 import type { NotifyBy } from '../../../contract';
+import { holdLatestSql } from '../mail-items/mail-items.repository';
 
 const WAITING = ['pending', 'notified'];
 
@@ -193,6 +194,9 @@ export const portalRepository = {
         deliveredAt: mailItems.deliveredAt,
         heldUntil: mailItems.heldUntil,
         photoId: mailItems.photoId,
+        // What the hold control offers (decision 052); only a waiting item can be held.
+        holdLatest: sql<string | null>`case when ${inArray(mailItems.status, WAITING)}
+          then ${holdLatestSql(mailItems.organizationId, mailItems.id, mailItems.recipientId)} end`,
       })
       .from(mailItems)
       .leftJoin(

@@ -81,6 +81,7 @@ const toPortalItem = (r: ItemRow): PortalItem => ({
   arrivedAt: r.arrivedAt.toISOString(),
   deliveredAt: r.deliveredAt?.toISOString() ?? null,
   heldUntil: r.heldUntil?.toISOString() ?? null,
+  holdLatest: r.holdLatest,
   hasPhoto: r.photoId !== null,
 });
 

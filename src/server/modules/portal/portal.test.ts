@@ -4,7 +4,7 @@ import { PORTAL_LINK_SENT } from '../../../contract';
 import { mailItemHistory, recipientLinks } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
 import { RECIPIENT_SESSION_COOKIE } from '../../plugins/recipient-session';
-import { Client, type TestApp } from '../../test/harness';
+import { Client, joinAs, type TestApp } from '../../test/harness';
 import { testWorkers } from '../../test/notification-workers';
 import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
 import { portalRepository } from './portal.repository';
@@ -511,5 +511,85 @@ describe("the page's writes have a rate (issue 41, item 7)", () => {
     const elsewhere = await desk('Elsewhere Rate');
     const stranger = await signedIn(elsewhere.email);
     expect((await stranger.put('/api/portal/preferences', { notifyBy: 'email' })).statusCode).toBe(200);
+  });
+});
+
+describe('the longest hold (issue 41, item 14)', () => {
+  const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+  it('is an organization setting: 30 days unless an admin changes it, 1 to 365; members read it', async () => {
+    const { admin } = await desk('Hold Rules');
+    const orgId = admin.organizationId!;
+    const url = `/api/organization-settings/${orgId}`;
+    expect((await admin.get(url)).json()).toMatchObject({ longestHoldDays: 30 });
+    const changed = await admin.put(url, { longestHoldDays: 10 });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json()).toMatchObject({ longestHoldDays: 10 });
+    for (const bad of [0, 366, 2.5, 'ten']) {
+      const res = await admin.put(url, { longestHoldDays: bad });
+      expect([bad, res.statusCode]).toEqual([bad, 400]);
+    }
+    const { client: member } = await joinAs(t, orgId);
+    expect((await member.get(url)).json()).toMatchObject({ longestHoldDays: 10 });
+    expect((await member.put(url, { longestHoldDays: 90 })).statusCode).toBe(403);
+    const elsewhere = await desk('Hold Elsewhere');
+    expect((await elsewhere.admin.put(url, { longestHoldDays: 90 })).statusCode).toBe(404);
+    expect((await admin.get(url)).json()).toMatchObject({ longestHoldDays: 10 });
+  });
+
+  it('bounds every renewal from the first hold, with a clear message; the page is told the last day', async () => {
+    const { admin, email, recipient } = await desk('Renewals');
+    await admin.put(`/api/organization-settings/${admin.organizationId}`, { longestHoldDays: 10 });
+    const item = await create(admin, '/api/mail-items', { type: 'Package', recipientId: recipient.id });
+    const browser = await signedIn(email);
+    const waiting = async () =>
+      (await browser.get('/api/portal/items?state=waiting')).json<{
+        items: Array<{ id: string; holdLatest: string }>;
+      }>().items[0]!;
+    expect((await waiting()).holdLatest).toBe(day(10));
+
+    const first = await browser.put(`/api/portal/items/${item.id}/hold`, { until: day(7) });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({ holdLatest: day(10) });
+    const past = await browser.put(`/api/portal/items/${item.id}/hold`, { until: day(12) });
+    expect(past.statusCode).toBe(400);
+    expect(past.json()).toMatchObject({
+      code: 'hold_limit_reached',
+      message: expect.stringMatching(
+        /^The desk holds an item for at most 10 days in all, counted from the day it was first held\. This item can be held until \w{3}, \w{3} \d{1,2} at the latest\.$/,
+      ),
+    });
+    expect((await browser.put(`/api/portal/items/${item.id}/hold`, { until: day(10) })).statusCode).toBe(200);
+
+    // The probe's renewals: the first hold was 9 days ago (its history row says so); each renewal
+    // asked for the date 30 days ahead, for ever. Now the bound is the first hold's day + 10.
+    await t.asOwner(
+      `update mail_item_history set created_at = now() - interval '9 days' where mail_item_id = '${item.id}' and action = 'held'`,
+    );
+    expect((await waiting()).holdLatest).toBe(day(1));
+    expect((await browser.put(`/api/portal/items/${item.id}/hold`, { until: day(30) })).json()).toMatchObject({
+      code: 'hold_limit_reached',
+    });
+    expect((await browser.put(`/api/portal/items/${item.id}/hold`, { until: day(1) })).statusCode).toBe(200);
+    await t.asOwner(
+      `update mail_item_history set created_at = now() - interval '40 days' where mail_item_id = '${item.id}' and action = 'held'`,
+    );
+    const done = await browser.put(`/api/portal/items/${item.id}/hold`, { until: day(0) });
+    expect(done.statusCode).toBe(400);
+    expect(done.json<{ message: string }>().message).toMatch(/held that long already: please collect it/);
+    expect((await waiting()).holdLatest < day(0)).toBe(true);
+    // Lifting a hold is always allowed.
+    expect((await browser.put(`/api/portal/items/${item.id}/hold`, { until: null })).statusCode).toBe(200);
+  });
+
+  it("answers another recipient's long-held item 404, as before, not with its hold's history", async () => {
+    const { admin, email, other } = await desk('Held Elsewhere');
+    const theirs = await create(admin, '/api/mail-items', { type: 'Package', recipientId: other.id });
+    await t.asOwner(
+      `insert into mail_item_history (organization_id, mail_item_id, action, created_at)
+       values ('${admin.organizationId}', '${theirs.id}', 'held', now() - interval '60 days')`,
+    );
+    const browser = await signedIn(email);
+    expect((await browser.put(`/api/portal/items/${theirs.id}/hold`, { until: day(1) })).statusCode).toBe(404);
   });
 });

@@ -21,6 +21,7 @@ export function toSettingsDto(s: SettingsRow): OrganizationSettings {
     handoverRequiresSignature: s.handoverRequiresSignature,
     handoverRequiresPhoto: s.handoverRequiresPhoto,
     labelMatchThreshold: s.labelMatchThreshold,
+    longestHoldDays: s.longestHoldDays,
   };
 }
 

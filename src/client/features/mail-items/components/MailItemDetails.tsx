@@ -2,6 +2,7 @@ import type { MailItem, MailItemHistoryEntry, MailItemSummary } from '@contract'
 import { CircleCheck, ImageOff, Maximize2 } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
+import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { displayName, formatDateTime, humanize } from '@/lib/format';
 import { useErrorToast } from '@/lib/useErrorToast';
@@ -80,24 +81,40 @@ function Timeline({ organizationId, id }: { organizationId: string; id: string }
       </div>
     );
   }
-  if (!history.data?.length) return <p className="text-fg-subtle">No history recorded</p>;
+  const entries = history.data?.pages.flatMap((p) => p.items) ?? [];
+  if (!entries.length) return <p className="text-fg-subtle">No history recorded</p>;
+  const total = history.data?.pages.at(-1)?.total ?? entries.length;
   return (
-    <ol className="space-y-2 border-l border-line pl-4">
-      {history.data.map((entry) => (
-        <li key={entry.id} className="relative">
-          <span
-            aria-hidden
-            className="absolute top-1.5 -left-[21px] size-2.5 rounded-full bg-indigo-500 ring-2 ring-surface"
-          />
-          <p className="font-medium text-fg">{entryText(entry)}</p>
-          <p className="text-xs text-fg-subtle">
-            <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
-            {entry.performedBy && <> · {displayName(entry.performedBy)}</>}
-          </p>
-          {entry.notes && <p className="text-xs text-fg-muted">{entry.notes}</p>}
-        </li>
-      ))}
-    </ol>
+    <>
+      <ol className="space-y-2 border-l border-line pl-4">
+        {entries.map((entry) => (
+          <li key={entry.id} className="relative">
+            <span
+              aria-hidden
+              className="absolute top-1.5 -left-[21px] size-2.5 rounded-full bg-indigo-500 ring-2 ring-surface"
+            />
+            <p className="font-medium text-fg">{entryText(entry)}</p>
+            <p className="text-xs text-fg-subtle">
+              <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
+              {entry.performedBy && <> · {displayName(entry.performedBy)}</>}
+            </p>
+            {entry.notes && <p className="text-xs text-fg-muted">{entry.notes}</p>}
+          </li>
+        ))}
+      </ol>
+      {/* A long timeline comes a page at a time (issue 41, item 7): the rest on demand. */}
+      {history.hasNextPage && (
+        <Button
+          variant="outline"
+          size="sm"
+          className="mt-3"
+          disabled={history.isFetchingNextPage}
+          onClick={() => void history.fetchNextPage()}
+        >
+          {history.isFetchingNextPage ? 'Loading…' : `Show more (${total - entries.length} more)`}
+        </Button>
+      )}
+    </>
   );
 }
 

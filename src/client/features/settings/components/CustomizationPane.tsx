@@ -17,6 +17,7 @@ import {
   type OrganizationSettingsChanges,
 } from '@/lib/resources/organizationSettings';
 import { LabelMatchThresholdCard } from './LabelMatchThresholdCard';
+import { LongestHoldCard } from './LongestHoldCard';
 import { SettingsCard } from './SettingsCard';
 
 const DUPLICATE = 'Value already exists';
@@ -248,6 +249,13 @@ function CustomizationForm({
       <LabelMatchThresholdCard
         // a saved (or elsewhere changed) value resets the draft to it
         key={settings.labelMatchThreshold}
+        settings={settings}
+        isAdmin={isAdmin}
+        saving={update.isPending}
+        save={save}
+      />
+      <LongestHoldCard
+        key={`hold-${settings.longestHoldDays}`}
         settings={settings}
         isAdmin={isAdmin}
         saving={update.isPending}
