@@ -191,6 +191,7 @@ export const portalRepository = {
         mailroomName: mailrooms.name,
         arrivedAt: mailItems.arrivedAt,
         deliveredAt: mailItems.deliveredAt,
+        collectorName: mailItems.collectorName,
         heldUntil: mailItems.heldUntil,
         photoId: mailItems.photoId,
       })
