@@ -138,4 +138,54 @@ describe('History', () => {
     await stack.screenshot(page, 'history-phone');
     await context.close();
   });
+
+  // Issue 41 item 6 (decision 048): Edit -> Status -> Delivered records no collector. History said
+  // nothing, and the receipt named the recipient as collector; now every reader says it plainly.
+  for (const [label, viewport] of [
+    ['desktop', { width: 1280, height: 800 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
+    it(`shows an item delivered by a status change as "Collector not recorded" (${label})`, async () => {
+      const { context, page } = await stack.newPage(viewport);
+      await stack.signInAsDemo(page);
+      const organizationId = await page.evaluate(() => localStorage.getItem('selectedOrganizationId'));
+      const headers = { 'x-organization-id': organizationId ?? '' };
+      const [recipient] = (await (await page.request.get('/api/recipients?limit=1', { headers })).json()) as {
+        id: string;
+      }[];
+      const tracking = `NOCOLLECTOR-${label.toUpperCase()}`;
+      const created = await page.request.post('/api/mail-items', {
+        headers,
+        data: { type: 'package', trackingNumber: tracking, sender: 'Plover Goods', recipientId: recipient!.id },
+      });
+      expect(created.status(), await created.text()).toBe(201);
+      const item = (await created.json()) as { id: string; revision: number };
+      // What the edit dialog sends when only the status is changed: no collector, no hand-over.
+      const edited = await page.request.put(`/api/mail-items/${item.id}`, {
+        headers: { ...headers, 'if-match': `"${item.revision}"` },
+        data: { status: 'delivered' },
+      });
+      expect(edited.status(), await edited.text()).toBe(200);
+      expect(await edited.json()).toMatchObject({ status: 'delivered', collectorName: null, handoverId: null });
+
+      await page.goto(`/history?status=delivered&q=${tracking}`);
+      await expect.poll(() => cardValue(page, 'Total Items')).toBe('1');
+      const collector = page.getByTestId('history-collector').filter({ visible: true });
+      await expect.poll(() => collector.innerText()).toBe('Collector not recorded');
+      // The details say it too, in the facts and in the timeline's delivered entry.
+      // (a table row's button on a wide screen, the card itself on a phone)
+      await (
+        label === 'desktop'
+          ? page.getByRole('button', { name: /^Details: Package for/ })
+          : page.getByRole('list', { name: 'Mail item history' }).getByRole('button').first()
+      ).click();
+      const details = page.getByRole('region', { name: /^Details: Package for/ });
+      await expect.poll(() => details.getByText(/^(Pending|Notified) → Delivered$/).isVisible()).toBe(true);
+      expect(await details.getByText('Collector not recorded').count()).toBe(2);
+      expect(await details.getByText(/Collected by/).count()).toBe(0);
+      await closeToasts(page);
+      await stack.screenshot(page, `history-collector-not-recorded-${label}`);
+      await context.close();
+    });
+  }
 });

@@ -6,6 +6,19 @@ import { Recipient } from './recipients';
 export const OVERDUE_HOURS = 72;
 /** Statuses after which an item no longer occupies its storage location. */
 export const HANDED_OVER_STATUSES = ['delivered', 'returned'] as const;
+/**
+ * What every reader (History, item details, receipt, export, the recipient's page) says of a
+ * delivered item whose collector was not recorded (issue 41 item 6, decision 048): a status
+ * change to delivered records no collector, and no screen, message or file may supply one.
+ */
+export const COLLECTOR_NOT_RECORDED = 'Collector not recorded';
+
+/** Who collected a delivered item, as recorded, else COLLECTOR_NOT_RECORDED; null when not delivered. */
+export function collectorOf(item: { status: string; collectorName: string | null }): string | null {
+  if (item.status !== 'delivered') return item.collectorName?.trim() || null;
+  return item.collectorName?.trim() || COLLECTOR_NOT_RECORDED;
+}
+
 /** The storage choice of the intake form: a location id, or a whole mailroom with this prefix. */
 export const MAILROOM_CHOICE_PREFIX = 'mailroom-';
 export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;

@@ -91,6 +91,8 @@ export const PortalItem = z.object({
   location: z.string().nullable(),
   arrivedAt: Timestamp,
   deliveredAt: Timestamp.nullable(),
+  /** Who collected it, as recorded with the hand-over; null: not recorded (issue 41 item 6). */
+  collectorName: z.string().nullable(),
   heldUntil: Timestamp.nullable(),
   /**
    * The last day (YYYY-MM-DD, the organization's calendar) the item may be held until: at most

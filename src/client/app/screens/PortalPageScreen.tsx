@@ -1,5 +1,5 @@
 import type { NotifyBy, PortalItem, PortalMe, Proxy } from '@contract';
-import { MAX_HOLD_DAYS } from '@contract';
+import { COLLECTOR_NOT_RECORDED, MAX_HOLD_DAYS } from '@contract';
 import { LogOut, MapPin, Package, RefreshCw, Trash2, UserPlus } from 'lucide-react';
 import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
@@ -156,6 +156,17 @@ function PickupCode({ me, setMe, onError }: Props & { me: PortalMe; setMe: (me: 
   );
 }
 
+/**
+ * When and by whom a past item left the desk, as recorded: a delivery without a recorded collector
+ * says so rather than "collected" (issue 41 item 6).
+ */
+function handedOver(item: PortalItem): string {
+  const at = item.deliveredAt ? formatDateTime(item.deliveredAt) : '';
+  if (item.collectorName) return `collected by ${item.collectorName} ${at}`;
+  if (item.status === 'delivered') return `marked delivered ${at} · ${COLLECTOR_NOT_RECORDED}`;
+  return `${humanize(item.status).toLowerCase()} ${at}`;
+}
+
 function ItemCard({ item, children }: { item: PortalItem; children?: ReactNode }) {
   return (
     <li className="flex gap-3 rounded-lg border border-line-subtle p-3" data-testid="portal-item">
@@ -185,7 +196,7 @@ function ItemCard({ item, children }: { item: PortalItem; children?: ReactNode }
         <p className="text-xs text-fg-subtle">
           Arrived {formatDateTime(item.arrivedAt)}
           {item.sender ? ` · from ${item.sender}` : ''}
-          {item.deliveredAt ? ` · collected ${formatDateTime(item.deliveredAt)}` : ''}
+          {item.deliveredAt ? ` · ${handedOver(item)}` : ''}
         </p>
         {item.trackingNumber && <p className="font-mono text-xs break-all text-fg-subtle">{item.trackingNumber}</p>}
         {children}

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { z } from 'zod';
 import {
   HISTORY_CSV_COLUMNS,
+  collectorOf,
   IDENTIFIED_BY_LABELS,
   NEEDS_RECIPIENT,
   historyFileName,
@@ -66,7 +67,8 @@ export async function* historyCsv(
         r.trackingNumber,
         r.status,
         r.delivered,
-        r.collectorName,
+        // A delivered item says plainly when nobody's collection was recorded (issue 41 item 6).
+        collectorOf(r),
         r.identifiedBy && IDENTIFIED_BY_LABELS[r.identifiedBy],
         proof,
       ]);

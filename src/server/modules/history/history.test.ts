@@ -308,7 +308,8 @@ describe('GET /api/history/export', () => {
     expect(res.body).toBe(
       [
         HISTORY_CSV_COLUMNS.join(','),
-        `2026-01-02 13:04,package,"Zoë O""Neil, Jr","'=HYPERLINK(""http://evil.example"",""click"")",'+15551234,delivered,2026-01-03 06:30,,,`,
+        // delivered without a recorded collector: the export says so (issue 41 item 6)
+        `2026-01-02 13:04,package,"Zoë O""Neil, Jr","'=HYPERLINK(""http://evil.example"",""click"")",'+15551234,delivered,2026-01-03 06:30,Collector not recorded,,`,
         `2026-01-01 22:00,letter,,"Line 1\nLine 2",'-5,pending,,,,`,
         `2026-01-01 21:00,package,,'@SUM(A1),'\tTAB,notified,,,,`,
         `2026-01-01 20:00,package,Amara Okafor,"Acme, Inc.",,pending,,,,`,

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { COLLECTOR_NOT_RECORDED } from '../../../contract';
 
 /** The three messages a recipient can get about an item. */
 export type MessageKind = 'arrival' | 'reminder' | 'receipt';
@@ -15,6 +16,7 @@ export type MessageContext = {
     location: string | null;
     arrivedAt: Date;
     deliveredAt: Date | null;
+    /** Who collected it, as recorded; null: nobody was (a status change), and the receipt says so. */
     collectorName: string | null;
     hasPhoto: boolean;
     /** It matched a tracking number the recipient registered (decision 033): the arrival says so. */
@@ -59,6 +61,9 @@ export function formatInZone(date: Date, timezone: string): string {
   }
 }
 
+/** The collector as recorded with the delivery, or null: never the recipient's name in its place. */
+const collector = (ctx: MessageContext) => ctx.item.collectorName?.trim() || null;
+
 function details(ctx: MessageContext, kind: MessageKind): Array<[string, string]> {
   const { item } = ctx;
   const rows: Array<[string, string]> = [['Type', typeLabel(item.type)]];
@@ -68,8 +73,12 @@ function details(ctx: MessageContext, kind: MessageKind): Array<[string, string]
   if (kind !== 'receipt' && item.location) rows.push(['Where', item.location]);
   if (kind !== 'receipt' && ctx.recipient.pickupCode) rows.push(['Your pickup code', ctx.recipient.pickupCode]);
   rows.push(['Arrived', formatInZone(item.arrivedAt, ctx.organization.timezone)]);
-  if (kind === 'receipt') {
-    rows.push(['Collected by', item.collectorName || `${ctx.recipient.firstName} ${ctx.recipient.lastName}`]);
+  if (kind === 'receipt' && !collector(ctx)) {
+    // Marked delivered without a hand-over (issue 41 item 6): nobody's name is supplied for it.
+    rows.push(['Marked delivered', formatInZone(item.deliveredAt ?? new Date(), ctx.organization.timezone)]);
+    rows.push(['Collector', COLLECTOR_NOT_RECORDED]);
+  } else if (kind === 'receipt') {
+    rows.push(['Collected by', collector(ctx)!]);
     rows.push(['Collected at', formatInZone(item.deliveredAt ?? new Date(), ctx.organization.timezone)]);
     if (item.handover) {
       rows.push(['Identified by', item.handover.identified]);
@@ -102,6 +111,12 @@ function lead(ctx: MessageContext, kind: MessageKind): { subject: string; intro:
         intro: `A ${what}${ctx.item.sender ? ` from ${ctx.item.sender}` : ''} is still waiting for you. Please collect it at your earliest convenience.`,
       };
     case 'receipt':
+      if (!collector(ctx)) {
+        return {
+          subject: `Your ${what} was marked as delivered at ${org}`,
+          intro: `Your ${what}${ctx.item.sender ? ` from ${ctx.item.sender}` : ''} was marked as delivered. Who collected it was not recorded: if you did not collect it, please contact ${org}.`,
+        };
+      }
       return {
         subject: `Your ${what} was picked up at ${org}`,
         intro: `This confirms that your ${what}${ctx.item.sender ? ` from ${ctx.item.sender}` : ''} has been collected.`,
@@ -207,8 +222,13 @@ export function renderSms(kind: MessageKind, ctx: MessageContext): string {
           : `${org}: a ${what}${from} has arrived for you${at}.${code}${pickup}`;
       case 'reminder':
         return `${org}: reminder, a ${what}${from} is still waiting for you${at}.${code}${pickup}`;
-      case 'receipt':
-        return `${org}: your ${what}${from} was collected by ${ctx.item.collectorName || ctx.recipient.firstName} on ${formatInZone(ctx.item.deliveredAt ?? new Date(), ctx.organization.timezone)}.`;
+      case 'receipt': {
+        const on = formatInZone(ctx.item.deliveredAt ?? new Date(), ctx.organization.timezone);
+        const by = collector(ctx);
+        return by
+          ? `${org}: your ${what}${from} was collected by ${by} on ${on}.`
+          : `${org}: your ${what}${from} was marked as delivered on ${on}. ${COLLECTOR_NOT_RECORDED}.`;
+      }
     }
   };
   const org = ctx.organization.name;

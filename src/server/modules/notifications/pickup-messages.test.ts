@@ -120,4 +120,17 @@ describe('the arrival SMS', () => {
     expect(renderSms('reminder', context('K7M-4PX'))).toContain('Code K7M-4PX.');
     expect(renderSms('arrival', context(null))).not.toContain('Code');
   });
+
+  it('receipts a delivery without a recorded collector as such, never naming the recipient (issue 41 item 6)', () => {
+    const delivered = (collectorName: string | null): MessageContext => {
+      const c = context(null, 'Harbor View');
+      return { ...c, item: { ...c.item, sender: null, deliveredAt: new Date('2026-11-28T12:00:00Z'), collectorName } };
+    };
+    expect(renderSms('receipt', delivered(null))).toBe(
+      'Harbor View: your package was marked as delivered on Nov 28, 2026, 12:00 PM. Collector not recorded.',
+    );
+    expect(renderSms('receipt', delivered('Ben Ito'))).toBe(
+      'Harbor View: your package was collected by Ben Ito on Nov 28, 2026, 12:00 PM.',
+    );
+  });
 });

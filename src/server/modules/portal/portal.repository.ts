@@ -192,6 +192,7 @@ export const portalRepository = {
         mailroomName: mailrooms.name,
         arrivedAt: mailItems.arrivedAt,
         deliveredAt: mailItems.deliveredAt,
+        collectorName: mailItems.collectorName,
         heldUntil: mailItems.heldUntil,
         photoId: mailItems.photoId,
         // What the hold control offers (decision 052); only a waiting item can be held.

@@ -80,6 +80,7 @@ const toPortalItem = (r: ItemRow): PortalItem => ({
   location: r.locationName ? `${r.locationName}${r.mailroomName ? `, ${r.mailroomName}` : ''}` : r.mailroomName,
   arrivedAt: r.arrivedAt.toISOString(),
   deliveredAt: r.deliveredAt?.toISOString() ?? null,
+  collectorName: r.collectorName,
   heldUntil: r.heldUntil?.toISOString() ?? null,
   holdLatest: r.holdLatest,
   hasPhoto: r.photoId !== null,

@@ -1,4 +1,5 @@
 import type { MailItemSummary } from '@contract';
+import { collectorOf } from '@contract';
 import { ChevronDown, SearchX } from 'lucide-react';
 import { useId, useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
@@ -35,11 +36,17 @@ function WhenStacked({ iso }: { iso: string | null }) {
   );
 }
 
-/** Who collected it, under the hand-over's date: the question History is opened for ("I never got it"). */
-function Collector({ name }: { name: string }) {
+/**
+ * Who collected it, under the hand-over's date: the question History is opened for ("I never got
+ * it"). A delivered item without a recorded collector says so (issue 41 item 6), never a name.
+ */
+function Collector({ item }: { item: MailItemSummary }) {
+  const collector = collectorOf(item);
+  if (!collector) return null;
+  const text = item.collectorName?.trim() ? `Collected by ${collector}` : collector;
   return (
-    <span className="mt-0.5 block max-w-40 truncate text-xs text-fg-muted" title={`Collected by ${name}`}>
-      Collected by {name}
+    <span data-testid="history-collector" className="mt-0.5 block max-w-40 truncate text-xs text-fg-muted" title={text}>
+      {text}
     </span>
   );
 }
@@ -105,7 +112,7 @@ function HistoryRow({ organizationId, item, expanded, onToggle, onViewPhoto }: R
         </TableCell>
         <TableCell>
           <WhenStacked iso={item.deliveredAt} />
-          {item.collectorName && <Collector name={item.collectorName} />}
+          <Collector item={item} />
         </TableCell>
       </TableRow>
       {expanded && (
@@ -149,7 +156,7 @@ function HistoryCard({ organizationId, item, expanded, onToggle, onViewPhoto }: 
               </>
             )}
           </span>
-          {item.collectorName && <Collector name={item.collectorName} />}
+          <Collector item={item} />
         </span>
         <ChevronDown
           aria-hidden

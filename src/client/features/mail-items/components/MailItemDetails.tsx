@@ -1,4 +1,5 @@
 import type { MailItem, MailItemHistoryEntry, MailItemSummary } from '@contract';
+import { COLLECTOR_NOT_RECORDED, collectorOf } from '@contract';
 import { CircleCheck, ImageOff, Maximize2 } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
@@ -70,6 +71,16 @@ function entryText(entry: MailItemHistoryEntry) {
   return humanize(entry.action);
 }
 
+/**
+ * A change to delivered that recorded no collector (a status change, not a hand-over, whose entry
+ * notes "Collected by …"): the timeline says so rather than leave it to be guessed (issue 41 item 6).
+ */
+function deliveredWithoutCollector(entry: MailItemHistoryEntry) {
+  return (
+    entry.newStatus === 'delivered' && entry.previousStatus !== 'delivered' && !entry.notes?.startsWith('Collected by')
+  );
+}
+
 function Timeline({ organizationId, id }: { organizationId: string; id: string }) {
   const history = useMailItemHistory(organizationId, id, true);
   useErrorToast(history.error, 'Failed to fetch history');
@@ -99,6 +110,7 @@ function Timeline({ organizationId, id }: { organizationId: string; id: string }
               {entry.performedBy && <> · {displayName(entry.performedBy)}</>}
             </p>
             {entry.notes && <p className="text-xs text-fg-muted">{entry.notes}</p>}
+            {deliveredWithoutCollector(entry) && <p className="text-xs text-fg-muted">{COLLECTOR_NOT_RECORDED}</p>}
           </li>
         ))}
       </ol>
@@ -218,8 +230,12 @@ export function MailItemDetails({ organizationId, item, onViewPhoto }: MailItemD
             ['Courier', item.courierCompany],
             ['Sender', item.sender],
             ['Sender address', full?.senderAddress],
-            ['Collected by', full?.collectedByStaff],
-            ['Collector', full?.collectorName],
+            // The staff member who took it in (Log Mail's "Collected By"), not who collected it.
+            ['Received by', full?.collectedByStaff],
+            [
+              'Collector',
+              collectorOf({ status: item.status, collectorName: full?.collectorName ?? item.collectorName }),
+            ],
             ['Arrived', formatDateTime(item.arrivedAt)],
             ['Delivered', item.deliveredAt ? formatDateTime(item.deliveredAt) : null],
           ]}

@@ -1,0 +1,150 @@
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { COLLECTOR_NOT_RECORDED, HISTORY_CSV_COLUMNS } from '../../../contract';
+import { organizations } from '../../db/schema';
+import { RECIPIENT_SESSION_COOKIE } from '../../plugins/recipient-session';
+import { Client, type TestApp } from '../../test/harness';
+import { testWorkers } from '../../test/notification-workers';
+import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
+
+/**
+ * Issue 41 item 6 (decision 048): Edit -> Status -> Delivered records no collector and no proof,
+ * yet the receipt emailed to the recipient said "Collected by: <recipient's name>", a name nobody
+ * entered. Every reader now says plainly that the collector was not recorded.
+ */
+
+let smtp: TestSmtp;
+let t: TestApp;
+beforeAll(async () => {
+  ({ t, smtp } = await createTestAppWithSmtp());
+});
+const workers = testWorkers();
+const drain = () => workers.drain(t);
+const unique = () => crypto.randomUUID().slice(0, 8);
+
+type Item = { id: string; status: string; collectorName: string | null; handoverId: string | null; revision: number };
+
+/** A desk (UTC), a recipient with an email, and an item of theirs marked delivered by a status change. */
+async function deliveredByStatusChange() {
+  const admin = new Client(t);
+  await admin.register();
+  const org = await admin.createOrganization(`Harbor View ${unique()}`);
+  await t.db.update(organizations).set({ timezone: 'UTC' }).where(eq(organizations.id, org.id));
+  const email = `amara.${unique()}@example.com`;
+  const recipient = (await admin.post('/api/recipients', { firstName: 'Amara', lastName: 'Okafor', email })).json<{
+    id: string;
+  }>();
+  const tracking = `NOCOLL${unique().toUpperCase()}`;
+  const created = await admin.post('/api/mail-items', {
+    type: 'package',
+    recipientId: recipient.id,
+    sender: 'Acme',
+    trackingNumber: tracking,
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  await drain(); // the arrival email
+  const item = created.json<Item>();
+  // The edit dialog's status change: no collector, no hand-over.
+  const res = await admin.put(`/api/mail-items/${item.id}`, { status: 'delivered' });
+  expect(res.statusCode, res.body).toBe(200);
+  return { admin, email, recipient, tracking, item, reply: res.json<Item>() };
+}
+
+describe('a delivered item without a recorded collector', () => {
+  it('is answered by the API with no collector and no hand-over, never a supplied name', async () => {
+    const { admin, item, reply, tracking } = await deliveredByStatusChange();
+    expect(reply).toMatchObject({ status: 'delivered', collectorName: null, handoverId: null });
+    expect((await admin.get(`/api/mail-items/${item.id}`)).json<Item>()).toMatchObject({
+      status: 'delivered',
+      collectorName: null,
+      handoverId: null,
+    });
+    const history = (await admin.get(`/api/history?range=0&search=${tracking}`)).json<Item[]>();
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({ status: 'delivered', collectorName: null });
+  });
+
+  it('is receipted by email as marked delivered with the collector not recorded, not "Collected by" the recipient', async () => {
+    const { email } = await deliveredByStatusChange();
+    await drain();
+    const receipt = await smtp.waitFor(email, { subject: /delivered|picked up/ });
+    expect(receipt.subject).toMatch(/^Your package was marked as delivered at Harbor View/);
+    expect(receipt.text).not.toContain('Collected by');
+    expect(receipt.text).not.toContain('Amara Okafor');
+    expect(receipt.text).not.toMatch(/has been collected/);
+    expect(receipt.text).toContain(`Collector: ${COLLECTOR_NOT_RECORDED}`);
+    expect(receipt.text).toMatch(/Marked delivered: /);
+    expect(receipt.text).toContain('Who collected it was not recorded: if you did not collect it, please contact');
+    // (`text` is the whole message decoded: its plain and HTML parts)
+    expect(receipt.text).toMatch(/<td[^>]*>Collector<\/td><td[^>]*>Collector not recorded<\/td>/);
+  });
+
+  it('keeps the recorded collector on the receipt of a hand-over', async () => {
+    const admin = new Client(t);
+    await admin.register();
+    await admin.createOrganization(`Harbor View ${unique()}`);
+    const email = `amara.${unique()}@example.com`;
+    const recipient = (await admin.post('/api/recipients', { firstName: 'Amara', lastName: 'Okafor', email })).json<{
+      id: string;
+    }>();
+    const item = (await admin.post('/api/mail-items', { type: 'package', recipientId: recipient.id })).json<Item>();
+    await drain();
+    const res = await admin.post('/api/handovers', {
+      itemIds: [item.id],
+      collectorName: 'Amara Okafor',
+      identifiedBy: 'pickup_code',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    await drain();
+    const receipt = await smtp.waitFor(email, { subject: /picked up/ });
+    expect(receipt.text).toContain('Collected by: Amara Okafor');
+    expect(receipt.text).not.toContain(COLLECTOR_NOT_RECORDED);
+  });
+
+  it('says "Collector not recorded" in the Collected by column of the export', async () => {
+    const { admin, tracking } = await deliveredByStatusChange();
+    const res = await admin.get(`/api/history/export?range=0&search=${tracking}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const [header, row] = res.body.split('\r\n');
+    expect(header).toBe(HISTORY_CSV_COLUMNS.join(','));
+    const cells = row!.split(',');
+    expect(cells[HISTORY_CSV_COLUMNS.indexOf('Status')]).toBe('delivered');
+    expect(cells[HISTORY_CSV_COLUMNS.indexOf('Collected by')]).toBe(COLLECTOR_NOT_RECORDED);
+    expect(cells[HISTORY_CSV_COLUMNS.indexOf('Identified by')]).toBe('');
+    expect(row).not.toContain('Amara Okafor,delivered');
+  });
+
+  it("answers the recipient's page with no collector for it", async () => {
+    const { email, item } = await deliveredByStatusChange();
+    // The recipient signs in to their page through an emailed link (decision 032).
+    const before = smtp.received.length;
+    const remoteAddress = '198.51.100.77';
+    const asked = await t.app.inject({
+      method: 'POST',
+      url: '/api/portal/links',
+      remoteAddress,
+      payload: { address: email },
+    });
+    expect(asked.statusCode, asked.body).toBe(202);
+    await t.app.portalLinksSent();
+    const mail = smtp.received.slice(before).find((m) => m.to.includes(email));
+    const token = /\/my\/open#token=([\w-]+)/.exec(mail!.text)![1]!;
+    const session = await t.app.inject({
+      method: 'POST',
+      url: '/api/portal/session',
+      remoteAddress,
+      payload: { token },
+    });
+    expect(session.statusCode, session.body).toBe(200);
+    const cookie = session.cookies.find((c) => c.name === RECIPIENT_SESSION_COOKIE)!;
+    const past = await t.app.inject({
+      method: 'GET',
+      url: '/api/portal/items?state=past',
+      remoteAddress,
+      headers: { cookie: `${RECIPIENT_SESSION_COOKIE}=${cookie.value}` },
+    });
+    expect(past.statusCode, past.body).toBe(200);
+    const found = past.json<{ items: Array<{ id: string; collectorName: string | null }> }>().items;
+    expect(found.find((i) => i.id === item.id)).toMatchObject({ collectorName: null });
+  });
+});
