@@ -80,4 +80,63 @@ describe('an item that needs a recipient', () => {
       await context.close();
     }
   });
+
+  it('a parcel two recipients expect is logged without one (was a 500), both are offered, the desk chooses', async () => {
+    const tracking = '1Z999AA10123456784';
+    const { context, page } = await stack.newPage({ width: 1280, height: 800 });
+    await stack.signInAsDemo(page);
+    const organizationId = (await page.evaluate(() => localStorage.getItem('selectedOrganizationId')))!;
+    const make = (firstName: string, email: string) =>
+      api<{ id: string }>(page, 'POST', '/api/recipients', { firstName, lastName: 'Expects', email });
+    const rosa = await make('Rosa', 'rosa.expects@example.com');
+    const sami = await make('Sami', 'sami.expects@example.com');
+    for (const r of [rosa, sami]) {
+      await stack.sql(
+        `insert into expected_packages (organization_id, recipient_id, tracking_number, match_key)
+         values ($1, $2, $3, $3)`,
+        [organizationId, r.id, tracking],
+      );
+    }
+    await page.getByRole('link', { name: 'Mail Intake' }).first().click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Mail Intake' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Log New Mail' }).click();
+    await page.getByLabel('Tracking Number').fill(tracking);
+    await expect.poll(() => page.getByTestId('expected-notice').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Log without recipient' }).click();
+    await expect.poll(() => page.getByText('Logged for no recipient yet').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.getByRole('link', { name: 'Needs a recipient' }).first().click();
+    const row = page.getByRole('listitem').filter({ hasText: tracking }).filter({ hasText: 'Rosa Expects' });
+    await expect.poll(() => row.isVisible()).toBe(true);
+    expect(await row.innerText()).toContain('Expected by Rosa Expects, Sami Expects');
+    await row.getByRole('button', { name: /Choose recipient/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Choose the recipient' });
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    const offer = dialog.getByTestId('expected-offer');
+    expect(await offer.innerText()).toContain('Expected by 2 recipients: choose the one it is for');
+    // Neither is chosen by itself.
+    expect(await dialog.getByRole('combobox', { name: 'Recipient' }).inputValue()).toBe('');
+    await stack.screenshot(page, 'needs-recipient-two-expecters-desktop-light');
+    await offer.getByRole('button', { name: 'Sami Expects' }).click();
+    await expect.poll(() => dialog.getByRole('combobox', { name: 'Recipient' }).inputValue()).toBe('Sami Expects');
+    await dialog.getByRole('button', { name: 'Assign and notify' }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+
+    const mail = await stack.smtp.waitFor('sami.expects@example.com', { timeoutMs: 15_000 });
+    expect(mail.subject).toContain('The package you expected has arrived');
+    const [item] = await stack.sql(
+      `select i.recipient_id, e.recipient_id as expecter, h.notes from mail_items i
+       join expected_packages e on e.id = i.expected_package_id
+       join mail_item_history h on h.mail_item_id = i.id and h.action = 'recipient_assigned'
+       where i.tracking_number = $1 and i.organization_id = $2`,
+      [tracking, organizationId],
+    );
+    expect(item).toEqual({
+      recipient_id: sami.id,
+      expecter: sami.id,
+      notes: 'Recipient: Sami Expects (from an expected package: they registered this tracking number)',
+    });
+    await context.close();
+  });
 });

@@ -167,14 +167,14 @@ async function makeWorld(): Promise<World> {
     portal.page,
     'POST',
     '/api/portal/expected',
-    { trackingNumber: '1Z12345E0205271688', label: 'Rain jacket' },
+    { trackingNumber: '1Z12345E0205271686', label: 'Rain jacket' },
     false,
   );
   await api(
     portal.page,
     'POST',
     '/api/portal/expected',
-    { trackingNumber: '9400 1000 0000 0000 0000 00', label: 'Books' },
+    { trackingNumber: '9400 1000 0000 0000 0000 06', label: 'Books' },
     false,
   );
   const waiting = await api<{ items: Array<{ id: string }> }>(
@@ -187,12 +187,21 @@ async function makeWorld(): Promise<World> {
   await api(portal.page, 'PUT', `/api/portal/items/${waiting.items[0]!.id}/hold`, { until: dayAhead(3) }, false);
   await portal.context.close();
 
-  // The desk's scan of the number she expects: her name filled in, the item marked expected.
+  // The desk's scan of the number she expects, the clerk choosing her as offered (decision 047):
+  // the item is marked expected.
   const matched = await api<{ id: string; expectedPackageId: string | null; recipientId: string }>(
     page,
     'POST',
     '/api/mail-items',
-    { type: 'package', trackingNumber: '1Z12345E0205271688', courierCompany: 'UPS', sender: 'Outdoor Store', ...at },
+    {
+      type: 'package',
+      trackingNumber: '1Z12345E0205271686',
+      courierCompany: 'UPS',
+      sender: 'Outdoor Store',
+      recipientId: lena.id,
+      recipientSource: 'expected',
+      ...at,
+    },
   );
   expect(matched.recipientId).toBe(lena.id);
   expect(matched.expectedPackageId).not.toBeNull();
@@ -316,7 +325,7 @@ async function deskScreens(page: Page, context: BrowserContext, world: World, wi
   await shoot(page, 'item-proof', width);
 
   // An item the recipient expected.
-  await page.getByPlaceholder('Search mail items').fill('1Z12345E0205271688');
+  await page.getByPlaceholder('Search mail items').fill('1Z12345E0205271686');
   await (await onlyRow(page, /Package for Lena Fischer/)).click();
   const expectedDetails = page.getByRole('region', { name: 'Details: Package for Lena Fischer' }).first();
   await expect.poll(() => expectedDetails.getByText('Expected by the recipient').isVisible()).toBe(true);
@@ -359,7 +368,7 @@ async function deskScreens(page: Page, context: BrowserContext, world: World, wi
   await page.goto(`/print/slips?items=${world.lena.matchedItem}&format=label62`);
   const slip = page.getByRole('article', { name: 'Pickup slip for Lena Fischer' });
   await expect.poll(() => slip.isVisible()).toBe(true);
-  expect(await slip.innerText()).toContain('1Z12345E0205271688');
+  expect(await slip.innerText()).toContain('1Z12345E0205271686');
   await shoot(page, 'print-slip', width);
   await page.goto(`/print/labels?mailroom=${world.mailroomId}&format=label62`);
   await expect.poll(() => page.getByRole('article').count()).toBeGreaterThan(0);

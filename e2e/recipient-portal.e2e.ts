@@ -11,7 +11,7 @@ beforeAll(async () => {
 afterAll(() => stack?.stop());
 
 /** A UPS number the recipient expects (a valid check digit). */
-const EXPECTED = '1Z12345E0205271688';
+const EXPECTED = '1Z12345E0205271686';
 
 const linkIn = (text: string) => /https?:\/\/[^\s"]+\/my\/open#token=[\w-]+/.exec(text)?.[0];
 
@@ -101,7 +101,7 @@ describe("the recipient's page", () => {
     await expect.poll(() => item.getByText(/Held until/).isVisible()).toBe(true);
     await stack.screenshot(page, 'portal-page-done-phone-dark');
 
-    // The desk's next scan of that number fills the recipient in: no typing.
+    // The desk's next scan of that number offers her (decision 047): Enter lists her first, Enter chooses.
     const desk = await stack.newPage();
     await stack.signInAsDemo(desk.page);
     await desk.page.getByRole('link', { name: 'Mail Intake' }).first().click();
@@ -111,12 +111,17 @@ describe("the recipient's page", () => {
       .toBe(true);
     await desk.page.keyboard.type(EXPECTED);
     await desk.page.keyboard.press('Enter');
-    const chip = desk.page.getByRole('status').filter({ hasText: 'Expected by' });
+    const chip = desk.page.getByTestId('expected-notice');
     await expect.poll(() => chip.isVisible()).toBe(true);
-    expect(await chip.innerText()).toContain('Expected by Lena Fischer phone-dark (7A) · Rain jacket');
+    expect(await chip.innerText()).toContain('Expected by Lena Fischer phone-dark (7A)');
+    expect(await desk.page.getByRole('combobox', { name: 'Recipient' }).inputValue()).toBe('');
+    await desk.page.keyboard.press('Enter');
+    await expect.poll(() => desk.page.getByRole('option', { name: /Lena Fischer phone-dark/ }).isVisible()).toBe(true);
+    await desk.page.keyboard.press('Enter');
     await expect
       .poll(() => desk.page.getByRole('combobox', { name: 'Recipient' }).inputValue())
       .toContain('Lena Fischer phone-dark');
+    expect(await chip.innerText()).toContain('Expected by Lena Fischer phone-dark (7A) · Rain jacket');
     await stack.screenshot(desk.page, 'portal-expected-desk-scan-desktop-light');
     await desk.context.close();
 

@@ -84,13 +84,15 @@ export const IF_MATCH_INVALID = 'The If-Match header must be the item\'s revisio
 export const REVISION_CONFLICT = 'Someone else changed this item since you opened it.';
 
 /** Spec §5 "Edit mail item": the create schema made partial, plus status. notifiedAt/deliveredAt are set by the server. */
-export const UpdateMailItemBody = CreateMailItemBody.omit({ recipientSource: true }).partial().extend({
-  status: z.string().trim().min(1, 'Status is required').max(50, 'Status must be at most 50 characters').optional(),
-  notifiedAt: z.unknown().optional(),
-  deliveredAt: z.unknown().optional(),
-  /** Remove the photo. */
-  removePhoto: z.boolean().optional(),
-});
+export const UpdateMailItemBody = CreateMailItemBody.omit({ recipientSource: true })
+  .partial()
+  .extend({
+    status: z.string().trim().min(1, 'Status is required').max(50, 'Status must be at most 50 characters').optional(),
+    notifiedAt: z.unknown().optional(),
+    deliveredAt: z.unknown().optional(),
+    /** Remove the photo. */
+    removePhoto: z.boolean().optional(),
+  });
 export type UpdateMailItemBody = z.input<typeof UpdateMailItemBody>;
 
 /** The recipient as a mail item carries it: who and how to reach them. */

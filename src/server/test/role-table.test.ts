@@ -40,6 +40,7 @@ import {
   type TestApp,
 } from './harness';
 import { signStripePayload, startStripeServer, stripeEvent } from './stripe-server';
+import { uniqueTrackingNumber } from './tracking-numbers';
 import {
   CLIENT_FILES_DIR,
   refusals,
@@ -853,7 +854,7 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
   'GET /api/portal/expected': async () => ({ url: '/api/portal/expected', ok: 200 }),
   'POST /api/portal/expected': async () => ({
     url: '/api/portal/expected',
-    body: { trackingNumber: `TBA${String(Date.now()).slice(-9)}${Math.floor(Math.random() * 1000)}` },
+    body: { trackingNumber: uniqueTrackingNumber() },
     ok: 201,
   }),
   // Past the guard, a number the recipient never registered: not found (expected-packages.test.ts removes real ones).

@@ -1,6 +1,11 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { PackageCheck, Trash2 } from 'lucide-react';
-import { EXPECTED_PACKAGES_MAX, type AddExpectedPackagesBody, type ExpectedPackageList } from '@contract';
+import {
+  EXPECTED_PACKAGES_MAX,
+  RegisteredTrackingNumber,
+  type AddExpectedPackagesBody,
+  type ExpectedPackageList,
+} from '@contract';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -11,8 +16,10 @@ import { messageOf, portalApi } from './api';
 
 /**
  * The recipient's page: the tracking numbers they expect (decision 033). A number typed, or a
- * shipping confirmation pasted whole (the server takes the numbers from it); the desk's scan of
- * one fills them in and they are told at once. Behind the portal's recipient session.
+ * shipping confirmation pasted whole (the server takes the numbers from it). Only a number its
+ * carrier would issue is taken (decision 047: checked here at once, and by the server); the desk's
+ * scan of one shows that they expect it, and they are told once it is logged for them. Behind the
+ * portal's recipient session.
  */
 export function ExpectedPackagesSection() {
   const ids = { number: useId(), label: useId(), text: useId() };
@@ -70,6 +77,9 @@ export function ExpectedPackagesSection() {
     event.preventDefault();
     if (mode === 'number') {
       if (!trackingNumber.trim()) return setError('Type the tracking number');
+      // The carrier's format and check digit, as the server checks them: a typo is caught at once.
+      const checked = RegisteredTrackingNumber.safeParse(trackingNumber);
+      if (!checked.success) return setError(checked.error.issues[0]?.message);
       void addExpected({ trackingNumber, ...(label.trim() ? { label } : {}) });
     } else {
       if (!text.trim()) return setError('Paste the shipping email');
@@ -83,7 +93,8 @@ export function ExpectedPackagesSection() {
       <CardHeader>
         <CardTitle>Expected packages</CardTitle>
         <CardDescription>
-          Tell the mailroom what is on its way: when it arrives, it is logged for you and you are told at once.
+          Tell the mailroom what is on its way: when it arrives, the desk sees that you expect it, and you are told once
+          it is logged for you.
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-5">

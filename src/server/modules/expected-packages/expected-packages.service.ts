@@ -84,7 +84,8 @@ export function createExpectedPackagesService({ db }: Deps) {
         });
       } catch (err) {
         // The recipient's row lock serialises their own requests; this is the index's word for it.
-        if (violatedUniqueConstraint(err) === OPEN_KEY_INDEX) throw conflict(EXPECTED_ALREADY_YOURS, 'already_expected');
+        if (violatedUniqueConstraint(err) === OPEN_KEY_INDEX)
+          throw conflict(EXPECTED_ALREADY_YOURS, 'already_expected');
         throw err;
       }
     },

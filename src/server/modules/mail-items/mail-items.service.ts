@@ -35,7 +35,6 @@ import {
   type EditedRow,
   type ItemFields,
   type MailItemWithRelations,
-  type StateColumns,
 } from './mail-items.columns';
 import {
   createMailItemWriter,

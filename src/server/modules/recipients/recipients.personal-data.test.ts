@@ -14,6 +14,7 @@ import {
 import { Client, joinAs, type TestApp } from '../../test/harness';
 import { testWorkers } from '../../test/notification-workers';
 import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
+import { uniqueTrackingNumber } from '../../test/tracking-numbers';
 import { escapeHtml } from '../notifications/messages';
 import { ERASED_TEXT, ERASURE_SKIP_REASON, mentionPatterns, mentionValues } from './recipients.personal-data';
 
@@ -1014,7 +1015,7 @@ describe('the hand-over side (issue 26): proxies, hand-over proof, expected numb
     expect(forNeighbour.statusCode, forNeighbour.body).toBe(201);
     // On their page they expect a package and are signed in.
     const page = await signedInToPage(p.email);
-    const tracking = `PX${seq} ${Math.random().toString(36).slice(2, 10).toUpperCase()}`;
+    const tracking = uniqueTrackingNumber(); // a carrier's number of its own (decision 047)
     const expected = await page('POST', '/api/portal/expected', {
       trackingNumber: tracking,
       label: `Boots for ${p.firstName}`,

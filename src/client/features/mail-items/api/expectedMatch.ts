@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { trackingKey, type ExpectedMatch } from '@contract';
+import { trackingKey, type ExpectedBy, type ExpectedMatch } from '@contract';
 import { apiRequest } from '@/lib/api';
 
 export function fetchExpectedMatch(organizationId: string, tracking: string) {
@@ -15,12 +15,12 @@ export function fetchExpectedMatch(organizationId: string, tracking: string) {
 const looksLikeTracking = (tracking: string) => /^[A-Za-z0-9\s-]+$/.test(tracking) && trackingKey(tracking).length >= 6;
 
 /**
- * Who expects the tracking number in Log Mail (decision 033): asked as the number is scanned or
- * typed (a short pause after typing), the latest answer wins; none (404) or any failure is no
- * match, and the clerk picks the recipient as ever.
+ * Who expects the tracking number in Log Mail: asked as the number is scanned or typed (a short
+ * pause after typing), the latest answer wins; none (404) or any failure is nobody. The answer is
+ * only offered: an expected number never fills in the recipient (decision 047), the clerk chooses.
  */
-export function useExpectedMatch(organizationId: string, onMatch: (match: ExpectedMatch) => void) {
-  const [match, setMatch] = useState<ExpectedMatch | null>(null);
+export function useExpectedMatch(organizationId: string) {
+  const [expecters, setExpecters] = useState<ExpectedBy[]>([]);
   const latest = useRef('');
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
@@ -29,21 +29,18 @@ export function useExpectedMatch(organizationId: string, onMatch: (match: Expect
     latest.current = key;
     try {
       const found = await fetchExpectedMatch(organizationId, tracking);
-      if (latest.current !== key) return;
-      setMatch(found);
-      onMatch(found);
+      if (latest.current === key) setExpecters(found.items);
     } catch {
-      if (latest.current !== key) return;
-      setMatch(null);
+      if (latest.current === key) setExpecters([]);
     }
   };
 
   return {
-    match,
+    expecters,
     /** The number changed: look it up after a pause (typing) or at once (a scan, `now`). */
     onTrackingChange: (tracking: string, now = false) => {
       clearTimeout(timer.current);
-      if (trackingKey(tracking) !== latest.current) setMatch(null);
+      if (trackingKey(tracking) !== latest.current) setExpecters([]);
       if (!looksLikeTracking(tracking)) {
         latest.current = '';
         return;
@@ -54,7 +51,7 @@ export function useExpectedMatch(organizationId: string, onMatch: (match: Expect
     reset: () => {
       clearTimeout(timer.current);
       latest.current = '';
-      setMatch(null);
+      setExpecters([]);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { LogWithoutRecipientBody, MailItem, NeedsRecipientItem } from '@contract';
+import type { LogWithoutRecipientBody, MailItem, NeedsRecipientItem, ResolveRecipientBody } from '@contract';
 import { apiRequest, fetchPage, withQuery, type Page } from '@/lib/api';
 import { invalidateMailItems } from './invalidateMailItems';
 import { needsRecipientKey } from './needsRecipientCount';
@@ -37,8 +37,8 @@ export function useLogWithoutRecipient(organizationId: string) {
 export function useResolveRecipient(organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, recipientId }: { id: string; recipientId: string }) =>
-      apiRequest<MailItem>('POST', `/api/mail-items/${id}/resolve`, { recipientId }, { organizationId }),
+    mutationFn: ({ id, ...body }: { id: string } & ResolveRecipientBody) =>
+      apiRequest<MailItem>('POST', `/api/mail-items/${id}/resolve`, body, { organizationId }),
     onSuccess: () => invalidateMailItems(queryClient, organizationId),
   });
 }

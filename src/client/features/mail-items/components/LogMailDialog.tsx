@@ -1,5 +1,5 @@
-import { PHOTO_REQUIRED_MESSAGE, type CreateMailItemBody } from '@contract';
-import { PackageCheck, UserPlus } from 'lucide-react';
+import { PHOTO_REQUIRED_MESSAGE, type CreateMailItemBody, type ExpectedBy } from '@contract';
+import { UserPlus } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { useMutation } from '@tanstack/react-query';
@@ -30,6 +30,7 @@ import {
 } from '../mailItemFormat';
 import { logMailForm, type LogMailValues } from '../mailItemForms';
 import { CourierField } from './CourierField';
+import { ExpectedNotice } from './ExpectedNotice';
 import { LoggedNotice, type LoggedConfirmation } from './LoggedNotice';
 import { DescriptionField, OptionalTextField, PackageTypeField, SenderField } from './MailItemFields';
 import { keepDialogOpenWhileListOpen, recipientLabel } from './RecipientCombobox';
@@ -98,18 +99,20 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
   };
 
   const choice = useRecipientChoice(null, { clearErrorOnType: true });
-  /**
-   * Expected packages (decision 033): a number some recipient registered fills them in, unless the
-   * clerk already picked someone else; a later match may replace only what a match filled in.
-   */
+  /** The recipient the label reader filled in itself, which a later read of a label may replace. */
   const autoFilled = useRef<string | null>(null);
-  const expected = useExpectedMatch(organizationId, ({ recipient }) => {
-    choice.setRecipient((current) => {
-      if (current && current.id !== autoFilled.current) return current;
-      autoFilled.current = recipient.id;
-      return { ...recipient, email: null, department: null };
-    });
-  });
+  /**
+   * Expected packages (decision 047): those who expect the number are offered, never filled in.
+   * The label's or the clerk's recipient stays, with "also expected by"; the clerk chooses.
+   */
+  const expected = useExpectedMatch(organizationId);
+  const offered = expected.expecters.map(({ recipient }) => ({ ...recipient, email: null, department: null }));
+  const chooseExpecter = ({ recipient }: ExpectedBy) => {
+    autoFilled.current = null;
+    choice.choose({ ...recipient, email: null, department: null }, 'expected');
+    choice.setText('');
+    setRecipientKey((k) => k + 1);
+  };
   const onTrackingChange = (value: string, scanned = false) => {
     courier.onTrackingChange(value);
     expected.onTrackingChange(value, scanned);
@@ -185,14 +188,18 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
       setPhotoError(PHOTO_REQUIRED_MESSAGE);
       return;
     }
+    const named = !withoutRecipient && choice.recipient;
     const body: CreateMailItemBody = {
       ...fields,
-      recipientId: withoutRecipient ? null : (choice.recipient?.id ?? null),
+      recipientId: named ? choice.recipient!.id : null,
+      // How the recipient was chosen, for the item's timeline (decision 047).
+      ...(named ? { recipientSource: choice.source } : {}),
       collectorName: null,
       photoData: photo,
       ...storageFields(storage),
     };
     const submittedRecipient = withoutRecipient ? null : choice.recipient;
+    const submittedSource = choice.source;
     const submittedPhoto = photo;
     const submittedCourier = courier.state;
     // Ready for the next scan at once: what belonged to this package is cleared now (Type,
@@ -258,7 +265,9 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
         setValue(field, typed[field]);
       }
       courier.restore(submittedCourier, typed.trackingNumber);
+      // Restored only while the clerk has not started the next package: nobody is chosen yet.
       choice.setRecipient((current) => current ?? submittedRecipient);
+      choice.setSource(submittedSource);
       setPhoto((current) => current ?? submittedPhoto);
     }
   };
@@ -302,25 +311,27 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
           onEnter={onTrackingEnter}
         />
 
-        {expected.match && (
-          <p
-            role="status"
-            className="-mt-2 inline-flex items-center gap-1.5 rounded-lg bg-emerald-50 px-3 py-1 text-sm font-medium text-emerald-800 ring-1 ring-emerald-600/20 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-400/30"
-          >
-            <PackageCheck aria-hidden className="size-4" />
-            Expected by {expected.match.recipient.firstName} {expected.match.recipient.lastName}
-            {expected.match.recipient.unit ? ` (${expected.match.recipient.unit})` : ''}
-            {expected.match.label ? ` · ${expected.match.label}` : ''}
-          </p>
-        )}
+        <ExpectedNotice
+          expecters={expected.expecters}
+          chosenId={choice.recipient?.id ?? null}
+          onChoose={(e) => {
+            chooseExpecter(e);
+            setTimeout(focusRecipient, 0);
+          }}
+        />
 
         <RecipientField
           key={recipientKey}
           id={ids.recipient}
           organizationId={organizationId}
           {...choice.field}
+          offered={offered}
           onConfirm={submit}
-          hint="Type a few letters, Enter picks the first match; Enter again logs it."
+          hint={
+            offered.length > 0 && !choice.recipient
+              ? 'Enter lists those who expect this number first; Enter again chooses; Enter again logs it.'
+              : 'Type a few letters, Enter picks the first match; Enter again logs it.'
+          }
           action={
             <Button
               variant="ghost"
@@ -370,9 +381,8 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
           nextPackage={logged?.count ?? 0}
         />
 
-        {/* Issue 28: reads the photo's label on this device. An expected package's recipient
-            (decision 033) still wins: the label's match counts as auto-filled, which a later
-            expected match replaces. */}
+        {/* Issue 28: reads the photo's label on this device. The label's recipient outranks an
+            expected number (decision 047): those who expect it are shown beside it, not swapped in. */}
         <LabelReader
           organizationId={organizationId}
           photo={photo}
@@ -392,7 +402,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
             const picked = confidence === null; // the clerk chose it from the label's candidates
             if (!picked && current && current.id !== autoFilled.current && current.id !== recipient.id) return false;
             autoFilled.current = picked ? null : recipient.id;
-            choice.setRecipient(recipient);
+            choice.choose(recipient, 'label');
             choice.setText('');
             setRecipientKey((k) => k + 1);
             return true;
@@ -415,7 +425,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
         onOpenChange={setAddingRecipient}
         shortcut
         onSaved={(created) => {
-          choice.setRecipient(created);
+          choice.choose(created, 'clerk');
           choice.setText('');
           choice.setError(undefined);
           setRecipientKey((k) => k + 1);

@@ -61,7 +61,14 @@ interface RecipientComboboxProps {
   id: string;
   organizationId: string;
   value: RecipientChoice | null;
-  onChange: (recipient: RecipientChoice | null) => void;
+  /** `offered`: the clerk chose one of the `offered` recipients, from the top of the empty field's list. */
+  onChange: (recipient: RecipientChoice | null, offered?: boolean) => void;
+  /**
+   * Recipients to offer first while nothing is typed (those who expect the tracking number,
+   * decision 047): never chosen by themselves; Enter in the empty field opens the list with the
+   * first highlighted, Enter again chooses it.
+   */
+  offered?: readonly RecipientChoice[];
   /** Enter with a recipient chosen and the list closed (the form logs the item). */
   onConfirm?: () => void;
   /** Text typed without picking anyone, so the form can refuse it. */
@@ -83,6 +90,7 @@ export function RecipientCombobox({
   onTextChange,
   invalid,
   describedBy,
+  offered = [],
 }: RecipientComboboxProps) {
   const queryClient = useQueryClient();
   const listId = useId();
@@ -111,11 +119,16 @@ export function RecipientCombobox({
   const remoteQuery = recipientsQuery(organizationId, { active: true, search: term, limit: MAX_OPTIONS });
   const remote = useQuery({ ...remoteQuery, enabled: Boolean(all.data) && !complete && term.length > 0 });
 
-  const matches: RecipientChoice[] = complete
+  const found: RecipientChoice[] = complete
     ? filterRecipients(all.data!.items, term)
     : term
       ? (remote.data?.items ?? [])
       : (all.data?.items.slice(0, MAX_OPTIONS) ?? []);
+  // Nothing typed: the offered ones first (they expect the number), then the rest as ever.
+  const offering = term === '' ? offered : [];
+  const isOffered = (r: RecipientChoice) => offering.some((o) => o.id === r.id);
+  const matches: RecipientChoice[] =
+    offering.length > 0 ? [...offering, ...found.filter((r) => !isOffered(r))].slice(0, MAX_OPTIONS) : found;
   const active = Math.min(highlight, Math.max(0, matches.length - 1));
   const optionId = (index: number) => `${listId}-option-${index}`;
   const loading = complete ? false : term ? remote.isFetching : all.isPending;
@@ -124,7 +137,7 @@ export function RecipientCombobox({
   const unavailable = !all.data && (all.fetchStatus === 'paused' || (all.isError && !(all.error instanceof ApiError)));
 
   const pick = (recipient: RecipientChoice) => {
-    onChange(recipient);
+    onChange(recipient, isOffered(recipient));
     setText(null);
     setOpen(false);
     setHighlight(0);
@@ -166,6 +179,8 @@ export function RecipientCombobox({
     }
     if (text === null || term === '') {
       if (value) onConfirm?.();
+      // The list is open on the offered ones: Enter chooses the highlighted one.
+      else if (open && offering.length > 0 && active < offering.length) pick(matches[active]!);
       else setOpen(true);
       return;
     }
@@ -271,13 +286,23 @@ export function RecipientCombobox({
                 <span className="block truncate font-medium">
                   {recipient.firstName} {recipient.lastName}
                 </span>
-                {(recipient.unit || recipient.department || recipient.email) && (
-                  // the highlight's tint takes fg-subtle below 4.5:1 (axe, light theme): a shade darker on it
-                  <span className={cn('block truncate text-xs', index === active ? 'text-fg-muted' : 'text-fg-subtle')}>
-                    {[recipient.unit && `Unit ${recipient.unit}`, recipient.department, recipient.email]
+                {isOffered(recipient) ? (
+                  <span className="block truncate text-xs font-medium text-emerald-800 dark:text-emerald-300">
+                    {[recipient.unit && `Unit ${recipient.unit}`, 'Expects this tracking number']
                       .filter(Boolean)
                       .join(' · ')}
                   </span>
+                ) : (
+                  (recipient.unit || recipient.department || recipient.email) && (
+                    // the highlight's tint takes fg-subtle below 4.5:1 (axe, light theme): a shade darker on it
+                    <span
+                      className={cn('block truncate text-xs', index === active ? 'text-fg-muted' : 'text-fg-subtle')}
+                    >
+                      {[recipient.unit && `Unit ${recipient.unit}`, recipient.department, recipient.email]
+                        .filter(Boolean)
+                        .join(' · ')}
+                    </span>
+                  )
                 )}
               </span>
               {value?.id === recipient.id && (

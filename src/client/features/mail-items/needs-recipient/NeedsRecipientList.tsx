@@ -63,6 +63,12 @@ function Row({ item, onResolve }: { item: NeedsRecipientItem; onResolve: () => v
           </time>
           {item.loggedBy ? ` by ${displayName(item.loggedBy)}` : ''}
         </span>
+        {item.expectedBy.length > 0 && (
+          // Decision 047: offered when choosing, never chosen by itself.
+          <span className="block text-xs font-medium text-emerald-800 dark:text-emerald-300">
+            Expected by {item.expectedBy.map((r) => `${r.firstName} ${r.lastName}`.trim()).join(', ')}
+          </span>
+        )}
       </div>
       <Button size="sm" onClick={onResolve} aria-label={`Choose recipient: ${what}`} className="max-sm:w-full">
         <UserCheck aria-hidden /> Choose recipient

@@ -1,12 +1,13 @@
 import type { NeedsRecipientItem } from '@contract';
-import { useId, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { FormActions } from '@/components/FormActions';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessage } from '@/lib/api';
 import { useResolveRecipient } from '../api/needsRecipient';
 import { typeLabel } from '../mailItemFormat';
-import { keepDialogOpenWhileListOpen } from '../components/RecipientCombobox';
+import { keepDialogOpenWhileListOpen, recipientLabel } from '../components/RecipientCombobox';
 import { RecipientField } from '../components/RecipientField';
 import { useRecipientChoice } from '../components/useRecipientChoice';
 
@@ -21,6 +22,8 @@ function ResolveForm({
 }) {
   const id = useId();
   const choice = useRecipientChoice(null);
+  const [pickerKey, setPickerKey] = useState(0);
+  const offered = item.expectedBy.map((r) => ({ ...r, email: null, department: null }));
   const resolve = useResolveRecipient(organizationId);
 
   const submit = (event?: FormEvent) => {
@@ -33,7 +36,7 @@ function ResolveForm({
       return;
     }
     resolve.mutate(
-      { id: item.id, recipientId: recipient.id },
+      { id: item.id, recipientId: recipient.id, recipientSource: choice.source },
       {
         onSuccess: () => {
           toast({
@@ -61,10 +64,39 @@ function ResolveForm({
           className="max-h-48 w-auto rounded-md border border-line object-contain"
         />
       )}
+      {offered.length > 0 && (
+        // Decision 047: those who expect its number are offered, none chosen by itself.
+        <div role="status" data-testid="expected-offer" className="space-y-1.5 text-sm">
+          <p className="font-medium text-fg">
+            {offered.length > 1
+              ? `Expected by ${offered.length} recipients: choose the one it is for`
+              : 'Expected by this recipient: choose them to confirm'}
+          </p>
+          <div className="flex flex-wrap gap-2">
+            {offered.map((r) => (
+              <Button
+                key={r.id}
+                type="button"
+                variant={choice.recipient?.id === r.id ? 'default' : 'outline'}
+                size="sm"
+                aria-pressed={choice.recipient?.id === r.id}
+                onClick={() => {
+                  choice.choose(r, 'expected');
+                  setPickerKey((k) => k + 1);
+                }}
+              >
+                {recipientLabel(r)}
+              </Button>
+            ))}
+          </div>
+        </div>
+      )}
       <RecipientField
+        key={pickerKey}
         id={id}
         organizationId={organizationId}
         {...choice.field}
+        offered={offered}
         onConfirm={() => submit()}
         hint="Type a few letters of the name, unit or department; Enter picks the first match."
       />
