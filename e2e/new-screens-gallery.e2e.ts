@@ -152,6 +152,7 @@ async function makeWorld(): Promise<World> {
     itemIds: [letter.id],
     collectorName: 'Lena Fischer',
     identifiedBy: 'pickup_code',
+    pickupCode: (await api<{ code: string }>(page, 'GET', `/api/recipients/${lena.id}/pickup-code`)).code,
     signatureData: await signaturePng(),
   });
 

@@ -37,6 +37,11 @@ export type OrgCaller = {
    * path, or the caller is not a request): the caches are bypassed.
    */
   dataVersion?: string;
+  /**
+   * The API key the request came with (an integration acting as the key's creator); absent for a
+   * person's session. What it does is recorded as the key's doing, not only the creator's (decision 050).
+   */
+  apiKeyId?: string;
 };
 
 /**

@@ -575,6 +575,10 @@ export const handovers = pgTable(
     signaturePhotoId: uuid('signature_photo_id').references(() => photos.id, { onDelete: 'set null' }),
     photoId: uuid('photo_id').references(() => photos.id, { onDelete: 'set null' }),
     handedOverBy: uuid('handed_over_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The API key a hand-over came through (decision 050); null with apiKeyName null: the desk. */
+    apiKeyId: uuid('api_key_id').references((): AnyPgColumn => apiKeys.id, { onDelete: 'set null' }),
+    /** The key's name when it was used, kept when the key is deleted or renamed. */
+    apiKeyName: varchar('api_key_name', { length: 255 }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('handovers_org_id_idx').on(t.organizationId, t.id)],

@@ -38,7 +38,13 @@ export function callerOf(request: FastifyRequest): OrgCaller {
   if (!request.membership) throw badRequest('Organization not selected');
   const { organizationId, role } = request.membership;
   const version = auth.dataVersion?.organizationId === organizationId ? auth.dataVersion.version : undefined;
-  return { userId: auth.user.id, organizationId, role, ...(version !== undefined ? { dataVersion: version } : {}) };
+  return {
+    userId: auth.user.id,
+    organizationId,
+    role,
+    ...(version !== undefined ? { dataVersion: version } : {}),
+    ...(auth.apiKey ? { apiKeyId: auth.apiKey.id } : {}),
+  };
 }
 
 export const organizationPlugin = fp(async (app, opts: { lookups: MembershipLookups }) => {

@@ -863,7 +863,12 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
     const id = await throwaway.mailItem(s);
     return {
       url: '/api/handovers',
-      body: { itemIds: [id], collectorName: 'Walk Collector', identifiedBy: 'known_to_staff', proxyReason: 'Walk' },
+      body: {
+        itemIds: [id],
+        collectorName: 'Walk Collector',
+        identifiedBy: 'known_to_staff',
+        proxyReason: 'Walk-in, asked at the desk',
+      },
       ok: 201,
       intact: async () => expect((await s.admin.get(`/api/mail-items/${id}`)).json().status).toBe('pending'),
     };
@@ -875,7 +880,7 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
         itemIds: [id],
         collectorName: 'Walk Collector',
         identifiedBy: 'known_to_staff',
-        proxyReason: 'Walk',
+        proxyReason: 'Walk-in, asked at the desk',
       }),
     );
     return { url: `/api/handovers/${handover.id}`, ok: 200 };

@@ -15,9 +15,16 @@ export type HandoverValues = {
   signature: ProcessedPhoto | undefined;
   photo: ProcessedPhoto | undefined;
   handedOverBy: string;
+  /** The API key the hand-over came through; its name is recorded with it (decision 050). */
+  apiKeyId: string | null;
 };
 
-export type RecordedHandover = { id: string; signaturePhotoId: string | null; photoId: string | null };
+export type RecordedHandover = {
+  id: string;
+  signaturePhotoId: string | null;
+  photoId: string | null;
+  apiKeyName: string | null;
+};
 
 /**
  * The proof of a hand-over: its signature and photo (rows of `photos`, like an item's photo) and
@@ -37,7 +44,7 @@ export async function recordHandover(db: Queryable, v: HandoverValues): Promise<
     p?.width ?? null,
     p?.height ?? null,
   ];
-  await db.query({
+  const { rows } = await db.query<{ api_key_name: string | null }>({
     name: 'handover_record',
     text: `
       with photo_input(id, content_type, data, thumbnail, width, height) as (
@@ -49,8 +56,11 @@ export async function recordHandover(db: Queryable, v: HandoverValues): Promise<
         select id, $1::uuid, content_type, data, thumbnail, width, height, $3::uuid from photo_input where id is not null
       )
       insert into handovers (id, organization_id, recipient_id, collector_name, identified_by, proxy_reason,
-                             signature_photo_id, photo_id, handed_over_by)
-      values ($2::uuid, $1::uuid, $16::uuid, $17, $18, $19, $4::uuid, $10::uuid, $3::uuid)`,
+                             signature_photo_id, photo_id, handed_over_by, api_key_id, api_key_name)
+      select $2::uuid, $1::uuid, $16::uuid, $17, $18, $19, $4::uuid, $10::uuid, $3::uuid, k.id, k.name
+      from (select 1) one
+      left join api_keys k on k.organization_id = $1::uuid and k.id = $20::uuid
+      returning api_key_name`,
     values: [
       v.organizationId,
       ids.id,
@@ -63,9 +73,10 @@ export async function recordHandover(db: Queryable, v: HandoverValues): Promise<
       v.collectorName,
       v.identifiedBy,
       v.proxyReason,
+      v.apiKeyId,
     ],
   });
-  return ids;
+  return { ...ids, apiKeyName: rows[0]?.api_key_name ?? null };
 }
 
 export const handoversRepository = {
@@ -89,20 +100,39 @@ export const handoversRepository = {
   },
 };
 
-/** Who may collect a recipient's items: the recipient's own name and the proxies they named. */
+/**
+ * Who may collect a recipient's items: the recipient's own name and the proxies they named; with
+ * the recipient's current pickup code and whether they are active, which a hand-over by code checks.
+ */
 export async function collectorsOf(
   db: Queryable,
   organizationId: string,
   recipientId: string,
-): Promise<{ firstName: string; lastName: string; proxies: string[] } | undefined> {
-  const { rows } = await db.query<{ first_name: string; last_name: string; proxies: string[] }>({
-    name: 'handover_collectors',
-    text: `select r.first_name, r.last_name,
+): Promise<
+  { firstName: string; lastName: string; proxies: string[]; pickupCode: string; isActive: boolean } | undefined
+> {
+  const { rows } = await db.query<{
+    first_name: string;
+    last_name: string;
+    proxies: string[];
+    pickup_code: string;
+    is_active: boolean;
+  }>({
+    name: 'handover_collectors_and_code',
+    text: `select r.first_name, r.last_name, r.pickup_code, r.is_active,
                   array(select p.name from recipient_proxies p
                         where p.organization_id = r.organization_id and p.recipient_id = r.id order by p.name) as proxies
            from recipients r where r.organization_id = $1 and r.id = $2`,
     values: [organizationId, recipientId],
   });
   const row = rows[0];
-  return row && { firstName: row.first_name, lastName: row.last_name, proxies: row.proxies };
+  return (
+    row && {
+      firstName: row.first_name,
+      lastName: row.last_name,
+      proxies: row.proxies,
+      pickupCode: row.pickup_code,
+      isActive: row.is_active,
+    }
+  );
 }

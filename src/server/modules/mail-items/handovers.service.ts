@@ -4,15 +4,21 @@ import {
   HANDOVER_PHOTO_REQUIRED,
   IDENTIFIED_BY_LABELS,
   MIXED_RECIPIENTS,
+  PICKUP_CODE_INACTIVE,
+  PICKUP_CODE_REQUIRED,
   SIGNATURE_REQUIRED,
+  TOO_MANY_SIGNATURES,
+  pickupCodeNotTheirs,
   type HandOverBody,
   type Handover,
 } from '../../../contract';
 import type { Deps, OrgCaller } from '../../context';
-import { badRequest, conflict, notFound } from '../../lib/errors';
+import { badRequest, conflict, notFound, tooManyRequests } from '../../lib/errors';
+import * as rateLimiter from '../../lib/rate-limiter';
 import { iso } from '../../lib/time';
 import { decodePhotoData, processPhoto } from '../photos/photo-processing';
-import { decodeSignatureData, processSignature } from '../photos/signature-processing';
+import { checkSignatureHeader, decodeSignatureData, processSignature } from '../photos/signature-processing';
+import { tryPickupCode } from '../pickups/pickups.service';
 import { settingsRepository } from '../settings/settings.repository';
 import { collectorsOf, handoversRepository, recordHandover, type RecordedHandover } from './handovers.repository';
 import { editOf, refusalError } from './mail-items.service';
@@ -28,21 +34,37 @@ const nameKey = (name: string) => name.toLowerCase().split(/\s+/).filter(Boolean
 export const proxyReasonRequired = (collector: string, recipient: string) =>
   `${collector} is not on ${recipient}'s list of people who may collect. Say why they collect for them.`;
 
+/**
+ * Signatures decoded per organization in a minute (decision 050): a desk hands over a few a minute
+ * at its busiest; more is somebody feeding the decoder.
+ */
+export const SIGNATURES_PER_ORGANIZATION = 30;
+const SIGNATURE_WINDOW_SECONDS = 60;
+
 /** What a hand-over was given with, for its items' history rows. */
 type Proof = RecordedHandover & { input: HandOverInput };
 
 export function createHandoversService({ db, caches, log }: Deps) {
   const writer = createMailItemWriter(db.$client, log);
 
-  /** The items' one recipient (or none), and whether the collector may take them without a reason. */
+  /**
+   * The items' one recipient (or none), whether the collector may take them without a reason, and,
+   * when the desk says the collector was identified by pickup code, that the code shown is the
+   * recipient's current one and the recipient is active (decision 050).
+   */
   async function checkCollector(tx: Queryable, organizationId: string, items: VersionedItem[], input: HandOverInput) {
     const recipientIds = new Set(items.map((i) => i.recipientId));
     if (recipientIds.size > 1) throw conflict(MIXED_RECIPIENTS, 'mixed_recipients');
     const [recipientId = null] = recipientIds;
-    if (!recipientId || input.proxyReason) return recipientId;
-    const collectors = await collectorsOf(tx, organizationId, recipientId);
-    if (!collectors) return recipientId;
-    const fullName = `${collectors.firstName} ${collectors.lastName}`;
+    const collectors = recipientId ? await collectorsOf(tx, organizationId, recipientId) : undefined;
+    const fullName = collectors ? `${collectors.firstName} ${collectors.lastName}` : '';
+    if (input.identifiedBy === 'pickup_code') {
+      if (!collectors || collectors.pickupCode !== input.pickupCode) {
+        throw badRequest(pickupCodeNotTheirs(fullName || 'the recipient'), 'pickup_code_mismatch');
+      }
+      if (!collectors.isActive) throw conflict(PICKUP_CODE_INACTIVE, 'recipient_inactive');
+    }
+    if (!recipientId || input.proxyReason || !collectors) return recipientId;
     const allowed = [fullName, ...collectors.proxies].map(nameKey);
     if (!allowed.includes(nameKey(input.collectorName))) {
       throw badRequest(proxyReasonRequired(input.collectorName, fullName), 'proxy_reason_required');
@@ -75,9 +97,25 @@ export function createHandoversService({ db, caches, log }: Deps) {
       if (settings.handoverRequiresPhoto && !input.photoData) {
         throw badRequest(HANDOVER_PHOTO_REQUIRED, 'handover_photo_required');
       }
-      const signature = input.signatureData
-        ? await processSignature(decodeSignatureData(input.signatureData))
-        : undefined;
+      if (input.identifiedBy === 'pickup_code' && !input.pickupCode) {
+        throw badRequest(PICKUP_CODE_REQUIRED, 'pickup_code_required');
+      }
+      // The signature's header first (microseconds), then the organization's rate, and only then
+      // the decoding, off the event loop (decision 050).
+      const signatureBytes = input.signatureData ? decodeSignatureData(input.signatureData) : undefined;
+      if (signatureBytes) {
+        checkSignatureHeader(signatureBytes);
+        const limited = await rateLimiter.hit(
+          db,
+          `signatures:org:${organizationId}`,
+          SIGNATURES_PER_ORGANIZATION,
+          SIGNATURE_WINDOW_SECONDS,
+        );
+        if (!limited.allowed) throw tooManyRequests(TOO_MANY_SIGNATURES, limited.retryAfterSeconds);
+      }
+      // A code shown at the desk is a code tried: it counts with the lookup's misses until it matches.
+      const codeAttempt = input.identifiedBy === 'pickup_code' ? await tryPickupCode(db, caller) : undefined;
+      const signature = signatureBytes ? await processSignature(signatureBytes) : undefined;
       const photo = input.photoData ? await processPhoto(decodePhotoData(input.photoData)) : undefined;
       const at = new Date();
 
@@ -92,6 +130,7 @@ export function createHandoversService({ db, caches, log }: Deps) {
           signature,
           photo,
           handedOverBy: userId,
+          apiKeyId: caller.apiKeyId ?? null,
         });
         return { ...recorded, input };
       };
@@ -105,6 +144,7 @@ export function createHandoversService({ db, caches, log }: Deps) {
             signed: Boolean(signature),
             photographed: Boolean(photo),
             proxyReason: input.proxyReason ?? null,
+            apiKeyName: recorded.apiKeyName,
           },
           { actor: userId, at },
         );
@@ -116,9 +156,11 @@ export function createHandoversService({ db, caches, log }: Deps) {
           statusCode: 201,
           body: { id: r.proof.id },
         }));
+        await codeAttempt?.found();
         return { ...answered, body: await this.get(caller, (answered.body as { id: string }).id) };
       }
       const { proof } = await writer.handOverTogether<Proof>(organizationId, input.itemIds, record, plan);
+      await codeAttempt?.found();
       return { statusCode: 201, body: await this.get(caller, proof.id), replayed: false };
     },
 
@@ -138,6 +180,7 @@ export function createHandoversService({ db, caches, log }: Deps) {
           firstName: found.staff.firstName ?? '',
           lastName: found.staff.lastName ?? '',
         },
+        apiKeyName: found.apiKeyName,
         createdAt: iso(found.createdAt),
         itemIds: found.itemIds,
       };

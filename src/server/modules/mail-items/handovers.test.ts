@@ -9,10 +9,18 @@ import {
   SIGNATURE_INVALID,
   SIGNATURE_REQUIRED,
   SIGNATURE_TOO_LARGE,
+  SIGNATURE_MAX_HEIGHT,
+  SIGNATURE_MAX_WIDTH,
+  SIGNATURE_TOO_MANY_PIXELS,
+  TOO_MANY_SIGNATURES,
+  PICKUP_CODE_INACTIVE,
+  PICKUP_CODE_REQUIRED,
+  PROXY_REASON_TOO_SHORT,
+  pickupCodeNotTheirs,
 } from '../../../contract';
-import { handovers, mailItemHistory, photos, recipientProxies } from '../../db/schema';
+import { handovers, mailItemHistory, photos, rateLimits, recipientProxies } from '../../db/schema';
 import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
-import { proxyReasonRequired } from './handovers.service';
+import { SIGNATURES_PER_ORGANIZATION, proxyReasonRequired } from './handovers.service';
 
 let t: TestApp;
 let signature: string;
@@ -73,6 +81,10 @@ async function created(c: Client, url: string, body: object) {
   return res.json<{ id: string }>();
 }
 
+/** The recipient's pickup code, as the collector shows it on their phone. */
+const codeOf = async (c: Client, recipientId: string) =>
+  (await c.get(`/api/recipients/${recipientId}/pickup-code`)).json<{ code: string }>().code;
+
 const logItem = (c: Client, recipientId: string) => created(c, '/api/mail-items', { type: 'package', recipientId });
 const itemOf = async (c: Client, id: string) => (await c.get(`/api/mail-items/${id}`)).json<Item>();
 
@@ -91,6 +103,7 @@ describe('POST /api/handovers', () => {
       itemIds: [first.id, second.id],
       collectorName: 'Amara Okafor',
       identifiedBy: 'pickup_code',
+      pickupCode: await codeOf(member, amara.id),
       signatureData: signature,
     });
     expect(res.statusCode, res.body).toBe(201);
@@ -181,7 +194,7 @@ describe('POST /api/handovers', () => {
     const amaras = await logItem(a.member, a.amara.id);
     const bens = await logItem(a.member, a.ben.id);
     const theirs = await logItem(b.member, b.amara.id);
-    const body = { collectorName: 'Amara Okafor', identifiedBy: 'pickup_code' };
+    const body = { collectorName: 'Amara Okafor', identifiedBy: 'id_checked' };
 
     const mixed = await a.member.post('/api/handovers', { ...body, itemIds: [amaras.id, bens.id] });
     expect(mixed.statusCode).toBe(409);
@@ -221,7 +234,7 @@ describe('POST /api/handovers', () => {
       const res = await member.post('/api/handovers', {
         itemIds: [item.id],
         collectorName: 'Amara Okafor',
-        identifiedBy: 'pickup_code',
+        identifiedBy: 'id_checked',
         signatureData,
       });
       expect(res.statusCode, label).toBe(400);
@@ -308,7 +321,12 @@ describe('what a hand-over requires (Settings)', () => {
     const item = await logItem(member, amara.id);
     const settings = (body: object) => admin.put(`/api/organization-settings/${admin.organizationId}`, body);
     expect((await settings({ handoverRequiresSignature: true })).statusCode).toBe(200);
-    const base = { itemIds: [item.id], collectorName: 'Amara Okafor', identifiedBy: 'pickup_code' };
+    const base = {
+      itemIds: [item.id],
+      collectorName: 'Amara Okafor',
+      identifiedBy: 'pickup_code',
+      pickupCode: await codeOf(member, amara.id),
+    };
 
     const unsigned = await member.post('/api/handovers', base);
     expect(unsigned.statusCode).toBe(400);
@@ -346,5 +364,165 @@ describe('GET /api/handovers/:id', () => {
       .from(mailItemHistory)
       .where(and(eq(mailItemHistory.mailItemId, item.id), eq(mailItemHistory.action, 'delivered')));
     expect(row!.n).toBe(1);
+  });
+});
+
+/** Strokes across a whole image of this size, as a canvas of it draws them. */
+async function strokesPng(width: number, height: number) {
+  const strokes = [1, 2, 3]
+    .map(
+      (n) => `<path d="M10 ${(n * height) / 4} L ${width - 10} ${(n * height) / 4}" stroke="#111" stroke-width="4"/>`,
+    )
+    .join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${strokes}</svg>`;
+  return `data:image/png;base64,${(await sharp(Buffer.from(svg)).png({ compressionLevel: 9 }).toBuffer()).toString('base64')}`;
+}
+
+describe('a signature bounded to a pad (issue 41, item 4; decision 050)', () => {
+  it('refuses the probe’s 4000 x 4000 PNG by its header, and takes the largest pad’s', async () => {
+    const { admin, member, amara } = await desk();
+    const item = await logItem(member, amara.id);
+    const body = { itemIds: [item.id], collectorName: 'Amara Okafor', identifiedBy: 'id_checked' };
+    const before = await rowsOf(admin.organizationId!);
+    for (const [width, height] of [
+      [4000, 4000],
+      [SIGNATURE_MAX_WIDTH + 1, 200],
+      [600, SIGNATURE_MAX_HEIGHT + 1],
+    ] as const) {
+      const res = await member.post('/api/handovers', { ...body, signatureData: await strokesPng(width, height) });
+      expect(res.statusCode, `${width}x${height}`).toBe(400);
+      expect(res.json()).toEqual({ message: SIGNATURE_TOO_MANY_PIXELS, code: 'signature_too_many_pixels' });
+    }
+    expect(await rowsOf(admin.organizationId!)).toEqual(before);
+    const largest = await member.post('/api/handovers', {
+      ...body,
+      signatureData: await strokesPng(SIGNATURE_MAX_WIDTH, SIGNATURE_MAX_HEIGHT),
+    });
+    expect(largest.statusCode, largest.body).toBe(201);
+    const image = await member.get(largest.json<Handover>().signatureUrl!);
+    expect(await sharp(image.rawPayload).metadata()).toMatchObject({
+      width: SIGNATURE_MAX_WIDTH,
+      height: SIGNATURE_MAX_HEIGHT,
+    });
+  });
+
+  it('counts signatures per organization: past the minute’s allowance 429 with Retry-After, nothing decoded or written', async () => {
+    const { admin, member, amara } = await desk();
+    const other = await desk('Elsewhere');
+    const [signed, unsigned] = [await logItem(member, amara.id), await logItem(member, amara.id)];
+    // The organization has had its allowance this minute (the probe sent them as fast as they go).
+    await t.db.insert(rateLimits).values({
+      key: `signatures:org:${admin.organizationId}`,
+      windowStart: new Date(),
+      count: SIGNATURES_PER_ORGANIZATION,
+    });
+    const before = await rowsOf(admin.organizationId!);
+    const body = { collectorName: 'Amara Okafor', identifiedBy: 'id_checked' };
+    const refused = await member.post('/api/handovers', { ...body, itemIds: [signed.id], signatureData: signature });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ message: TOO_MANY_SIGNATURES, code: 'rate_limited' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await rowsOf(admin.organizationId!)).toEqual(before);
+    expect((await itemOf(member, signed.id)).status).toBe('pending');
+    // A hand-over without a signature decodes nothing and is not counted; another organization signs.
+    expect((await member.post('/api/handovers', { ...body, itemIds: [unsigned.id] })).statusCode).toBe(201);
+    const theirs = await logItem(other.member, other.amara.id);
+    const elsewhere = await other.member.post('/api/handovers', {
+      ...body,
+      itemIds: [theirs.id],
+      signatureData: signature,
+    });
+    expect(elsewhere.statusCode, elsewhere.body).toBe(201);
+  });
+});
+
+describe('proof that is checked, not claimed (issue 41, item 12; decision 050)', () => {
+  it('“identified by pickup code” needs the code the collector showed, and it must be the recipient’s', async () => {
+    const { admin, member, amara, ben } = await desk();
+    const item = await logItem(member, amara.id);
+    const body = { itemIds: [item.id], collectorName: 'Amara Okafor', identifiedBy: 'pickup_code' };
+    const before = await rowsOf(admin.organizationId!);
+
+    // The probe: the claim with no code at all.
+    const none = await member.post('/api/handovers', body);
+    expect(none.statusCode).toBe(400);
+    expect(none.json()).toEqual({ message: PICKUP_CODE_REQUIRED, code: 'pickup_code_required' });
+    // Someone else's code (Ben's), and what cannot be a code.
+    const bens = await member.post('/api/handovers', { ...body, pickupCode: await codeOf(member, ben.id) });
+    expect(bens.statusCode).toBe(400);
+    expect(bens.json()).toEqual({ message: pickupCodeNotTheirs('Amara Okafor'), code: 'pickup_code_mismatch' });
+    const garbage = await member.post('/api/handovers', { ...body, pickupCode: 'hello' });
+    expect(garbage.statusCode).toBe(400);
+    expect(await rowsOf(admin.organizationId!)).toEqual(before);
+    expect((await itemOf(member, item.id)).status).toBe('pending');
+
+    // Her own code, typed as the desk types it (case and dash do not matter).
+    const code = await codeOf(member, amara.id);
+    const res = await member.post('/api/handovers', { ...body, pickupCode: code.toLowerCase() });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json<Handover>().identifiedBy).toBe('pickup_code');
+  });
+
+  it('a deactivated recipient’s code does not identify anyone at a hand-over (409)', async () => {
+    const { admin, member, amara } = await desk();
+    const item = await logItem(member, amara.id);
+    const code = await codeOf(member, amara.id);
+    expect((await admin.put(`/api/recipients/${amara.id}`, { isActive: false })).statusCode).toBe(200);
+    const res = await member.post('/api/handovers', {
+      itemIds: [item.id],
+      collectorName: 'Amara Okafor',
+      identifiedBy: 'pickup_code',
+      pickupCode: code,
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ message: PICKUP_CODE_INACTIVE, code: 'recipient_inactive' });
+    expect((await itemOf(member, item.id)).status).toBe('pending');
+  });
+
+  it('a reason for a collector not on the list is a few words, not one character', async () => {
+    const { member, amara } = await desk();
+    const item = await logItem(member, amara.id);
+    const body = { itemIds: [item.id], collectorName: 'Chidi Eze', identifiedBy: 'id_checked' };
+    for (const reason of ['x', 'neighbour', '  a   b  ']) {
+      const res = await member.post('/api/handovers', { ...body, proxyReason: reason });
+      expect(res.statusCode, reason).toBe(400);
+      expect(res.json().message, reason).toContain(PROXY_REASON_TOO_SHORT);
+    }
+    expect((await itemOf(member, item.id)).status).toBe('pending');
+    const res = await member.post('/api/handovers', { ...body, proxyReason: 'Her neighbour, asked by phone' });
+    expect(res.statusCode, res.body).toBe(201);
+  });
+
+  it('a hand-over through an API key records the key by name, on the proof and the timeline', async () => {
+    const { admin, adminId, amara } = await desk();
+    const integration = await admin.post('/api/integrations', { name: 'Locker bank', type: 'api' });
+    expect(integration.statusCode, integration.body).toBe(201);
+    const key = integration.json<{ apiKey: string }>().apiKey;
+    const item = await logItem(admin, amara.id);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/handovers',
+      headers: { authorization: `Bearer ${key}` },
+      payload: { itemIds: [item.id], collectorName: 'Amara Okafor', identifiedBy: 'id_checked' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const h = res.json<Handover & { apiKeyName: string | null }>();
+    // Still under the key creator (the user it acts as), and now marked as the key's doing.
+    expect(h).toMatchObject({ handedOverBy: { id: adminId }, apiKeyName: 'Default key' });
+    expect((await admin.get(`/api/handovers/${h.id}`)).json()).toMatchObject({ apiKeyName: 'Default key' });
+    const history = (await admin.get(`/api/mail-items/${item.id}/history`)).json<
+      Array<{ action: string; notes: string }>
+    >();
+    expect(history.find((e) => e.action === 'delivered')?.notes).toBe(
+      'Collected by Amara Okafor · ID checked · through the API key “Default key”',
+    );
+    // A person at the desk: no key.
+    const next = await logItem(admin, amara.id);
+    const desk2 = await admin.post('/api/handovers', {
+      itemIds: [next.id],
+      collectorName: 'Amara Okafor',
+      identifiedBy: 'id_checked',
+    });
+    expect(desk2.json()).toMatchObject({ apiKeyName: null });
   });
 });

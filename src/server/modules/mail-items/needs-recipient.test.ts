@@ -240,7 +240,7 @@ describe('POST /api/mail-items/:id/resolve', () => {
       itemIds: [item.id],
       collectorName: 'Someone',
       identifiedBy: 'known_to_staff',
-      proxyReason: 'Walk-in',
+      proxyReason: 'Walk-in, asked at the desk',
     });
     expect(handover.statusCode).toBe(409);
     // Other fields may still be corrected.

@@ -236,6 +236,8 @@ export type HandoverProof = {
   signed: boolean;
   photographed: boolean;
   proxyReason: string | null;
+  /** The API key it came through (an integration), or null: a person at the desk (decision 050). */
+  apiKeyName?: string | null;
 };
 
 /**
@@ -257,6 +259,7 @@ export function handOver(
     `Collected by ${proof.collectorName}`,
     taken.join(', '),
     proof.proxyReason && `not on their list: ${proof.proxyReason}`,
+    proof.apiKeyName && `through the API key “${proof.apiKeyName}”`,
   ]
     .filter(Boolean)
     .join(' · ');

@@ -71,7 +71,7 @@ describe('the arrival email', () => {
 
 describe('the receipt', () => {
   it('says how the collector was identified and carries the signature they drew', async () => {
-    const { admin, email, recipient } = await desk();
+    const { admin, email, recipient, code } = await desk();
     const item = (await admin.post('/api/mail-items', { type: 'package', recipientId: recipient.id })).json<{
       id: string;
     }>();
@@ -80,6 +80,7 @@ describe('the receipt', () => {
       itemIds: [item.id],
       collectorName: 'Amara Okafor',
       identifiedBy: 'pickup_code',
+      pickupCode: code,
       signatureData: await signature(),
     });
     expect(res.statusCode, res.body).toBe(201);

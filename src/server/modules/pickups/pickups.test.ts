@@ -335,9 +335,7 @@ describe('guessing pickup codes (issue 41, item 14; decision 050)', () => {
     const other = await desk('Elsewhere');
     const { code } = await codeOf(admin, recipient.id);
     const guesses = wrongCodes(PICKUP_CODE_MISSES_PER_ORGANIZATION + 1, [normalisePickupCode(code)]);
-    const people = await Promise.all(
-      [0, 1, 2, 3].map(async () => (await joinAs(t, admin.organizationId!)).client),
-    );
+    const people = await Promise.all([0, 1, 2, 3].map(async () => (await joinAs(t, admin.organizationId!)).client));
     for (const [n, guess] of guesses.slice(0, PICKUP_CODE_MISSES_PER_ORGANIZATION).entries()) {
       const res = await people[n % 3]!.get(`/api/pickups/lookup?code=${guess}`);
       expect(res.statusCode, guess).toBe(404);

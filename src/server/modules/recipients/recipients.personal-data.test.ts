@@ -991,6 +991,7 @@ describe('the hand-over side (issue 26): proxies, hand-over proof, expected numb
       itemIds: [own.id],
       collectorName: fullName,
       identifiedBy: 'pickup_code',
+      pickupCode: (await member.get(`/api/recipients/${recipient.id}/pickup-code`)).json<{ code: string }>().code,
       signatureData: await pngDataUrl('#000000'),
       photoData: await pngDataUrl('#aa3300'),
     });

@@ -1,4 +1,16 @@
-import { IDENTIFIED_BY, PHOTO_MAX_BYTES, PHOTO_TOO_LARGE, type IdentifiedBy, type PickupLookup } from '@contract';
+import {
+  IDENTIFIED_BY,
+  PHOTO_MAX_BYTES,
+  PHOTO_TOO_LARGE,
+  PICKUP_CODE_INVALID,
+  PICKUP_CODE_REQUIRED,
+  PROXY_REASON_MIN_LENGTH,
+  PROXY_REASON_TOO_SHORT,
+  isPickupCode,
+  normalisePickupCode,
+  type IdentifiedBy,
+  type PickupLookup,
+} from '@contract';
 import { Camera, PackageCheck, Trash2, Users } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
@@ -35,6 +47,11 @@ interface HandOverDialogProps {
    * ticked, and nobody showed a code, so the desk says how it knew the collector.
    */
   startWith?: { itemId: string; identifiedBy: IdentifiedBy };
+  /**
+   * The code the recipient was found by (Pending Pickups' field): sent with "Identified by pickup
+   * code", which the server checks (decision 050). Without one, the desk types the code shown.
+   */
+  pickupCode?: string;
 }
 
 function readPhoto(file: File): Promise<string> {
@@ -46,7 +63,7 @@ function readPhoto(file: File): Promise<string> {
   });
 }
 
-type Errors = Partial<Record<'items' | 'collector' | 'signature' | 'photo' | 'reason' | 'form', string>>;
+type Errors = Partial<Record<'items' | 'collector' | 'code' | 'signature' | 'photo' | 'reason' | 'form', string>>;
 
 function HandOverForm({
   organizationId,
@@ -54,8 +71,16 @@ function HandOverForm({
   onCancel,
   onDone,
   startWith,
+  pickupCode,
 }: HandOverDialogProps & { lookup: PickupLookup; onCancel: () => void }) {
-  const ids = { collector: useId(), signature: useId(), photo: useId(), reason: useId(), identified: useId() };
+  const ids = {
+    collector: useId(),
+    code: useId(),
+    signature: useId(),
+    photo: useId(),
+    reason: useId(),
+    identified: useId(),
+  };
   const { recipient, items } = lookup;
   const fullName = `${recipient.firstName} ${recipient.lastName}`;
   const settings = useOrganizationSettings(organizationId).data;
@@ -69,6 +94,7 @@ function HandOverForm({
   const [signature, setSignature] = useState<string | null>(null);
   const [photo, setPhoto] = useState<string | null>(null);
   const [reason, setReason] = useState('');
+  const [typedCode, setTypedCode] = useState('');
   const [errors, setErrors] = useState<Errors>({});
 
   const allowed = [fullName, ...recipient.proxies].map(nameKey);
@@ -92,6 +118,14 @@ function HandOverForm({
     if (signatureRequired && !signature) found.signature = 'A signature is required for every hand-over';
     if (photoRequired && !photo) found.photo = 'A photo of the collector is required for every hand-over';
     if (needsReason && !reason.trim()) found.reason = `Say why ${collector.trim()} collects for ${fullName}`;
+    else if (needsReason && reason.trim().replace(/\s+/g, ' ').length < PROXY_REASON_MIN_LENGTH) {
+      found.reason = PROXY_REASON_TOO_SHORT;
+    }
+    const code = pickupCode ?? normalisePickupCode(typedCode);
+    if (identifiedBy === 'pickup_code' && !pickupCode) {
+      if (!typedCode.trim()) found.code = PICKUP_CODE_REQUIRED;
+      else if (!isPickupCode(code)) found.code = PICKUP_CODE_INVALID;
+    }
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     handOver.mutate(
@@ -99,6 +133,7 @@ function HandOverForm({
         itemIds: items.filter((i) => chosen.has(i.id)).map((i) => i.id),
         collectorName: collector.trim(),
         identifiedBy,
+        pickupCode: identifiedBy === 'pickup_code' ? code : null,
         signatureData: signature,
         photoData: photo,
         proxyReason: needsReason ? reason.trim() : null,
@@ -226,6 +261,29 @@ function HandOverForm({
         </div>
       </fieldset>
 
+      {identifiedBy === 'pickup_code' && !pickupCode && (
+        <FormField
+          id={ids.code}
+          label="Pickup code shown"
+          error={errors.code}
+          hint="The code on the collector’s message or page, like K7M-4PX."
+        >
+          <Input
+            {...fieldA11y(ids.code, errors.code)}
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            maxLength={40}
+            className="font-mono uppercase tracking-wider"
+            value={typedCode}
+            onChange={(event) => {
+              setTypedCode(event.target.value);
+              setErrors((e) => ({ ...e, code: undefined }));
+            }}
+          />
+        </FormField>
+      )}
+
       <FormField id={ids.signature} label="Signature" optional={!signatureRequired} error={errors.signature}>
         <SignaturePad
           id={ids.signature}
@@ -296,7 +354,14 @@ function HandOverForm({
 }
 
 /** The desk's hand-over: a recipient's waiting items, the collector, how identified, signature and photo. */
-export function HandOverDialog({ organizationId, lookup, onOpenChange, onDone, startWith }: HandOverDialogProps) {
+export function HandOverDialog({
+  organizationId,
+  lookup,
+  onOpenChange,
+  onDone,
+  startWith,
+  pickupCode,
+}: HandOverDialogProps) {
   const recipient = lookup?.recipient;
   return (
     <Dialog open={lookup !== null} onOpenChange={onOpenChange}>
@@ -315,6 +380,7 @@ export function HandOverDialog({ organizationId, lookup, onOpenChange, onDone, s
             onOpenChange={onOpenChange}
             onDone={onDone}
             startWith={startWith}
+            pickupCode={pickupCode}
             onCancel={() => onOpenChange(false)}
           />
         </DialogContent>

@@ -20,7 +20,7 @@ export function HandOverSearch({ organizationId }: { organizationId: string }) {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string>();
   const [finding, setFinding] = useState(false);
-  const [found, setFound] = useState<PickupLookup | null>(null);
+  const [found, setFound] = useState<{ lookup: PickupLookup; code: string } | null>(null);
   const [camera, setCamera] = useState(false);
 
   const find = (event: FormEvent) => {
@@ -50,7 +50,8 @@ export function HandOverSearch({ organizationId }: { organizationId: string }) {
         return;
       }
       setError(undefined);
-      setFound(lookup);
+      // The code goes with the hand-over: the server checks it is this recipient's (decision 050).
+      setFound({ lookup, code: typed });
     } catch (err) {
       setError(
         err instanceof ApiError && err.status === 404
@@ -121,7 +122,8 @@ export function HandOverSearch({ organizationId }: { organizationId: string }) {
       </CardContent>
       <HandOverDialog
         organizationId={organizationId}
-        lookup={found}
+        lookup={found?.lookup ?? null}
+        pickupCode={found?.code}
         onOpenChange={(open) => !open && setFound(null)}
         onDone={reset}
       />

@@ -27,6 +27,7 @@ export function HandoverProof({ organizationId, handoverId }: { organizationId: 
       <p className="text-xs text-fg-subtle">
         {formatDateTime(h.createdAt)}
         {staff && ` · handed over by ${staff}`}
+        {h.apiKeyName && ` · through the API key “${h.apiKeyName}”`}
       </p>
       <div className="flex flex-wrap gap-2">
         {h.signatureUrl && (

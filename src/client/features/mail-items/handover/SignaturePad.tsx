@@ -1,3 +1,4 @@
+import { SIGNATURE_MAX_HEIGHT, SIGNATURE_MAX_WIDTH, SIGNATURE_PAD_MAX_DENSITY } from '@contract';
 import { Eraser } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState, type PointerEvent } from 'react';
 import { Button } from '@/components/ui/button';
@@ -16,7 +17,8 @@ const HEIGHT = 160;
 /**
  * A strip to sign on with a finger, a pen or a mouse (pointer events cover all three). The ink
  * is black on a white pad in either theme, as it is printed on the receipt; the image is sent as
- * a PNG of the pad's own pixels (device pixels, so a pen's stroke stays sharp).
+ * a PNG of the pad's own pixels (device pixels, so a pen's stroke stays sharp, up to a density of
+ * 3: within SIGNATURE_MAX_WIDTH x SIGNATURE_MAX_HEIGHT, which the server checks).
  */
 export function SignaturePad({ onChange, invalid, describedBy, id }: SignaturePadProps) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -29,7 +31,14 @@ export function SignaturePad({ onChange, invalid, describedBy, id }: SignaturePa
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas) return;
-    const ratio = window.devicePixelRatio || 1;
+    // At most the density the server takes (decision 050): a zoomed-in browser reports 5 and more,
+    // and the server refuses a PNG larger than a pad by its header.
+    const ratio = Math.min(
+      window.devicePixelRatio || 1,
+      SIGNATURE_PAD_MAX_DENSITY,
+      SIGNATURE_MAX_WIDTH / Math.max(1, canvas.clientWidth),
+      SIGNATURE_MAX_HEIGHT / HEIGHT,
+    );
     canvas.width = Math.round(canvas.clientWidth * ratio);
     canvas.height = Math.round(HEIGHT * ratio);
     const ctx = context();
