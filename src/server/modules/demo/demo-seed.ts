@@ -61,7 +61,7 @@ export async function seedDemoIfEmpty(db: Db): Promise<typeof DEMO_LOGIN | undef
           phone: '+1 503 555 01' + String(10 + firstName.length),
         })),
       )
-      .returning({ id: recipients.id });
+      .returning({ id: recipients.id, firstName: recipients.firstName, lastName: recipients.lastName });
     const [room] = await tx
       .insert(mailrooms)
       .values({ organizationId, name: 'Lobby Mailroom', description: 'Behind the front desk, ground floor' })
@@ -116,7 +116,9 @@ export async function seedDemoIfEmpty(db: Db): Promise<typeof DEMO_LOGIN | undef
           arrivedAt,
           notifiedAt: it.status === 'pending' ? null : addMs(arrivedAt, 600_000),
           deliveredAt: handedOver ? addMs(arrivedAt, DAY_MS / 2) : null,
-          collectorName: handedOver ? 'Recipient' : null,
+          // The demo's story: each delivered item was collected by its own recipient, named as
+          // the desk would type them (never a placeholder a reader could take for a name).
+          collectorName: handedOver ? `${people[it.who]!.firstName} ${people[it.who]!.lastName}` : null,
           createdBy: user.id,
         })
         .returning({ id: mailItems.id });
