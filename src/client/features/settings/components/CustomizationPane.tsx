@@ -1,4 +1,12 @@
-import { CORE_STATUSES, type OrganizationSettings, type SettingsList } from '@contract';
+import {
+  CORE_STATUSES,
+  LABEL_MATCH_THRESHOLD_MAX,
+  LABEL_MATCH_THRESHOLD_MIN,
+  LONGEST_HOLD_DAYS_MAX,
+  LONGEST_HOLD_DAYS_MIN,
+  type OrganizationSettings,
+  type SettingsList,
+} from '@contract';
 import { Info, Lock, Plus, X } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
@@ -16,8 +24,7 @@ import {
   useUpdateOrganizationSettings,
   type OrganizationSettingsChanges,
 } from '@/lib/resources/organizationSettings';
-import { LabelMatchThresholdCard } from './LabelMatchThresholdCard';
-import { LongestHoldCard } from './LongestHoldCard';
+import { NumberSettingCard } from './NumberSettingCard';
 import { SettingsCard } from './SettingsCard';
 
 const DUPLICATE = 'Value already exists';
@@ -246,20 +253,48 @@ function CustomizationForm({
           ))}
         </ul>
       </SettingsCard>
-      <LabelMatchThresholdCard
+      {/* Label reading (issue 28): how sure the match of a label's addressee must be to fill in the
+          recipient by itself; below it the clerk picks from the candidates. */}
+      <NumberSettingCard
         // a saved (or elsewhere changed) value resets the draft to it
-        key={settings.labelMatchThreshold}
+        key={`label-${settings.labelMatchThreshold}`}
+        field="labelMatchThreshold"
         settings={settings}
         isAdmin={isAdmin}
         saving={update.isPending}
         save={save}
+        title="Label reading"
+        description="When the camera reads a label, how sure the recipient match must be to fill it in."
+        label="Match threshold"
+        unit="% confidence"
+        min={LABEL_MATCH_THRESHOLD_MIN}
+        max={LABEL_MATCH_THRESHOLD_MAX}
+        note={`Between ${LABEL_MATCH_THRESHOLD_MIN} and ${LABEL_MATCH_THRESHOLD_MAX}. Below it, the clerk picks from the best matches.`}
+        saved={(value) => ({
+          title: 'Match threshold saved',
+          description: `A label's recipient is filled in when the match is at least ${value}% sure.`,
+        })}
       />
-      <LongestHoldCard
+      {/* The longest hold (decision 052): how many days in all a recipient may have an item held,
+          from the day they first held it; their page offers no later date. */}
+      <NumberSettingCard
         key={`hold-${settings.longestHoldDays}`}
+        field="longestHoldDays"
         settings={settings}
         isAdmin={isAdmin}
         saving={update.isPending}
         save={save}
+        title="Holds"
+        description="Recipients can ask the desk, on their own page, to keep an item until a date."
+        label="Longest hold"
+        unit="days in all"
+        min={LONGEST_HOLD_DAYS_MIN}
+        max={LONGEST_HOLD_DAYS_MAX}
+        note={`Counted from the day an item is first held; renewing never goes past it. Between ${LONGEST_HOLD_DAYS_MIN} and ${LONGEST_HOLD_DAYS_MAX}.`}
+        saved={(value) => ({
+          title: 'Longest hold saved',
+          description: `A recipient can have an item held for at most ${value} ${value === 1 ? 'day' : 'days'} in all.`,
+        })}
       />
     </div>
   );

@@ -1,9 +1,4 @@
-import {
-  LABEL_MATCH_THRESHOLD_MAX,
-  LABEL_MATCH_THRESHOLD_MIN,
-  UpdateOrganizationSettingsBody,
-  type OrganizationSettings,
-} from '@contract';
+import { UpdateOrganizationSettingsBody, type OrganizationSettings } from '@contract';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -11,60 +6,74 @@ import { Label } from '@/components/ui/label';
 import type { OrganizationSettingsChanges } from '@/lib/resources/organizationSettings';
 import { SettingsCard } from './SettingsCard';
 
-const thresholdSchema = UpdateOrganizationSettingsBody.shape.labelMatchThreshold.unwrap();
+/** The organization's settings that are one whole number, checked by the contract's own schema. */
+export type NumberSettingKey = 'labelMatchThreshold' | 'longestHoldDays';
 
 /**
- * Label reading (issue 28): how sure the match of a label's addressee must be to fill in the
- * recipient by itself; below it the clerk picks from the candidates. Admins edit, members read.
+ * One whole-number setting in its own card: admins edit and save it, members read it. The value is
+ * checked against the contract's schema for that field, so the card says what the server would.
  */
-export function LabelMatchThresholdCard({
+export function NumberSettingCard({
+  field,
   settings,
   isAdmin,
   saving,
   save,
+  title,
+  description,
+  label,
+  unit,
+  min,
+  max,
+  note,
+  saved,
 }: {
+  field: NumberSettingKey;
   settings: OrganizationSettings;
   isAdmin: boolean;
   saving: boolean;
   save: (changes: OrganizationSettingsChanges, done: { title: string; description: string }) => void;
+  title: string;
+  description: string;
+  label: string;
+  /** Beside the input: "% confidence", "days in all". */
+  unit: string;
+  min: number;
+  max: number;
+  /** Under the input while nothing is wrong. */
+  note: string;
+  /** The toast after a save. */
+  saved: (value: number) => { title: string; description: string };
 }) {
   const id = useId();
-  const [value, setValue] = useState(String(settings.labelMatchThreshold));
+  const current = String(settings[field]);
+  const [value, setValue] = useState(current);
   const [problem, setProblem] = useState<string | null>(null);
-  const changed = value.trim() !== String(settings.labelMatchThreshold);
+  const changed = value.trim() !== current;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const number = value.trim() === '' ? Number.NaN : Number(value);
-    const result = thresholdSchema.safeParse(number);
+    const result = UpdateOrganizationSettingsBody.shape[field].unwrap().safeParse(number);
     if (!result.success) {
       setProblem(result.error.issues[0]?.message ?? 'Invalid value');
       return;
     }
     setProblem(null);
-    save(
-      { labelMatchThreshold: result.data },
-      {
-        title: 'Match threshold saved',
-        description: `A label's recipient is filled in when the match is at least ${result.data}% sure.`,
-      },
-    );
+    save({ [field]: result.data }, saved(result.data));
   };
 
   return (
-    <SettingsCard
-      title="Label reading"
-      description="When the camera reads a label, how sure the recipient match must be to fill it in."
-    >
+    <SettingsCard title={title} description={description}>
       <form onSubmit={submit} noValidate className="space-y-1.5">
-        <Label htmlFor={id}>Match threshold</Label>
+        <Label htmlFor={id}>{label}</Label>
         <div className="flex flex-wrap items-center gap-2">
           <Input
             id={id}
             type="number"
             inputMode="numeric"
-            min={LABEL_MATCH_THRESHOLD_MIN}
-            max={LABEL_MATCH_THRESHOLD_MAX}
+            min={min}
+            max={max}
             step={1}
             value={value}
             disabled={!isAdmin}
@@ -76,7 +85,7 @@ export function LabelMatchThresholdCard({
             }}
             className="w-20"
           />
-          <span className="text-sm text-fg-muted">% confidence</span>
+          <span className="text-sm text-fg-muted">{unit}</span>
           {isAdmin && changed && (
             <Button type="submit" size="sm" variant="outline" disabled={saving}>
               Save
@@ -88,8 +97,7 @@ export function LabelMatchThresholdCard({
           className={problem ? 'text-sm text-red-600 dark:text-red-400' : 'text-xs text-fg-subtle'}
           role={problem ? 'alert' : undefined}
         >
-          {problem ??
-            `Between ${LABEL_MATCH_THRESHOLD_MIN} and ${LABEL_MATCH_THRESHOLD_MAX}. Below it, the clerk picks from the best matches.`}
+          {problem ?? note}
         </p>
       </form>
     </SettingsCard>
