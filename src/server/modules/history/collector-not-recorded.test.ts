@@ -92,7 +92,7 @@ describe('a delivered item without a recorded collector', () => {
     const res = await admin.post('/api/handovers', {
       itemIds: [item.id],
       collectorName: 'Amara Okafor',
-      identifiedBy: 'pickup_code',
+      identifiedBy: 'id_checked',
     });
     expect(res.statusCode, res.body).toBe(201);
     await drain();
