@@ -228,6 +228,18 @@ describe('hand-over by pickup code', () => {
       expect((await api<{ status: string }>(page, 'GET', `/api/mail-items/${first.id}`)).status).toBe('delivered');
       expect((await api<{ status: string }>(page, 'GET', `/api/mail-items/${second.id}`)).status).not.toBe('delivered');
       await stack.screenshot(page, 'handover-from-row-desktop-light');
+
+      // Moved out and deactivated, Yara collects the letter: their code opens nothing, their row still does.
+      await api(page, 'PUT', `/api/recipients/${recipient.id}`, { isActive: false });
+      await page.getByRole('button', { name: 'Delivered: Letter for Yara Proof Required' }).click();
+      await expect.poll(() => dialog.isVisible()).toBe(true);
+      expect(await dialog.getByLabel('ID checked').isChecked()).toBe(true);
+      await sign(page);
+      await dialog.getByRole('button', { name: 'Hand over 1 item' }).click();
+      await expect.poll(() => page.getByText('1 item handed to Yara Proof Required.').last().isVisible()).toBe(true);
+      await expect
+        .poll(async () => (await api<{ status: string }>(page, 'GET', `/api/mail-items/${second.id}`)).status)
+        .toBe('delivered');
     } finally {
       await api(page, 'PUT', `/api/organization-settings/${orgId}`, settings);
       await context.close();

@@ -12,8 +12,9 @@ export const PICKUP_CODE_LENGTH = 6;
 
 export const PICKUP_CODE_INVALID = 'A pickup code is 6 letters and digits, like K7M-4PX';
 export const PICKUP_CODE_NOT_FOUND = 'No recipient has this pickup code. Check it, or search by name';
+/** No name in it: the lookup says whose code it is to nobody. Their items' rows still hand over (by ID). */
 export const PICKUP_CODE_INACTIVE =
-  'This pickup code belongs to a deactivated recipient, so it opens nothing. Reactivate them under Recipients to hand their items over';
+  'This pickup code belongs to a deactivated recipient, so it opens nothing. Find their item by name and check their ID, or reactivate them under Recipients';
 export const TOO_MANY_PICKUP_CODE_MISSES =
   'Too many pickup codes that match nobody. Wait a minute, or find the recipient by name';
 

@@ -784,6 +784,10 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
     url: `/api/pickups/lookup?code=${await pickupCodeOf(s.recipientId)}`,
     ok: 200,
   }),
+  'GET /api/recipients/:id/pickup-lookup': async (s) => ({
+    url: `/api/recipients/${s.recipientId}/pickup-lookup`,
+    ok: 200,
+  }),
   'GET /api/expected-packages/match': async (s) => {
     const tracking = `EXP${uid()}`;
     await t.db.insert(expectedPackages).values({

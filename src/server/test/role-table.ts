@@ -733,6 +733,15 @@ export const ROLE_TABLE = [
   {
     group: 'Pickups',
     method: 'GET',
+    path: '/api/recipients/:id/pickup-lookup',
+    access: 'member',
+    organization: 'header',
+    rowParam: 'id',
+    what: 'The same, found by the recipient (a hand-over from an item’s row): no code guessed, a deactivated recipient found too',
+  },
+  {
+    group: 'Pickups',
+    method: 'GET',
     path: '/api/expected-packages/match',
     access: 'member',
     organization: 'header',

@@ -4,28 +4,33 @@ import { queryShape } from '../../db/prepared';
 import { waitingForRecipientJson } from '../mail-items/mail-items.repository';
 import { recipients } from '../../db/schema';
 
+/** What a pickup lookup finds the recipient by: the code the collector shows, or the row the desk chose. */
+export type PickupLookupBy = { code: string } | { recipientId: string };
+
 /** Pickup codes live on the recipient's row (PostgreSQL draws them: migration 0022, decision 031). */
 export const pickupCodesRepository = {
   /**
    * The lookup's whole reply (PickupLookup) as JSON, built by PostgreSQL in one prepared statement:
-   * the holder of `code` (one read of recipients_pickup_code_org_idx) with their proxies, and at
-   * most `limit` of their waiting items, with whether the holder is active. Undefined when nobody
-   * in the organization holds the code.
+   * the recipient holding `code` (one read of recipients_pickup_code_org_idx) or having the id
+   * `recipientId` (the primary key), with their proxies and at most `limit` of their waiting items,
+   * and whether they are active. Undefined when nobody in the organization holds the code or id.
    */
   async lookupJson(
     db: DbOrTx,
     organizationId: string,
-    code: string,
+    by: PickupLookupBy,
     limit: number,
   ): Promise<{ body: string; active: boolean } | undefined> {
-    const rows = await queryShape<{ body: string | null; active: boolean }, { organizationId: string; code: string }>(
+    // The two keys are two statement texts (two shapes), each a plain index read.
+    const [column, value] = 'code' in by ? (['pickup_code', by.code] as const) : (['id', by.recipientId] as const);
+    const rows = await queryShape<{ body: string | null; active: boolean }, { organizationId: string; value: string }>(
       db,
-      `pickups.lookup ${limit}`,
-      { organizationId, code },
+      `pickups.lookup ${column} ${limit}`,
+      { organizationId, value },
       (v) => sql`
         with holder as (
           select r.id, r.organization_id, r.first_name, r.last_name, r.email, r.unit, r.department, r.is_active
-          from recipients r where r.pickup_code = ${v.code} and r.organization_id = ${v.organizationId}
+          from recipients r where r.${sql.raw(column)} = ${v.value} and r.organization_id = ${v.organizationId}
         )
         select json_build_object(
           'recipient', json_build_object(

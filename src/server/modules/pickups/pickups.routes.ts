@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
   IdParams,
@@ -17,6 +18,13 @@ export function pickupsRoutes(app: App, pickups: PickupsService) {
   const tags = ['Pickups'];
   const guards = [app.authenticate, app.requireOrganization];
 
+  // A code is as good as a key to someone's parcels: no cache keeps either answer.
+  const lookupReply = (reply: FastifyReply, json: string) =>
+    reply
+      .header('cache-control', 'no-store')
+      .type('application/json; charset=utf-8')
+      .send(Buffer.from(json) as never);
+
   app.get('/api/pickups/lookup', {
     schema: {
       tags,
@@ -24,17 +32,25 @@ export function pickupsRoutes(app: App, pickups: PickupsService) {
         'Whose pickup code it is (typed, scanned or read by the camera; spaces, dashes and case do not matter) ' +
         'and their items still waiting, oldest first',
       querystring: PickupLookupQuery,
+      response: { 200: PickupLookup, ...errorReplies(400, 401, 403, 404, 409, 429) },
+    },
+    preValidation: guards,
+    handler: async (request, reply) =>
+      lookupReply(reply, await pickups.lookup(callerOf(request), { code: request.query.code })),
+  });
+
+  app.get('/api/recipients/:id/pickup-lookup', {
+    schema: {
+      tags,
+      summary:
+        'What the pickup-code lookup shows, found by the recipient instead (a hand-over started from an item’s ' +
+        'row): not a guess, so not counted against pickup-code misses, and a deactivated recipient is found too',
+      params: IdParams,
       response: { 200: PickupLookup, ...errorReplies(400, 401, 403, 404) },
     },
     preValidation: guards,
-    handler: async (request, reply) => {
-      // A code is as good as a key to someone's parcels: no cache keeps the answer.
-      const json = await pickups.lookup(callerOf(request), request.query.code);
-      return reply
-        .header('cache-control', 'no-store')
-        .type('application/json; charset=utf-8')
-        .send(Buffer.from(json) as never);
-    },
+    handler: async (request, reply) =>
+      lookupReply(reply, await pickups.lookup(callerOf(request), { recipientId: request.params.id })),
   });
 
   app.get('/api/recipients/:id/pickup-code', {

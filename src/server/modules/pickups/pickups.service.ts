@@ -18,7 +18,7 @@ import { conflict, notFound, tooManyRequests } from '../../lib/errors';
 import * as rateLimiter from '../../lib/rate-limiter';
 import { violatedUniqueConstraint } from '../../lib/pg-errors';
 import { RECIPIENT_NOT_FOUND } from '../recipients/recipients.service';
-import { pickupCodesRepository } from './pickup-codes.repository';
+import { pickupCodesRepository, type PickupLookupBy } from './pickup-codes.repository';
 import { proxiesRepository } from './proxies.repository';
 
 /** More than a desk hands over at once; the lookup shows the oldest this many. */
@@ -72,14 +72,24 @@ type OrgScope = Pick<OrgCaller, 'organizationId'>;
 export function createPickupsService({ db }: Deps) {
   return {
     /**
-     * Whose code it is, who may collect for them, and their items still waiting (pending or
-     * notified), oldest first, as the reply's JSON (PickupLookup). A code of another organization,
-     * a regenerated one or a wrong one are all the same 404, counted as misses (tryPickupCode);
-     * a deactivated recipient's is a 409 that says so.
+     * Whose code it is (or who the recipient is), who may collect for them, and their items still
+     * waiting (pending or notified), oldest first, as the reply's JSON (PickupLookup).
+     *
+     * By code: a code of another organization, a regenerated one or a wrong one are all the same
+     * 404, counted as misses (tryPickupCode); a deactivated recipient's is a 409 that says so.
+     * By recipient id (the desk starting a hand-over from an item's row): nothing is guessed, so
+     * nothing counts against the misses, and a deactivated recipient's items are found too (a
+     * resident who moved out collects; the hand-over then names them by ID or as known to staff,
+     * since their code is refused there); another organization's recipient is 404.
      */
-    async lookup(caller: Pick<OrgCaller, 'organizationId' | 'userId'>, code: string): Promise<string> {
+    async lookup(caller: Pick<OrgCaller, 'organizationId' | 'userId'>, by: PickupLookupBy): Promise<string> {
+      if ('recipientId' in by) {
+        const found = await pickupCodesRepository.lookupJson(db, caller.organizationId, by, LOOKUP_MAX_ITEMS);
+        if (!found) throw notFound(RECIPIENT_NOT_FOUND);
+        return found.body;
+      }
       const attempt = await tryPickupCode(db, caller);
-      const found = await pickupCodesRepository.lookupJson(db, caller.organizationId, code, LOOKUP_MAX_ITEMS);
+      const found = await pickupCodesRepository.lookupJson(db, caller.organizationId, by, LOOKUP_MAX_ITEMS);
       if (!found) throw notFound(PICKUP_CODE_NOT_FOUND);
       // A deactivated recipient's code opens nothing (decision 050); it still counts as a miss.
       if (!found.active) throw conflict(PICKUP_CODE_INACTIVE, 'recipient_inactive');

@@ -361,3 +361,90 @@ describe('guessing pickup codes (issue 41, item 14; decision 050)', () => {
     expect((await member.get(`/api/pickups/lookup?code=${code}`)).statusCode).toBe(200);
   });
 });
+
+describe('GET /api/recipients/:id/pickup-lookup (a hand-over from an item’s row)', () => {
+  const byRecipient = (c: Client, id: string) => c.get(`/api/recipients/${id}/pickup-lookup`);
+
+  it('answers what the code’s lookup answers, to members and admins alike, and not signed out', async () => {
+    const { admin, member, recipient } = await desk();
+    const first = await logItem(member, recipient.id);
+    const second = await logItem(member, recipient.id, 'notified');
+    await logItem(member, recipient.id, 'delivered');
+    await create(admin, `/api/recipients/${recipient.id}/proxies`, { name: 'Chidi Okafor' });
+    const { code } = await codeOf(member, recipient.id);
+    const byCode = await member.get(`/api/pickups/lookup?code=${code}`);
+
+    for (const who of [member, admin]) {
+      const res = await byRecipient(who, recipient.id);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.json()).toEqual(byCode.json());
+      expect(res.json<Lookup>().items.map((i) => i.id)).toEqual([first.id, second.id]);
+    }
+    const signedOut = await t.app.inject({
+      method: 'GET',
+      url: `/api/recipients/${recipient.id}/pickup-lookup`,
+      headers: { 'x-organization-id': admin.organizationId! },
+    });
+    expect(signedOut.statusCode).toBe(401);
+  });
+
+  it('finds a deactivated recipient’s waiting items, whose code opens nothing', async () => {
+    const { admin, member, recipient } = await desk();
+    const item = await logItem(member, recipient.id);
+    const { code } = await codeOf(member, recipient.id);
+    expect((await admin.put(`/api/recipients/${recipient.id}`, { isActive: false })).statusCode).toBe(200);
+
+    expect((await member.get(`/api/pickups/lookup?code=${code}`)).statusCode).toBe(409);
+    const res = await byRecipient(member, recipient.id);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json<Lookup & { recipient: { isActive: boolean } }>();
+    expect(body.recipient).toMatchObject({ id: recipient.id, firstName: 'Amara', isActive: false });
+    expect(body.items.map((i) => i.id)).toEqual([item.id]);
+  });
+
+  it('refuses an id that is not one with 400, and answers 404 for an unknown one', async () => {
+    const { member } = await desk();
+    for (const id of ['not-an-id', '123', `${crypto.randomUUID()}x`]) {
+      const res = await byRecipient(member, id);
+      expect(res.statusCode, id).toBe(400);
+      expect(res.json().code, id).toBe('validation_error');
+    }
+    const unknown = await byRecipient(member, crypto.randomUUID());
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ message: 'Recipient not found', code: 'not_found' });
+  });
+
+  it('answers 404 for another organization’s recipient, as for one that does not exist, showing nothing of theirs', async () => {
+    const a = await desk('A');
+    const b = await desk('B');
+    await logItem(b.member, b.recipient.id);
+    for (const who of [a.member, a.admin]) {
+      const res = await byRecipient(who, b.recipient.id);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ message: 'Recipient not found', code: 'not_found' });
+    }
+  });
+
+  it('spends nothing of the pickup-code guessing budget, for an active or a deactivated recipient', async () => {
+    const { admin, member, recipient } = await desk();
+    const moved = await create(admin, '/api/recipients', { firstName: 'Omar', lastName: 'Said' });
+    await logItem(member, recipient.id);
+    await logItem(member, moved.id);
+    expect((await admin.put(`/api/recipients/${moved.id}`, { isActive: false })).statusCode).toBe(200);
+    const taken = await Promise.all([recipient.id, moved.id].map(async (id) => (await codeOf(admin, id)).code));
+
+    // Twelve rows opened for a hand-over, more than a person's misses in a minute…
+    for (let n = 0; n < 12; n++) {
+      expect((await byRecipient(member, n % 2 ? moved.id : recipient.id)).statusCode).toBe(200);
+    }
+    // …and every one of the person's ten misses is still there, and no more.
+    const guesses = wrongCodes(PICKUP_CODE_MISSES_PER_PERSON + 1, taken.map(normalisePickupCode));
+    for (const guess of guesses.slice(0, PICKUP_CODE_MISSES_PER_PERSON)) {
+      expect((await member.get(`/api/pickups/lookup?code=${guess}`)).statusCode, guess).toBe(404);
+    }
+    expect((await member.get(`/api/pickups/lookup?code=${guesses.at(-1)}`)).statusCode).toBe(429);
+    // Once the code budget is spent, the rows still open: they guess nothing.
+    expect((await byRecipient(member, moved.id)).statusCode).toBe(200);
+  });
+});

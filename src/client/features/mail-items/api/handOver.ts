@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { HandOverBody, Handover, PickupLookup, RecipientPickupCode } from '@contract';
+import type { HandOverBody, Handover, PickupLookup } from '@contract';
 import { apiRequest } from '@/lib/api';
 import { mailItemsQueryKey } from '@/lib/resources/keys';
 import { invalidateMailItems } from './invalidateMailItems';
@@ -12,19 +12,15 @@ export function lookupPickupCode(organizationId: string, code: string) {
 }
 
 /**
- * A recipient's waiting items as their code would find them: for a hand-over started from one of
- * their items' rows, when the organization requires proof (the desk has no code in hand).
+ * A recipient's waiting items as their code would show them, found by the recipient: for a
+ * hand-over started from one of their items' rows when the organization requires proof (the desk
+ * has no code in hand). Not a guess, so no pickup-code miss is counted, and a deactivated
+ * recipient's items are found too.
  */
-export async function lookupRecipient(organizationId: string, recipientId: string) {
-  const { code } = await apiRequest<RecipientPickupCode>(
-    'GET',
-    `/api/recipients/${recipientId}/pickup-code`,
-    undefined,
-    {
-      organizationId,
-    },
-  );
-  return lookupPickupCode(organizationId, code);
+export function lookupByRecipient(organizationId: string, recipientId: string) {
+  return apiRequest<PickupLookup>('GET', `/api/recipients/${recipientId}/pickup-lookup`, undefined, {
+    organizationId,
+  });
 }
 
 /** Hands items over with proof, all or none; the lists, counters and dashboard refresh. */

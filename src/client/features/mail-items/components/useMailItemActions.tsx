@@ -6,7 +6,7 @@ import { openPrintView, printSlipsPath } from '@/lib/printing';
 import { toastFailure } from '@/lib/useErrorToast';
 import { useOrganizationSettings } from '@/lib/resources/organizationSettings';
 import { useDeleteMailItem } from '../api/deleteMailItem';
-import { lookupRecipient } from '../api/handOver';
+import { lookupByRecipient } from '../api/handOver';
 import { conflictOf, useUpdateMailItem } from '../api/updateMailItem';
 import type { SeenItem } from '../conflict';
 import { recipientFullName, typeLabel } from '../mailItemFormat';
@@ -78,7 +78,7 @@ export function useMailItemActions(organizationId: string) {
     }
     setOpening(item.id);
     try {
-      const lookup = await lookupRecipient(organizationId, item.recipientId);
+      const lookup = await lookupByRecipient(organizationId, item.recipientId);
       if (lookup.items.some((i) => i.id === item.id)) setHandingOver({ lookup, itemId: item.id });
       else toast({ title: 'Already handed over', description: 'Refresh to see who collected it.' });
     } catch (err) {
