@@ -1,3 +1,4 @@
+import { sql, type SQL } from 'drizzle-orm';
 import { EXPECTED_PACKAGE_DAYS, trackingKey } from '../../../contract';
 import type { ProcessedPhoto } from '../photos/photo-processing';
 import {
@@ -382,6 +383,67 @@ export const REMOVE: Statement<Removal[], { id: string }> = {
   text: REMOVE_TEXT,
   values: removeParams.values,
 };
+
+/** The free-text columns of an item an erasure may rewrite (decision 015). */
+export type ScrubbedColumn = 'collectorName' | 'sender' | 'notes' | 'description' | 'senderAddress';
+
+/**
+ * What an erasure of a recipient's personal data (decision 015) rewrites in mail items, as SQL
+ * over the item `i` the recipients module works out (it knows the names to look for).
+ */
+export type ItemScrub = {
+  /** Which of the organization's items. */
+  where: SQL;
+  /** Each column's new value; an item is written only when one of them changes. */
+  set: Partial<Record<ScrubbedColumn, SQL>>;
+  /**
+   * Their photos go too: the item loses its photo (which alone makes it changed), and the photo's
+   * row is deleted unless an item `x` for which `keep` holds still shows it.
+   */
+  removePhotos?: { keep: SQL };
+};
+
+/**
+ * The erasure's rewrite of items (scrubItems): built per call, as its SQL carries the names the
+ * erasure looks for. Answers the ids of the items changed and how many photos were deleted.
+ */
+export function scrubStatement(organizationId: string, scrub: ItemScrub): SQL {
+  const columns = (Object.keys(scrub.set) as ScrubbedColumn[]).map((k) => [k, col[k]] as const);
+  const list = (alias: string) => sql.raw(columns.map(([, c]) => `${alias}.${c}`).join(', '));
+  const photos = scrub.removePhotos;
+  return sql`
+    with old as (
+      select i.${sql.raw(col.id)}, i.${sql.raw(col.photoId)},
+        ${sql.join(
+          columns.map(([k, c]) => sql`${scrub.set[k]!} as ${sql.raw(c)}`),
+          sql`, `,
+        )}
+      from mail_items i
+      where i.${sql.raw(col.organizationId)} = ${organizationId} and (${scrub.where})
+      for update
+    ), changed as (
+      update mail_items x
+      set ${sql.raw(columns.map(([, c]) => `${c} = o.${c}`).join(', '))}${sql.raw(photos ? `, ${col.photoId} = null` : '')},
+          ${sql.raw(`${col.revision} = x.${col.revision} + 1, ${col.updatedAt} = now()`)}
+      from old o
+      where x.${sql.raw(col.organizationId)} = ${organizationId} and x.${sql.raw(col.id)} = o.${sql.raw(col.id)}
+        and ((${list('x')}) is distinct from (${list('o')})${sql.raw(photos ? ` or x.${col.photoId} is not null` : '')})
+      returning x.${sql.raw(col.id)} as id, o.${sql.raw(col.photoId)} as photo_id
+    ), gone as (
+      ${
+        photos
+          ? sql`delete from photos p
+        where p.organization_id = ${organizationId}
+          and p.id in (select c.photo_id from changed c where c.photo_id is not null)
+          and not exists (
+            select 1 from mail_items x
+            where x.${sql.raw(col.organizationId)} = p.organization_id and x.${sql.raw(col.photoId)} = p.id and (${photos.keep}))
+        returning p.id`
+          : sql`select null::uuid as id where false`
+      }
+    )
+    select array(select id from changed)::text[] as ids, (select count(*) from gone)::int as photos`;
+}
 
 /** Every statement of the writer, for the committed .sql files (statements.test.ts). */
 export const WRITER_STATEMENTS: ReadonlyArray<Statement<never, unknown>> = [

@@ -28,6 +28,8 @@ import {
   READ_LOCKED_WITH_RELATIONS,
   REMOVE,
   STORAGE_CHECK,
+  scrubStatement,
+  type ItemScrub,
   type Edit,
   type IntakeOutcome,
   type IntakeValues,
@@ -49,6 +51,8 @@ export type {
   Removal,
   StorageOutcome,
   VersionedItem,
+  ItemScrub,
+  ScrubbedColumn,
 } from './mail-items.statements';
 
 /**
@@ -101,6 +105,29 @@ function run<B, R extends pg.QueryResultRow>(db: Queryable, statement: Statement
   return db.query<R>({ name: statement.name, text: statement.text, values: statement.values(batch) });
 }
 
+/**
+ * A unit of work of the writer: where its statements run, and the items they wrote. Every
+ * statement that writes items notes their keys here, and the unit announces them all to the live
+ * desk (decision 043) when it ends: inside its transaction (PostgreSQL delivers the message at
+ * commit, and only then), or right after an autocommitted batch. No write path announces by
+ * hand, so a new one cannot forget to.
+ */
+export type WriteUnit<D extends Queryable = Queryable> = { db: D; written: ItemKey[] };
+const unitOn = <D extends Queryable>(db: D): WriteUnit<D> => ({ db, written: [] });
+/** Tells the live desk what the unit wrote, through its own connection (nothing when it wrote nothing). */
+const announce = (unit: WriteUnit) => publishLiveChanges(unit.db, mailItemChanges(unit.written));
+
+/**
+ * Runs `work` in a transaction the caller holds (a pg client in one, or a Drizzle transaction)
+ * and announces what it wrote before the transaction commits.
+ */
+async function inUnit<D extends Queryable, T>(db: D, work: (unit: WriteUnit<D>) => Promise<T>): Promise<T> {
+  const unit = unitOn(db);
+  const result = await work(unit);
+  await announce(unit);
+  return result;
+}
+
 export type IntakeResult = { outcome: IntakeOutcome; item?: MailItemWithRelations };
 
 /**
@@ -108,10 +135,13 @@ export type IntakeResult = { outcome: IntakeOutcome; item?: MailItemWithRelation
  * batch. Ids are chosen here, so each answer finds its row and an item can name its photo in the
  * same statement (foreign keys are checked at its end).
  */
-export async function runIntakes(db: Queryable, batch: IntakeValues[]): Promise<IntakeResult[]> {
+export async function runIntakes(unit: WriteUnit, batch: IntakeValues[]): Promise<IntakeResult[]> {
   const prepared = batch.map((v) => ({ id: crypto.randomUUID(), photoId: v.photo ? crypto.randomUUID() : null, v }));
-  const { rows } = await run(db, INTAKE, prepared);
+  const { rows } = await run(unit.db, INTAKE, prepared);
   const byId = new Map(rows.map((r) => [r.input_id, r]));
+  for (const p of prepared) {
+    if (byId.get(p.id)?.outcome === 'ok') unit.written.push({ organizationId: p.v.organizationId, id: p.id });
+  }
   return prepared.map(({ id }) => {
     const row = byId.get(id)!;
     return row.outcome === 'ok' ? { outcome: 'ok', item: itemWithRelationsFromRow(row) } : { outcome: row.outcome };
@@ -153,10 +183,11 @@ export async function checkStorage(
  * edit, undefined when its item changed (or went) meanwhile. Two edits of one item must not
  * share a batch.
  */
-export async function applyEdits(db: Queryable, batch: Edit[]): Promise<Array<MailItemWithRelations | undefined>> {
+export async function applyEdits(unit: WriteUnit, batch: Edit[]): Promise<Array<MailItemWithRelations | undefined>> {
   const prepared = batch.map((e) => ({ ...e, newPhotoId: e.photo ? crypto.randomUUID() : null }));
-  const { rows } = await run(db, EDIT, prepared);
+  const { rows } = await run(unit.db, EDIT, prepared);
   const byId = new Map(rows.map((r) => [r.id as string, itemWithRelationsFromRow(r)]));
+  for (const e of batch) if (byId.has(e.id)) unit.written.push({ organizationId: e.organizationId, id: e.id });
   return batch.map((e) => byId.get(e.id));
 }
 
@@ -171,9 +202,11 @@ export async function readWithRelationsForUpdate(
 }
 
 /** Deletes items with their photos, writing their history rows and events; answers the ids deleted. */
-export async function removeItems(db: Queryable, batch: Removal[]): Promise<Set<string>> {
-  const { rows } = await run(db, REMOVE, batch);
-  return new Set(rows.map((r) => r.id));
+export async function removeItems(unit: WriteUnit, batch: Removal[]): Promise<Set<string>> {
+  const { rows } = await run(unit.db, REMOVE, batch);
+  const removed = new Set(rows.map((r) => r.id));
+  for (const r of batch) if (removed.has(r.id)) unit.written.push({ organizationId: r.organizationId, id: r.id });
+  return removed;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -243,31 +276,27 @@ export function createMailItemWriter(pool: pg.Pool, log?: FastifyBaseLogger) {
   const batching = { maxSize: 64, maxInFlight: 4 };
 
   /**
-   * Tells the live desk (decision 043) what an autocommitted batch wrote, in one statement after
-   * it, awaited in the batch's turn: unawaited, an overloaded instance piled these statements up
-   * on the pool without bound (bench:live-streams collapsed to 3 req/s). Never throws: the batch committed, and a failure here must not make the batcher retry it
-   * one by one (that would write it twice); a stream that misses it is refreshed at its next
-   * reconnect, and its re-check of the session is unaffected.
+   * An autocommitted unit (a batch's one statement) and its announcement (decision 043), in one
+   * statement after it, awaited in the batch's turn: unawaited, an overloaded instance piled these
+   * statements up on the pool without bound (bench:live-streams collapsed to 3 req/s). The
+   * announcement never throws: the batch committed, and a failure here must not make the batcher
+   * retry it one by one (that would write it twice); a stream that misses it is refreshed at its
+   * next reconnect, and its re-check of the session is unaffected.
    */
-  async function announce(items: Array<{ organizationId: string; id: string } | undefined>) {
-    const written = items.filter((i): i is { organizationId: string; id: string } => i !== undefined);
+  async function autocommitted<T>(work: (unit: WriteUnit) => Promise<T>): Promise<T> {
+    const unit = unitOn(pool);
+    const result = await work(unit);
     try {
-      await publishLiveChanges(pool, mailItemChanges(written));
+      await announce(unit);
     } catch (err) {
       log?.warn({ err }, 'live desk: a mail item change could not be announced');
     }
+    return result;
   }
-  const keyOf = (item: MailItemWithRelations | undefined) =>
-    item ? { organizationId: item.item.organizationId, id: item.item.id } : undefined;
 
   // A batch serves several requests, perhaps of several organizations: it runs scoped to those.
   const intakeBatch = createBatcher(
-    (batch: IntakeValues[]) =>
-      withTenants(orgsOf(batch), async () => {
-        const results = await runIntakes(pool, batch);
-        await announce(results.map((r) => keyOf(r.item)));
-        return results;
-      }),
+    (batch: IntakeValues[]) => withTenants(orgsOf(batch), () => autocommitted((unit) => runIntakes(unit, batch))),
     batching,
   );
   const readBatch = createBatcher(
@@ -275,34 +304,31 @@ export function createMailItemWriter(pool: pg.Pool, log?: FastifyBaseLogger) {
     batching,
   );
   const editBatch = createBatcher(
-    (edits: Edit[]) =>
-      withTenants(orgsOf(edits), async () => {
-        const written = await applyEdits(pool, edits);
-        await announce(written.map(keyOf));
-        return written;
-      }),
+    (edits: Edit[]) => withTenants(orgsOf(edits), () => autocommitted((unit) => applyEdits(unit, edits))),
     {
       ...batching,
       keyOf: (e: Edit) => e.id, // two edits of one item go in turn
     },
   );
-  /** A transaction of its own, scoped to the organization it writes for. */
-  const transaction = <T>(organizationId: string, work: (client: pg.PoolClient) => Promise<T>) =>
-    withTenants([organizationId], () => withPgTransaction(pool, work));
+  /**
+   * A transaction of its own, scoped to the organization it writes for: what it wrote is
+   * announced just before it commits.
+   */
+  const transaction = <T>(organizationId: string, work: (unit: WriteUnit<pg.PoolClient>) => Promise<T>) =>
+    withTenants([organizationId], () => withPgTransaction(pool, (client) => inUnit(client, work)));
 
   /** Logs an item for an organization with a monthly cap or on trial, in the caller's transaction: counted under the usage lock. */
-  async function intakeCounted(client: pg.PoolClient, values: IntakeValues) {
-    const usage = await checkPackageAllowance(client, values.organizationId);
+  async function intakeCounted(unit: WriteUnit<pg.PoolClient>, values: IntakeValues) {
+    const usage = await checkPackageAllowance(unit.db, values.organizationId);
     if (usage === 'package_limit') throw new AppError(402, PACKAGE_LIMIT_MESSAGE, 'package_limit');
     if (usage !== 'counted') throw writeBlockError(usage);
-    const [result] = await runIntakes(client, [{ ...values, refuseCapped: false }]);
-    if (result!.item) await publishLiveChanges(client, mailItemChanges([keyOf(result!.item)!]));
+    const [result] = await runIntakes(unit, [{ ...values, refuseCapped: false }]);
     return result!;
   }
 
   /** Logs an item for an organization with a monthly cap or on trial: serialised, counted, exact. */
   function intakeWithinCap(values: IntakeValues) {
-    return transaction(values.organizationId, (client) => intakeCounted(client, values));
+    return transaction(values.organizationId, (unit) => intakeCounted(unit, values));
   }
 
   /**
@@ -316,7 +342,7 @@ export function createMailItemWriter(pool: pg.Pool, log?: FastifyBaseLogger) {
   async function remembered<T>(
     organizationId: string,
     claim: IdempotencyClaim,
-    work: (client: pg.PoolClient) => Promise<T>,
+    work: (unit: WriteUnit<pg.PoolClient>) => Promise<T>,
     answer: (result: T) => StoredAnswer,
   ): Promise<Answered> {
     const find = () => withTenants([organizationId], () => idempotencyRepository.find(pool, organizationId, claim));
@@ -324,9 +350,9 @@ export function createMailItemWriter(pool: pg.Pool, log?: FastifyBaseLogger) {
     if (stored) return replayOf(stored, claim);
     try {
       return await writing(() =>
-        transaction(organizationId, async (client) => {
-          const stored = answer(await work(client));
-          await idempotencyRepository.remember(client, organizationId, claim, stored);
+        transaction(organizationId, async (unit) => {
+          const stored = answer(await work(unit));
+          await idempotencyRepository.remember(unit.db, organizationId, claim, stored);
           return { ...stored, replayed: false };
         }),
       );
@@ -355,28 +381,27 @@ export function createMailItemWriter(pool: pg.Pool, log?: FastifyBaseLogger) {
 
   /** The hand-over's work inside its transaction (see handOverTogether). */
   async function handOverIn<P>(
-    client: pg.PoolClient,
+    unit: WriteUnit,
     organizationId: string,
     ids: string[],
     record: (db: Queryable, items: VersionedItem[]) => Promise<P>,
     plan: (before: VersionedItem, proof: P) => Edit,
   ): Promise<{ proof: P; items: MailItemWithRelations[] }> {
     const keys = [...ids].sort().map((id) => ({ organizationId, id }));
-    const rows = await readForEdit(client, keys, true);
+    const rows = await readForEdit(unit.db, keys, true);
     const found = rows.map((before) => {
       if (!before) throw notFound(MAIL_ITEM_NOT_FOUND);
       return before;
     });
-    const proof = await record(client, found);
+    const proof = await record(unit.db, found);
     const written = await writing(() =>
       applyEdits(
-        client,
+        unit,
         found.map((before) => plan(before, proof)),
       ),
     );
     // Locked rows cannot have changed since they were read.
     if (written.some((item) => !item)) throw new AppError(500, 'A locked mail item changed during its hand-over');
-    await publishLiveChanges(client, mailItemChanges(keys));
     const byId = new Map(written.map((w) => [w!.item.id, w!]));
     return { proof, items: ids.map((id) => byId.get(id)!) };
   }
@@ -408,13 +433,12 @@ export function createMailItemWriter(pool: pg.Pool, log?: FastifyBaseLogger) {
       return remembered(
         values.organizationId,
         claim,
-        async (client) => {
-          const [first] = await runIntakes(client, [{ ...values, refuseCapped: true }]);
-          // A capped organization's intake is counted (and announced to the live desk) by intakeCounted.
-          const capped = first!.outcome === 'capped';
-          const result = capped ? await intakeCounted(client, { ...values, refuseCapped: false }) : first!;
+        async (unit) => {
+          const [first] = await runIntakes(unit, [{ ...values, refuseCapped: true }]);
+          // A capped organization's intake is counted by intakeCounted.
+          const result =
+            first!.outcome === 'capped' ? await intakeCounted(unit, { ...values, refuseCapped: false }) : first!;
           if (!result.item) throw storageError(result.outcome);
-          if (!capped) await publishLiveChanges(client, mailItemChanges([keyOf(result.item)!]));
           return result.item;
         },
         answer,
@@ -435,11 +459,10 @@ export function createMailItemWriter(pool: pg.Pool, log?: FastifyBaseLogger) {
       return remembered(
         organizationId,
         claim,
-        async (client) => {
-          const [before] = await readForEdit(client, [key], true);
-          const [edited] = await applyEdits(client, [await planned(organizationId, before, planner, client)]);
+        async (unit) => {
+          const [before] = await readForEdit(unit.db, [key], true);
+          const [edited] = await applyEdits(unit, [await planned(organizationId, before, planner, unit.db)]);
           if (!edited) throw new AppError(500, 'A locked mail item changed during its edit');
-          await publishLiveChanges(client, mailItemChanges([keyOf(edited)!]));
           return edited;
         },
         answer,
@@ -462,10 +485,9 @@ export function createMailItemWriter(pool: pg.Pool, log?: FastifyBaseLogger) {
       }
       // Lost the race every time (many clerks on one item): wait for the row lock instead.
       item ??= await writing(() =>
-        transaction(organizationId, async (client) => {
-          const [before] = await readForEdit(client, [key], true);
-          const [edited] = await applyEdits(client, [await planned(organizationId, before, planner, client)]);
-          if (edited) await publishLiveChanges(client, mailItemChanges([keyOf(edited)!]));
+        transaction(organizationId, async (unit) => {
+          const [before] = await readForEdit(unit.db, [key], true);
+          const [edited] = await applyEdits(unit, [await planned(organizationId, before, planner, unit.db)]);
           return edited;
         }),
       );
@@ -486,7 +508,7 @@ export function createMailItemWriter(pool: pg.Pool, log?: FastifyBaseLogger) {
       record: (db: Queryable, items: VersionedItem[]) => Promise<P>,
       plan: (before: VersionedItem, proof: P) => Edit,
     ): Promise<{ proof: P; items: MailItemWithRelations[] }> {
-      return transaction(organizationId, (client) => handOverIn(client, organizationId, ids, record, plan));
+      return transaction(organizationId, (unit) => handOverIn(unit, organizationId, ids, record, plan));
     },
 
     /** A hand-over sent with an Idempotency-Key: its proof and the key commit together. */
@@ -498,21 +520,15 @@ export function createMailItemWriter(pool: pg.Pool, log?: FastifyBaseLogger) {
       claim: IdempotencyClaim,
       answer: (result: { proof: P; items: MailItemWithRelations[] }) => StoredAnswer,
     ): Promise<Answered> {
-      return remembered(
-        organizationId,
-        claim,
-        (client) => handOverIn(client, organizationId, ids, record, plan),
-        answer,
-      );
+      return remembered(organizationId, claim, (unit) => handOverIn(unit, organizationId, ids, record, plan), answer);
     },
 
     /** Deletes an item (locked, read with its relations for `plan`), its photo, with what `plan` records. */
     async remove(key: ItemKey, plan: (before: MailItemWithRelations) => Recorded): Promise<void> {
-      await transaction(key.organizationId, async (client) => {
-        const before = await readWithRelationsForUpdate(client, key.organizationId, key.id);
+      await transaction(key.organizationId, async (unit) => {
+        const before = await readWithRelationsForUpdate(unit.db, key.organizationId, key.id);
         if (!before) throw notFound(MAIL_ITEM_NOT_FOUND);
-        await removeItems(client, [{ ...key, ...plan(before) }]);
-        await publishLiveChanges(client, mailItemChanges([key]));
+        await removeItems(unit, [{ ...key, ...plan(before) }]);
       });
     },
   };
@@ -528,13 +544,33 @@ export async function editInTransaction(
   key: ItemKey,
   plan: (before: VersionedItem | undefined) => Edit | undefined,
 ): Promise<MailItemWithRelations | undefined> {
-  const db = queryableOf(tx);
-  const [before] = await readForEdit(db, [key], true);
-  const edit = plan(before);
-  if (!edit) return undefined;
-  const [written] = await applyEdits(db, [edit]);
-  if (written) await publishLiveChanges(db, mailItemChanges([key]));
-  return written;
+  return inUnit(queryableOf(tx), async (unit) => {
+    const [before] = await readForEdit(unit.db, [key], true);
+    const edit = plan(before);
+    if (!edit) return undefined;
+    const [written] = await applyEdits(unit, [edit]);
+    return written;
+  });
+}
+
+/**
+ * Rewrites items' free text for an erasure (decision 015), in the caller's transaction: the
+ * items locked, each written (its revision counted up) only when something changes, no history
+ * row or event (the erasure scrubs those itself), and announced to the live desk with every other
+ * write of the writer. Answers the items changed and the photos deleted.
+ */
+export async function scrubItems(
+  tx: DbOrTx,
+  organizationId: string,
+  scrub: ItemScrub,
+): Promise<{ items: number; photos: number }> {
+  const statement = scrubStatement(organizationId, scrub);
+  return inUnit(queryableOf(tx), async (unit) => {
+    const { rows } = await tx.execute<{ ids: string[]; photos: number }>(statement);
+    const { ids, photos: deleted } = rows[0]!;
+    unit.written.push(...ids.map((id) => ({ organizationId, id })));
+    return { items: ids.length, photos: deleted };
+  });
 }
 
 export type MailItemWriter = ReturnType<typeof createMailItemWriter>;

@@ -15,6 +15,7 @@ import {
 import { escapeLike } from '../../lib/like';
 import { iso, isoOrNull } from '../../lib/time';
 import { historyEntryColumns, selectWithRelations } from '../mail-items/mail-items.repository';
+import { scrubItems } from '../mail-items/mail-items.writes';
 import { escapeHtml, toGsm } from '../notifications/messages';
 import type { RecipientRow } from './recipients.repository';
 
@@ -428,36 +429,18 @@ export const personalDataRepository = {
    * item also shows stays). Answers the items changed and the photos deleted.
    */
   async eraseFromItems(tx: DbOrTx, organizationId: string, recipientId: string, pattern: string | null) {
-    const { rows } = await tx.execute<{ items: number; photos: number }>(sql`
-      with old as (
-        select i.id, i.photo_id,
-          ${scrub('i.notes', pattern)} as notes,
-          ${scrub('i.description', pattern)} as description,
-          ${scrub('i.sender_address', pattern)} as sender_address
-        from mail_items i
-        where i.organization_id = ${organizationId} and i.recipient_id = ${recipientId}
-        for update
-      ), changed as (
-        update mail_items m
-        set collector_name = null, photo_id = null, notes = o.notes, description = o.description,
-            sender_address = o.sender_address, revision = m.revision + 1, updated_at = now()
-        from old o
-        where m.organization_id = ${organizationId} and m.id = o.id
-          and (m.collector_name is not null or m.photo_id is not null or m.notes is distinct from o.notes
-               or m.description is distinct from o.description or m.sender_address is distinct from o.sender_address)
-        returning m.id, o.photo_id
-      ), gone as (
-        delete from photos p
-        where p.organization_id = ${organizationId}
-          and p.id in (select c.photo_id from changed c where c.photo_id is not null)
-          and not exists (
-            select 1 from mail_items x
-            where x.organization_id = p.organization_id and x.photo_id = p.id
-              and x.recipient_id is distinct from ${recipientId})
-        returning p.id
-      )
-      select (select count(*) from changed)::int as items, (select count(*) from gone)::int as photos`);
-    return rows[0] ?? { items: 0, photos: 0 };
+    // Written through the mail item writer, which announces the items changed to the live desk.
+    return scrubItems(tx, organizationId, {
+      where: sql`i.recipient_id = ${recipientId}`,
+      set: {
+        collectorName: sql`null`,
+        notes: scrub('i.notes', pattern),
+        description: scrub('i.description', pattern),
+        senderAddress: scrub('i.sender_address', pattern),
+      },
+      // a photo another recipient's item (or an item of nobody's) also shows stays
+      removePhotos: { keep: sql`x.recipient_id is distinct from ${recipientId}` },
+    });
   },
 
   /**
@@ -555,34 +538,31 @@ export const personalDataRepository = {
    * items changed.
    */
   async eraseMentionsFromItems(tx: DbOrTx, organizationId: string, recipientId: string, m: Mentions) {
-    const columns = ['collector_name', 'sender', 'notes', 'description', 'sender_address'] as const;
+    const columns = {
+      collectorName: 'collector_name',
+      sender: 'sender',
+      notes: 'notes',
+      description: 'description',
+      senderAddress: 'sender_address',
+    } as const;
     // The varchar columns keep their length: "[erased]" is longer than a short name.
-    const width: Partial<Record<(typeof columns)[number], number>> = { collector_name: 255, sender: 255 };
-    const scrubbed = columns.map((c) => {
-      const value = scrubMentions(`i.${c}`, 'i.recipient_id', m, 'text');
-      return sql`${width[c] ? sql`left(${value}, ${sql.raw(String(width[c]))})` : value} as ${sql.raw(c)}`;
+    const width: Partial<Record<keyof typeof columns, number>> = { collectorName: 255, sender: 255 };
+    const set = Object.fromEntries(
+      Object.entries(columns).map(([key, c]) => {
+        const value = scrubMentions(`i.${c}`, 'i.recipient_id', m, 'text');
+        const w = width[key as keyof typeof columns];
+        return [key, w ? sql`left(${value}, ${sql.raw(String(w))})` : value];
+      }),
+    ) as Record<keyof typeof columns, SQL>;
+    // Written through the mail item writer, which announces the items changed to the live desk.
+    const { items } = await scrubItems(tx, organizationId, {
+      where: sql`i.recipient_id is distinct from ${recipientId} and (${sql.join(
+        Object.values(columns).map((c) => containsAny(`i.${c}`, m.all.textLike)),
+        sql` or `,
+      )})`,
+      set,
     });
-    const list = (prefix: string) => sql.raw(columns.map((c) => `${prefix}.${c}`).join(', '));
-    const { rows } = await tx.execute<{ n: number }>(sql`
-      with old as (
-        select i.id, ${sql.join(scrubbed, sql`, `)}
-        from mail_items i
-        where i.organization_id = ${organizationId} and i.recipient_id is distinct from ${recipientId}
-          and (${sql.join(
-            columns.map((c) => containsAny(`i.${c}`, m.all.textLike)),
-            sql` or `,
-          )})
-        for update
-      ), changed as (
-        update mail_items x
-        set ${sql.raw(columns.map((c) => `${c} = o.${c}`).join(', '))}, revision = x.revision + 1, updated_at = now()
-        from old o
-        where x.organization_id = ${organizationId} and x.id = o.id
-          and (${list('x')}) is distinct from (${list('o')})
-        returning x.id
-      )
-      select count(*)::int as n from changed`);
-    return rows[0]?.n ?? 0;
+    return items;
   },
 
   /**

@@ -288,9 +288,8 @@ export function createRecipientsService({ db }: Deps) {
             after: counts,
           });
         }
-        // Their items changed too (names, notes): the desk's lists refresh with the recipients.
+        // The items it changed were announced by the mail item writer (scrubItems), as every write of one.
         await publishLive(tx, liveChange(organizationId, 'recipients', [id]));
-        if (items.items + elsewhere.items > 0) await publishLive(tx, liveChange(organizationId, 'mail-items'));
         return { recipient: toRecipientDto(erased ?? row), counts };
       });
       return result;
