@@ -238,6 +238,22 @@ describe('GET /api/events', () => {
     expect(changes().map((e) => e.data.ids)).toEqual([[item.id], [item.id]]);
   });
 
+  it("carries an erasure's rewrite of mail items with their ids: the writer announces it like any of its writes (issue 42)", async () => {
+    const { admin, recipient } = await deskWithRecipient();
+    const stream = await opened(a, admin);
+    const changes = () => stream.events.filter((e) => e.event === 'change' && e.data.kind === 'mail-items');
+    const item = (
+      await admin.post('/api/mail-items', { type: 'package', recipientId: recipient.id, notes: 'For Ada Byron' })
+    ).json<{ id: string }>();
+    await stream.next((e) => changes().length === 1 && e === changes()[0]);
+
+    const erased = await admin.post(`/api/recipients/${recipient.id}/erase`, { confirm: true });
+    expect(erased.statusCode, erased.body).toBe(200);
+    expect(erased.json<{ counts: { mailItems: number } }>().counts.mailItems).toBe(1);
+    const change = await stream.next((e) => changes().length === 2 && e === changes()[1]);
+    expect(change.data).toEqual({ kind: 'mail-items', ids: [item.id], at: expect.any(Number) });
+  });
+
   it('hears a change written on another instance (through the change feed)', async () => {
     const { admin, recipient } = await deskWithRecipient();
     const stream = await opened(a, admin);

@@ -28,6 +28,25 @@ describe('the mail item writer (issue 25)', () => {
     expect(writers.sort()).toEqual(['modules/demo/demo-seed.ts', 'modules/mail-items/mail-items.columns.ts']);
   });
 
+  it('is the only code that writes mail items (the demo seed aside; erasure goes through scrubItems, issue 42)', () => {
+    const writers = sourceFiles().filter((file) =>
+      /(insert into|update|delete from) mail_items\b|(insert|update|delete)\(mailItems\)/i.test(
+        readFileSync(path.join(serverRoot, file), 'utf8'),
+      ),
+    );
+    expect(writers.sort()).toEqual(['modules/demo/demo-seed.ts', 'modules/mail-items/mail-items.statements.ts']);
+  });
+
+  it('announces to the live desk through its one hook: no write path announces a mail item change by hand (issue 42)', () => {
+    const announcing = sourceFiles().filter((file) =>
+      /publishLiveChanges\(|mailItemChanges\(|'mail-items'\)/.test(readFileSync(path.join(serverRoot, file), 'utf8')),
+    );
+    // live-events.ts defines them; the writer calls them once, in `announce`
+    expect(announcing.sort()).toEqual(['lib/live-events.ts', 'modules/mail-items/mail-items.writes.ts']);
+    const writer = readFileSync(path.join(here, 'mail-items.writes.ts'), 'utf8');
+    expect(writer.match(/publishLiveChanges\(/g)).toHaveLength(1);
+  });
+
   it('leaves the repository no way to write history, events or items', () => {
     expect(Object.keys(mailItemsRepository).sort()).toEqual(
       [
