@@ -60,8 +60,9 @@ export type {
  * photos, their history rows and their notification events (the outbox: the worker turns them
  * into emails, SMS and webhooks), and returns the items with their relations, for a whole batch
  * of requests at once (see lib/batcher.ts). What to write is worked out by the rules of
- * transitions.ts; these statements write exactly that. Their column lists, parameters and row
- * mappings come from the Drizzle schema (mail-items.columns.ts).
+ * transitions.ts; these statements write exactly that. The statements themselves are in
+ * mail-items.statements.ts (their text as it runs in sql/*.sql, decision 056); this file holds the
+ * write paths that run them, and announces what each unit of work wrote to the live desk.
  *
  * Why not the query builder and a transaction per request: at a busy desk these run hundreds of
  * times a second. A single autocommitted statement holds its row locks only inside the server (no
