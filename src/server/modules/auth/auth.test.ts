@@ -5,16 +5,20 @@ import { passwordResetTokens, platformLog, sessions, users } from '../../db/sche
 import { EMAIL_VERIFICATION_MESSAGES } from '../../../contract';
 import { Client, createTestApp, newAccount, type TestApp } from '../../test/harness';
 import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
+import { testWorkers } from '../../test/notification-workers';
 
 let t: TestApp;
 let smtp: TestSmtp;
 
+const workers = testWorkers();
 beforeAll(async () => {
   ({ t, smtp } = await createTestAppWithSmtp({
     SUPER_ADMIN_EMAILS: 'boss@example.com, chief@example.com, ops@example.com',
     LOGIN_RATE_LIMIT_ACCOUNT: '3',
     LOGIN_RATE_LIMIT_IP: '1000',
   }));
+  // Its emails go through the outbox (decision 054): a worker sends them, as in production.
+  workers.start(t);
 });
 
 describe('POST /api/register', () => {

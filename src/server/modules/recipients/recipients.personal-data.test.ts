@@ -276,6 +276,8 @@ async function signedInToPage(email: string) {
   });
   expect(asked.statusCode, asked.body).toBe(202);
   await t.app.portalLinksSent();
+  // The links are in the outbox: the worker sends them (decision 054).
+  await workers.drain(t);
   const mail = smtp.received.slice(before).find((m) => m.to.includes(email));
   const token = /\/my\/open#token=([\w-]+)/.exec(mail!.text)![1]!;
   const opened = await t.app.inject({
