@@ -569,6 +569,7 @@ describe('forgot and reset password', () => {
 
   it('without APP_URL (development) links to the listening address, whatever the Host header', async () => {
     const dev = await createTestApp({ SMTP_URL: smtp.url, HOST: '127.0.0.1', PORT: '5999' });
+    workers.start(dev);
     const c = new Client(dev);
     const account = await c.register();
     await new Client(dev).post('/api/forgot-password', { email: account.email }, { host: 'evil.example' });
