@@ -118,13 +118,7 @@ export function createInvitationsService({ db, publicUrl }: Deps) {
    * when the invitation does, and the worker sends it, retrying while the mail server is away.
    * The link's token is minted as it is sent, so the outbox never holds a working link.
    */
-  async function queueEmail(
-    tx: DbOrTx,
-    caller: OrgCaller,
-    invitationId: string,
-    to: string,
-    role: Invitation['role'],
-  ) {
+  async function queueEmail(tx: DbOrTx, caller: OrgCaller, invitationId: string, to: string, role: Invitation['role']) {
     const mail = await emailFor(tx, caller, to, role, LINK_TOKEN_PLACEHOLDER);
     await queueMessage(tx, {
       event: PLATFORM_MESSAGE_EVENTS.invitation,
