@@ -920,9 +920,8 @@ export const notificationJobs = pgTable(
   'notification_jobs',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Null for the platform's own messages to a user (sign-in links, account notices: decision 054). */
+    organizationId: uuid('organization_id').references(() => organizations.id, { onDelete: 'cascade' }),
     /** 'event' (to fan out), 'email', 'sms' or 'webhook'. */
     channel: varchar('channel', { length: 16 }).notNull(),
     /** e.g. 'mail_item.created', 'mail_item.notified', 'mail_item.delivered', 'mail_item.reminder', 'test'. */

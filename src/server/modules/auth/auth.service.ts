@@ -12,6 +12,7 @@ import {
   type VerifyEmailBody,
 } from '../../../contract';
 import type { Deps } from '../../context';
+import type { DbOrTx } from '../../db/client';
 import { AppError, badRequest, conflict, tooManyRequests, unauthorized } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { violatedUniqueConstraint } from '../../lib/pg-errors';
@@ -20,6 +21,7 @@ import { logRepeatedSignInFailures } from '../super-admin/platform-events';
 import { hashToken, newToken } from '../../lib/tokens';
 import { addMs, iso } from '../../lib/time';
 import { publishSessionsEnded } from '../../lib/live-events';
+import { LINK_TOKEN_PLACEHOLDER, PLATFORM_MESSAGE_EVENTS, queueMessage } from '../../lib/outbox';
 import { joinWithInvitation } from '../invitations/invitations.service';
 import { emailVerificationRepository } from './email-verification.repository';
 import { passwordResetRepository } from './password-reset.repository';
@@ -29,8 +31,6 @@ import { forgetSignInCodeAttempts, requiresTwoFactor, type TwoFactorService } fr
 import { twoFactorRepository } from './two-factor.repository';
 import { setSuperAdminFlag } from '../super-admin/super-admin-flag';
 
-const RESET_TOKEN_TTL_MS = 3600_000;
-const VERIFY_TOKEN_TTL_MS = 48 * 3600_000;
 /** Verification emails one account may ask for in an hour (beside the one sent at registration). */
 const VERIFY_RESENDS_PER_HOUR = 5;
 /** Past the per-account limit, the longest wait between two sign-in attempts for that account. */
@@ -69,7 +69,7 @@ export function toUserDto(u: UserRow): User {
 }
 
 export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
-  const { db, config, mailer, log, publicUrl } = deps;
+  const { db, config, log, publicUrl } = deps;
 
   async function openSession(userId: string, client: ClientInfo): Promise<NewSession> {
     const token = newToken();
@@ -100,13 +100,18 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
     }
   }
 
-  /** Emails a single-use link that proves the address (in the background: the caller never waits on SMTP). */
-  async function sendVerificationLink(user: UserRow) {
-    const token = newToken();
-    await emailVerificationRepository.insert(db, user.id, hashToken(token), addMs(new Date(), VERIFY_TOKEN_TTL_MS));
-    const link = `${publicUrl()}/verify-email?token=${encodeURIComponent(token)}`;
+  /**
+   * Queues the email with a single-use link that proves the address (decision 054: the worker
+   * sends it and mints the link's token as it does; the caller never waits on SMTP).
+   */
+  async function sendVerificationLink(tx: DbOrTx, user: UserRow) {
+    const link = `${publicUrl()}/verify-email?token=${LINK_TOKEN_PLACEHOLDER}`;
     const name = user.firstName ?? user.username;
-    await mailer.send({
+    await queueMessage(tx, {
+      event: PLATFORM_MESSAGE_EVENTS.verifyEmail,
+      channel: 'email',
+      kind: 'verify_email',
+      mint: { kind: 'verify_email', userId: user.id },
       to: user.email,
       subject: 'Verify your Pigeonhole email address',
       text:
@@ -120,16 +125,14 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
   }
 
   /**
-   * Emails a single-use link that sets the account's password: a reset asked for on the sign-in
-   * page, or the claim of a SUPER_ADMIN_EMAILS address once it is verified (valid as long as a
-   * verification link, since its owner did not ask for it just now).
+   * Queues the email with a single-use link that sets the account's password: a reset asked for
+   * on the sign-in page, or the claim of a SUPER_ADMIN_EMAILS address once it is verified (valid
+   * as long as a verification link, since its owner did not ask for it just now). The worker
+   * mints the token as it sends (account-links.ts, decision 054).
    */
-  async function sendPasswordLink(user: UserRow, purpose: 'reset' | 'super_admin_claim') {
+  async function sendPasswordLink(tx: DbOrTx, user: UserRow, purpose: 'reset' | 'super_admin_claim') {
     const claim = purpose === 'super_admin_claim';
-    const token = newToken();
-    const ttl = claim ? VERIFY_TOKEN_TTL_MS : RESET_TOKEN_TTL_MS;
-    await passwordResetRepository.insert(db, user.id, hashToken(token), addMs(new Date(), ttl));
-    const link = `${publicUrl()}/reset-password?token=${encodeURIComponent(token)}`;
+    const link = `${publicUrl()}/reset-password?token=${LINK_TOKEN_PLACEHOLDER}`;
     const name = user.firstName ?? user.username;
     const within = claim ? '48 hours' : 'one hour';
     // A listed address's first password set through a link grants the role: the email says so.
@@ -138,7 +141,11 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
         'makes this account the platform administrator, signs out every other device and turns off any ' +
         'two-factor authentication set up on it before.'
       : '';
-    await mailer.send({
+    await queueMessage(tx, {
+      event: PLATFORM_MESSAGE_EVENTS.passwordLink,
+      channel: 'email',
+      kind: claim ? 'super_admin_claim' : 'password_reset',
+      mint: { kind: 'password', userId: user.id, purpose },
       to: user.email,
       subject: claim ? 'Finish setting up platform administrator access' : 'Reset your Pigeonhole password',
       text:
@@ -213,21 +220,16 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
         const joined = invitationToken ? await joinWithInvitation(tx, user, invitationToken) : undefined;
         // The invitation went to this address and it was followed: the address is proven.
         if (joined) user = (await usersRepository.update(tx, user.id, { emailVerifiedAt: new Date() })) ?? user;
+        // The account's first email is queued with it (decision 054): no account without it.
+        if (!user.emailVerifiedAt) await sendVerificationLink(tx, user);
+        // Proven by the invitation; the role still waits for the password set through a link.
+        else if (awaitsSuperAdminClaim(user)) await sendPasswordLink(tx, user, 'super_admin_claim');
         return { user, joined };
       });
       const user = created.user;
       let invitation: InvitationJoinOutcome | undefined;
       if (created.joined) {
         invitation = { status: 'joined', organizationId: created.joined.organizationId };
-      }
-      if (!user.emailVerifiedAt) {
-        const unverified = user;
-        void sendVerificationLink(unverified).catch((err: unknown) => log.error({ err }, 'verification email failed'));
-      } else if (awaitsSuperAdminClaim(user)) {
-        // Proven by the invitation; the role still waits for the password set through a link.
-        void sendPasswordLink(user, 'super_admin_claim').catch((err: unknown) =>
-          log.error({ err }, 'super admin claim email failed'),
-        );
       }
       return { user: toUserDto(user), session: await openSession(user.id, client), invitation };
     },
@@ -319,8 +321,9 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
 
     /**
      * Always the same answer in the same time, so the call cannot tell who has an account: the
-     * reply leaves once the rate limit is checked; the lookup, the token and the email follow in
-     * the background (a failure is logged, never shown to the asker).
+     * reply leaves once the rate limit is checked; the lookup and the email's row in the outbox
+     * follow in the background (a failure is logged, never shown to the asker), and the worker
+     * sends it.
      */
     async forgotPassword(email: string, client: ClientInfo) {
       const limited = await rateLimiter.hit(db, `forgot:ip:${client.ip}`, 20, 3600);
@@ -328,7 +331,7 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
         throw tooManyRequests('Too many requests. Please try again later.', limited.retryAfterSeconds);
       void usersRepository
         .findByEmail(db, email)
-        .then((user) => user && sendPasswordLink(user, 'reset'))
+        .then((user) => user && sendPasswordLink(db, user, 'reset'))
         .catch((err: unknown) => log.error({ err }, 'password reset failed'));
     },
 
@@ -338,20 +341,17 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
      * says it was sent.
      */
     async verifyEmail(input: z.infer<typeof VerifyEmailBody>): Promise<{ superAdminClaim: boolean }> {
-      const userId = await db.transaction(async (tx) => {
+      return db.transaction(async (tx) => {
         const token = await emailVerificationRepository.consume(tx, hashToken(input.token));
         if (!token) throw badRequest(EMAIL_VERIFICATION_MESSAGES.invalid, 'invalid_token');
         await usersRepository.markEmailVerified(tx, token.userId);
         await emailVerificationRepository.consumeAllFor(tx, token.userId);
-        return token.userId;
+        const user = await usersRepository.findById(tx, token.userId);
+        if (!user || !awaitsSuperAdminClaim(user)) return { superAdminClaim: false };
+        // Queued with the verification it follows from; the worker retries it while SMTP is away.
+        await sendPasswordLink(tx, user, 'super_admin_claim');
+        return { superAdminClaim: true };
       });
-      const user = await usersRepository.findById(db, userId);
-      if (!user || !awaitsSuperAdminClaim(user)) return { superAdminClaim: false };
-      // The address stays verified if the email fails; "Forgot password?" sends the same kind of link.
-      await sendPasswordLink(user, 'super_admin_claim').catch((err: unknown) =>
-        log.error({ err }, 'super admin claim email failed'),
-      );
-      return { superAdminClaim: true };
     },
 
     /** A new link for a signed-in account whose address is not proven yet; a few an hour. */
@@ -361,7 +361,7 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
       if (user.emailVerifiedAt) throw conflict(EMAIL_VERIFICATION_MESSAGES.alreadyVerified, 'already_verified');
       const limited = await rateLimiter.hit(db, `verify:user:${userId}`, VERIFY_RESENDS_PER_HOUR, 3600);
       if (!limited.allowed) throw tooManyRequests(EMAIL_VERIFICATION_MESSAGES.tooMany, limited.retryAfterSeconds);
-      await sendVerificationLink(user);
+      await sendVerificationLink(db, user);
     },
 
     /**

@@ -5,16 +5,20 @@ import { passwordResetTokens, platformLog, sessions, users } from '../../db/sche
 import { EMAIL_VERIFICATION_MESSAGES } from '../../../contract';
 import { Client, createTestApp, newAccount, type TestApp } from '../../test/harness';
 import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
+import { testWorkers } from '../../test/notification-workers';
 
 let t: TestApp;
 let smtp: TestSmtp;
 
+const workers = testWorkers();
 beforeAll(async () => {
   ({ t, smtp } = await createTestAppWithSmtp({
     SUPER_ADMIN_EMAILS: 'boss@example.com, chief@example.com, ops@example.com',
     LOGIN_RATE_LIMIT_ACCOUNT: '3',
     LOGIN_RATE_LIMIT_IP: '1000',
   }));
+  // Its emails go through the outbox (decision 054): a worker sends them, as in production.
+  workers.start(t);
 });
 
 describe('POST /api/register', () => {
@@ -565,6 +569,7 @@ describe('forgot and reset password', () => {
 
   it('without APP_URL (development) links to the listening address, whatever the Host header', async () => {
     const dev = await createTestApp({ SMTP_URL: smtp.url, HOST: '127.0.0.1', PORT: '5999' });
+    workers.start(dev);
     const c = new Client(dev);
     const account = await c.register();
     await new Client(dev).post('/api/forgot-password', { email: account.email }, { host: 'evil.example' });

@@ -8,6 +8,7 @@ import { badRequest, conflict, tooManyRequests, unauthorized } from '../../lib/e
 import { verifyPassword } from '../../lib/passwords';
 import * as rateLimiter from '../../lib/rate-limiter';
 import { addMs, iso } from '../../lib/time';
+import { PLATFORM_MESSAGE_EVENTS, queueMessage } from '../../lib/outbox';
 import { hashToken, newToken } from '../../lib/tokens';
 import { logRepeatedTwoFactorFailures } from '../super-admin/platform-events';
 import { sessionsRepository } from './sessions.repository';
@@ -75,7 +76,7 @@ function recoveryCodeHash(userId: string, code: string): string {
  * recovery codes. The secret is stored encrypted with SECRETS_KEY; each code works once.
  */
 export function createTwoFactorService(deps: Deps) {
-  const { db, secrets, mailer, log } = deps;
+  const { db, secrets } = deps;
 
   async function userOf(userId: string): Promise<UserRow> {
     const user = await usersRepository.findById(db, userId);
@@ -104,17 +105,19 @@ export function createTwoFactorService(deps: Deps) {
   async function reportSignInGuessing(user: UserRow, attempts: number, windowSeconds: number) {
     await logRepeatedTwoFactorFailures(db, { userId: user.id, email: user.email, attempts, windowSeconds });
     const name = user.firstName ?? user.username;
-    mailer
-      .send({
-        to: user.email,
-        subject: 'Wrong two-factor codes on your Pigeonhole account',
-        text:
-          `Hello ${name},\n\nSomeone signed in to your Pigeonhole account with your password and then entered ` +
-          `${attempts} wrong two-factor codes, so we stopped accepting codes for a while.\n\n` +
-          `If it was not you, your password is known to someone else: reset it now from the sign-in page ` +
-          `("Forgot password?"). A reset ends every sign-in in progress.\n`,
-      })
-      .catch((err: unknown) => log.error({ err }, 'two-factor guessing notice email failed'));
+    // Through the outbox (decision 054): the worker sends it, and retries while SMTP is away.
+    await queueMessage(db, {
+      event: PLATFORM_MESSAGE_EVENTS.accountNotice,
+      channel: 'email',
+      kind: 'two_factor_guessing',
+      to: user.email,
+      subject: 'Wrong two-factor codes on your Pigeonhole account',
+      text:
+        `Hello ${name},\n\nSomeone signed in to your Pigeonhole account with your password and then entered ` +
+        `${attempts} wrong two-factor codes, so we stopped accepting codes for a while.\n\n` +
+        `If it was not you, your password is known to someone else: reset it now from the sign-in page ` +
+        `("Forgot password?"). A reset ends every sign-in in progress.\n`,
+    });
   }
 
   /** 429 when the account has sent too many wrong codes for this purpose; reports sign-in guessing once per window. */
@@ -189,18 +192,22 @@ export function createTwoFactorService(deps: Deps) {
     return codes;
   }
 
-  /** A change to how the account signs in is told to its owner (someone else may have made it). */
-  function tellOwner(user: UserRow, change: string) {
+  /**
+   * A change to how the account signs in is told to its owner (someone else may have made it):
+   * queued in the transaction of the change (decision 054).
+   */
+  async function tellOwner(tx: DbOrTx, user: UserRow, change: string) {
     const name = user.firstName ?? user.username;
-    mailer
-      .send({
-        to: user.email,
-        subject: `Two-factor authentication ${change} on your Pigeonhole account`,
-        text:
-          `Hello ${name},\n\nTwo-factor authentication was ${change} on your Pigeonhole account just now.\n` +
-          `If it was not you, reset your password at once and tell your administrator.\n`,
-      })
-      .catch((err: unknown) => log.error({ err }, 'two-factor notice email failed'));
+    await queueMessage(tx, {
+      event: PLATFORM_MESSAGE_EVENTS.accountNotice,
+      channel: 'email',
+      kind: 'two_factor_changed',
+      to: user.email,
+      subject: `Two-factor authentication ${change} on your Pigeonhole account`,
+      text:
+        `Hello ${name},\n\nTwo-factor authentication was ${change} on your Pigeonhole account just now.\n` +
+        `If it was not you, reset your password at once and tell your administrator.\n`,
+    });
   }
 
   return {
@@ -236,9 +243,9 @@ export function createTwoFactorService(deps: Deps) {
       const codes = await db.transaction(async (tx) => {
         await usersRepository.update(tx, userId, { twoFactorEnabledAt: new Date() });
         await sessionsRepository.deleteForUser(tx, userId, sessionId);
+        await tellOwner(tx, user, 'turned on');
         return issueRecoveryCodes(userId, tx);
       });
-      tellOwner(user, 'turned on');
       return codes;
     },
 
@@ -249,8 +256,8 @@ export function createTwoFactorService(deps: Deps) {
       await checkCode(user, code, { recovery: true, purpose: 'settings' });
       await db.transaction(async (tx) => {
         await twoFactorRepository.clear(tx, userId);
+        await tellOwner(tx, user, 'turned off');
       });
-      tellOwner(user, 'turned off');
     },
 
     async regenerateRecoveryCodes(userId: string, code: string): Promise<string[]> {

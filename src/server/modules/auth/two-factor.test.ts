@@ -5,12 +5,16 @@ import { TWO_FACTOR_MESSAGES } from '../../../contract';
 import { platformLog, twoFactorChallenges, twoFactorRecoveryCodes, users } from '../../db/schema';
 import { Client, type TestApp } from '../../test/harness';
 import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
+import { testWorkers } from '../../test/notification-workers';
 import { resetTwoFactor } from '../super-admin/two-factor-reset';
 
 let t: TestApp;
 let smtp: TestSmtp;
+const workers = testWorkers();
 beforeAll(async () => {
   ({ t, smtp } = await createTestAppWithSmtp());
+  // Its emails go through the outbox (decision 054): a worker sends them, as in production.
+  workers.start(t);
 });
 
 /** A registered account whose address is verified (two-factor set-up waits for it). */

@@ -127,6 +127,8 @@ describe('a delivered item without a recorded collector', () => {
     });
     expect(asked.statusCode, asked.body).toBe(202);
     await t.app.portalLinksSent();
+    // The links are in the outbox: the worker sends them (decision 054).
+    await workers.drain(t);
     const mail = smtp.received.slice(before).find((m) => m.to.includes(email));
     const token = /\/my\/open#token=([\w-]+)/.exec(mail!.text)![1]!;
     const session = await t.app.inject({

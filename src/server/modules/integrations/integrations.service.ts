@@ -29,7 +29,7 @@ import {
   type IntegrationStats,
   type NotificationJobRow,
 } from './integrations.repository';
-import { sendTestEmail, sendTestSms, sendTestWebhook, type TestOutcome } from './test-send';
+import { sendTestEmail, sendTestSms, sendTestWebhook, type TestOutcome } from '../notifications/test-send';
 
 type ApiKeyDto = z.output<typeof ApiKey>;
 type CreatedApiKeyDto = z.output<typeof CreatedApiKey>;

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import type { Role } from '../../../contract';
 import type { DbOrTx } from '../../db/client';
 import { organizations, userInvitations, users } from '../../db/schema';
@@ -104,6 +104,19 @@ export const invitationsRepository = {
       .where(and(open(organizationId), eq(userInvitations.id, id)))
       .returning();
     return row;
+  },
+
+  /**
+   * The token of the invitation's email, set by the notification worker as it sends (decision
+   * 054); false when the invitation was revoked, used or has expired meanwhile.
+   */
+  async setToken(db: DbOrTx, organizationId: string, id: string, token: string, now: Date): Promise<boolean> {
+    const rows = await db
+      .update(userInvitations)
+      .set({ token })
+      .where(and(open(organizationId), eq(userInvitations.id, id), gt(userInvitations.expiresAt, now)))
+      .returning({ id: userInvitations.id });
+    return rows.length > 0;
   },
 
   /** Revoke: the row goes, so its token verifies as unknown; the audit log keeps the record. */

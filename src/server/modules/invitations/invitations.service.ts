@@ -11,11 +11,11 @@ import {
 import type { Deps, OrgCaller } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { AppError, badRequest, conflict, notFound, tooManyRequests } from '../../lib/errors';
-import type { OutgoingMail } from '../../lib/mailer';
 import { violatedUniqueConstraint } from '../../lib/pg-errors';
 import * as rateLimiter from '../../lib/rate-limiter';
 import { DAY_MS, addMs, iso } from '../../lib/time';
 import { liveChange, publishLive } from '../../lib/live-events';
+import { LINK_TOKEN_PLACEHOLDER, PLATFORM_MESSAGE_EVENTS, queueMessage } from '../../lib/outbox';
 import { hashToken, newToken } from '../../lib/tokens';
 import { auditRepository } from '../audit/audit.repository';
 import { writeBlockError } from '../billing/access';
@@ -25,8 +25,6 @@ import { invitationEmail, invitationLink } from './invitation-email';
 import { invitationsRepository, type InvitationListRow } from './invitations.repository';
 
 export const INVITATION_NOT_FOUND = 'Invitation not found';
-/** How long the SMTP hand-over may take before the call gives up and rolls back. */
-const SEND_TIMEOUT_MS = 15_000;
 const TTL_MS = INVITATION_TTL_DAYS * DAY_MS;
 
 export const invalidInvitation = () => badRequest(INVITATION_MESSAGES.invalid, 'invalid_invitation');
@@ -102,35 +100,34 @@ export async function joinWithInvitation(
 
 /**
  * An organization's invitations are emails the platform sends to addresses it chose: bounded so
- * an admin account (or a script holding one) cannot turn Pigeonhole into a mailer.
+ * an admin account (or a script holding one) cannot turn Pigeonhole into a bulk sender.
  */
 export const INVITATIONS_PER_HOUR = 100;
 /** Resends of one invitation in an hour. */
 export const RESENDS_PER_HOUR = 5;
 export const TOO_MANY_INVITATIONS = 'Too many invitation emails. Please try again later.';
 
-export function createInvitationsService({ db, mailer, log, publicUrl }: Deps) {
+export function createInvitationsService({ db, publicUrl }: Deps) {
   async function limitEmails(key: string, perHour: number) {
     const limited = await rateLimiter.hit(db, key, perHour, 3600);
     if (!limited.allowed) throw tooManyRequests(TOO_MANY_INVITATIONS, limited.retryAfterSeconds);
   }
 
-  /** Hands the email to SMTP; a failure or a hang answers 502 and rolls the caller's transaction back. */
-  async function deliver(mail: OutgoingMail, failMessage: string) {
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        mailer.send(mail),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error('SMTP timed out')), SEND_TIMEOUT_MS);
-        }),
-      ]);
-    } catch (err) {
-      log.warn({ err, to: mail.to }, 'invitation email failed');
-      throw new AppError(502, failMessage, 'send_failed');
-    } finally {
-      clearTimeout(timer);
-    }
+  /**
+   * Queues the invitation's email in the caller's transaction (decision 054): it exists exactly
+   * when the invitation does, and the worker sends it, retrying while the mail server is away.
+   * The link's token is minted as it is sent, so the outbox never holds a working link.
+   */
+  async function queueEmail(tx: DbOrTx, caller: OrgCaller, invitationId: string, to: string, role: Invitation['role']) {
+    const mail = await emailFor(tx, caller, to, role, LINK_TOKEN_PLACEHOLDER);
+    await queueMessage(tx, {
+      event: PLATFORM_MESSAGE_EVENTS.invitation,
+      channel: 'email',
+      kind: 'invitation',
+      organizationId: caller.organizationId,
+      mint: { kind: 'invitation', invitationId },
+      ...mail,
+    });
   }
 
   async function emailFor(tx: DbOrTx, caller: OrgCaller, to: string, role: Invitation['role'], token: string) {
@@ -164,14 +161,13 @@ export function createInvitationsService({ db, mailer, log, publicUrl }: Deps) {
     },
 
     /**
-     * Writes the invitation and its audit entry, and emails the link, in one transaction: when
-     * the email cannot be sent nothing remains (502 send_failed).
+     * Writes the invitation, its audit entry and its email in the outbox, in one transaction. The
+     * stored token is a throwaway: the one that works is minted when the email is sent.
      */
     async create(caller: OrgCaller, input: z.output<typeof CreateInvitationBody>): Promise<Invitation> {
       await limitEmails(`invite:org:${caller.organizationId}`, INVITATIONS_PER_HOUR);
       const email = input.email.toLowerCase();
       const now = new Date();
-      const token = newToken();
       return db.transaction(async (tx) => {
         await invitationsRepository.lockEmail(tx, caller.organizationId, email);
         if (await membersRepository.isMemberByEmail(tx, caller.organizationId, email)) {
@@ -188,7 +184,7 @@ export function createInvitationsService({ db, mailer, log, publicUrl }: Deps) {
           email,
           role: input.role,
           invitedBy: caller.userId,
-          token: hashToken(token),
+          token: hashToken(newToken()),
           expiresAt: addMs(now, TTL_MS),
         });
         await auditRepository.record(tx, {
@@ -200,16 +196,15 @@ export function createInvitationsService({ db, mailer, log, publicUrl }: Deps) {
           targetLabel: email,
           after: { role: input.role },
         });
-        await deliver(await emailFor(tx, caller, email, input.role, token), INVITATION_MESSAGES.sendFailed);
+        await queueEmail(tx, caller, row.id, email, input.role);
         return reload(tx, caller.organizationId, row.id, now);
       });
     },
 
-    /** A new token and expiry, emailed again; the old link stops working. A failed send changes nothing. */
+    /** A new expiry and a new email; the old link stops working (a new token is minted as it is sent). */
     async resend(caller: OrgCaller, id: string): Promise<Invitation> {
       await limitEmails(`invite:resend:${id}`, RESENDS_PER_HOUR);
       const now = new Date();
-      const token = newToken();
       return db.transaction(async (tx) => {
         const invitation = await invitationsRepository.findOpenForUpdate(tx, caller.organizationId, id);
         if (!invitation) throw notFound(INVITATION_NOT_FOUND);
@@ -217,7 +212,7 @@ export function createInvitationsService({ db, mailer, log, publicUrl }: Deps) {
           throw conflict(INVITATION_MESSAGES.alreadyMember, 'already_member');
         }
         const expiresAt = addMs(now, TTL_MS);
-        await invitationsRepository.renew(tx, caller.organizationId, id, hashToken(token), expiresAt);
+        await invitationsRepository.renew(tx, caller.organizationId, id, hashToken(newToken()), expiresAt);
         await auditRepository.record(tx, {
           organizationId: caller.organizationId,
           actorId: caller.userId,
@@ -228,10 +223,7 @@ export function createInvitationsService({ db, mailer, log, publicUrl }: Deps) {
           before: { expiresAt: iso(invitation.expiresAt) },
           after: { expiresAt: iso(expiresAt) },
         });
-        await deliver(
-          await emailFor(tx, caller, invitation.email, invitation.role, token),
-          INVITATION_MESSAGES.resendFailed,
-        );
+        await queueEmail(tx, caller, id, invitation.email, invitation.role);
         return reload(tx, caller.organizationId, id, now);
       });
     },

@@ -1,17 +1,29 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { INVITATION_MESSAGES } from '../../../contract';
-import { auditLog, organizationMembers, organizations, rateLimits, userInvitations, users } from '../../db/schema';
+import {
+  auditLog,
+  notificationJobs,
+  organizationMembers,
+  organizations,
+  rateLimits,
+  userInvitations,
+  users,
+} from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
 import { Client, createTestApp, joinAs, newAccount, type TestApp } from '../../test/harness';
 import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
+import { testWorkers } from '../../test/notification-workers';
 import { INVITATIONS_PER_HOUR, RESENDS_PER_HOUR, TOO_MANY_INVITATIONS } from './invitations.service';
 
 let t: TestApp;
 let smtp: TestSmtp;
 
+const workers = testWorkers();
 beforeAll(async () => {
   ({ t, smtp } = await createTestAppWithSmtp());
+  // Its emails go through the outbox (decision 054): a worker sends them, as in production.
+  workers.start(t);
 });
 
 const DAY = 86_400_000;
@@ -688,24 +700,35 @@ describe('when the invitation email cannot be sent', () => {
     broken = await createTestApp({ SMTP_URL: 'smtp://127.0.0.1:1', APP_URL: 'http://pigeonhole.test' });
   });
 
-  it('answers 502 send_failed and leaves neither an invitation nor an audit entry', async () => {
+  const jobsOf = (organizationId: string) =>
+    broken.db
+      .select()
+      .from(notificationJobs)
+      .where(and(eq(notificationJobs.organizationId, organizationId), eq(notificationJobs.event, 'invitation.sent')));
+
+  it('keeps the invitation and its audit entry, and retries the email from the outbox (decision 054)', async () => {
     const admin = new Client(broken);
     await admin.register();
     const org = await admin.createOrganization('No Mail');
-    const res = await admin.post('/api/user-invitations', { email: freshEmail() });
-    expect(res.statusCode).toBe(502);
-    expect(res.json()).toEqual({ message: INVITATION_MESSAGES.sendFailed, code: 'send_failed' });
-    expect(await broken.db.select().from(userInvitations).where(eq(userInvitations.organizationId, org.id))).toEqual(
-      [],
-    );
-    expect(await broken.db.select().from(auditLog).where(eq(auditLog.organizationId, org.id))).toEqual([]);
+    const email = freshEmail();
+    const res = await admin.post('/api/user-invitations', { email });
+    expect(res.statusCode).toBe(201);
+    expect(
+      await broken.db.select().from(userInvitations).where(eq(userInvitations.organizationId, org.id)),
+    ).toHaveLength(1);
+    await workers.drain(broken);
+    const [job] = await jobsOf(org.id);
+    // Failed once, queued again after the backoff: not lost.
+    expect(job).toMatchObject({ destination: email, status: 'queued', attempts: 1 });
+    expect(job!.lastError).toMatch(/SMTP/);
+    // The outbox never holds a working link: the token is minted as the email is sent.
+    expect(JSON.stringify(job!.payload)).toContain('__LINK_TOKEN__');
   });
 
-  it('a failed resend keeps the old token and expiry', async () => {
+  it('a resend while the server is away still ends the old link and queues a new email', async () => {
     const admin = new Client(broken);
     const { user } = await admin.register();
     const org = await admin.createOrganization('No Mail');
-    const expiresAt = new Date(Date.now() + DAY);
     const [row] = await broken.db
       .insert(userInvitations)
       .values({
@@ -714,13 +737,12 @@ describe('when the invitation email cannot be sent', () => {
         role: 'member',
         invitedBy: user.id,
         token: hashToken('the-old-token'),
-        expiresAt,
+        expiresAt: new Date(Date.now() + DAY),
       })
       .returning();
     const res = await admin.post(`/api/user-invitations/${row!.id}/resend`);
-    expect(res.statusCode).toBe(502);
-    expect(res.json()).toEqual({ message: INVITATION_MESSAGES.resendFailed, code: 'send_failed' });
-    expect((await new Client(broken).get('/api/invitations/verify/the-old-token')).statusCode).toBe(200);
-    expect(await broken.db.select().from(auditLog).where(eq(auditLog.organizationId, org.id))).toEqual([]);
+    expect(res.statusCode).toBe(200);
+    expect((await new Client(broken).get('/api/invitations/verify/the-old-token')).statusCode).toBe(404);
+    expect(await jobsOf(org.id)).toHaveLength(1);
   });
 });

@@ -93,7 +93,8 @@ async function arrivalChannels(db: DbOrTx, organizationId: string, mailItemId: s
  */
 export async function fanOut(ctx: FanOutContext, event: JobRow): Promise<boolean> {
   const { db } = ctx;
-  const organizationId = event.organizationId;
+  // Events are always an organization's (only the platform's own messages have none, decision 054).
+  const organizationId = event.organizationId!;
   const itemRow = event.mailItemId
     ? await mailItemsRepository.findWithRelations(db, organizationId, event.mailItemId)
     : undefined;

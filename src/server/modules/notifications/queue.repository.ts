@@ -151,6 +151,19 @@ export const queueRepository = {
     return final ? 'failed' : 'queued';
   },
 
+  /**
+   * The claimed message will not be sent, for a reason that no retry changes (the invitation was
+   * revoked, the address is proven already): finished, with the reason, like fan-out's skips.
+   */
+  async markSkipped(db: DbOrTx, job: Pick<JobRow, 'id' | 'attempts'>, reason: string): Promise<boolean> {
+    const rows = await db
+      .update(notificationJobs)
+      .set({ status: 'skipped', skipReason: reason, lockedUntil: null, updatedAt: new Date() })
+      .where(ownedAttempt(job))
+      .returning({ id: notificationJobs.id });
+    return rows.length > 0;
+  },
+
   /** An item's messages (not its event rows), newest first. */
   async messagesOfItem(db: DbOrTx, organizationId: string, mailItemId: string): Promise<JobRow[]> {
     return db

@@ -23,6 +23,7 @@ import {
 } from './messages';
 import { mintPortalLink, portalLinkUrl } from '../portal/links';
 import { pickupCodeQrPng } from './pickup-code-image';
+import { PLATFORM_SKIP_REASONS, isPlatformMessage, mintLink, withToken } from './platform-messages';
 import { queueRepository, type JobRow, type SentOutcome } from './queue.repository';
 import { scanReminders } from './reminders';
 import { scanTrialEndings } from './trial-endings';
@@ -72,6 +73,9 @@ const BUSY_REQUESTS = 8;
 /** Jobs a worker claims per BUSY_POLL_MS while the event loop is busy: messages still flow, slowly. */
 const BUSY_TRICKLE = 2;
 const BUSY_POLL_MS = 1000;
+
+/** What one attempt came to: the channel's answer, or a reason the message is not sent at all. */
+type Outcome = SendResult | { skip: string };
 
 export function createNotifications(deps: NotificationsDeps) {
   const { db, config, secrets, log } = deps;
@@ -125,7 +129,7 @@ export function createNotifications(deps: NotificationsDeps) {
       });
 
     async function integrationOf(job: JobRow, type: 'email' | 'sms' | 'webhook') {
-      if (!job.integrationId) return undefined;
+      if (!job.integrationId || !job.organizationId) return undefined;
       const [row] = await db
         .select()
         .from(integrations)
@@ -152,6 +156,9 @@ export function createNotifications(deps: NotificationsDeps) {
         signaturePhotoId?: string | null;
         portalLink?: boolean;
       };
+      // A recipient message is always an organization's (the platform's own go to sendPlatformEmailJob).
+      const organizationId = job.organizationId;
+      if (!organizationId) return failure('A recipient message without its organization', { permanent: true });
       let route: EmailRoute | undefined;
       const integration = await integrationOf(job, 'email');
       if (integration) {
@@ -169,7 +176,7 @@ export function createNotifications(deps: NotificationsDeps) {
         const [photo] = await db
           .select({ thumbnail: photos.thumbnail })
           .from(photos)
-          .where(and(eq(photos.organizationId, job.organizationId), eq(photos.id, p.photoId)));
+          .where(and(eq(photos.organizationId, organizationId), eq(photos.id, p.photoId)));
         if (photo) {
           attachments.push({
             filename: 'photo.jpg',
@@ -191,7 +198,7 @@ export function createNotifications(deps: NotificationsDeps) {
         const [signature] = await db
           .select({ data: photos.data })
           .from(photos)
-          .where(and(eq(photos.organizationId, job.organizationId), eq(photos.id, p.signaturePhotoId)));
+          .where(and(eq(photos.organizationId, organizationId), eq(photos.id, p.signaturePhotoId)));
         if (signature) {
           attachments.push({
             filename: 'signature.png',
@@ -205,7 +212,7 @@ export function createNotifications(deps: NotificationsDeps) {
       // token exists only in the message itself; a retry mints another.
       let { text, html } = p;
       if (p.portalLink && job.recipientId) {
-        const token = await mintPortalLink(db, job.organizationId, job.recipientId, 'arrival');
+        const token = await mintPortalLink(db, organizationId, job.recipientId, 'arrival');
         text = text.replaceAll(PORTAL_TOKEN_PLACEHOLDER, token);
         html = html.replaceAll(PORTAL_TOKEN_PLACEHOLDER, token);
       }
@@ -238,7 +245,37 @@ export function createNotifications(deps: NotificationsDeps) {
       });
     }
 
-    async function sendSmsJob(job: JobRow): Promise<SendResult> {
+    /**
+     * One of the platform's own emails (a sign-in link, an account notice, an invitation, a
+     * recipient's requested link: decision 054): the platform's server, as the mailer sent them
+     * before, its link's token minted now. Without SMTP_URL the message, link included, goes to
+     * the server log: how a laptop install resets a password.
+     */
+    async function sendPlatformEmailJob(job: JobRow): Promise<Outcome> {
+      const p = job.payload as { subject: string; text: string; html?: string };
+      const link = await mintLink(db, job);
+      if ('skip' in link) return link;
+      const text = withToken(p.text, link.token);
+      const html = p.html === undefined ? undefined : withToken(p.html, link.token);
+      if (!config.smtpUrl) {
+        log.info(
+          { mail: { to: job.destination, subject: p.subject } },
+          `Email not sent (no SMTP_URL configured):\n${text}`,
+        );
+        return { skip: PLATFORM_SKIP_REASONS.noSmtp };
+      }
+      const route = transports.platform(config.smtpUrl, config.mailFrom);
+      return sendEmail(route, {
+        jobId: job.id,
+        from: route.from,
+        to: job.destination!,
+        subject: p.subject,
+        text,
+        html,
+      });
+    }
+
+    async function sendSmsJob(job: JobRow): Promise<Outcome> {
       const integration = await integrationOf(job, 'sms');
       if (!integration || !hasSmsAccount(integration)) {
         return failure('The SMS integration was removed, turned off or lacks its account details', { permanent: true });
@@ -246,6 +283,13 @@ export function createNotifications(deps: NotificationsDeps) {
       const s = integration.config.smsSettings!;
       if (s.baseUrl && !config.allowPrivateTargets && !(await isPublicUrl(s.baseUrl))) {
         return failure('The SMS API base URL is not a public address', { permanent: true });
+      }
+      // A recipient's requested link by SMS carries its token, minted now (decision 054).
+      let body = String(job.payload.body);
+      if (isPlatformMessage(job)) {
+        const link = await mintLink(db, job);
+        if ('skip' in link) return link;
+        body = withToken(body, link.token);
       }
       return sendSms(
         {
@@ -255,7 +299,7 @@ export function createNotifications(deps: NotificationsDeps) {
           fromNumber: s.fromNumber!,
         },
         job.destination!,
-        String(job.payload.body),
+        body,
         config.allowPrivateTargets,
       );
     }
@@ -274,10 +318,11 @@ export function createNotifications(deps: NotificationsDeps) {
       });
     }
 
-    function send(job: JobRow): Promise<SendResult> {
+    function send(job: JobRow): Promise<Outcome> {
       switch (job.channel) {
         case 'email':
-          return isAdminEmail(job) ? sendAdminEmailJob(job) : sendEmailJob(job);
+          if (isAdminEmail(job)) return sendAdminEmailJob(job);
+          return isPlatformMessage(job) ? sendPlatformEmailJob(job) : sendEmailJob(job);
         case 'sms':
           return sendSmsJob(job);
         case 'webhook':
@@ -287,9 +332,14 @@ export function createNotifications(deps: NotificationsDeps) {
       }
     }
 
-    async function record(job: JobRow, result: SendResult) {
+    async function record(job: JobRow, result: Outcome) {
+      if ('skip' in result) {
+        await queueRepository.markSkipped(db, job, result.skip);
+        return;
+      }
       if (result.ok) {
         const arrival =
+          job.organizationId &&
           job.event === 'mail_item.created' &&
           (job.channel === 'email' || job.channel === 'sms') &&
           job.payload.kind === 'arrival' &&
@@ -302,7 +352,7 @@ export function createNotifications(deps: NotificationsDeps) {
         // module's rule and writer), in the transaction that records the message as sent.
         await db.transaction(async (tx) => {
           if (!(await queueRepository.markSent(tx, job, result))) return false;
-          return markNotified(tx, job.organizationId, job.mailItemId!, {
+          return markNotified(tx, job.organizationId!, job.mailItemId!, {
             at: new Date(),
             via: job.channel === 'email' ? 'email' : 'sms',
           });

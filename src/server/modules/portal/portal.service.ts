@@ -18,12 +18,12 @@ import { AppError, notFound, tooManyRequests, unauthorized } from '../../lib/err
 import * as rateLimiter from '../../lib/rate-limiter';
 import { hashToken, newToken } from '../../lib/tokens';
 import { addMs } from '../../lib/time';
+import { LINK_TOKEN_PLACEHOLDER, PLATFORM_MESSAGE_EVENTS, queueMessage } from '../../lib/outbox';
 import { RECIPIENT_SESSION_TTL_MS } from '../../plugins/recipient-session';
 import { MAIL_ITEM_NOT_FOUND, type MailItemsService } from '../mail-items/mail-items.service';
-import { sendSms } from '../notifications/channels/sms';
 import { hasSmsAccount } from '../notifications/fan-out';
 import type { PickupsService } from '../pickups/pickups.service';
-import { mintPortalLink, portalLinkUrl } from './links';
+import { portalLinkUrl } from './links';
 import { portalRepository } from './portal.repository';
 
 /** Requests for a link: per address (the inbox being flooded) and per IP (someone trying addresses). */
@@ -105,15 +105,27 @@ export function createPortalService(deps: Deps, services: { pickups: PickupsServ
     return rows.find(hasSmsAccount);
   }
 
-  /** Sends one recipient their link: by email to an email address, by the organization's SMS to a phone. */
+  /**
+   * Queues one recipient's link: by email to an email address, by the organization's SMS to a
+   * phone. The worker sends it and mints the link's token as it does (decision 054), so the
+   * outbox never holds a link that opens the page.
+   */
   async function sendLink(
     match: Awaited<ReturnType<typeof portalRepository.recipientsByAddress>>[number],
     byEmail: boolean,
   ) {
-    const token = await mintPortalLink(db, match.organizationId, match.id, 'requested');
-    const url = portalLinkUrl(deps.publicUrl(), token);
+    const url = portalLinkUrl(deps.publicUrl(), LINK_TOKEN_PLACEHOLDER);
+    const common = {
+      event: PLATFORM_MESSAGE_EVENTS.portalLink,
+      kind: 'portal_link',
+      organizationId: match.organizationId,
+      recipientId: match.id,
+      mint: { kind: 'portal' },
+    } as const;
     if (byEmail && match.email) {
-      await deps.mailer.send({
+      await queueMessage(db, {
+        ...common,
+        channel: 'email',
         to: match.email,
         subject: `Your link to your mail at ${match.organizationName}`,
         text: [
@@ -129,19 +141,13 @@ export function createPortalService(deps: Deps, services: { pickups: PickupsServ
     }
     const sms = await smsIntegrationOf(match.organizationId);
     if (!sms || !match.phone) return;
-    const s = sms.config.smsSettings!;
-    const result = await sendSms(
-      {
-        baseUrl: s.baseUrl || deps.config.smsApiBaseUrl,
-        accountSid: s.accountSid!,
-        authToken: deps.secrets.decrypt(s.authToken!),
-        fromNumber: s.fromNumber!,
-      },
-      match.phone,
-      `${match.organizationName}: your link to your packages (works once, ${PORTAL_REQUESTED_LINK_MINUTES} min): ${url}`,
-      deps.config.allowPrivateTargets,
-    );
-    if (!result.ok) log.warn({ organizationId: match.organizationId }, 'A recipient link by SMS was not sent');
+    await queueMessage(db, {
+      ...common,
+      channel: 'sms',
+      integrationId: sms.id,
+      to: match.phone,
+      body: `${match.organizationName}: your link to your packages (works once, ${PORTAL_REQUESTED_LINK_MINUTES} min): ${url}`,
+    });
   }
 
   async function limit(key: string, max: number, windowSeconds: number, message: string) {
@@ -152,8 +158,8 @@ export function createPortalService(deps: Deps, services: { pickups: PickupsServ
   return {
     /**
      * Sends a link to every active recipient with this address, in every organization, and
-     * answers the same whoever it is. The messages go out after the reply, so its timing does not
-     * tell either; `sent` resolves when they have (tests).
+     * answers the same whoever it is. The messages are queued after the reply, so its timing does
+     * not tell either; `sent` resolves when they are in the outbox (tests drain the worker).
      */
     async requestLink(address: string, ip: string): Promise<{ message: string; sent: Promise<void> }> {
       const byEmail = address.includes('@');

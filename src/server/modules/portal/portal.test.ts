@@ -88,6 +88,8 @@ async function requestToken(email: string, from = new Portal(ip())) {
   const res = await from.post('/api/portal/links', { address: email });
   expect(res.statusCode, res.body).toBe(202);
   await t.app.portalLinksSent();
+  // The links are in the outbox: the worker sends them (decision 054).
+  await workers.drain(t);
   const mail = smtp.received.slice(before).find((m) => m.to.includes(email));
   if (!mail) throw new Error(`no link to ${email}`);
   return /\/my\/open#token=([\w-]+)/.exec(mail.text)![1]!;
@@ -110,6 +112,8 @@ describe('asking for a link', () => {
     expect(known.json()).toEqual({ message: PORTAL_LINK_SENT });
     expect(unknown.json()).toEqual(known.json());
     await t.app.portalLinksSent();
+    // The links are in the outbox: the worker sends them (decision 054).
+    await workers.drain(t);
     const mail = await smtp.waitFor(email);
     expect(mail.text).toMatch(/http:\/\/pigeonhole\.test\/my\/open#token=[\w-]{43}/);
     const token = /#token=([\w-]+)/.exec(mail.text)![1]!;
@@ -132,6 +136,8 @@ describe('asking for a link', () => {
     const res = await new Portal(ip()).post('/api/portal/links', { address: row!.phone.replace(/\D/g, '') });
     expect(res.statusCode).toBe(202);
     await t.app.portalLinksSent();
+    // The links are in the outbox: the worker sends them (decision 054).
+    await workers.drain(t);
   });
 
   it('refuses what is neither an email address nor a phone number with a clear 400', async () => {
@@ -158,6 +164,8 @@ describe('asking for a link', () => {
     expect(codes.slice(0, 10), 'the first ten from one address').toEqual(Array(10).fill(202));
     expect(codes[10]).toBe(429);
     await t.app.portalLinksSent();
+    // The links are in the outbox: the worker sends them (decision 054).
+    await workers.drain(t);
   });
 
   it('counts the addresses of one IPv6 /64 as one caller, and an IPv4 address alone (issue 41, item 9)', async () => {
@@ -205,6 +213,8 @@ describe('asking for a link', () => {
     expect(exchanges[29]).toBe(400);
     expect(exchanges[30]).toBe(429);
     await t.app.portalLinksSent();
+    // The links are in the outbox: the worker sends them (decision 054).
+    await workers.drain(t);
   });
 });
 

@@ -4,6 +4,7 @@ import { recipientLinks, recipientSessions } from '../../db/schema';
 import { RECIPIENT_SESSION_COOKIE } from '../../plugins/recipient-session';
 import { Client, joinAs, type TestApp } from '../../test/harness';
 import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
+import { testWorkers } from '../../test/notification-workers';
 
 /**
  * Deactivating a recipient ends their page (issue 41 item 8): their sessions and unused links are
@@ -17,6 +18,7 @@ let t: TestApp;
 beforeAll(async () => {
   ({ t, smtp } = await createTestAppWithSmtp());
 });
+const workers = testWorkers();
 
 const unique = () => crypto.randomUUID().slice(0, 8);
 let lastIp = 0;
@@ -45,6 +47,8 @@ async function linkFor(email: string) {
   const asked = await browser()('POST', '/api/portal/links', { address: email });
   expect(asked.statusCode, asked.body).toBe(202);
   await t.app.portalLinksSent();
+  // The links are in the outbox: the worker sends them (decision 054).
+  await workers.drain(t);
   const mail = smtp.received.slice(before).find((m) => m.to.includes(email));
   return /\/my\/open#token=([\w-]+)/.exec(mail!.text)![1]!;
 }

@@ -276,6 +276,19 @@ async function signedInToPage(email: string) {
   });
   expect(asked.statusCode, asked.body).toBe(202);
   await t.app.portalLinksSent();
+  // The link is in the outbox (decision 054): the worker sends it, and only it; the file's other
+  // messages stay as their tests left them (waiting ones are what an erasure cancels).
+  const held = sql`status = 'queued' and event <> 'portal.link_requested'`;
+  await t.db.execute(
+    sql`update notification_jobs set next_attempt_at = next_attempt_at + interval '1000 years' where ${held}`,
+  );
+  try {
+    await drain();
+  } finally {
+    await t.db.execute(
+      sql`update notification_jobs set next_attempt_at = next_attempt_at - interval '1000 years' where ${held}`,
+    );
+  }
   const mail = smtp.received.slice(before).find((m) => m.to.includes(email));
   const token = /\/my\/open#token=([\w-]+)/.exec(mail!.text)![1]!;
   const opened = await t.app.inject({

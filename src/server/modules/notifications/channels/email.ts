@@ -12,7 +12,8 @@ export type EmailMessage = {
   to: string;
   subject: string;
   text: string;
-  html: string;
+  /** Absent: a text-only message (the account notices). */
+  html?: string;
   unsubscribeUrl?: string;
   attachments?: Array<{ filename: string; content: Buffer; cid: string; contentType: string }>;
 };

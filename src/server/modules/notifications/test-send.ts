@@ -6,11 +6,17 @@ import type { IntegrationConfig as StoredConfig } from '../../db/schema';
 import { isPublicUrl } from '../../lib/public-address';
 import type { Mailer } from '../../lib/mailer';
 import type { SecretBox } from '../../lib/secrets';
-import { CONFIG_MESSAGES, isPublicHost } from './integration-config';
+import { CONFIG_MESSAGES, isPublicHost } from '../integrations/integration-config';
 import { guardedSmtpSocket } from '../../lib/outbound';
-import { sendSms } from '../notifications/channels/sms';
-import { errorText } from '../notifications/channels/types';
-import { sendWebhook } from '../notifications/channels/webhook';
+import { sendSms } from './channels/sms';
+import { errorText } from './channels/types';
+import { sendWebhook } from './channels/webhook';
+
+/**
+ * An integration's test message (Settings -> Integrations -> Test): sent at once, not through the
+ * outbox, because its answer is the point (the admin reads whether the settings work). It lives
+ * here with the channels: no module but notifications sends mail or SMS (decision 054).
+ */
 
 /** How long a test send may take to connect, greet and answer. */
 export const TEST_TIMEOUT_MS = 10_000;
