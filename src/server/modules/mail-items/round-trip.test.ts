@@ -3,6 +3,7 @@ import { eq, getTableColumns, type Column } from 'drizzle-orm';
 import sharp from 'sharp';
 import { CreateMailItemBody, MailItemSummary } from '../../../contract';
 import { mailItemHistory, mailItems, mailroomLocations, mailrooms, photos, recipients } from '../../db/schema';
+import { handOverRequest, handedOver } from '../../test/hand-over';
 import { Client, createTestApp, type TestApp } from '../../test/harness';
 
 /**
@@ -216,7 +217,8 @@ describe('every column of a mail item', () => {
     const notified = await d.admin.put(`/api/mail-items/${id}`, { status: 'notified' });
     await expectEveryColumn(notified.json(), d, 'notified');
     await expectListed(d, notified.json());
-    const delivered = await d.admin.put(`/api/mail-items/${id}`, { status: 'delivered' });
+    await handedOver(d.admin, id);
+    const delivered = await d.admin.get(`/api/mail-items/${id}`);
     await expectEveryColumn(delivered.json(), d, 'delivered');
     await expectListed(d, delivered.json());
     expect((await history()).map((h) => h.action)).toEqual(['created', 'updated', 'notified', 'delivered']);

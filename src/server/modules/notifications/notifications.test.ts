@@ -18,6 +18,7 @@ import {
   type IntegrationConfig,
 } from '../../db/schema';
 import { createSecretBox } from '../../lib/secrets';
+import { handOverRequest, handedOver } from '../../test/hand-over';
 import { Client, createTestApp, postRaw, TEST_SECRETS_KEY, type TestApp } from '../../test/harness';
 import { testWorkers } from '../../test/notification-workers';
 import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
@@ -265,8 +266,7 @@ describe('arrival email and auto-notify', () => {
     await t.db.update(organizations).set({ timezone: 'America/New_York' }).where(eq(organizations.id, org.id));
     const item = await logItem(admin, { recipientId: recipient.id, sender: 'Zara' });
     await drain();
-    const res = await admin.put(`/api/mail-items/${item.id}`, { status: 'delivered', collectorName: 'Ada Lovelace' });
-    expect(res.statusCode).toBe(200);
+    await handedOver(admin, item.id, { collectorName: 'Ada Lovelace' });
     await ensureEvent(t, item, 'mail_item.delivered');
     await drain();
     const receipt = smtp.received.find((m) => m.to.includes(recipient.email!) && m.subject.includes('picked up'));

@@ -17,6 +17,7 @@ import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
 import { uniqueTrackingNumber } from '../../test/tracking-numbers';
 import { escapeHtml } from '../notifications/messages';
 import { ERASED_TEXT, ERASURE_SKIP_REASON, mentionPatterns, mentionValues } from './recipients.personal-data';
+import { handedOver } from '../../test/hand-over';
 
 let smtp: TestSmtp;
 let t: TestApp;
@@ -128,8 +129,7 @@ async function mailroomLife() {
   expect(received?.text).toContain(p.firstName);
 
   // They collect the parcel themselves.
-  const delivered = await admin.put(`/api/mail-items/${parcel.id}`, { status: 'delivered', collectorName: fullName });
-  expect(delivered.statusCode, delivered.body).toBe(200);
+  await handedOver(admin, parcel.id, { collectorName: fullName });
 
   // A letter with a photo, its arrival message not sent yet (no worker runs).
   const letter = await logItem(member, {
@@ -797,11 +797,8 @@ describe('POST /api/recipients/:id/erase: the person on other people’s items',
     });
     await drain();
     // B collects A's parcel, and C collects their own.
-    const picked = await member.put(`/api/mail-items/${parcel.id}`, { status: 'delivered', collectorName: bFull });
-    expect(picked.statusCode, picked.body).toBe(200);
-    expect(
-      (await member.put(`/api/mail-items/${theirs.id}`, { status: 'delivered', collectorName: cFull })).statusCode,
-    ).toBe(200);
+    await handedOver(member, parcel.id, { collectorName: bFull });
+    await handedOver(member, theirs.id, { collectorName: cFull });
     // The receipt emails go out: A's says "Collected by" B.
     await drain();
     expect(smtp.received.find((m) => m.to.includes(pa.email) && m.text.includes(bFull))).toBeDefined();
@@ -809,9 +806,7 @@ describe('POST /api/recipients/:id/erase: the person on other people’s items',
     // the deletion event's snapshot of it stay.
     const gone = await logItem(admin, { recipientId: a.id, sender: 'IKEA' });
     const reversed = `${pb.lastName}, ${pb.firstName}`;
-    expect(
-      (await member.put(`/api/mail-items/${gone.id}`, { status: 'delivered', collectorName: reversed })).statusCode,
-    ).toBe(200);
+    await handedOver(member, gone.id, { collectorName: reversed });
     expect((await admin.delete(`/api/mail-items/${gone.id}`)).statusCode).toBe(204);
     // A webhook delivery about A's parcel, waiting: its body carries the item, collector and notes
     // (a note's line break is "\n" in the JSON).
@@ -947,9 +942,7 @@ describe('POST /api/recipients/:id/erase: the person on other people’s items',
     const dItem = await logItem(admin, { recipientId: d.id, notes: `${bFull} asked; or write to ${pb.email}` });
     const eItem = await logItem(admin, { recipientId: e.id, notes: `${bFull} will collect` });
     const nobodys = await logItem(admin, { notes: `Found at the door, ${pb.phone}` });
-    expect(
-      (await member.put(`/api/mail-items/${dItem.id}`, { status: 'delivered', collectorName: bFull })).statusCode,
-    ).toBe(200);
+    await handedOver(member, dItem.id, { collectorName: bFull });
 
     const res = await admin.post(`/api/recipients/${b.id}/erase`, { confirm: true });
     expect(res.statusCode, res.body).toBe(200);
@@ -1001,6 +994,7 @@ describe('the hand-over side (issue 26): proxies, hand-over proof, expected numb
       collectorName: `${proxy}'s cousin`,
       identifiedBy: 'id_checked',
       proxyReason: `Sent by ${fullName}, who phoned ahead`,
+      signatureData: await pngDataUrl('#000022'),
     });
     expect(byProxy.statusCode, byProxy.body).toBe(201);
     // A neighbour's parcel that they collected, with the neighbour's signature of it.
