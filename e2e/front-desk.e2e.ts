@@ -156,7 +156,7 @@ describe('the front desk', () => {
     await page.getByRole('option', { name: /^Shelf A/ }).click();
     await page.getByLabel('Sender').fill('Acme Outfitters');
     await page.getByLabel('Description').fill('Tall box, handle with care');
-    await page.getByLabel('Collected By').fill('Sam at the desk');
+    await page.getByLabel('Received by').fill('Sam at the desk');
     await page.getByLabel('Choose a photo').setInputFiles({
       name: 'package.png',
       mimeType: 'image/png',
