@@ -217,7 +217,8 @@ describe('every column of a mail item', () => {
     const notified = await d.admin.put(`/api/mail-items/${id}`, { status: 'notified' });
     await expectEveryColumn(notified.json(), d, 'notified');
     await expectListed(d, notified.json());
-    await handedOver(d.admin, id);
+    // The hand-over names the collector: the edit's value, so every column reads as before.
+    await handedOver(d.admin, id, { collectorName: String(fieldValue(d, 'collectorName', 2)) });
     const delivered = await d.admin.get(`/api/mail-items/${id}`);
     await expectEveryColumn(delivered.json(), d, 'delivered');
     await expectListed(d, delivered.json());
