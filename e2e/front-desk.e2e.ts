@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Page } from 'playwright-core';
 import { prepareZXingModule, writeBarcode } from 'zxing-wasm/writer';
+import { signOnPad } from './support/page-api';
 import { launchWithCamera, startStack, type Stack } from './support/stack';
 
 let stack: Stack;
@@ -247,10 +248,16 @@ describe('the front desk', () => {
     await expect.poll(() => statValue(page, 'Notified')).toBe(String(notifiedBefore + 1));
     expect(await pendingRow.getByRole('button', { name: /^Notify/ }).count()).toBe(0);
 
+    // The row's Delivered opens the one hand-over (decision 053): this item ticked, the collector
+    // named, how identified, and the signature a new organization asks for.
     await pendingRow.getByRole('button', { name: /^Delivered/ }).click();
-    const deliver = page.getByRole('dialog', { name: 'Mark as Delivered' });
+    const deliver = page.getByRole('dialog', { name: /^Hand over to / });
+    await expect.poll(() => deliver.isVisible()).toBe(true);
+    expect(await deliver.getByLabel('ID checked').isChecked()).toBe(true);
     await deliver.getByLabel('Collector Name').fill('Jordan Meyer');
-    await deliver.getByRole('button', { name: 'Confirm Delivery' }).click();
+    await deliver.getByLabel(/^Why they collect/).fill('Picks up for the household');
+    await signOnPad(page);
+    await deliver.getByRole('button', { name: 'Hand over 1 item' }).click();
     await expect.poll(() => pendingRow.count()).toBe(0);
     await expect.poll(() => shelfACount(page)).toBe(shelfBefore);
 
@@ -261,6 +268,21 @@ describe('the front desk', () => {
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ status: 'delivered', collectorName: 'Jordan Meyer' });
     expect(found[0]!.handedOverBy).toBeTruthy();
+    // The proof, in History: the collector, how identified, signed.
+    await page.goto('/history?q=Acme%20Outfitters');
+    await page
+      .getByRole('button', { name: /^Details: / })
+      .first()
+      .click();
+    const proof = page.getByRole('region', { name: /^Details: / });
+    await expect
+      .poll(() =>
+        proof
+          .getByText(/Collected by Jordan Meyer · ID checked, signed/)
+          .first()
+          .isVisible(),
+      )
+      .toBe(true);
     await context.close();
   });
 
