@@ -107,7 +107,8 @@ const SERVER_COLUMNS: Record<
     stage === 'delivered' ? expect(r.deliveredAt).toMatch(ISO) : expect(r.deliveredAt).toBeNull(),
   handedOverBy: (r, d, stage) => expect(r.handedOverBy).toBe(stage === 'delivered' ? d.userId : null),
   // Marked delivered without a hand-over's proof (pickups.test.ts covers the proof).
-  handoverId: (r) => expect(r.handoverId).toBeNull(),
+  handoverId: (r, _d, stage) =>
+    stage === 'delivered' ? expect(r.handoverId).toMatch(UUID) : expect(r.handoverId).toBeNull(),
   // Held only at the recipient's request, on their own page (holds.test.ts).
   heldUntil: (r) => expect(r.heldUntil).toBeNull(),
   // No one expects the round trip's tracking number (expected-packages.test.ts covers a match).
