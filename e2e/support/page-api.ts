@@ -63,3 +63,19 @@ export async function signOnPad(page: Page) {
   }
   await page.mouse.up();
 }
+
+/**
+ * Completes the one hand-over dialog (decision 053) opened from a row or a menu: the collector,
+ * a reason when they are not on the recipient's list, identified by ID (its default there), the
+ * signature a new organization asks for, then Hand over.
+ */
+export async function completeHandOver(page: Page, collectorName: string) {
+  const dialog = page.getByRole('dialog', { name: /^Hand over/ });
+  await dialog.waitFor({ state: 'visible' });
+  await dialog.getByLabel('Collector Name').fill(collectorName);
+  const reason = dialog.getByLabel(/^Why they collect/);
+  if (await reason.isVisible()) await reason.fill('Collects for them today');
+  await signOnPad(page);
+  await dialog.getByRole('button', { name: /^Hand over \d+ items?$/ }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
