@@ -55,6 +55,8 @@ export async function handOverBody(itemIds: string[], collectorName: string, pro
 /** Draws a signature on the hand-over's pad, as a finger or a mouse would. */
 export async function signOnPad(page: Page) {
   const pad = page.getByRole('img', { name: /Signature pad/ });
+  // The dialog scrolls on small screens: the pad is brought into view before it is drawn on.
+  await pad.scrollIntoViewIfNeeded();
   const box = (await pad.boundingBox())!;
   await page.mouse.move(box.x + 30, box.y + box.height * 0.6);
   await page.mouse.down();
