@@ -5,12 +5,13 @@ import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { routes } from '../src/client/app/routes';
+import { handOverBody } from './support/page-api';
 import { registerThroughUi } from './support/register';
 import { ARTIFACTS, finishTransitions, startStack, uniqueAccount, type Stack } from './support/stack';
 
 /**
  * Issue 14, item 3: every route of the route table (signed-out ones signed out, signed-in ones
- * signed in, the 404 page), the dialogs (Log Mail, Edit, Mark as Delivered, Add Recipient, the
+ * signed in, the 404 page), the dialogs (Log Mail, Edit, the hand-over, Add Recipient, the
  * integrations' set-up dialogs, Invite user, two-factor set-up with its QR code, turning it off,
  * new recovery codes) and the popups while open (the organization menu, row actions menus, the
  * selects and the recipient list of Log Mail and Invite user, tooltips) pass axe-core without a
@@ -103,7 +104,7 @@ function visits(): Visit[] {
     },
     {
       name: 'in-dialog-mark-delivered',
-      route: 'Mark as Delivered',
+      route: 'Hand over (Mark Delivered in the menu)',
       path: at('/mail-intake'),
       who: 'in',
       open: (page) => openRowAction(page, 'Mark Delivered'),
@@ -355,9 +356,10 @@ async function seed(page: Page): Promise<Omit<typeof seeded, 'password'>> {
     expect(res.status(), await res.text()).toBe(201);
     itemIds.push(((await res.json()) as { id: string }).id);
   }
-  const delivered = await page.request.put(`/api/mail-items/${itemIds[0]}`, {
+  // Delivered only through the hand-over (decision 053).
+  const delivered = await page.request.post('/api/handovers', {
     headers,
-    data: { status: 'delivered', collectorName: 'Avery Quinn' },
+    data: await handOverBody([itemIds[0]!], 'Avery Quinn', 'Collects for the household'),
   });
   expect(delivered.ok(), await delivered.text()).toBe(true);
   const notified = await page.request.put(`/api/mail-items/${itemIds[1]}`, { headers, data: { status: 'notified' } });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
+import { handOverBody } from './support/page-api';
 import { registerThroughUi } from './support/register';
 import { startStack, uniqueAccount, type Stack } from './support/stack';
 
@@ -32,7 +33,11 @@ async function logItem(page: Page, sender: string, status = 'pending') {
   });
   expect(created.status(), await created.text()).toBe(201);
   const { id } = (await created.json()) as { id: string };
-  if (status !== 'pending') {
+  if (status === 'delivered') {
+    // Delivered only through the hand-over (decision 053).
+    const moved = await page.request.post('/api/handovers', { headers, data: await handOverBody([id], 'Sam Rivera') });
+    expect(moved.ok(), await moved.text()).toBe(true);
+  } else if (status !== 'pending') {
     const moved = await page.request.put(`/api/mail-items/${id}`, { headers, data: { status } });
     expect(moved.ok(), await moved.text()).toBe(true);
   }

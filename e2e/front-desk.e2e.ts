@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Page } from 'playwright-core';
 import { prepareZXingModule, writeBarcode } from 'zxing-wasm/writer';
+import { completeHandOver } from './support/page-api';
 import { launchWithCamera, startStack, type Stack } from './support/stack';
 
 let stack: Stack;
@@ -156,7 +157,7 @@ describe('the front desk', () => {
     await page.getByRole('option', { name: /^Shelf A/ }).click();
     await page.getByLabel('Sender').fill('Acme Outfitters');
     await page.getByLabel('Description').fill('Tall box, handle with care');
-    await page.getByLabel('Collected By').fill('Sam at the desk');
+    await page.getByLabel('Received by').fill('Sam at the desk');
     await page.getByLabel('Choose a photo').setInputFiles({
       name: 'package.png',
       mimeType: 'image/png',
@@ -247,10 +248,14 @@ describe('the front desk', () => {
     await expect.poll(() => statValue(page, 'Notified')).toBe(String(notifiedBefore + 1));
     expect(await pendingRow.getByRole('button', { name: /^Notify/ }).count()).toBe(0);
 
+    // The row's Delivered opens the one hand-over (decision 053): this item ticked, the collector
+    // named, how identified, and the signature a new organization asks for.
     await pendingRow.getByRole('button', { name: /^Delivered/ }).click();
-    const deliver = page.getByRole('dialog', { name: 'Mark as Delivered' });
-    await deliver.getByLabel('Collector Name').fill('Jordan Meyer');
-    await deliver.getByRole('button', { name: 'Confirm Delivery' }).click();
+    const deliver = page.getByRole('dialog', { name: /^Hand over to / });
+    await expect.poll(() => deliver.isVisible()).toBe(true);
+    expect(await deliver.getByLabel('ID checked').isChecked()).toBe(true);
+    expect(await deliver.getByRole('button', { name: 'Hand over 1 item' }).isVisible()).toBe(true);
+    await completeHandOver(page, 'Jordan Meyer');
     await expect.poll(() => pendingRow.count()).toBe(0);
     await expect.poll(() => shelfACount(page)).toBe(shelfBefore);
 
@@ -261,6 +266,21 @@ describe('the front desk', () => {
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ status: 'delivered', collectorName: 'Jordan Meyer' });
     expect(found[0]!.handedOverBy).toBeTruthy();
+    // The proof, in History: the collector, how identified, signed.
+    await page.goto('/history?q=Acme%20Outfitters');
+    await page
+      .getByRole('button', { name: /^Details: / })
+      .first()
+      .click();
+    const proof = page.getByRole('region', { name: /^Details: / });
+    await expect
+      .poll(() =>
+        proof
+          .getByText(/Collected by Jordan Meyer · ID checked, signed/)
+          .first()
+          .isVisible(),
+      )
+      .toBe(true);
     await context.close();
   });
 

@@ -149,8 +149,11 @@ describe('hand-over by pickup code', () => {
         expect(proof.signatureUrl).toMatch(/^\/api\/photos\//);
         expect([...proof.itemIds].sort()).toEqual(items.map((i) => i.id).sort());
       }
-      // The receipt reaches the recipient with the proof: who collected, how, and the signature.
-      const receipt = await stack.smtp.waitFor(email, { subject: /was picked up/, timeoutMs: 20_000 });
+      // One receipt for the hand-over, listing both items (decision 053), with the proof: who
+      // collected, how, and the signature.
+      const receipt = await stack.smtp.waitFor(email, { subject: /^Your 2 items were picked up/, timeoutMs: 20_000 });
+      expect(receipt.text).toContain(`1Z${label}A`);
+      expect(receipt.text).toContain(`1Z${label}B`);
       expect(receipt.text).toContain(`Collected by: Noor Haddad ${label}`);
       expect(receipt.text).toMatch(/Identified by:\s+pickup code/i);
       expect(receipt.raw).toMatch(/Content-Type: image\/png/i);

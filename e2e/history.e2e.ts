@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { handOverBody } from './support/page-api';
 import { startStack, type Stack } from './support/stack';
 
 let stack: Stack;
@@ -53,9 +54,10 @@ async function seedKestrelParcels(page: Page) {
     expect(res.status(), await res.text()).toBe(201);
     ids.push(((await res.json()) as { id: string }).id);
   }
-  const delivered = await page.request.put(`/api/mail-items/${ids[0]}`, {
+  // Delivered only through the hand-over (decision 053).
+  const delivered = await page.request.post('/api/handovers', {
     headers,
-    data: { status: 'delivered', collectorName: 'Sam Rivera' },
+    data: await handOverBody([ids[0]!], 'Sam Rivera', 'Collects for the household'),
   });
   expect(delivered.ok(), await delivered.text()).toBe(true);
 }
@@ -145,7 +147,9 @@ describe('History', () => {
     ['desktop', { width: 1280, height: 800 }],
     ['phone', { width: 390, height: 844 }],
   ] as const) {
-    it(`shows an item delivered by a status change as "Collector not recorded" (${label})`, async () => {
+    it(`refuses Delivered by a status change: Edit has no Delivered and the API points to the hand-over (${label})`, async () => {
+      // Issue 42 (decision 053): a status change no longer delivers, so no new item is left with
+      // "Collector not recorded" (items delivered that way before still read so: server tests).
       const { context, page } = await stack.newPage(viewport);
       await stack.signInAsDemo(page);
       const organizationId = await page.evaluate(() => localStorage.getItem('selectedOrganizationId'));
@@ -160,31 +164,20 @@ describe('History', () => {
       });
       expect(created.status(), await created.text()).toBe(201);
       const item = (await created.json()) as { id: string; revision: number };
-      // What the edit dialog sends when only the status is changed: no collector, no hand-over.
+      // What the edit dialog sent before when only the status was changed.
       const edited = await page.request.put(`/api/mail-items/${item.id}`, {
         headers: { ...headers, 'if-match': `"${item.revision}"` },
         data: { status: 'delivered' },
       });
-      expect(edited.status(), await edited.text()).toBe(200);
-      expect(await edited.json()).toMatchObject({ status: 'delivered', collectorName: null, handoverId: null });
+      expect(edited.status(), await edited.text()).toBe(400);
+      expect(await edited.json()).toMatchObject({ code: 'delivered_by_handover_only' });
+      expect(((await edited.json()) as { message: string }).message).toMatch(/hand-over/);
 
-      await page.goto(`/history?status=delivered&q=${tracking}`);
+      await page.goto(`/history?q=${tracking}`);
       await expect.poll(() => cardValue(page, 'Total Items')).toBe('1');
-      const collector = page.getByTestId('history-collector').filter({ visible: true });
-      await expect.poll(() => collector.innerText()).toBe('Collector not recorded');
-      // The details say it too, in the facts and in the timeline's delivered entry.
-      // (a table row's button on a wide screen, the card itself on a phone)
-      await (
-        label === 'desktop'
-          ? page.getByRole('button', { name: /^Details: Package for/ })
-          : page.getByRole('list', { name: 'Mail item history' }).getByRole('button').first()
-      ).click();
-      const details = page.getByRole('region', { name: /^Details: Package for/ });
-      await expect.poll(() => details.getByText(/^(Pending|Notified) → Delivered$/).isVisible()).toBe(true);
-      expect(await details.getByText('Collector not recorded').count()).toBe(2);
-      expect(await details.getByText(/Collected by/).count()).toBe(0);
+      expect(await cardValue(page, 'Delivered')).toBe('0');
       await closeToasts(page);
-      await stack.screenshot(page, `history-collector-not-recorded-${label}`);
+      await stack.screenshot(page, `history-delivered-by-handover-only-${label}`);
       await context.close();
     });
   }

@@ -115,6 +115,13 @@ describe('keyboard only', () => {
         data: { firstName: 'Avery', lastName: `Quinn${width}`, unit: '4B', recipientType: 'resident' },
       });
       expect(recipient.status(), await recipient.text()).toBe(201);
+      // A drawn signature needs a pointer: this desk has turned the new organization's signature
+      // requirement off (decision 053), so the hand-over is all keyboard.
+      const noSignature = await page.request.put(`/api/organization-settings/${organizationId}`, {
+        headers: { 'x-organization-id': organizationId },
+        data: { handoverRequiresSignature: false },
+      });
+      expect(noSignature.ok(), await noSignature.text()).toBe(true);
       const tracking = `1ZKEYS${width.toUpperCase()}01`;
 
       await page.goto('/mail-intake');
@@ -200,16 +207,18 @@ describe('keyboard only', () => {
       }
       expect((await expectVisibleFocus(page, 'Mark Delivered')).name).toMatch(/Mark Delivered/);
       await page.keyboard.press('Enter');
-      const deliver = page.getByRole('dialog', { name: 'Mark as Delivered' });
+      // the one hand-over (decision 053): this item ticked, the collector named (the recipient,
+      // ready), identified by ID; Enter in the collector's field hands it over
+      const deliver = page.getByRole('dialog', { name: `Hand over to Avery Quinn${width}` });
       await expect.poll(() => deliver.isVisible()).toBe(true);
-      await expect.poll(async () => (await focused(page)).name).toMatch(/Collector Name/);
+      await tabTo(page, /Collector Name/, { inDialog: true });
       await expectVisibleFocus(page, 'Collector Name');
-      await page.keyboard.type('Avery Quinn');
+      await page.keyboard.type(`Avery Quinn${width}`);
       await page.keyboard.press('Enter');
       await expect.poll(() => deliver.isVisible()).toBe(false);
       // focus is not lost to the page's body: it is back on the row's actions
       await expect.poll(async () => (await focused(page)).name).toMatch(/Actions for Package/);
-      await expectVisibleFocus(page, 'after Mark as Delivered');
+      await expectVisibleFocus(page, 'after the hand-over');
 
       await expect
         .poll(async () => (await api<{ status: string }>(page, `/api/mail-items/${logged!.id}`)).status)

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { registerThroughUi } from './support/register';
 import { startStack, uniqueAccount, type Stack } from './support/stack';
+import { completeHandOver } from './support/page-api';
 
 /**
  * The live desk (issue 29, decision 043): two clerks of one organization in two browsers. What
@@ -95,9 +96,8 @@ describe('two clerks at one desk', () => {
     const pendingOnA = a.page.getByRole('row').filter({ hasText: sender });
     await expect.poll(() => pendingOnA.isVisible()).toBe(true);
     await pendingOnA.getByRole('button', { name: /^Delivered/ }).click();
-    const deliver = a.page.getByRole('dialog', { name: 'Mark as Delivered' });
-    await deliver.getByLabel('Collector Name').fill('Lucas Meyer');
-    await deliver.getByRole('button', { name: 'Confirm Delivery' }).click();
+    // The one hand-over (decision 053).
+    await completeHandOver(a.page, 'Lucas Meyer');
     const handedAt = Date.now();
     await expect.poll(() => pendingOnA.count()).toBe(0);
     await expect.poll(() => pendingOnB.count()).toBe(0);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { ReceivedMail } from '../src/server/test/smtp';
 import { startStack, uniqueAccount, type Stack } from './support/stack';
+import { completeHandOver } from './support/page-api';
 
 let stack: Stack;
 /** A system receiving the webhooks: answers 204 and keeps what it got. */
@@ -167,9 +168,8 @@ describe('notifications that really deliver', () => {
     // Hand it over: the receipt names the collector.
     await page.getByRole('button', { name: 'Actions for Package for Lucas Meyer' }).first().click();
     await page.getByRole('menuitem', { name: 'Mark Delivered' }).click();
-    const deliver = page.getByRole('dialog', { name: 'Mark as Delivered' });
-    await deliver.getByLabel('Collector Name').fill('Jordan Meyer');
-    await deliver.getByRole('button', { name: 'Confirm Delivery' }).click();
+    // The one hand-over (decision 053).
+    await completeHandOver(page, 'Jordan Meyer');
     const receipt = await mailMatching(RECIPIENT_EMAIL, /Jordan Meyer/);
     expect(receipt.subject).not.toBe(arrival.subject);
     const receiptEntry = messages.getByRole('listitem').filter({ hasText: 'Receipt email' });

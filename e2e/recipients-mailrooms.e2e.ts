@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startStack, type Stack } from './support/stack';
+import { completeHandOver } from './support/page-api';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -179,9 +180,8 @@ describe('an admin setting up the front desk', () => {
     const pendingRow = page.getByRole('row').filter({ hasText: 'Katherine Johnson' });
     await expect.poll(() => pendingRow.isVisible()).toBe(true);
     await pendingRow.getByRole('button', { name: /^Delivered/ }).click();
-    const deliver = page.getByRole('dialog', { name: 'Mark as Delivered' });
-    await deliver.getByLabel('Collector Name').fill('Katherine Johnson');
-    await deliver.getByRole('button', { name: 'Confirm Delivery' }).click();
+    // The one hand-over (decision 053).
+    await completeHandOver(page, 'Katherine Johnson');
     await expect.poll(() => pendingRow.count()).toBe(0);
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('tab', { name: 'Mailrooms' }).click();

@@ -42,8 +42,14 @@ export const SIGNATURE_REQUIRED = 'A signature is required for every hand-over';
 export const HANDOVER_PHOTO_REQUIRED = 'A photo of the collector is required for every hand-over';
 export const MIXED_RECIPIENTS = 'Items of different recipients are handed over one recipient at a time';
 export const HANDOVER_NOT_FOUND = 'Hand-over not found';
-export const HANDOVER_PROOF_REQUIRED =
-  'This organization takes proof at every hand-over. Use Hand over to record the signature or photo';
+/**
+ * An edit (PUT /api/mail-items/:id) never marks an item delivered (issue 42, decision 053): every
+ * "delivered" goes through the one hand-over, which records who collected, how they were
+ * identified and the proof.
+ */
+export const DELIVERED_BY_HANDOVER_ONLY =
+  'An item is marked delivered only by a hand-over, which records who collected it and how they were identified. ' +
+  'Use Hand over (POST /api/handovers) instead of changing the status.';
 
 const itemIds = z
   .array(Id, { message: 'Choose the items to hand over' })

@@ -64,7 +64,8 @@ export const CreateMailItemBody = z.object({
   senderAddress: optionalText(1000, 'Sender address must be at most 1000 characters'),
   description: optionalText(2000, 'Description must be at most 2000 characters'),
   courierCompany: optionalText(100, 'Courier company must be at most 100 characters'),
-  collectedByStaff: optionalText(255, 'Collected by must be at most 255 characters'),
+  /** The staff member who received the item at intake ("Received by"), not who collected it. */
+  collectedByStaff: optionalText(255, 'Received by must be at most 255 characters'),
   collectorName: optionalText(255, 'Collector name must be at most 255 characters'),
   size: optionalText(50, 'Size must be at most 50 characters'),
   weight: optionalText(50, 'Weight must be at most 50 characters'),

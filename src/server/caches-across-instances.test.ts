@@ -4,6 +4,7 @@ import { hashToken, newToken } from './lib/tokens';
 import { grantSuperAdmin } from './modules/super-admin/shell';
 import { passwordResetRepository } from './modules/auth/password-reset.repository';
 import { Client, createSecondInstance, createTestApp, joinAs, TEST_SECRETS_KEY, type TestApp } from './test/harness';
+import { handedOver } from './test/hand-over';
 
 /**
  * Two app instances on one database, as behind a load balancer, both caching with the
@@ -73,9 +74,7 @@ describe('two instances on one database', () => {
     }
     for (const [n, id] of ids.entries()) {
       expect((await desk.get(pending)).json()).toHaveLength(ROUNDS - n);
-      expect((await admin.put(`/api/mail-items/${id}`, { status: 'delivered', collectorName: 'Ada' })).statusCode).toBe(
-        200,
-      );
+      await handedOver(admin, id, { collectorName: 'Ada' });
       expect((await desk.get(pending)).json()).toHaveLength(ROUNDS - n - 1);
     }
   });

@@ -12,6 +12,7 @@ import { withTenants } from './db/tenant-scope';
 import { Client, createSecondInstance, createTestApp, type TestApp } from './test/harness';
 import { atFileEnd } from './test/file-cleanups';
 import { hasPgBouncer, PGBOUNCER_BIN, startPgBouncer, type PgBouncer } from './test/pgbouncer';
+import { handedOver } from './test/hand-over';
 
 /**
  * The whole app through Debian's PgBouncer in transaction mode (DATABASE_POOLER=transaction,
@@ -86,8 +87,7 @@ describe.skipIf(!installed)('through PgBouncer in transaction mode', () => {
     const pending = '/api/mail-items?status=pending,notified';
     for (const [n, id] of ids.entries()) {
       expect((await admin.get(pending)).json()).toHaveLength(ids.length - n);
-      const picked = await admin.put(`/api/mail-items/${id}`, { status: 'delivered', collectorName: 'Ada' });
-      expect(picked.statusCode, picked.body).toBe(200);
+      await handedOver(admin, id, { collectorName: 'Ada' });
     }
     expect((await admin.get(pending)).json()).toHaveLength(0);
     const history = await admin.get('/api/history');

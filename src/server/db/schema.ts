@@ -984,7 +984,8 @@ export const DEFAULT_SETTINGS = {
   sendReminders: true,
   reminderAfterDays: 3,
   pickupInstructions: null as string | null,
-  handoverRequiresSignature: false,
+  /** New organizations sign at every hand-over (decision 053); an admin may turn it off. */
+  handoverRequiresSignature: true,
   handoverRequiresPhoto: false,
   labelMatchThreshold: 80,
   longestHoldDays: 30,
@@ -1011,7 +1012,9 @@ export const organizationSettings = pgTable(
     /** Pickup hours or a note, quoted in the arrival message. */
     pickupInstructions: text('pickup_instructions'),
     /** What a hand-over needs (decision 031): a signature drawn at the desk, a photo of the collector. */
-    handoverRequiresSignature: boolean('handover_requires_signature').notNull().default(false),
+    handoverRequiresSignature: boolean('handover_requires_signature')
+      .notNull()
+      .default(DEFAULT_SETTINGS.handoverRequiresSignature),
     handoverRequiresPhoto: boolean('handover_requires_photo').notNull().default(false),
     /**
      * Label reading (issue 28): the confidence (percent, 50-100) above which the best recipient match

@@ -13,7 +13,7 @@ export const EXPECTED_DEFAULT_SETTINGS = {
   sendReminders: true,
   reminderAfterDays: 3,
   pickupInstructions: null,
-  handoverRequiresSignature: false,
+  handoverRequiresSignature: true,
   handoverRequiresPhoto: false,
   labelMatchThreshold: 80,
   longestHoldDays: 30,

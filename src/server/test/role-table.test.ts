@@ -55,6 +55,7 @@ import {
   type Access,
   type LiveRouteKey,
 } from './role-table';
+import { signaturePng } from './hand-over';
 
 let t: TestApp;
 /**
@@ -872,6 +873,7 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
         collectorName: 'Walk Collector',
         identifiedBy: 'known_to_staff',
         proxyReason: 'Walk-in, asked at the desk',
+        signatureData: await signaturePng(),
       },
       ok: 201,
       intact: async () => expect((await s.admin.get(`/api/mail-items/${id}`)).json().status).toBe('pending'),
@@ -885,6 +887,7 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
         collectorName: 'Walk Collector',
         identifiedBy: 'known_to_staff',
         proxyReason: 'Walk-in, asked at the desk',
+        signatureData: await signaturePng(),
       }),
     );
     return { url: `/api/handovers/${handover.id}`, ok: 200 };

@@ -1,16 +1,20 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { COLLECTOR_NOT_RECORDED, HISTORY_CSV_COLUMNS } from '../../../contract';
-import { organizations } from '../../db/schema';
+import { and } from 'drizzle-orm';
+import { mailItemHistory, mailItems, notificationJobs, organizations } from '../../db/schema';
 import { RECIPIENT_SESSION_COOKIE } from '../../plugins/recipient-session';
+import { handedOver } from '../../test/hand-over';
 import { Client, type TestApp } from '../../test/harness';
 import { testWorkers } from '../../test/notification-workers';
 import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
 
 /**
- * Issue 41 item 6 (decision 048): Edit -> Status -> Delivered records no collector and no proof,
+ * Issue 41 item 6 (decision 048): Edit -> Status -> Delivered recorded no collector and no proof,
  * yet the receipt emailed to the recipient said "Collected by: <recipient's name>", a name nobody
- * entered. Every reader now says plainly that the collector was not recorded.
+ * entered. Every reader now says plainly that the collector was not recorded. Since issue 42
+ * (decision 053) no edit marks an item delivered: such items are the ones delivered before, which
+ * the test writes as that edit wrote them (the row, its history row and its event).
  */
 
 let smtp: TestSmtp;
@@ -44,9 +48,27 @@ async function deliveredByStatusChange() {
   expect(created.statusCode, created.body).toBe(201);
   await drain(); // the arrival email
   const item = created.json<Item>();
-  // The edit dialog's status change: no collector, no hand-over.
-  const res = await admin.put(`/api/mail-items/${item.id}`, { status: 'delivered' });
-  expect(res.statusCode, res.body).toBe(200);
+  // What the edit dialog's status change wrote before issue 42: no collector, no hand-over.
+  await t.db
+    .update(mailItems)
+    .set({ status: 'delivered', deliveredAt: new Date(), collectorName: null, handoverId: null })
+    .where(and(eq(mailItems.organizationId, org.id), eq(mailItems.id, item.id)));
+  await t.db.insert(mailItemHistory).values({
+    organizationId: org.id,
+    mailItemId: item.id,
+    action: 'delivered',
+    previousStatus: 'notified',
+    newStatus: 'delivered',
+  });
+  await t.db.insert(notificationJobs).values({
+    organizationId: org.id,
+    channel: 'event',
+    event: 'mail_item.delivered',
+    mailItemId: item.id,
+    recipientId: recipient.id,
+    payload: {},
+  });
+  const res = await admin.get(`/api/mail-items/${item.id}`);
   return { admin, email, recipient, tracking, item, reply: res.json<Item>() };
 }
 
@@ -89,12 +111,7 @@ describe('a delivered item without a recorded collector', () => {
     }>();
     const item = (await admin.post('/api/mail-items', { type: 'package', recipientId: recipient.id })).json<Item>();
     await drain();
-    const res = await admin.post('/api/handovers', {
-      itemIds: [item.id],
-      collectorName: 'Amara Okafor',
-      identifiedBy: 'id_checked',
-    });
-    expect(res.statusCode, res.body).toBe(201);
+    await handedOver(admin, item.id, { collectorName: 'Amara Okafor' });
     await drain();
     const receipt = await smtp.waitFor(email, { subject: /picked up/ });
     expect(receipt.text).toContain('Collected by: Amara Okafor');

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq, sql } from 'drizzle-orm';
 import { HISTORY_CSV_COLUMNS } from '../../../contract';
 import { mailItemHistory, mailItems, organizations, recipients } from '../../db/schema';
+import { handOverRequest, handedOver } from '../../test/hand-over';
 import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
 import { historyCsv } from './history.service';
 
@@ -424,7 +425,7 @@ describe('history rows are append-only', () => {
 
     await step(() => d.member.put(`/api/mail-items/${id}`, { sender: 'Amazon EU', notes: 'Fragile' }), 200, 1);
     await step(() => d.member.put(`/api/mail-items/${id}`, { status: 'notified' }), 200, 1);
-    await step(() => d.member.put(`/api/mail-items/${id}`, { status: 'delivered', collectorName: 'Jon' }), 200, 1);
+    await step(() => handOverRequest(d.member, id, { collectorName: 'Jon' }), 201, 1);
     await step(() => d.member.put(`/api/mail-items/${id}`, { sender: 'Edited after delivery' }), 409, 0);
     await step(() => d.admin.put(`/api/mail-items/${id}`, { status: 'pending' }), 200, 1);
     await step(() => d.admin.put(`/api/mail-items/${id}`, { status: 'returned' }), 200, 1);

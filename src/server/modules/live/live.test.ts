@@ -9,6 +9,7 @@ import {
   signUpWithOrganization,
   type TestApp,
 } from '../../test/harness';
+import { handedOver } from '../../test/hand-over';
 
 /**
  * The live desk's stream (decision 043) over real HTTP: inject() cannot hold a response open.
@@ -264,7 +265,7 @@ describe('GET /api/events', () => {
       }>();
       await stream.next((e) => e.event === 'change' && (e.data.ids as string[] | undefined)?.[0] === item.id);
       // Handed over on B: Pending Pickups on A hears it too.
-      await desk.put(`/api/mail-items/${item.id}`, { status: 'delivered' });
+      await handedOver(desk, item.id);
       await stream.next(
         (e) =>
           e.event === 'change' &&

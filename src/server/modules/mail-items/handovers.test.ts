@@ -2,8 +2,8 @@ import { and, count, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  DELIVERED_BY_HANDOVER_ONLY,
   HANDOVER_PHOTO_REQUIRED,
-  HANDOVER_PROOF_REQUIRED,
   MIXED_RECIPIENTS,
   SIGNATURE_EMPTY,
   SIGNATURE_INVALID,
@@ -69,6 +69,12 @@ async function desk(name = 'Harbor View') {
   const admin = new Client(t);
   const account = await admin.register();
   await admin.createOrganization(name);
+  // A new organization signs at every hand-over (decision 053): these tests try each proof on its
+  // own, so their desk has turned it off, as an admin may.
+  const off = await admin.put(`/api/organization-settings/${admin.organizationId}`, {
+    handoverRequiresSignature: false,
+  });
+  if (off.statusCode !== 200) throw new Error(off.body);
   const { client: member, userId: memberId } = await joinAs(t, admin.organizationId!);
   const amara = await created(admin, '/api/recipients', { firstName: 'Amara', lastName: 'Okafor' });
   const ben = await created(admin, '/api/recipients', { firstName: 'Ben', lastName: 'Ito' });
@@ -174,7 +180,15 @@ describe('POST /api/handovers', () => {
     const { admin, member, amara } = await desk();
     const waiting = await logItem(member, amara.id);
     const gone = await logItem(member, amara.id);
-    expect((await member.put(`/api/mail-items/${gone.id}`, { status: 'delivered' })).statusCode).toBe(200);
+    expect(
+      (
+        await member.post('/api/handovers', {
+          itemIds: [gone.id],
+          collectorName: 'Amara Okafor',
+          identifiedBy: 'id_checked',
+        })
+      ).statusCode,
+    ).toBe(201);
     const before = await rowsOf(admin.organizationId!);
     const res = await member.post('/api/handovers', {
       itemIds: [waiting.id, gone.id],
@@ -332,8 +346,8 @@ describe('what a hand-over requires (Settings)', () => {
     expect(unsigned.statusCode).toBe(400);
     expect(unsigned.json()).toEqual({ message: SIGNATURE_REQUIRED, code: 'signature_required' });
     const plain = await member.put(`/api/mail-items/${item.id}`, { status: 'delivered' });
-    expect(plain.statusCode).toBe(409);
-    expect(plain.json()).toEqual({ message: HANDOVER_PROOF_REQUIRED, code: 'handover_proof_required' });
+    expect(plain.statusCode).toBe(400);
+    expect(plain.json()).toEqual({ message: DELIVERED_BY_HANDOVER_ONLY, code: 'delivered_by_handover_only' });
     expect((await itemOf(member, item.id)).status).toBe('pending');
 
     expect((await settings({ handoverRequiresSignature: false, handoverRequiresPhoto: true })).statusCode).toBe(200);
@@ -524,5 +538,35 @@ describe('proof that is checked, not claimed (issue 41, item 12; decision 050)',
       identifiedBy: 'id_checked',
     });
     expect(desk2.json()).toMatchObject({ apiKeyName: null });
+  });
+});
+
+describe('a new organization (issue 42, decision 053)', () => {
+  it('requires a signature at every hand-over until an admin turns it off', async () => {
+    const admin = new Client(t);
+    await admin.register();
+    const org = await admin.createOrganization('New Desk');
+    expect((await admin.get(`/api/organization-settings/${org.id}`)).json()).toMatchObject({
+      handoverRequiresSignature: true,
+    });
+    const amara = await created(admin, '/api/recipients', { firstName: 'Amara', lastName: 'Okafor' });
+    const item = await logItem(admin, amara.id);
+    const base = { itemIds: [item.id], collectorName: 'Amara Okafor', identifiedBy: 'id_checked' };
+    const unsigned = await admin.post('/api/handovers', base);
+    expect(unsigned.statusCode).toBe(400);
+    expect(unsigned.json()).toEqual({ message: SIGNATURE_REQUIRED, code: 'signature_required' });
+    expect((await itemOf(admin, item.id)).status).toBe('pending');
+    // "How identified" and the collector are always asked for.
+    for (const missing of ['identifiedBy', 'collectorName'] as const) {
+      const { [missing]: _, ...without } = base;
+      const res = await admin.post('/api/handovers', { ...without, signatureData: signature });
+      expect(res.statusCode, missing).toBe(400);
+    }
+    expect((await admin.post('/api/handovers', { ...base, signatureData: signature })).statusCode).toBe(201);
+
+    const other = await logItem(admin, amara.id);
+    const off = await admin.put(`/api/organization-settings/${org.id}`, { handoverRequiresSignature: false });
+    expect(off.statusCode).toBe(200);
+    expect((await admin.post('/api/handovers', { ...base, itemIds: [other.id] })).statusCode).toBe(201);
   });
 });

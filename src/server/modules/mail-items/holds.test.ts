@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_HOLD_DAYS } from '../../../contract';
 import { mailItemHistory, mailItems, notificationJobs, organizations } from '../../db/schema';
 import { AppError } from '../../lib/errors';
+import { handOverRequest, handedOver } from '../../test/hand-over';
 import { Client, createTestApp, type TestApp } from '../../test/harness';
 import { createMailItemsService, type MailItemsService } from './mail-items.service';
 
@@ -144,7 +145,8 @@ describe('holding an item until a date', () => {
     const lifted = await holds.hold(d.caller, item.id, null);
     expect(lifted).toMatchObject({ heldUntil: null, isOverdue: true });
     await holds.hold(d.caller, item.id, dateIn('UTC', 1));
-    const delivered = (await d.admin.put(`/api/mail-items/${item.id}`, { status: 'delivered' })).json<Item>();
+    await handedOver(d.admin, item.id);
+    const delivered = (await d.admin.get(`/api/mail-items/${item.id}`)).json<Item>();
     expect(delivered).toMatchObject({ status: 'delivered', heldUntil: null });
   });
 });
@@ -190,7 +192,7 @@ describe('what a hold refuses (and changes nothing)', () => {
   it('an item already handed over: 409', async () => {
     const d = await desk();
     const item = await d.log(d.amara.id);
-    await d.admin.put(`/api/mail-items/${item.id}`, { status: 'delivered' });
+    await handedOver(d.admin, item.id);
     const err = await refusal(holds.hold(d.caller, item.id, dateIn('UTC', 1)));
     expect([err.statusCode, err.code]).toEqual([409, 'not_waiting']);
   });

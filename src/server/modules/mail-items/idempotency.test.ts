@@ -9,6 +9,7 @@ import {
 import { handovers, idempotencyKeys, mailItemHistory, mailItems, notificationJobs } from '../../db/schema';
 import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
 import { IDEMPOTENCY_HOURS, idempotencyRepository } from './idempotency';
+import { handedOver, signaturePng } from '../../test/hand-over';
 
 /**
  * Idempotency keys and revisions of the desk's writes (decision 044), through the routes against
@@ -295,7 +296,12 @@ describe('Idempotency-Key on status changes and hand-overs', () => {
   it('hands over once for a repeated request, and replays the proof', async () => {
     const { member, org, amara } = await desk();
     const item = await created(member, '/api/mail-items', { type: 'package', recipientId: amara.id });
-    const body = { itemIds: [item.id], collectorName: 'Amara Okafor', identifiedBy: 'id_checked' };
+    const body = {
+      itemIds: [item.id],
+      collectorName: 'Amara Okafor',
+      identifiedBy: 'id_checked',
+      signatureData: await signaturePng(),
+    };
     const first = await member.post('/api/handovers', body, withKey('hand-1'));
     expect(first.statusCode, first.body).toBe(201);
     const again = await member.post('/api/handovers', body, withKey('hand-1'));
@@ -386,11 +392,7 @@ describe('Revisions: an edit from an older revision (If-Match)', () => {
     const waiting = await created(member, '/api/mail-items/needs-recipient', { type: 'package' });
     expect((await member.get(`/api/mail-items/${waiting.id}`)).json<Item>().revision).toBe(1);
     const item = await created(member, '/api/mail-items', { type: 'package', recipientId: amara.id });
-    await member.post('/api/handovers', {
-      itemIds: [item.id],
-      collectorName: 'Amara Okafor',
-      identifiedBy: 'id_checked',
-    });
+    await handedOver(member, item.id, { collectorName: 'Amara Okafor' });
     expect((await member.get(`/api/mail-items/${item.id}`)).json<Item>()).toMatchObject({
       status: 'delivered',
       revision: 2,

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { organizations } from '../../db/schema';
 import { Client, createTestApp, signUpWithOrganization, type TestApp } from '../../test/harness';
+import { handOverRequest } from '../../test/hand-over';
 
 /**
  * The counts the mail_items triggers keep (by status: migration 0018, decision 021; by arrival:
@@ -55,10 +56,17 @@ describe('kept mail item counts', () => {
     expect([...made, ...others].every((r) => r.statusCode === 201)).toBe(true);
     const ids = made.map((r) => r.json().id as string);
     const statuses = ['notified', 'delivered', 'returned', 'pending'];
+    // Delivered only by the hand-over (decision 053).
     const changed = await Promise.all(
-      ids.slice(0, 24).map((id, i) => a.put(`/api/mail-items/${id}`, { status: statuses[i % 4] })),
+      ids
+        .slice(0, 24)
+        .map((id, i) =>
+          statuses[i % 4] === 'delivered'
+            ? handOverRequest(a, id)
+            : a.put(`/api/mail-items/${id}`, { status: statuses[i % 4] }),
+        ),
     );
-    expect(changed.every((r) => r.statusCode === 200)).toBe(true);
+    expect(changed.every((r) => r.statusCode === 200 || r.statusCode === 201)).toBe(true);
     expect((await a.put(`/api/mail-items/${ids[0]}`, { sender: 'Edited only' })).statusCode).toBe(200);
     const removed = await Promise.all(ids.slice(20, 26).map((id) => a.delete(`/api/mail-items/${id}`)));
     expect(removed.every((r) => r.statusCode === 204)).toBe(true);

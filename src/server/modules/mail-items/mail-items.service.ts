@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import {
-  HANDOVER_PROOF_REQUIRED,
+  DELIVERED_BY_HANDOVER_ONLY,
   MAX_HOLD_DAYS,
   OVERDUE_HOURS,
   PHOTO_REQUIRED_MESSAGE,
@@ -61,6 +61,9 @@ export { MAIL_ITEM_NOT_FOUND } from './mail-items.writes';
 const OVERDUE_MS = OVERDUE_HOURS * 3600_000;
 const pick = <T, K extends keyof T>(row: T, keys: readonly K[]) =>
   Object.fromEntries(keys.map((k) => [k, row[k]])) as Pick<T, K>;
+
+/** 400 for an edit that asks for status delivered: the hand-over is the one way (decision 053). */
+const deliveredByHandoverOnly = () => badRequest(DELIVERED_BY_HANDOVER_ONLY, 'delivered_by_handover_only');
 
 /** A rule's refusal as the reply it is. */
 export const refusalError = (r: transitions.Refusal) => new AppError(r.status, r.message, r.code);
@@ -322,6 +325,8 @@ export function createMailItemsService({ db, caches, log }: Deps) {
       { claim, expectedRevision }: WriteOptions = {},
     ): Promise<Answered> {
       const { organizationId } = caller;
+      // Delivered is the hand-over's alone (decision 053): refused before anything is read.
+      if (input.status !== undefined && transitions.isDeliveredStatus(input.status)) throw deliveredByHandoverOnly();
       const settings = await settingsOf(caller);
       const status = input.status ? valueFromList(settings.customStatuses, input.status, 'Unknown status') : undefined;
       const type =
@@ -478,10 +483,6 @@ function planEdit(
   if (checked && move && (input.locationId !== undefined || input.mailroomId !== undefined)) {
     const { locationId, mailroomId } = move;
     Object.assign(fields, { locationId, mailroomId: locationId ? checked.locationMailroomId : mailroomId });
-  }
-  const handingOver = input.status === transitions.DELIVERED && before.status !== transitions.DELIVERED;
-  if (handingOver && (settings.handoverRequiresSignature || settings.handoverRequiresPhoto)) {
-    throw conflict(HANDOVER_PROOF_REQUIRED, 'handover_proof_required');
   }
   const change = transitions.edit(
     before,

@@ -12,6 +12,7 @@ import {
   photos,
   recipients,
 } from '../../db/schema';
+import { handOverRequest, handedOver } from '../../test/hand-over';
 import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
 import { locationsRepository } from '../mailrooms/locations.repository';
 import { organizationsRepository } from '../organizations/organizations.repository';
@@ -313,7 +314,7 @@ describe('notification events (outbox)', () => {
     expect(await eventsOf(org.id)).toHaveLength(1);
 
     await admin.put(`/api/mail-items/${item.id}`, { status: 'notified' });
-    await admin.put(`/api/mail-items/${item.id}`, { status: 'delivered', collectorName: 'Ada Lo' });
+    await handedOver(admin, item.id, { collectorName: 'Ada Lo' });
     expect((await eventsOf(org.id)).map((e) => e.event)).toEqual([
       'mail_item.created',
       'mail_item.notified',
@@ -347,12 +348,12 @@ describe('concurrent edits', () => {
     const { admin, member } = await desk();
     const item = (await admin.post('/api/mail-items', { type: 'package' })).json();
     const [a, b] = await Promise.all([
-      admin.put(`/api/mail-items/${item.id}`, { status: 'delivered', collectorName: 'Ana' }),
-      member.put(`/api/mail-items/${item.id}`, { status: 'delivered', collectorName: 'Ben' }),
+      handOverRequest(admin, item.id, { collectorName: 'Ana' }),
+      handOverRequest(member, item.id, { collectorName: 'Ben' }),
     ]);
-    // The second finds it delivered already, to someone else: editing a delivered item is refused.
-    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
-    expect([a, b].find((r) => r.statusCode === 409)!.json().code).toBe('edit_after_delivery');
+    // The second finds it handed over already, to someone else: refused.
+    expect([a.statusCode, b.statusCode].sort()).toEqual([201, 409]);
+    expect([a, b].find((r) => r.statusCode === 409)!.json().code).toBe('already_handed_over');
     const delivered = (await historyOf(item.id)).filter((h) => h.action === 'delivered');
     expect(delivered).toHaveLength(1);
   });
@@ -368,10 +369,8 @@ describe('status changes and hand-over', () => {
     expect(Date.parse(notified.json().notifiedAt)).toBeGreaterThan(0);
     expect(await countOf(shelfA.id)).toBe(1);
 
-    const delivered = await member.put(`/api/mail-items/${item.id}`, {
-      status: 'delivered',
-      collectorName: 'Amara Okafor',
-    });
+    await handedOver(member, item.id, { collectorName: 'Amara Okafor' });
+    const delivered = await member.get(`/api/mail-items/${item.id}`);
     expect(delivered.json()).toMatchObject({
       status: 'delivered',
       collectorName: 'Amara Okafor',
@@ -385,7 +384,7 @@ describe('status changes and hand-over', () => {
     expect(history[2]).toMatchObject({
       previousStatus: 'notified',
       newStatus: 'delivered',
-      notes: 'Collected by Amara Okafor',
+      notes: 'Collected by Amara Okafor · ID checked, signed',
     });
     expect(history[2].performedBy.id).toBe(memberId);
   });
@@ -393,7 +392,7 @@ describe('status changes and hand-over', () => {
   it('delivers straight from pending, and un-delivering puts the item back on its shelf', async () => {
     const { admin, shelfA } = await desk();
     const item = (await admin.post('/api/mail-items', { type: 'package', locationId: shelfA.id })).json();
-    await admin.put(`/api/mail-items/${item.id}`, { status: 'delivered' });
+    await handedOver(admin, item.id);
     expect(await countOf(shelfA.id)).toBe(0);
     const back = await admin.put(`/api/mail-items/${item.id}`, { status: 'pending' });
     expect(back.json()).toMatchObject({ status: 'pending', deliveredAt: null, handedOverBy: null });
@@ -416,7 +415,7 @@ describe('status changes and hand-over', () => {
     const unknown = await admin.put(`/api/mail-items/${item.id}`, { status: 'lost' });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().message).toBe('Unknown status: lost');
-    await admin.put(`/api/mail-items/${item.id}`, { status: 'delivered' });
+    await handedOver(admin, item.id);
     const frozen = await admin.put(`/api/mail-items/${item.id}`, { sender: 'After' });
     expect(frozen.statusCode).toBe(409);
     expect(frozen.json().code).toBe('edit_after_delivery');
@@ -440,7 +439,8 @@ describe('status changes and hand-over', () => {
     ).json();
     expect((await mine.admin.get(`/api/mail-items/${item.id}`)).statusCode).toBe(404);
     expect((await mine.admin.get(`/api/mail-items/${item.id}/history`)).statusCode).toBe(404);
-    expect((await mine.admin.put(`/api/mail-items/${item.id}`, { status: 'delivered' })).statusCode).toBe(404);
+    expect((await mine.admin.put(`/api/mail-items/${item.id}`, { status: 'returned' })).statusCode).toBe(404);
+    expect((await handOverRequest(mine.admin, item.id)).statusCode).toBe(404);
     expect((await mine.admin.post(`/api/mail-items/${item.id}/delete`)).statusCode).toBe(404);
     expect((await mine.admin.delete(`/api/mail-items/${item.id}`)).statusCode).toBe(404);
     const still = (await theirs.admin.get(`/api/mail-items/${item.id}`)).json();
@@ -555,7 +555,7 @@ describe('GET /api/mail-items', () => {
       );
     }
     await admin.put(`/api/mail-items/${made[1].id}`, { status: 'notified' });
-    await admin.put(`/api/mail-items/${made[2].id}`, { status: 'delivered' });
+    await handedOver(admin, made[2].id);
 
     const all = await admin.get('/api/mail-items');
     expect(all.headers['x-total-count']).toBe('4');
@@ -622,7 +622,7 @@ describe('GET /api/mail-items/pending-summary', () => {
     const b = (await admin.post('/api/mail-items', { type: 'package' })).json();
     const c = (await admin.post('/api/mail-items', { type: 'package' })).json();
     await admin.put(`/api/mail-items/${b.id}`, { status: 'notified' });
-    await admin.put(`/api/mail-items/${c.id}`, { status: 'delivered' });
+    await handedOver(admin, c.id);
     await t.db
       .update(mailItems)
       .set({ arrivedAt: new Date(Date.now() - 73 * 3600_000) })

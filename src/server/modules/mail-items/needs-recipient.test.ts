@@ -7,6 +7,7 @@ import { Client, joinAs, type TestApp } from '../../test/harness';
 import { testWorkers } from '../../test/notification-workers';
 import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
 import { scanReminders } from '../notifications/reminders';
+import { signaturePng } from '../../test/hand-over';
 
 /** Items logged without a recipient, and their resolution (decision 041). */
 
@@ -231,7 +232,7 @@ describe('POST /api/mail-items/:id/resolve', () => {
   it('keeps the item out of other status changes and hand-overs until it is resolved', async () => {
     const { admin, recipient } = await desk();
     const item = (await admin.post('/api/mail-items/needs-recipient', { type: 'package' })).json<MailItem>();
-    const status = await admin.put(`/api/mail-items/${item.id}`, { status: 'delivered' });
+    const status = await admin.put(`/api/mail-items/${item.id}`, { status: 'returned' });
     expect(status.statusCode).toBe(409);
     expect(status.json()).toMatchObject({ code: 'needs_recipient' });
     const viaEdit = await admin.put(`/api/mail-items/${item.id}`, { recipientId: recipient.id });
@@ -241,6 +242,7 @@ describe('POST /api/mail-items/:id/resolve', () => {
       collectorName: 'Someone',
       identifiedBy: 'known_to_staff',
       proxyReason: 'Walk-in, asked at the desk',
+      signatureData: await signaturePng(),
     });
     expect(handover.statusCode).toBe(409);
     // Other fields may still be corrected.

@@ -3,6 +3,7 @@ import { eq, getTableColumns, type Column } from 'drizzle-orm';
 import sharp from 'sharp';
 import { CreateMailItemBody, MailItemSummary } from '../../../contract';
 import { mailItemHistory, mailItems, mailroomLocations, mailrooms, photos, recipients } from '../../db/schema';
+import { handOverRequest, handedOver } from '../../test/hand-over';
 import { Client, createTestApp, type TestApp } from '../../test/harness';
 
 /**
@@ -106,7 +107,8 @@ const SERVER_COLUMNS: Record<
     stage === 'delivered' ? expect(r.deliveredAt).toMatch(ISO) : expect(r.deliveredAt).toBeNull(),
   handedOverBy: (r, d, stage) => expect(r.handedOverBy).toBe(stage === 'delivered' ? d.userId : null),
   // Marked delivered without a hand-over's proof (pickups.test.ts covers the proof).
-  handoverId: (r) => expect(r.handoverId).toBeNull(),
+  handoverId: (r, _d, stage) =>
+    stage === 'delivered' ? expect(r.handoverId).toMatch(UUID) : expect(r.handoverId).toBeNull(),
   // Held only at the recipient's request, on their own page (holds.test.ts).
   heldUntil: (r) => expect(r.heldUntil).toBeNull(),
   // No one expects the round trip's tracking number (expected-packages.test.ts covers a match).
@@ -216,7 +218,9 @@ describe('every column of a mail item', () => {
     const notified = await d.admin.put(`/api/mail-items/${id}`, { status: 'notified' });
     await expectEveryColumn(notified.json(), d, 'notified');
     await expectListed(d, notified.json());
-    const delivered = await d.admin.put(`/api/mail-items/${id}`, { status: 'delivered' });
+    // The hand-over names the collector: the edit's value, so every column reads as before.
+    await handedOver(d.admin, id, { collectorName: String(fieldValue(d, 'collectorName', 2)) });
+    const delivered = await d.admin.get(`/api/mail-items/${id}`);
     await expectEveryColumn(delivered.json(), d, 'delivered');
     await expectListed(d, delivered.json());
     expect((await history()).map((h) => h.action)).toEqual(['created', 'updated', 'notified', 'delivered']);

@@ -5,6 +5,7 @@ import {
   changeStatus,
   ALREADY_HANDED_OVER,
   EDIT_AFTER_DELIVERY,
+  DELIVERED_BY_HANDOVER,
   edit,
   handOver,
   hold,
@@ -334,32 +335,12 @@ describe('edit', () => {
     expect(change.events).toEqual([{ event: 'mail_item.notified', payload: {} }]);
   });
 
-  it('the collector given with the hand-over is part of it, not an edit', () => {
-    const change = ok(
-      edit(
-        item({ status: 'notified', notifiedAt: earlier }),
-        { fields: { collectorName: 'Ada Lo' }, status: 'delivered' },
-        ctx,
-      ),
-    );
-    expect(change.set).toEqual({
-      collectorName: 'Ada Lo',
-      status: 'delivered',
-      deliveredAt: at,
-      handedOverBy: clerk,
-      heldUntil: null,
-    });
-    expect(change.history).toEqual([
-      {
-        action: 'delivered',
-        previousStatus: 'notified',
-        newStatus: 'delivered',
-        notes: 'Collected by Ada Lo',
-        performedBy: clerk,
-      },
-    ]);
-    expect(change.events).toEqual([{ event: 'mail_item.delivered', payload: {} }]);
-    // Outside a hand-over the collector is an edit like any other.
+  it('an edit never delivers (decision 053): the collector is an edit like any other', () => {
+    for (const status of ['delivered', 'Delivered']) {
+      expect(
+        edit(item({ status: 'notified', notifiedAt: earlier }), { fields: { collectorName: 'Ada Lo' }, status }, ctx),
+      ).toEqual(DELIVERED_BY_HANDOVER);
+    }
     expect(ok(edit(item(), { fields: { collectorName: 'Ada Lo' } }, ctx)).history[0]!.notes).toBe(
       'Changed: collectorName',
     );
@@ -393,13 +374,8 @@ describe('edit', () => {
     expect(ok(edit(returned, { fields: { sender: 'After' } }, ctx)).set).toEqual({ sender: 'After' });
   });
 
-  it('delivers straight from pending, and returns', () => {
-    expect(ok(edit(item(), { fields: {}, status: 'delivered' }, ctx)).set).toEqual({
-      status: 'delivered',
-      deliveredAt: at,
-      handedOverBy: clerk,
-      heldUntil: null,
-    });
+  it('returns straight from pending (delivered is the hand-over’s)', () => {
+    expect(edit(item(), { fields: {}, status: 'delivered' }, ctx)).toEqual(DELIVERED_BY_HANDOVER);
     const returned = ok(edit(item(), { fields: {}, status: 'returned' }, ctx));
     expect(returned.set).toEqual({ status: 'returned', heldUntil: null });
     expect(returned.events).toEqual([{ event: 'mail_item.returned', payload: {} }]);

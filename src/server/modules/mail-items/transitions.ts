@@ -1,4 +1,5 @@
 import {
+  DELIVERED_BY_HANDOVER_ONLY,
   HANDED_OVER_STATUSES,
   NEEDS_RECIPIENT,
   NEEDS_RECIPIENT_FIRST,
@@ -36,6 +37,8 @@ import {
 export const PENDING = 'pending';
 export const NOTIFIED = 'notified';
 export const DELIVERED = 'delivered';
+/** Delivered in any spelling an organization's list or a caller may give it ("Delivered"). */
+export const isDeliveredStatus = (status: string) => status.trim().toLowerCase() === DELIVERED;
 export { NEEDS_RECIPIENT } from '../../../contract';
 
 /** The staff member who asks (a user id), or null for the system (the worker's auto-notify). */
@@ -43,7 +46,7 @@ export type Actor = string | null;
 
 /** What a rule decided: the columns to set, and the history rows and events written with them. */
 export type Change<Columns> = { ok: true; set: Columns; history: HistoryEntry[]; events: OutboxEvent[] };
-export type Refusal = { ok: false; status: 409; code: string; message: string };
+export type Refusal = { ok: false; status: 400 | 409; code: string; message: string };
 
 export const EDIT_AFTER_DELIVERY: Refusal = {
   ok: false,
@@ -193,8 +196,9 @@ export const statusAction = (status: string) =>
 const EVENT_ACTIONS = new Set(['notified', 'delivered', 'returned']);
 
 /**
- * A status change by a staff member (Mark Notified, Delivered, Returned, the edit dialog's
- * status). `collectorName` is the collector given with the hand-over, noted on its history row.
+ * A status change by a staff member (Mark Notified, Returned, the edit dialog's status) or, for
+ * delivered, by handOver alone (decision 053). `collectorName` is the collector given with the
+ * hand-over, noted on its history row.
  * The same status again changes nothing.
  */
 export function changeStatus(
@@ -320,6 +324,13 @@ export function autoNotify(
   };
 }
 
+export const DELIVERED_BY_HANDOVER: Refusal = {
+  ok: false,
+  status: 400,
+  code: 'delivered_by_handover_only',
+  message: DELIVERED_BY_HANDOVER_ONLY,
+};
+
 export const RESERVED_STATUS: Refusal = {
   ok: false,
   status: 409,
@@ -356,12 +367,13 @@ export function edit(
   const statusChanges = status !== before.status;
   if (before.status === NEEDS_RECIPIENT && (statusChanges || request.fields.recipientId)) return RECIPIENT_FIRST;
   if (statusChanges && status === NEEDS_RECIPIENT) return RESERVED_STATUS;
-  const handOver = status === DELIVERED && before.status !== DELIVERED;
+  // Delivered is reached only by handOver, with its proof (decision 053): never by an edit.
+  if (statusChanges && isDeliveredStatus(status)) return DELIVERED_BY_HANDOVER;
   const sent: Partial<ItemFields> = {};
   for (const field of FIELD_KEYS) {
     if (request.fields[field] !== undefined) (sent as Record<string, unknown>)[field] = request.fields[field];
   }
-  const edits = FIELD_KEYS.filter((f) => f in sent && sent[f] !== before[f] && !(f === 'collectorName' && handOver));
+  const edits = FIELD_KEYS.filter((f) => f in sent && sent[f] !== before[f]);
   const photoChanged = Boolean(request.newPhoto) || Boolean(request.removePhoto && before.photoId);
   if (before.status === DELIVERED && !allowEditAfterDelivery && (edits.length > 0 || photoChanged)) {
     return EDIT_AFTER_DELIVERY;

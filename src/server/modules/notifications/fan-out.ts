@@ -4,6 +4,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import {
   handovers,
   integrations,
+  mailItems,
   notificationJobs,
   organizations,
   recipients,
@@ -35,10 +36,28 @@ export const SKIP_REASONS = {
   noEmailServer: 'No email server is configured (add an email integration)',
   itemGone: 'The item was deleted before the message went out',
   handedOver: 'The item was already handed over',
+  inHandoverReceipt: 'Listed in the one receipt of its hand-over, sent with another of its items',
   alreadySent: 'The recipient was already sent the arrival message for this item',
   prefersSms: 'The recipient chose to be notified by SMS only',
   prefersEmail: 'The recipient chose to be notified by email only',
 } as const;
+
+/**
+ * The items one hand-over took, first by id: the receipt goes out once per hand-over, with the
+ * first item's event, listing them all (decision 053); the other items' events send none.
+ */
+async function handoverItems(db: DbOrTx, organizationId: string, handoverId: string) {
+  return db
+    .select({
+      id: mailItems.id,
+      type: mailItems.type,
+      sender: mailItems.sender,
+      trackingNumber: mailItems.trackingNumber,
+    })
+    .from(mailItems)
+    .where(and(eq(mailItems.organizationId, organizationId), eq(mailItems.handoverId, handoverId)))
+    .orderBy(mailItems.id);
+}
 
 /** Which message the recipient gets for an event, if any. */
 function recipientMessage(event: JobRow, autoNotify: boolean): MessageKind | null {
@@ -178,8 +197,14 @@ export async function fanOut(ctx: FanOutContext, event: JobRow): Promise<boolean
           .where(and(eq(recipients.organizationId, organizationId), eq(recipients.id, recipientId)))
       : [];
     const waiting = itemRow && (itemRow.item.status === 'pending' || itemRow.item.status === 'notified');
+    const together =
+      kind === 'receipt' && itemRow?.item.handoverId
+        ? await handoverItems(db, organizationId, itemRow.item.handoverId)
+        : [];
     if (!itemRow) {
       skip('email', SKIP_REASONS.itemGone);
+    } else if (together.length > 1 && together[0]!.id !== itemRow.item.id) {
+      skip('email', SKIP_REASONS.inHandoverReceipt);
     } else if (kind !== 'receipt' && !waiting) {
       // A reminder for an item collected meanwhile is simply not due; an arrival says why it was not sent.
       if (kind === 'arrival') skip('email', SKIP_REASONS.handedOver);
@@ -222,6 +247,7 @@ export async function fanOut(ctx: FanOutContext, event: JobRow): Promise<boolean
               }
             : null,
         },
+        receiptItems: together.length > 1 ? together : undefined,
         pickupInstructions: settings.pickupInstructions ?? null,
         unsubscribeUrl: ctx.unsubscribeUrl(recipient.id),
         portalUrl: kind !== 'receipt' && ctx.portalUrl ? ctx.portalUrl() : null,

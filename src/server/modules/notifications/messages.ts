@@ -24,6 +24,11 @@ export type MessageContext = {
     /** The proof the item was handed over with, for the receipt: how identified, what was taken. */
     handover: { identified: string; signed: boolean; photographed: boolean } | null;
   };
+  /**
+   * The receipt of a hand-over of several items lists them all, in one message (decision 053);
+   * absent or one item: the receipt is about `item` alone.
+   */
+  receiptItems?: ReceiptItem[];
   pickupInstructions: string | null;
   unsubscribeUrl: string;
   /**
@@ -32,6 +37,17 @@ export type MessageContext = {
    */
   portalUrl?: string | null;
 };
+
+/** An item as the receipt of its hand-over lists it. */
+export type ReceiptItem = { type: string; sender: string | null; trackingNumber: string | null };
+
+/** "package from Acme (1Z999)": one line of a hand-over's receipt. */
+const receiptLine = (i: ReceiptItem) =>
+  `${typeLabel(i.type)}${i.sender ? ` from ${i.sender}` : ''}${i.trackingNumber ? ` (${i.trackingNumber})` : ''}`;
+
+/** The items of a receipt for several items, else null (a receipt of one item, or another message). */
+const manyItems = (ctx: MessageContext, kind: MessageKind) =>
+  kind === 'receipt' && ctx.receiptItems && ctx.receiptItems.length > 1 ? ctx.receiptItems : null;
 
 /** Stands in a rendered message for the token of its portal link, minted when the message goes out. */
 export const PORTAL_TOKEN_PLACEHOLDER = '__PORTAL_LINK_TOKEN__';
@@ -66,13 +82,18 @@ const collector = (ctx: MessageContext) => ctx.item.collectorName?.trim() || nul
 
 function details(ctx: MessageContext, kind: MessageKind): Array<[string, string]> {
   const { item } = ctx;
-  const rows: Array<[string, string]> = [['Type', typeLabel(item.type)]];
-  if (item.sender) rows.push(['Sender', item.sender]);
-  if (item.courierCompany) rows.push(['Courier', item.courierCompany]);
-  if (item.trackingNumber) rows.push(['Tracking number', item.trackingNumber]);
-  if (kind !== 'receipt' && item.location) rows.push(['Where', item.location]);
-  if (kind !== 'receipt' && ctx.recipient.pickupCode) rows.push(['Your pickup code', ctx.recipient.pickupCode]);
-  rows.push(['Arrived', formatInZone(item.arrivedAt, ctx.organization.timezone)]);
+  const many = manyItems(ctx, kind);
+  const rows: Array<[string, string]> = many
+    ? many.map((each, n): [string, string] => [`Item ${n + 1}`, receiptLine(each)])
+    : [['Type', typeLabel(item.type)]];
+  if (!many) {
+    if (item.sender) rows.push(['Sender', item.sender]);
+    if (item.courierCompany) rows.push(['Courier', item.courierCompany]);
+    if (item.trackingNumber) rows.push(['Tracking number', item.trackingNumber]);
+    if (kind !== 'receipt' && item.location) rows.push(['Where', item.location]);
+    if (kind !== 'receipt' && ctx.recipient.pickupCode) rows.push(['Your pickup code', ctx.recipient.pickupCode]);
+    rows.push(['Arrived', formatInZone(item.arrivedAt, ctx.organization.timezone)]);
+  }
   if (kind === 'receipt' && !collector(ctx)) {
     // Marked delivered without a hand-over (issue 41 item 6): nobody's name is supplied for it.
     rows.push(['Marked delivered', formatInZone(item.deliveredAt ?? new Date(), ctx.organization.timezone)]);
@@ -115,6 +136,13 @@ function lead(ctx: MessageContext, kind: MessageKind): { subject: string; intro:
         return {
           subject: `Your ${what} was marked as delivered at ${org}`,
           intro: `Your ${what}${ctx.item.sender ? ` from ${ctx.item.sender}` : ''} was marked as delivered. Who collected it was not recorded: if you did not collect it, please contact ${org}.`,
+        };
+      }
+      if (manyItems(ctx, kind)) {
+        const n = ctx.receiptItems!.length;
+        return {
+          subject: `Your ${n} items were picked up at ${org}`,
+          intro: `This confirms that ${n} items for you were collected together:`,
         };
       }
       return {
@@ -225,6 +253,11 @@ export function renderSms(kind: MessageKind, ctx: MessageContext): string {
       case 'receipt': {
         const on = formatInZone(ctx.item.deliveredAt ?? new Date(), ctx.organization.timezone);
         const by = collector(ctx);
+        const many = manyItems(ctx, kind);
+        if (many && by) {
+          const list = withSender ? ` (${many.map((i) => typeLabel(i.type)).join(', ')})` : '';
+          return `${org}: your ${many.length} items${list} were collected by ${by} on ${on}.`;
+        }
         return by
           ? `${org}: your ${what}${from} was collected by ${by} on ${on}.`
           : `${org}: your ${what}${from} was marked as delivered on ${on}. ${COLLECTOR_NOT_RECORDED}.`;

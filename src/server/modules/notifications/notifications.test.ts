@@ -18,6 +18,7 @@ import {
   type IntegrationConfig,
 } from '../../db/schema';
 import { createSecretBox } from '../../lib/secrets';
+import { handedOver } from '../../test/hand-over';
 import { Client, createTestApp, postRaw, TEST_SECRETS_KEY, type TestApp } from '../../test/harness';
 import { testWorkers } from '../../test/notification-workers';
 import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
@@ -265,14 +266,41 @@ describe('arrival email and auto-notify', () => {
     await t.db.update(organizations).set({ timezone: 'America/New_York' }).where(eq(organizations.id, org.id));
     const item = await logItem(admin, { recipientId: recipient.id, sender: 'Zara' });
     await drain();
-    const res = await admin.put(`/api/mail-items/${item.id}`, { status: 'delivered', collectorName: 'Ada Lovelace' });
-    expect(res.statusCode).toBe(200);
+    await handedOver(admin, item.id, { collectorName: 'Ada Lovelace' });
     await ensureEvent(t, item, 'mail_item.delivered');
     await drain();
     const receipt = smtp.received.find((m) => m.to.includes(recipient.email!) && m.subject.includes('picked up'));
     expect(receipt).toBeDefined();
     expect(receipt!.text).toContain('Collected by: Ada Lovelace');
     expect(receipt!.text).toMatch(/Collected at: \w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2}/);
+  });
+
+  it('sends one receipt per hand-over, listing its items, not one an item (decision 053)', async () => {
+    const { admin, recipient } = await desk();
+    const parcel = await logItem(admin, { recipientId: recipient.id, sender: 'Zara', trackingNumber: 'ONE-RCPT-1' });
+    const letter = await logItem(admin, { recipientId: recipient.id, sender: 'City Hall' });
+    await drain();
+    const before = smtp.received.length;
+    await handedOver(admin, [parcel.id, letter.id], { collectorName: 'Ada Lovelace' });
+    await ensureEvent(t, parcel, 'mail_item.delivered');
+    await ensureEvent(t, letter, 'mail_item.delivered');
+    await drain();
+    const receipts = smtp.received
+      .slice(before)
+      .filter((m) => m.to.includes(recipient.email!) && m.subject.includes('picked up'));
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]!.subject).toMatch(/^Your 2 items were picked up at /);
+    expect(receipts[0]!.text).toContain('package from Zara (ONE-RCPT-1)');
+    expect(receipts[0]!.text).toContain('from City Hall');
+    expect(receipts[0]!.text).toContain('Collected by: Ada Lovelace');
+    // The other item's event says where its receipt went: one message row per hand-over per channel.
+    const rows = [...(await messagesOf(parcel.id)), ...(await messagesOf(letter.id))].filter(
+      (m) => m.channel === 'email' && m.event === 'mail_item.delivered',
+    );
+    expect(rows.map((m) => m.status).sort()).toEqual(['sent', 'skipped']);
+    expect(rows.find((m) => m.status === 'skipped')!.skipReason).toBe(
+      'Listed in the one receipt of its hand-over, sent with another of its items',
+    );
   });
 });
 

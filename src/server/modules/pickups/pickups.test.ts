@@ -12,6 +12,7 @@ import {
 import { recipients } from '../../db/schema';
 import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
 import { PICKUP_CODE_MISSES_PER_ORGANIZATION, PICKUP_CODE_MISSES_PER_PERSON } from './pickups.service';
+import { handedOver } from '../../test/hand-over';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -43,7 +44,9 @@ async function create(c: Client, url: string, body: object) {
 
 async function logItem(c: Client, recipientId: string, status?: string) {
   const item = await create(c, '/api/mail-items', { type: 'Package', recipientId });
-  if (status) {
+  // Delivered only by the hand-over (decision 053); other statuses by an edit.
+  if (status === 'delivered') await handedOver(c, item.id);
+  else if (status) {
     const res = await c.put(`/api/mail-items/${item.id}`, { status });
     expect(res.statusCode, res.body).toBe(200);
   }

@@ -4,6 +4,7 @@ import { PORTAL_LINK_SENT } from '../../../contract';
 import { mailItemHistory, recipientLinks } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
 import { RECIPIENT_SESSION_COOKIE } from '../../plugins/recipient-session';
+import { handedOver } from '../../test/hand-over';
 import { Client, joinAs, type TestApp } from '../../test/harness';
 import { testWorkers } from '../../test/notification-workers';
 import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
@@ -357,7 +358,7 @@ describe('the page', () => {
       ...(shelf ? { locationId: shelf.id } : { mailroomId: room.id }),
     });
     const second = await create(admin, '/api/mail-items', { type: 'Letter', recipientId: recipient.id });
-    expect((await admin.put(`/api/mail-items/${second.id}`, { status: 'delivered' })).statusCode).toBe(200);
+    await handedOver(admin, second.id);
     const theirs = await create(admin, '/api/mail-items', { type: 'Package', recipientId: other.id });
     const browser = await signedIn(email);
     const waiting = (await browser.get('/api/portal/items?state=waiting')).json<{

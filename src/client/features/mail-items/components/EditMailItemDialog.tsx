@@ -90,7 +90,12 @@ function EditForm({ organizationId, item: loaded, pending, onSave, onCancel }: E
   });
 
   const types = withCurrent(packageTypes(settings.data), item.type);
-  const statusList = withCurrent(statuses(settings.data), item.status);
+  // Delivered is the hand-over's alone (decision 053): Edit never offers it (an item already
+  // delivered shows it as its current status, and may be moved back).
+  const statusList = withCurrent(
+    statuses(settings.data).filter((status) => status.toLowerCase() !== 'delivered'),
+    item.status,
+  );
 
   return (
     <form ref={formRef} onSubmit={submit} noValidate className="space-y-4">

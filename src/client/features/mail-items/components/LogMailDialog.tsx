@@ -203,7 +203,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
     const submittedPhoto = photo;
     const submittedCourier = courier.state;
     // Ready for the next scan at once: what belonged to this package is cleared now (Type,
-    // Storage Location and Collected By stay), so a code scanned while it saves starts clean.
+    // Storage Location and Received by stay), so a code scanned while it saves starts clean.
     for (const field of ['trackingNumber', 'sender', 'description', 'courierCompany'] as const) setValue(field, '');
     courier.reset();
     expected.reset();
@@ -289,7 +289,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
         Fast intake, one package with a USB scanner and a known recipient = 6 key presses:
         the scan types the code and presses Enter (1: focus moves to Recipient, the courier is
         detected), 3 letters of the name (3), Enter picks the first match (1), Enter logs it (1).
-        The dialog then stays open, keeps Type, Storage Location and Collected By, and focus is back
+        The dialog then stays open, keeps Type, Storage Location and Received by, and focus is back
         in Tracking Number for the next scan.
       */}
       <form
@@ -357,7 +357,7 @@ function LogMailForm({ organizationId, onClose }: { organizationId: string; onCl
           <SenderField id={ids.sender} error={errors.sender?.message} registration={register('sender')} />
           <OptionalTextField
             id={ids.collectedBy}
-            label="Collected By"
+            label="Received by"
             error={errors.collectedByStaff?.message}
             registration={register('collectedByStaff')}
           />

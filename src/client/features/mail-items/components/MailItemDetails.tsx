@@ -230,7 +230,7 @@ export function MailItemDetails({ organizationId, item, onViewPhoto }: MailItemD
             ['Courier', item.courierCompany],
             ['Sender', item.sender],
             ['Sender address', full?.senderAddress],
-            // The staff member who took it in (Log Mail's "Collected By"), not who collected it.
+            // The staff member who took it in (Log Mail's "Received by"), not who collected it.
             ['Received by', full?.collectedByStaff],
             [
               'Collector',

@@ -117,7 +117,7 @@ interface OptionalTextFieldProps {
   rows?: number;
 }
 
-/** An optional text field of a mail item: Sender, Tracking Number, Description, Collected By. */
+/** An optional text field of a mail item: Sender, Tracking Number, Description, Received by. */
 export function OptionalTextField({
   id,
   label,

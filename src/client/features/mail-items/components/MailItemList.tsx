@@ -73,7 +73,8 @@ function RowActions({ item, actions }: { item: MailItemSummary; actions: Actions
             <BellRing aria-hidden /> Mark Notified
           </DropdownMenuItem>
         )}
-        {status !== 'delivered' && (
+        {/* The one hand-over (decision 053): only an item still waiting can be handed over. */}
+        {!['delivered', 'returned', 'needs_recipient'].includes(status) && (
           <DropdownMenuItem onSelect={() => actions.startDelivery(item)}>
             <PackageCheck aria-hidden /> Mark Delivered
           </DropdownMenuItem>

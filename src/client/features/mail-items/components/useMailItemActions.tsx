@@ -4,7 +4,6 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/use-toast';
 import { openPrintView, printSlipsPath } from '@/lib/printing';
 import { toastFailure } from '@/lib/useErrorToast';
-import { useOrganizationSettings } from '@/lib/resources/organizationSettings';
 import { useDeleteMailItem } from '../api/deleteMailItem';
 import { lookupByRecipient } from '../api/handOver';
 import { conflictOf, useUpdateMailItem } from '../api/updateMailItem';
@@ -12,16 +11,26 @@ import type { SeenItem } from '../conflict';
 import { recipientFullName, typeLabel } from '../mailItemFormat';
 import { ConflictDialog, type Conflict } from './ConflictDialog';
 import { HandOverDialog } from '../handover/HandOverDialog';
-import { DeliverDialog } from './DeliverDialog';
 import { EditMailItemDialog } from './EditMailItemDialog';
 import { PhotoDialog } from './PhotoDialog';
 
 /** The toast's words for a change that went through. */
-function doneDescription(done: string, item: SeenItem, body: UpdateMailItemBody) {
+function doneDescription(done: string, item: SeenItem) {
   if (done === 'Marked as notified') return `${recipientFullName(item)} has been notified.`;
-  if (done === 'Marked as delivered') return `${typeLabel(item.type)} handed to ${body.collectorName ?? ''}.`;
   return 'Your changes have been saved.';
 }
+
+/** The hand-over of an item whose recipient is gone (deleted): nobody's list to check. */
+const NO_RECIPIENT: PickupLookup['recipient'] = {
+  id: '',
+  firstName: '',
+  lastName: '',
+  email: null,
+  unit: null,
+  department: null,
+  isActive: true,
+  proxies: [],
+};
 
 /** Spec §8: update failures read 'Update Failed' / 'Failed to update mail item'. */
 function updateFailed(err: unknown) {
@@ -35,7 +44,6 @@ function updateFailed(err: unknown) {
 export function useMailItemActions(organizationId: string) {
   const update = useUpdateMailItem(organizationId);
   const remove = useDeleteMailItem(organizationId);
-  const [delivering, setDelivering] = useState<MailItemSummary | null>(null);
   const [editing, setEditing] = useState<MailItemSummary | null>(null);
   const [deleting, setDeleting] = useState<MailItemSummary | null>(null);
   const [viewing, setViewing] = useState<MailItemSummary | null>(null);
@@ -55,7 +63,7 @@ export function useMailItemActions(organizationId: string) {
         onSuccess: () => {
           onSaved?.();
           setConflict(null);
-          toast({ title: done, description: doneDescription(done, seen, body) });
+          toast({ title: done, description: doneDescription(done, seen) });
         },
         onError: (err) => {
           const current = conflictOf(err);
@@ -66,14 +74,15 @@ export function useMailItemActions(organizationId: string) {
         },
       },
     );
-  const settings = useOrganizationSettings(organizationId).data;
-  // Settings > Customization can require a signature or a photo at every hand-over: then "Delivered"
-  // opens the hand-over with proof (the server refuses a bare status change with 409).
-  const proofRequired = Boolean(settings?.handoverRequiresSignature || settings?.handoverRequiresPhoto);
-
+  /**
+   * "Delivered" (the row's button, the menu) opens the one hand-over (decision 053): this item
+   * ticked, the recipient's other waiting items offered, the collector, how identified and the
+   * proof the organization asks for. No other way marks an item delivered.
+   */
   const startDelivery = async (item: MailItemSummary) => {
-    if (!proofRequired || !item.recipientId) {
-      setDelivering(item);
+    if (!item.recipientId) {
+      // Its recipient is gone: the item alone, to whoever collects it.
+      setHandingOver({ lookup: { recipient: NO_RECIPIENT, items: [item] }, itemId: item.id });
       return;
     }
     setOpening(item.id);
@@ -89,9 +98,6 @@ export function useMailItemActions(organizationId: string) {
   };
 
   const notify = (item: MailItemSummary) => change(item, { status: 'notified' }, 'Marked as notified');
-
-  const deliver = (item: MailItemSummary, collectorName: string) =>
-    change(item, { status: 'delivered', collectorName }, 'Marked as delivered', () => setDelivering(null));
 
   /** The edit dialog's change, made from the full item it loaded (its revision). */
   const save = (item: MailItem, body: UpdateMailItemBody) =>
@@ -112,12 +118,6 @@ export function useMailItemActions(organizationId: string) {
 
   const dialogs = (
     <>
-      <DeliverDialog
-        item={delivering}
-        onOpenChange={(open) => !open && setDelivering(null)}
-        pending={update.isPending}
-        onConfirm={(collectorName) => delivering && deliver(delivering, collectorName)}
-      />
       <HandOverDialog
         organizationId={organizationId}
         lookup={handingOver?.lookup ?? null}

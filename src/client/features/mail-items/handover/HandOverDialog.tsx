@@ -20,7 +20,7 @@ import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessage } from '@/lib/api';
-import { relativeTime } from '@/lib/format';
+import { formatHoldDay, isHeld, relativeTime } from '@/lib/format';
 import { useOrganizationSettings } from '@/lib/resources/organizationSettings';
 import { useHandOver } from '../api/handOver';
 import { storageLabel, typeLabel } from '../mailItemFormat';
@@ -43,8 +43,9 @@ interface HandOverDialogProps {
   /** After the hand-over: the desk goes back to its code field for the next person. */
   onDone: () => void;
   /**
-   * Started from one item's "Delivered" (when the organization requires proof): that item alone is
-   * ticked, and nobody showed a code, so the desk says how it knew the collector.
+   * Started from one item's "Delivered" (its row or its menu, decision 053): that item is ticked,
+   * the recipient's other waiting items are offered unticked, and nobody showed a code, so the
+   * desk says how it knew the collector.
    */
   startWith?: { itemId: string; identifiedBy: IdentifiedBy };
   /**
@@ -82,12 +83,16 @@ function HandOverForm({
     identified: useId(),
   };
   const { recipient, items } = lookup;
-  const fullName = `${recipient.firstName} ${recipient.lastName}`;
+  // An item whose recipient is gone (no id): handed over to whoever collects, no list to check.
+  const hasRecipient = recipient.id !== '';
+  const fullName = `${recipient.firstName} ${recipient.lastName}`.trim();
   const settings = useOrganizationSettings(organizationId).data;
   const handOver = useHandOver(organizationId);
 
+  // A held item waits for its recipient's date: it is offered, not ticked (the row's own item is
+  // ticked: the clerk chose it).
   const [chosen, setChosen] = useState<Set<string>>(
-    () => new Set(startWith ? [startWith.itemId] : items.map((i) => i.id)),
+    () => new Set(startWith ? [startWith.itemId] : items.filter((i) => !isHeld(i.heldUntil)).map((i) => i.id)),
   );
   const [collector, setCollector] = useState(fullName);
   const [identifiedBy, setIdentifiedBy] = useState<IdentifiedBy>(startWith?.identifiedBy ?? 'pickup_code');
@@ -98,7 +103,7 @@ function HandOverForm({
   const [errors, setErrors] = useState<Errors>({});
 
   const allowed = [fullName, ...recipient.proxies].map(nameKey);
-  const needsReason = collector.trim() !== '' && !allowed.includes(nameKey(collector));
+  const needsReason = hasRecipient && collector.trim() !== '' && !allowed.includes(nameKey(collector));
   const signatureRequired = settings?.handoverRequiresSignature ?? false;
   const photoRequired = settings?.handoverRequiresPhoto ?? false;
 
@@ -176,6 +181,11 @@ function HandOverForm({
                   <span className="block text-xs text-fg-subtle">
                     {[storageLabel(item), `arrived ${relativeTime(item.arrivedAt)}`].filter(Boolean).join(' · ')}
                   </span>
+                  {isHeld(item.heldUntil) && (
+                    <span className="block text-xs font-medium text-indigo-700 dark:text-indigo-300">
+                      Held until {formatHoldDay(item.heldUntil)} at the recipient’s request
+                    </span>
+                  )}
                 </span>
               </label>
             </li>
@@ -211,7 +221,7 @@ function HandOverForm({
           }}
         />
         <datalist id={`${ids.collector}-proxies`}>
-          {[fullName, ...recipient.proxies].map((name) => (
+          {[fullName, ...recipient.proxies].filter(Boolean).map((name) => (
             <option key={name} value={name} />
           ))}
         </datalist>
@@ -369,7 +379,7 @@ export function HandOverDialog({
         <DialogContent
           // what scrolls into view (the field in focus, the pad) stops above the sticky foot, not under it
           className="max-w-xl scroll-pb-24"
-          title={`Hand over to ${recipient.firstName} ${recipient.lastName}`}
+          title={recipient.id ? `Hand over to ${recipient.firstName} ${recipient.lastName}` : 'Hand over'}
           description={
             [recipient.unit && `Unit ${recipient.unit}`, recipient.department].filter(Boolean).join(' · ') || undefined
           }
