@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq, sql } from 'drizzle-orm';
 import { HISTORY_CSV_COLUMNS } from '../../../contract';
 import { mailItemHistory, mailItems, organizations, recipients } from '../../db/schema';
-import { handOverRequest, handedOver } from '../../test/hand-over';
+import { handOverRequest } from '../../test/hand-over';
 import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
 import { historyCsv } from './history.service';
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_HOLD_DAYS } from '../../../contract';
 import { mailItemHistory, mailItems, notificationJobs, organizations } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { handOverRequest, handedOver } from '../../test/hand-over';
+import { handedOver } from '../../test/hand-over';
 import { Client, createTestApp, type TestApp } from '../../test/harness';
 import { createMailItemsService, type MailItemsService } from './mail-items.service';
 

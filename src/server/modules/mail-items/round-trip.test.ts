@@ -3,7 +3,7 @@ import { eq, getTableColumns, type Column } from 'drizzle-orm';
 import sharp from 'sharp';
 import { CreateMailItemBody, MailItemSummary } from '../../../contract';
 import { mailItemHistory, mailItems, mailroomLocations, mailrooms, photos, recipients } from '../../db/schema';
-import { handOverRequest, handedOver } from '../../test/hand-over';
+import { handedOver } from '../../test/hand-over';
 import { Client, createTestApp, type TestApp } from '../../test/harness';
 
 /**
