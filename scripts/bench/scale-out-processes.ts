@@ -30,7 +30,7 @@ export async function startInstance(
   // SCALEOUT_NODE_ARGS: flags for node itself that NODE_OPTIONS refuses (--trace-opt, ...).
   const nodeArgs = (process.env.SCALEOUT_NODE_ARGS ?? '').split(' ').filter(Boolean);
   // `batch`: under Linux's SCHED_BATCH policy (systemd's CPUSchedulingPolicy=batch; measured,
-  // not shipped: docs/benchmarks/scale-out.md): `chrt` execs node in its place, so the pid is node's.
+  // not shipped: docs/benchmarks/scale-out-notebook.md): `chrt` execs node in its place, so the pid is node's.
   // SCALEOUT_LAUNCHER: any other such command (`taskset -c 1`, ...), for investigations.
   const [launcher, ...launcherArgs] = [
     ...(batch ? ['chrt', '--batch', '0'] : []),
@@ -44,7 +44,7 @@ export async function startInstance(
     // autogroup shares the CPUs between sessions first, then between the threads of each: in the
     // bench's session, the instances, nginx and the load generator would share one session's turn
     // against each PostgreSQL backend's own (a backend is a session: the postmaster setsid()s its
-    // children). docs/benchmarks/scale-out.md measures both.
+    // children). docs/benchmarks/scale-out-notebook.md measures both.
     detached: ownSession,
   });
   children.add(child);

@@ -92,7 +92,7 @@ const { values: args } = parseArgs({
     /**
      * Warm-up by requests per instance (the default, 10,000 each: 30,000 through nginx for three):
      * each instance JIT-compiles the server on the calls it serves, so a warm-up of equal seconds
-     * leaves three instances a third as compiled as one (docs/benchmarks/scale-out.md).
+     * leaves three instances a third as compiled as one (docs/benchmarks/scale-out-notebook.md).
      */
     'warm-up-requests': { type: 'string', default: '10000' },
     /** Warm-up by time instead, in seconds, whatever the number of instances (the earlier method). */
@@ -100,7 +100,7 @@ const { values: args } = parseArgs({
     /**
      * Seconds of unrecorded load on a configuration right before each of its measured windows
      * (0: none). Measured in turns, a configuration sits idle while the others run; the first
-     * seconds after that run slower (docs/benchmarks/scale-out.md), and three idle processes pay
+     * seconds after that run slower (docs/benchmarks/scale-out-notebook.md), and three idle processes pay
      * it three times. Production instances serve steadily: the window measures that.
      */
     'rewarm-seconds': { type: 'string', default: '5' },

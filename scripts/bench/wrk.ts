@@ -6,7 +6,7 @@
  * Why beside autocannon (load.ts): autocannon parses every answer in JavaScript and took 0.5 to
  * 0.7 ms of CPU per request in bench:scale-out, a fifth of the two CPUs the servers were measured
  * on; wrk took a fifth to a tenth of that (0.05 to 0.15 ms, the bench's probes included), so the machine's CPU goes to what is measured, as when
- * the clients are elsewhere (docs/benchmarks/scale-out.md).
+ * the clients are elsewhere (docs/benchmarks/scale-out-notebook.md).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { LoadResult } from './load';
