@@ -63,6 +63,13 @@ const SIGNED_IN_SCREENS = [
   'SuperAdmin',
 ].map((name) => ({ page: `${name} (signed in)`, chunks: ['app/SignedInApp.tsx', `app/screens/${name}Screen.tsx`] }));
 
+/** Shown for information: the recipient's pages (decision 032), signed out, reached by a link. */
+const PORTAL_PAGES = [
+  ['/my (ask for a link)', 'PortalRequest'],
+  ['/my/open (a link opened)', 'PortalOpen'],
+  ['/my/packages (the page)', 'PortalPage'],
+].map(([page, name]) => ({ page, chunks: [`app/screens/${name}Screen.tsx`] }));
+
 const dir = path.resolve(process.argv[2] ?? 'dist/client');
 const manifestPath = path.join(dir, '.vite', 'manifest.json');
 if (!fs.existsSync(manifestPath)) {
@@ -118,6 +125,7 @@ const sections = [
   ['Budgeted', BUDGETED],
   ['Budgeted: the sign-in and registration forms', SIGNED_OUT_FORMS],
   ['For information: the signed-in app opened first at another screen', SIGNED_IN_SCREENS],
+  ["For information: the recipient's page", PORTAL_PAGES],
 ].map(([title, pages]) => [title, pages.map(measure).filter(Boolean)]);
 
 const entryBytes = [...staticClosure(entryKey)].reduce((sum, file) => sum + gzipBytes(file), 0);

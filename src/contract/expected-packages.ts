@@ -42,19 +42,41 @@ export const RegisteredTrackingNumber = ExpectedTrackingNumber.refine(isCarrierT
  * POST /api/portal/expected: a number typed, or a pasted shipping confirmation (plain text) from
  * which every tracking number is taken; an optional label ("Winter boots").
  */
+const PastedText = z
+  .string({ message: 'The pasted text must be text' })
+  .max(50_000, 'The pasted text is too long: paste the shipping email alone');
+const ExpectedLabel = z.string().trim().max(255, 'A label is at most 255 characters');
+
 export const AddExpectedPackagesBody = z
   .object({
     trackingNumber: RegisteredTrackingNumber.optional(),
-    text: z
-      .string({ message: 'The pasted text must be text' })
-      .max(50_000, 'The pasted text is too long: paste the shipping email alone')
-      .optional(),
-    label: z.string().trim().max(255, 'A label is at most 255 characters').optional(),
+    text: PastedText.optional(),
+    label: ExpectedLabel.optional(),
   })
   .refine((b) => (b.trackingNumber === undefined) !== (b.text === undefined), {
     message: 'Give a tracking number or paste a shipping confirmation (one of the two)',
   });
 export type AddExpectedPackagesBody = z.infer<typeof AddExpectedPackagesBody>;
+
+/**
+ * The recipient's page's form (its fields as typed, `mode` the button chosen): a number typed or a
+ * shipping email pasted, and what it is. Its output is the body above, a blank label left out.
+ */
+export const ExpectedPackageForm = z
+  // a plain union: zod's discriminated one would be new code in every page that loads the contract
+  .union([
+    z.object({
+      mode: z.literal('number'),
+      trackingNumber: z.string().trim().min(1, 'Type the tracking number').pipe(RegisteredTrackingNumber),
+      label: ExpectedLabel,
+    }),
+    z.object({
+      mode: z.literal('paste'),
+      text: PastedText.refine((text) => text.trim() !== '', 'Paste the shipping email'),
+      label: ExpectedLabel,
+    }),
+  ])
+  .transform(({ mode: _mode, label, ...body }): AddExpectedPackagesBody => ({ ...body, ...(label ? { label } : {}) }));
 
 export const ExpectedPackage = z.object({
   id: z.uuid(),

@@ -7,12 +7,15 @@ export class ApiError extends Error {
   readonly status: number;
   /** The server's `{message, code, errors}` when the body was such JSON. */
   readonly reply: ErrorReply | null;
+  /** A refusal's Retry-After in seconds (a 429 says how long to wait), or null when it sent none. */
+  readonly retryAfterSeconds: number | null;
 
-  constructor(status: number, text: string, statusText: string) {
+  constructor(status: number, text: string, statusText: string, retryAfter: string | null = null) {
     super(`${status}: ${text || statusText}`);
     this.name = 'ApiError';
     this.status = status;
     this.reply = parseErrorReply(text);
+    this.retryAfterSeconds = Number(retryAfter) || null; // (none, 0 or not a number: null)
   }
 }
 
@@ -45,8 +48,11 @@ export function storeSelectedOrganizationId(id: string) {
 }
 
 interface RequestOptions {
-  /** The organization the call acts on; defaults to the remembered selection. */
-  organizationId?: string | null;
+  /**
+   * The organization the call acts on; defaults to the remembered selection. `false`: none, not
+   * even the remembered one (the recipient's page belongs to no staff organization).
+   */
+  organizationId?: string | null | false;
   /** More headers: an Idempotency-Key, an If-Match (decision 044). */
   headers?: Record<string, string>;
 }
@@ -60,7 +66,8 @@ export async function apiRequest<T>(
 ): Promise<T> {
   const headers: Record<string, string> = { ...options.headers };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const organizationId = options.organizationId ?? getSelectedOrganizationId();
+  const organizationId =
+    options.organizationId === false ? null : (options.organizationId ?? getSelectedOrganizationId());
   if (organizationId) headers[ORGANIZATION_HEADER] = organizationId;
 
   const res = await fetch(url, {
@@ -70,7 +77,7 @@ export async function apiRequest<T>(
     credentials: 'include',
   });
   const text = await res.text();
-  if (!res.ok) throw new ApiError(res.status, text, res.statusText);
+  if (!res.ok) throw new ApiError(res.status, text, res.statusText, res.headers.get('retry-after'));
   return (text ? JSON.parse(text) : undefined) as T;
 }
 

@@ -50,17 +50,27 @@ export function useSchemaForm<Schema extends ZodType, Name extends string>(
     return { result, found };
   };
 
-  /** The props of the input for `name`: its name, value and change handler. */
+  /** Sets one value as typing would (a choice made by a button rather than typed). */
+  const set = (name: Name, value: string) => {
+    const next = { ...values, [name]: value };
+    setValues(next);
+    // after a submit (which loaded the schema), each change re-checks
+    if (submitted.current && loaded.current) check(loaded.current, next);
+  };
+
+  /** The props of the input (or textarea) for `name`: its name, value and change handler. */
   const field = (name: Name) => ({
     name,
     value: values[name],
-    onChange: (event: ChangeEvent<HTMLInputElement>) => {
-      const next = { ...values, [name]: event.target.value };
-      setValues(next);
-      // after a submit (which loaded the schema), each change re-checks
-      if (submitted.current && loaded.current) check(loaded.current, next);
-    },
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => set(name, event.target.value),
   });
+
+  /** Back to the given values (the first ones unless told), unchecked, as after a form saved. */
+  const reset = (next: Record<Name, string> = initial) => {
+    setValues(next);
+    setErrors({});
+    submitted.current = false;
+  };
 
   /** The form's submit handler: `onValid` runs with the schema's output when the values pass. */
   const submit = (onValid: (output: output<Schema>) => void) => async (event: FormEvent<HTMLFormElement>) => {
@@ -88,5 +98,5 @@ export function useSchemaForm<Schema extends ZodType, Name extends string>(
     if (input instanceof HTMLElement) input.focus();
   };
 
-  return { errors, field, preload, submit };
+  return { values, errors, field, set, reset, preload, submit };
 }

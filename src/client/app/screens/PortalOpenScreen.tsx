@@ -4,9 +4,10 @@ import { useLocation } from 'wouter';
 import { PORTAL_LINK_ERRORS } from '@contract';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api';
-import { PortalFrame } from '@/features/portal/PortalFrame';
-import { RequestLinkForm } from '@/features/portal/RequestLinkForm';
-import { messageOf, portalApi } from '@/features/portal/api';
+import { messageOf } from '@/features/portal/api/portalRequest';
+import { openPortalSession } from '@/features/portal/api/session';
+import { PortalFrame } from '@/features/portal/components/PortalFrame';
+import { RequestLinkForm } from '@/features/portal/components/RequestLinkForm';
 
 const EXPLANATIONS: Record<string, string> = {
   link_expired:
@@ -38,8 +39,7 @@ export function PortalOpenScreen() {
     window.history.replaceState(null, '', '/my/open');
     if (started.current || !token) return;
     started.current = true;
-    portalApi
-      .open(token)
+    openPortalSession(token)
       .then(() => navigate('/my/packages', { replace: true }))
       .catch((err: unknown) => {
         const code = err instanceof ApiError ? (err.reply?.code ?? '') : '';

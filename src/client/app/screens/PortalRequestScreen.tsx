@@ -1,5 +1,5 @@
-import { PortalFrame } from '@/features/portal/PortalFrame';
-import { RequestLinkForm } from '@/features/portal/RequestLinkForm';
+import { PortalFrame } from '@/features/portal/components/PortalFrame';
+import { RequestLinkForm } from '@/features/portal/components/RequestLinkForm';
 
 /** /my: a recipient asks for a link to their own page. */
 export function PortalRequestScreen() {

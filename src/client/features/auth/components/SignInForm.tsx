@@ -1,12 +1,12 @@
 import { isTwoFactorChallenge, type SignInReply } from '@contract';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
+import { Spinner } from '@/components/ui/spinner';
 import { toastAfterReload } from '@/components/ui/use-toast';
 import { TextLink } from '@/components/TextLink';
 import { login } from '../api/login';
-import { TwoFactorStep } from './TwoFactorStep';
 import { applyInvitationOutcome } from '../invitationOutcome';
 import { toastFailure } from '@/lib/useErrorToast';
 import { useSchemaForm } from '@/lib/schemaForm';
@@ -18,6 +18,10 @@ interface SignInFormProps {
   /** Signing in through an invitation link joins its organization too. */
   invitation?: { token: string; organizationName?: string };
 }
+
+// The code step is for accounts with two-factor on, after the right password: it loads then, out of
+// the sign-in pages' first load (decision 055).
+const TwoFactorStep = lazy(() => import('./TwoFactorStep').then((m) => ({ default: m.TwoFactorStep })));
 
 /** Signed in: the welcome (or the invitation's outcome) is toasted after the app loads. */
 function enterApp(reply: SignInReply, organizationName: string | undefined) {
@@ -53,15 +57,23 @@ export function SignInForm({ requireEmail = false, invitation }: SignInFormProps
 
   if (challenge) {
     return (
-      <TwoFactorStep
-        challenge={challenge}
-        invitationToken={invitation?.token}
-        onSignedIn={signedIn}
-        onRestart={() => {
-          setChallenge(null);
-          signIn.reset();
-        }}
-      />
+      <Suspense
+        fallback={
+          <div className="flex justify-center py-6">
+            <Spinner />
+          </div>
+        }
+      >
+        <TwoFactorStep
+          challenge={challenge}
+          invitationToken={invitation?.token}
+          onSignedIn={signedIn}
+          onRestart={() => {
+            setChallenge(null);
+            signIn.reset();
+          }}
+        />
+      </Suspense>
     );
   }
 

@@ -3,7 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { messageOf, portalApi } from './api';
+import { messageOf } from '../api/portalRequest';
+import { requestPortalLink } from '../api/requestLink';
 
 /** Email address or phone number in, a link out; the answer never says whether the address is known. */
 export function RequestLinkForm() {
@@ -17,7 +18,7 @@ export function RequestLinkForm() {
     setBusy(true);
     setError(null);
     try {
-      setSent((await portalApi.requestLink(address)).message);
+      setSent((await requestPortalLink(address)).message);
     } catch (err) {
       setError(messageOf(err));
     } finally {
