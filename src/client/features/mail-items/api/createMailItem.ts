@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateMailItemBody, MailItem } from '@contract';
 import { apiRequest } from '@/lib/api';
-import { invalidateMailItems } from './invalidateMailItems';
+import { invalidateMailItems } from '@/lib/resources/invalidate';
 
 export function createMailItem(organizationId: string, body: CreateMailItemBody) {
   return apiRequest<MailItem>('POST', '/api/mail-items', body, { organizationId });

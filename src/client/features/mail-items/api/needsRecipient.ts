@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { LogWithoutRecipientBody, MailItem, NeedsRecipientItem, ResolveRecipientBody } from '@contract';
 import { apiRequest, fetchPage, withQuery, type Page } from '@/lib/api';
-import { invalidateMailItems } from './invalidateMailItems';
+import { invalidateMailItems } from '@/lib/resources/invalidate';
 import { needsRecipientKey } from './needsRecipientCount';
 
 /*
