@@ -47,6 +47,9 @@ export type OrganizationSettings = z.infer<typeof OrganizationSettings>;
  * A list: values are trimmed and blank ones dropped (spec §5); a duplicate (case-insensitive)
  * is refused with 'Value already exists'.
  */
+/** A customization list holding a value twice (in any case); the issue names the value in `params.value`. */
+export const VALUE_ALREADY_EXISTS = 'Value already exists';
+
 const settingsList = z
   .array(z.string().max(50, 'Values must be at most 50 characters'), { message: 'Must be a list of values' })
   .max(100, 'A list can hold at most 100 values')
@@ -56,7 +59,7 @@ const settingsList = z
     for (const v of values) {
       const key = v.toLowerCase();
       if (seen.has(key)) {
-        ctx.addIssue({ code: 'custom', message: 'Value already exists', params: { value: v } });
+        ctx.addIssue({ code: 'custom', message: VALUE_ALREADY_EXISTS, params: { value: v } });
         return;
       }
       seen.add(key);

@@ -4,6 +4,7 @@ import {
   LABEL_MATCH_THRESHOLD_MIN,
   LONGEST_HOLD_DAYS_MAX,
   LONGEST_HOLD_DAYS_MIN,
+  VALUE_ALREADY_EXISTS,
   type OrganizationSettings,
   type SettingsList,
 } from '@contract';
@@ -27,7 +28,7 @@ import {
 import { NumberSettingCard } from './NumberSettingCard';
 import { SettingsCard } from './SettingsCard';
 
-const DUPLICATE = 'Value already exists';
+const DUPLICATE = VALUE_ALREADY_EXISTS;
 const SAVE_FAILED = 'Failed to update organization settings';
 const coreStatuses: readonly string[] = CORE_STATUSES;
 
