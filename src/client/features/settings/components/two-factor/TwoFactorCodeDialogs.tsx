@@ -1,10 +1,11 @@
-import { TWO_FACTOR_MESSAGES } from '@contract';
+import { RegenerateRecoveryCodesBody, TWO_FACTOR_MESSAGES, TwoFactorDisableBody } from '@contract';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/use-toast';
 import { SubmitRow } from '@/components/SubmitButton';
 import { serverMessage } from '@/lib/api';
+import { checkForm } from '@/lib/forms';
 import { useNewRecoveryCodes, useTwoFactorDisable } from '../../api/twoFactor';
 import { RecoveryCodes } from './RecoveryCodes';
 import { CodeField, CurrentPasswordField } from './TwoFactorFields';
@@ -32,15 +33,11 @@ export function TurnOffTwoFactorDialog({ open, onOpenChange }: DialogProps) {
   };
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const typed = code.replace(/\s+/g, '');
-    const found = {
-      password: password ? undefined : TWO_FACTOR_MESSAGES.passwordRequired,
-      code: typed ? undefined : TWO_FACTOR_MESSAGES.codeOrRecoveryRequired,
-    };
-    setProblem(found);
-    if (found.password || found.code) return;
+    const checked = checkForm(TwoFactorDisableBody, { password, code });
+    setProblem(checked.errors ?? {});
+    if (checked.errors) return;
     disable.mutate(
-      { password, code: typed },
+      checked.data,
       {
         onSuccess: (reply) => {
           toast({ title: 'Two-factor authentication is off', description: reply.message });
@@ -97,10 +94,10 @@ export function NewRecoveryCodesDialog({ open, onOpenChange }: DialogProps) {
   };
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const typed = code.replace(/\s+/g, '');
-    if (!typed) return setProblem(TWO_FACTOR_MESSAGES.codeOrRecoveryRequired);
+    const checked = checkForm(RegenerateRecoveryCodesBody, { code });
+    if (checked.errors) return setProblem(checked.errors.code);
     renew.mutate(
-      { code: typed },
+      checked.data,
       {
         onSuccess: (reply) => setCodes(reply.recoveryCodes),
         onError: (err) => setProblem(serverMessage(err, FALLBACK)),
