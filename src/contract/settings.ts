@@ -43,13 +43,13 @@ export const OrganizationSettings = z.object({
 });
 export type OrganizationSettings = z.infer<typeof OrganizationSettings>;
 
+/** A customization list holding a value twice (in any case); the issue names the value in `params.value`. */
+export const VALUE_ALREADY_EXISTS = 'Value already exists';
+
 /**
  * A list: values are trimmed and blank ones dropped (spec §5); a duplicate (case-insensitive)
  * is refused with 'Value already exists'.
  */
-/** A customization list holding a value twice (in any case); the issue names the value in `params.value`. */
-export const VALUE_ALREADY_EXISTS = 'Value already exists';
-
 const settingsList = z
   .array(z.string().max(50, 'Values must be at most 50 characters'), { message: 'Must be a list of values' })
   .max(100, 'A list can hold at most 100 values')

@@ -78,16 +78,13 @@ function ScanStep({ setup, onDone }: { setup: TwoFactorSetupReply; onDone: (code
     event.preventDefault();
     const checked = checkForm(TwoFactorEnableBody, { code });
     if (checked.errors) return setProblem(checked.errors.code);
-    enable.mutate(
-      checked.data,
-      {
-        onSuccess: (reply) => {
-          toast({ title: 'Two-factor authentication is on', description: 'Your other sessions were signed out.' });
-          onDone(reply.recoveryCodes);
-        },
-        onError: (err) => setProblem(serverMessage(err, FALLBACK)),
+    enable.mutate(checked.data, {
+      onSuccess: (reply) => {
+        toast({ title: 'Two-factor authentication is on', description: 'Your other sessions were signed out.' });
+        onDone(reply.recoveryCodes);
       },
-    );
+      onError: (err) => setProblem(serverMessage(err, FALLBACK)),
+    });
   };
   const qr = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qrCodeSvg)}`;
   const groupedSecret = setup.secret.match(/.{1,4}/g)?.join(' ') ?? setup.secret;

@@ -36,19 +36,16 @@ export function TurnOffTwoFactorDialog({ open, onOpenChange }: DialogProps) {
     const checked = checkForm(TwoFactorDisableBody, { password, code });
     setProblem(checked.errors ?? {});
     if (checked.errors) return;
-    disable.mutate(
-      checked.data,
-      {
-        onSuccess: (reply) => {
-          toast({ title: 'Two-factor authentication is off', description: reply.message });
-          close(false);
-        },
-        onError: (err) => {
-          const message = serverMessage(err, FALLBACK);
-          setProblem(message === TWO_FACTOR_MESSAGES.wrongPassword ? { password: message } : { code: message });
-        },
+    disable.mutate(checked.data, {
+      onSuccess: (reply) => {
+        toast({ title: 'Two-factor authentication is off', description: reply.message });
+        close(false);
       },
-    );
+      onError: (err) => {
+        const message = serverMessage(err, FALLBACK);
+        setProblem(message === TWO_FACTOR_MESSAGES.wrongPassword ? { password: message } : { code: message });
+      },
+    });
   };
   return (
     <Dialog open={open} onOpenChange={(next) => !disable.isPending && close(next)}>
@@ -96,13 +93,10 @@ export function NewRecoveryCodesDialog({ open, onOpenChange }: DialogProps) {
     event.preventDefault();
     const checked = checkForm(RegenerateRecoveryCodesBody, { code });
     if (checked.errors) return setProblem(checked.errors.code);
-    renew.mutate(
-      checked.data,
-      {
-        onSuccess: (reply) => setCodes(reply.recoveryCodes),
-        onError: (err) => setProblem(serverMessage(err, FALLBACK)),
-      },
-    );
+    renew.mutate(checked.data, {
+      onSuccess: (reply) => setCodes(reply.recoveryCodes),
+      onError: (err) => setProblem(serverMessage(err, FALLBACK)),
+    });
   };
   return (
     <Dialog open={open} onOpenChange={close}>
