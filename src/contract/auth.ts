@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp, optionalText } from './common';
+import { RESET_TOKEN_INVALID } from './sign-in';
 
 export const EMAIL_INVALID = 'Please enter a valid email address';
 
@@ -122,8 +123,6 @@ export const VerifyEmailBody = z.object({
     .min(1, 'Invalid or missing verification token.')
     .max(200),
 });
-
-export const RESET_TOKEN_INVALID = 'Invalid or missing reset token.';
 
 export const ResetPasswordBody = z.object({
   token: z.string({ message: RESET_TOKEN_INVALID }).min(1, RESET_TOKEN_INVALID).max(200),
