@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp, optionalText } from './common';
+import { RESET_TOKEN_INVALID } from './sign-in';
 
 export const EMAIL_INVALID = 'Please enter a valid email address';
 
@@ -124,7 +125,7 @@ export const VerifyEmailBody = z.object({
 });
 
 export const ResetPasswordBody = z.object({
-  token: z.string({ message: 'Invalid or missing reset token.' }).min(1, 'Invalid or missing reset token.').max(200),
+  token: z.string({ message: RESET_TOKEN_INVALID }).min(1, RESET_TOKEN_INVALID).max(200),
   password: z
     .string({ message: 'Password must be at least 8 characters long' })
     .min(8, 'Password must be at least 8 characters long')
@@ -136,13 +137,20 @@ export const ResetPasswordForm = ResetPasswordBody.extend({ confirmPassword: z.s
   { message: 'Passwords do not match', path: ['confirmPassword'] },
 );
 
+export const PASSWORD_FIELDS_REQUIRED = 'Please fill in all password fields.';
+export const NEW_PASSWORD_TOO_SHORT = 'New password must be at least 8 characters long.';
+export const NEW_PASSWORDS_DIFFER = 'New passwords do not match.';
+
 export const ChangePasswordBody = z.object({
-  currentPassword: z
-    .string({ message: 'Please fill in all password fields.' })
-    .min(1, 'Please fill in all password fields.')
-    .max(200),
+  currentPassword: z.string({ message: PASSWORD_FIELDS_REQUIRED }).min(1, PASSWORD_FIELDS_REQUIRED).max(200),
   newPassword: z
-    .string({ message: 'Please fill in all password fields.' })
-    .min(8, 'New password must be at least 8 characters long.')
+    .string({ message: PASSWORD_FIELDS_REQUIRED })
+    .min(1, PASSWORD_FIELDS_REQUIRED)
+    .min(8, NEW_PASSWORD_TOO_SHORT)
     .max(200, 'New password must be at most 200 characters.'),
 });
+
+/** The settings form (spec §5): the body plus a confirmation that is checked here and never sent. */
+export const ChangePasswordForm = ChangePasswordBody.extend({
+  confirmPassword: z.string().min(1, PASSWORD_FIELDS_REQUIRED),
+}).refine((v) => v.newPassword === v.confirmPassword, { message: NEW_PASSWORDS_DIFFER, path: ['confirmPassword'] });

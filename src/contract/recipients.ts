@@ -76,11 +76,12 @@ export const RecipientSummary = z.object({ total: z.number().int(), active: z.nu
 /** CSV import (admins): columns first name, last name, email, phone, unit, department, type. */
 export const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
 export const IMPORT_MAX_ROWS = 5000;
+export const IMPORT_TOO_LARGE = 'The file is larger than 2 MB';
 export const RecipientImportBody = z.object({
   csv: z
     .string({ message: 'CSV content is required' })
     .min(1, 'The file is empty')
-    .max(IMPORT_MAX_BYTES, 'The file is larger than 2 MB'),
+    .max(IMPORT_MAX_BYTES, IMPORT_TOO_LARGE),
   /** On commit: leave rows that duplicate an existing recipient (or an earlier row) out. */
   skipDuplicates: z.boolean().default(true),
 });

@@ -43,6 +43,9 @@ export const OrganizationSettings = z.object({
 });
 export type OrganizationSettings = z.infer<typeof OrganizationSettings>;
 
+/** A customization list holding a value twice (in any case); the issue names the value in `params.value`. */
+export const VALUE_ALREADY_EXISTS = 'Value already exists';
+
 /**
  * A list: values are trimmed and blank ones dropped (spec §5); a duplicate (case-insensitive)
  * is refused with 'Value already exists'.
@@ -56,7 +59,7 @@ const settingsList = z
     for (const v of values) {
       const key = v.toLowerCase();
       if (seen.has(key)) {
-        ctx.addIssue({ code: 'custom', message: 'Value already exists', params: { value: v } });
+        ctx.addIssue({ code: 'custom', message: VALUE_ALREADY_EXISTS, params: { value: v } });
         return;
       }
       seen.add(key);

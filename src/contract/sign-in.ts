@@ -7,6 +7,9 @@ import type { LoginReply, TwoFactorChallenge } from './two-factor';
  * signed-out forms load their schemas when first used (decision 024).
  */
 
+/** A reset link without its token (the /reset-password page) or with a blank one (POST /api/reset-password). */
+export const RESET_TOKEN_INVALID = 'Invalid or missing reset token.';
+
 /** The invitation messages, shared by the server and the screens. */
 export const INVITATION_MESSAGES = {
   invalid: 'Invalid or expired invitation. You can still create an account.',

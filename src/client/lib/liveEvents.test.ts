@@ -1,8 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient, type QueryKey } from '@tanstack/react-query';
-import { connectLiveEvents, keysFor, type LiveBrowser } from './liveEvents';
+import type { LiveEventKind } from '../../contract/live';
+import { connectLiveEvents, type LiveBrowser } from './liveEvents';
 import { orgQueryKey } from './queryClient';
+import { invalidateMailItems, staleAfter } from './resources/invalidate';
 import { membersQueryKey, organizationsQueryKey } from './resources/keys';
+import { invalidateRecipients } from './resources/recipients';
 
 const ORG = '11111111-1111-4111-8111-111111111111';
 const OTHER = '22222222-2222-4222-8222-222222222222';
@@ -14,6 +17,8 @@ const shown: Record<string, QueryKey> = {
   'Pending Pickups summary': orgQueryKey(ORG, '/api/mail-items', 'pending-summary'),
   'dashboard cards': orgQueryKey(ORG, '/api/dashboard/stats'),
   'dashboard recent activity': orgQueryKey(ORG, '/api/dashboard/recent-activity', 5),
+  'dashboard trends': orgQueryKey(ORG, '/api/dashboard/trends'),
+  Reports: orgQueryKey(ORG, '/api/analytics', '30d'),
   History: orgQueryKey(ORG, '/api/history', { page: 1 }),
   'recipient list': orgQueryKey(ORG, '/api/recipients', { search: '' }),
   'storage locations': orgQueryKey(ORG, '/api/mailroom-locations'),
@@ -23,25 +28,36 @@ const shown: Record<string, QueryKey> = {
   "another organization's list": orgQueryKey(OTHER, '/api/mail-items', { limit: 25 }),
 };
 
-async function staleAfter(kind: Parameters<typeof keysFor>[1]) {
+function loadedScreens() {
   const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
   for (const key of Object.values(shown)) client.setQueryData(key, 'loaded');
-  await Promise.all(keysFor(ORG, kind).map((queryKey) => client.invalidateQueries({ queryKey })));
+  return client;
+}
+
+function staleIn(client: QueryClient) {
   return Object.entries(shown)
     .filter(([, key]) => client.getQueryState(key)?.isInvalidated)
     .map(([name]) => name)
     .sort();
 }
 
+async function markedStaleBy(kind: Parameters<typeof staleAfter>[1]) {
+  const client = loadedScreens();
+  await Promise.all(staleAfter(ORG, kind).map((queryKey) => client.invalidateQueries({ queryKey })));
+  return staleIn(client);
+}
+
 describe('the live desk marks stale what a change shows on', () => {
-  it('a mail item: the desk lists, the badge, the dashboard, History and the locations’ counts; nothing of another organization', async () => {
-    expect(await staleAfter('mail-items')).toEqual(
+  it('a mail item: the desk lists, the badge, the dashboard, Reports, History and the locations’ counts; nothing of another organization', async () => {
+    expect(await markedStaleBy('mail-items')).toEqual(
       [
         'Mail Intake list',
         'needs-recipient badge',
         'Pending Pickups summary',
         'dashboard cards',
         'dashboard recent activity',
+        'dashboard trends',
+        'Reports',
         'History',
         'storage locations',
       ].sort(),
@@ -49,7 +65,7 @@ describe('the live desk marks stale what a change shows on', () => {
   });
 
   it('a recipient: their lists and the lists that show their names', async () => {
-    expect(await staleAfter('recipients')).toEqual(
+    expect(await markedStaleBy('recipients')).toEqual(
       [
         'recipient list',
         'Mail Intake list',
@@ -57,16 +73,18 @@ describe('the live desk marks stale what a change shows on', () => {
         'Pending Pickups summary',
         'dashboard cards',
         'dashboard recent activity',
+        'dashboard trends',
+        'Reports',
         'History',
       ].sort(),
     );
   });
 
   it('storage and members: their own lists', async () => {
-    expect(await staleAfter('storage')).toEqual(
+    expect(await markedStaleBy('storage')).toEqual(
       ['storage locations', 'Mail Intake list', 'needs-recipient badge', 'Pending Pickups summary'].sort(),
     );
-    expect(await staleAfter('members')).toEqual(['members', 'my organizations'].sort());
+    expect(await markedStaleBy('members')).toEqual(['members', 'my organizations'].sort());
   });
 });
 
@@ -94,6 +112,48 @@ class FakeEventSource extends EventTarget {
     this.onerror?.();
   }
 }
+
+describe('a save on this desk and the same change announced from another desk (issue 42)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    FakeEventSource.opened = [];
+  });
+  afterEach(() => vi.useRealTimers());
+
+  /** What the live stream marks stale when another desk announces a change of `kind`. */
+  async function staleByStream(kind: LiveEventKind) {
+    const client = loadedScreens();
+    const browser: LiveBrowser = {
+      EventSource: FakeEventSource as unknown as typeof EventSource,
+      onAttention: () => () => undefined,
+    };
+    const stop = connectLiveEvents(ORG, client, browser);
+    const source = FakeEventSource.opened.at(-1)!;
+    source.emit('ready');
+    source.emit('change', { kind, ids: ['33333333-3333-4333-8333-333333333333'] });
+    await vi.advanceTimersByTimeAsync(100);
+    stop();
+    return staleIn(client);
+  }
+
+  async function staleBySave(save: (client: QueryClient, organizationId: string) => Promise<unknown>) {
+    const client = loadedScreens();
+    await save(client, ORG);
+    return staleIn(client);
+  }
+
+  it('a mail item: the same screens go stale, History among them', async () => {
+    const bySave = await staleBySave(invalidateMailItems);
+    expect(bySave).toContain('History');
+    expect(bySave).toEqual(await staleByStream('mail-items'));
+  });
+
+  it('a recipient: the same screens go stale, History among them', async () => {
+    const bySave = await staleBySave(invalidateRecipients);
+    expect(bySave).toContain('History');
+    expect(bySave).toEqual(await staleByStream('recipients'));
+  });
+});
 
 describe('the live desk’s connection when the server ends the stream (decision 051)', () => {
   let attention: Set<() => void>;

@@ -2,62 +2,18 @@ import { useEffect } from 'react';
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { LIVE_EVENTS_PATH, type LiveChangeEvent, type LiveEndReason, type LiveEventKind } from '../../contract/live';
 import { orgQueryKey } from './queryClient';
-import {
-  analyticsQueryKey,
-  currentUserQueryKey,
-  dashboardStatsQueryKey,
-  dashboardTrendsQueryKey,
-  historyQueryKey,
-  locationsQueryKey,
-  mailItemsQueryKey,
-  mailroomsQueryKey,
-  membersQueryKey,
-  organizationsQueryKey,
-  recentActivityQueryKey,
-  recipientSummaryQueryKey,
-  recipientsQueryKey,
-} from './resources/keys';
+import { staleAfter } from './resources/invalidate';
+import { currentUserQueryKey, membersQueryKey, organizationsQueryKey } from './resources/keys';
 
 /*
  * The live desk (issue 29, decision 043): one EventSource for the organization on screen, opened
  * once by the signed-in shell. Each change the server announces marks the queries that show it
  * stale, and TanStack Query refetches the ones on screen (the others when next shown): Mail
  * Intake, Pending Pickups, the dashboard and History follow other desks without polling.
+ * What each kind of change makes stale is the map this desk's own saves use (staleAfter).
  * Nothing is replayed after a drop: the server says `resync` when the browser reconnects, and
  * everything of the organization is refetched.
  */
-
-/** What each kind of change makes stale. A mail item shows on every desk screen and in the counts. */
-export function keysFor(organizationId: string, kind: LiveEventKind): QueryKey[] {
-  switch (kind) {
-    case 'mail-items':
-      return [
-        mailItemsQueryKey(organizationId),
-        historyQueryKey(organizationId),
-        dashboardStatsQueryKey(organizationId),
-        dashboardTrendsQueryKey(organizationId),
-        recentActivityQueryKey(organizationId),
-        // Locations show how many items they hold; Reports count them.
-        locationsQueryKey(organizationId),
-        analyticsQueryKey(organizationId),
-      ];
-    case 'recipients':
-      // Lists and History show recipients' names; the dashboard counts the active ones.
-      return [
-        recipientsQueryKey(organizationId),
-        recipientSummaryQueryKey(organizationId),
-        mailItemsQueryKey(organizationId),
-        historyQueryKey(organizationId),
-        dashboardStatsQueryKey(organizationId),
-        recentActivityQueryKey(organizationId),
-      ];
-    case 'storage':
-      return [mailroomsQueryKey(organizationId), locationsQueryKey(organizationId), mailItemsQueryKey(organizationId)];
-    case 'members':
-      // The list of one's organizations carries one's own role there.
-      return [membersQueryKey(organizationId), organizationsQueryKey];
-  }
-}
 
 /** Changes arriving together (a busy desk) are applied once: one refetch per screen, not one per item. */
 const GATHER_MS = 50;
@@ -112,7 +68,7 @@ export function connectLiveEvents(organizationId: string, queryClient: QueryClie
     pending.clear();
     invalidate(
       queryClient,
-      kinds.flatMap((kind) => keysFor(organizationId, kind)),
+      kinds.flatMap((kind) => staleAfter(organizationId, kind)),
     );
   };
 

@@ -2,10 +2,10 @@ import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import type { ZodType, output } from 'zod';
 import { toast } from '@/components/ui/use-toast';
 
-type FieldErrors<Name extends string> = Partial<Record<Name, string>>;
+export type FieldErrors<Name extends string> = Partial<Record<Name, string>>;
 
 /** The first message for each top-level field of a failed check. */
-function fieldErrors<Name extends string>(issues: readonly { path: PropertyKey[]; message: string }[]) {
+export function fieldErrors<Name extends string>(issues: readonly { path: PropertyKey[]; message: string }[]) {
   const errors: FieldErrors<Name> = {};
   for (const issue of issues) {
     const name = String(issue.path[0] ?? '') as Name;

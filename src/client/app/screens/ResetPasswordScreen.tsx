@@ -1,3 +1,4 @@
+import { RESET_TOKEN_INVALID } from '@contract';
 import { LinkIcon } from 'lucide-react';
 import { Link, useSearch } from 'wouter';
 import { StatusPanel } from '@/components/StatusPanel';
@@ -27,7 +28,7 @@ export function ResetPasswordScreen() {
             </>
           }
         >
-          <p>Invalid or missing reset token.</p>
+          <p>{RESET_TOKEN_INVALID}</p>
           <p>Reset links can be used once and expire after one hour. Request a new one to continue.</p>
         </StatusPanel>
       </AuthLayout>

@@ -8,8 +8,8 @@ import {
 } from '@tanstack/react-query';
 import type { Recipient, RecipientBody } from '@contract';
 import { apiRequest, fetchPage, withQuery, type Page } from '../api';
-import { invalidateDashboard } from './invalidate';
-import { mailItemsQueryKey, recipientSummaryQueryKey, recipientsQueryKey } from './keys';
+import { invalidateAfter } from './invalidate';
+import { recipientsQueryKey } from './keys';
 
 /*
  * Recipients are read and added from two features: the Recipients screen manages them, and the
@@ -54,17 +54,9 @@ export function recipientName(recipient: Pick<Recipient, 'firstName' | 'lastName
   return `${recipient.firstName} ${recipient.lastName}`.trim();
 }
 
-/**
- * After any recipient change: every recipient list, the summary card and the dashboard stats
- * (spec §7), plus the lists that show a recipient's name beside their mail (recent activity, mail items).
- */
+/** After any recipient change: what the map says a recipient change makes stale (invalidate.ts). */
 export function invalidateRecipients(queryClient: QueryClient, organizationId: string) {
-  return Promise.all([
-    queryClient.invalidateQueries({ queryKey: recipientsQueryKey(organizationId) }),
-    queryClient.invalidateQueries({ queryKey: recipientSummaryQueryKey(organizationId) }),
-    invalidateDashboard(queryClient, organizationId),
-    queryClient.invalidateQueries({ queryKey: mailItemsQueryKey(organizationId) }),
-  ]);
+  return invalidateAfter(queryClient, organizationId, 'recipients');
 }
 
 export function createRecipient(organizationId: string, body: RecipientBody) {

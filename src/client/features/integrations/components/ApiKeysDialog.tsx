@@ -1,4 +1,4 @@
-import type { Integration } from '@contract';
+import { CreateApiKeyBody, type Integration } from '@contract';
 import { KeyRound, Plus } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { EmptyState } from '@/components/EmptyState';
@@ -12,6 +12,7 @@ import { Label } from '@/components/ui/label';
 import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { formatDate, formatDateTime, relativeTime } from '@/lib/format';
+import { checkForm } from '@/lib/forms';
 import { toastFailure } from '@/lib/useErrorToast';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey, type ApiKey, type CreatedApiKey } from '../api/integrations';
 import { SecretBox } from './SecretReveal';
@@ -63,11 +64,12 @@ function ApiKeysPanel({ organizationId, integration }: { organizationId: string;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (name.trim() === '') {
-      setProblem('Name is required');
+    const checked = checkForm(CreateApiKeyBody, { name });
+    if (checked.errors) {
+      setProblem(checked.errors.name ?? null);
       return;
     }
-    create.mutate(name.trim(), {
+    create.mutate(checked.data.name, {
       onSuccess: (key) => {
         setCreated(key);
         setName('');

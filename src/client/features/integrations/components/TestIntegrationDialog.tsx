@@ -1,4 +1,4 @@
-import type { Integration } from '@contract';
+import { TestIntegrationBody, type Integration } from '@contract';
 import { CheckCircle2, Send, XCircle } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
@@ -6,7 +6,13 @@ import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { serverMessage } from '@/lib/api';
+import { checkForm } from '@/lib/forms';
 import { useTestIntegration, type TestIntegrationReply } from '../api/integrations';
+
+/** An SMS test needs the number to text; an email test goes to the signed-in user. */
+const smsTest = TestIntegrationBody.extend({
+  to: TestIntegrationBody.shape.to.unwrap().min(1, 'Enter the phone number to text'),
+});
 
 interface TestIntegrationDialogProps {
   organizationId: string;
@@ -60,13 +66,14 @@ function TestForm({
 
   const send = (event: FormEvent) => {
     event.preventDefault();
-    if (needsPhone && to.trim() === '') {
-      setProblem('Enter the phone number to text');
+    const checked = checkForm(needsPhone ? smsTest : TestIntegrationBody, { to: needsPhone ? to : undefined });
+    if (checked.errors) {
+      setProblem(checked.errors.to ?? null);
       return;
     }
     setReply(null);
     test.mutate(
-      { id: integration.id, to: needsPhone ? to.trim() : undefined },
+      { id: integration.id, ...checked.data },
       {
         onSuccess: setReply,
         onError: (err) =>

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api';
-import { invalidateMailItems } from './invalidateMailItems';
+import { invalidateMailItems } from '@/lib/resources/invalidate';
 
 /** Spec §7: POST .../delete; the empty 204 reply is success. */
 export function deleteMailItem(organizationId: string, id: string) {

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { HandOverBody, Handover, PickupLookup } from '@contract';
 import { apiRequest } from '@/lib/api';
 import { mailItemsQueryKey } from '@/lib/resources/keys';
-import { invalidateMailItems } from './invalidateMailItems';
+import { invalidateMailItems } from '@/lib/resources/invalidate';
 
 /** Whose pickup code it is and their waiting items; typed, scanned or read by the camera. */
 export function lookupPickupCode(organizationId: string, code: string) {

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { LogWithoutRecipientBody, MailItem, NeedsRecipientItem, ResolveRecipientBody } from '@contract';
+import type { MailItem, NeedsRecipientItem, ResolveRecipientBody } from '@contract';
 import { apiRequest, fetchPage, withQuery, type Page } from '@/lib/api';
-import { invalidateMailItems } from './invalidateMailItems';
+import { invalidateMailItems } from '@/lib/resources/invalidate';
 import { needsRecipientKey } from './needsRecipientCount';
 
 /*
@@ -22,15 +22,6 @@ export function needsRecipientQuery(organizationId: string, offset: number) {
 
 export function useNeedsRecipient(organizationId: string, offset: number) {
   return useQuery({ ...needsRecipientQuery(organizationId, offset), placeholderData: keepPreviousData });
-}
-
-export function useLogWithoutRecipient(organizationId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: LogWithoutRecipientBody) =>
-      apiRequest<MailItem>('POST', '/api/mail-items/needs-recipient', body, { organizationId }),
-    onSuccess: () => invalidateMailItems(queryClient, organizationId),
-  });
 }
 
 /** Gives the item its recipient: it joins Pending Pickups and the recipient is notified. */

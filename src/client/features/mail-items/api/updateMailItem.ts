@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MailItem, UpdateMailItemBody } from '@contract';
 import { ApiError, apiRequest } from '@/lib/api';
-import { invalidateMailItems } from './invalidateMailItems';
+import { invalidateMailItems } from '@/lib/resources/invalidate';
 
 /**
  * Sent with the revision the clerk saw (If-Match, decision 044): the server refuses it with 409

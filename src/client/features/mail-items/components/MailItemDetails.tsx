@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { displayName, formatDateTime, humanize } from '@/lib/format';
 import { useErrorToast } from '@/lib/useErrorToast';
-import { invalidateMailItems } from '../api/invalidateMailItems';
+import { invalidateMailItems } from '@/lib/resources/invalidate';
 import { useMailItem } from '../api/mailItem';
 import { useMailItemHistory } from '../api/mailItemHistory';
 import { recipientFullName, storageLabel } from '../mailItemFormat';

@@ -8,7 +8,7 @@ import { RetryLink } from '@/components/ListState';
 import { TextLink } from '@/components/TextLink';
 import { NotificationStatusBadge } from '@/components/StatusBadge';
 import { formatDateTime, relativeTime } from '@/lib/format';
-import { invalidateMailItems } from '../api/invalidateMailItems';
+import { invalidateMailItems } from '@/lib/resources/invalidate';
 import { useMailItemNotifications } from '../api/mailItemNotifications';
 import { messageTitle } from '../notificationText';
 

@@ -1,13 +1,11 @@
 import {
+  HANDOVER_PHOTO_REQUIRED,
+  HandOverBody,
   IDENTIFIED_BY,
   PHOTO_MAX_BYTES,
   PHOTO_TOO_LARGE,
-  PICKUP_CODE_INVALID,
   PICKUP_CODE_REQUIRED,
-  PROXY_REASON_MIN_LENGTH,
-  PROXY_REASON_TOO_SHORT,
-  isPickupCode,
-  normalisePickupCode,
+  SIGNATURE_REQUIRED,
   type IdentifiedBy,
   type PickupLookup,
 } from '@contract';
@@ -21,6 +19,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessage } from '@/lib/api';
 import { formatHoldDay, isHeld, relativeTime } from '@/lib/format';
+import { checkForm } from '@/lib/forms';
 import { useOrganizationSettings } from '@/lib/resources/organizationSettings';
 import { useHandOver } from '../api/handOver';
 import { storageLabel, typeLabel } from '../mailItemFormat';
@@ -65,6 +64,18 @@ function readPhoto(file: File): Promise<string> {
 }
 
 type Errors = Partial<Record<'items' | 'collector' | 'code' | 'signature' | 'photo' | 'reason' | 'form', string>>;
+type BodyField = keyof HandOverBody;
+
+/** The field of the form that shows a message about each field of the body. */
+const FIELD_OF: Record<BodyField, keyof Errors> = {
+  itemIds: 'items',
+  collectorName: 'collector',
+  identifiedBy: 'form',
+  pickupCode: 'code',
+  signatureData: 'signature',
+  photoData: 'photo',
+  proxyReason: 'reason',
+};
 
 function HandOverForm({
   organizationId,
@@ -117,43 +128,37 @@ function HandOverForm({
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    const typed = pickupCode ?? typedCode;
+    const checked = checkForm<typeof HandOverBody, BodyField>(HandOverBody, {
+      itemIds: items.filter((i) => chosen.has(i.id)).map((i) => i.id),
+      collectorName: collector,
+      identifiedBy,
+      pickupCode: identifiedBy === 'pickup_code' && typed.trim() ? typed : null,
+      signatureData: signature,
+      photoData: photo,
+      proxyReason: needsReason ? reason : null,
+    });
     const found: Errors = {};
-    if (chosen.size === 0) found.items = 'Choose at least one item to hand over';
-    if (!collector.trim()) found.collector = 'Collector name is required';
-    if (signatureRequired && !signature) found.signature = 'A signature is required for every hand-over';
-    if (photoRequired && !photo) found.photo = 'A photo of the collector is required for every hand-over';
-    if (needsReason && !reason.trim()) found.reason = `Say why ${collector.trim()} collects for ${fullName}`;
-    else if (needsReason && reason.trim().replace(/\s+/g, ' ').length < PROXY_REASON_MIN_LENGTH) {
-      found.reason = PROXY_REASON_TOO_SHORT;
-    }
-    const code = pickupCode ?? normalisePickupCode(typedCode);
-    if (identifiedBy === 'pickup_code' && !pickupCode) {
-      if (!typedCode.trim()) found.code = PICKUP_CODE_REQUIRED;
-      else if (!isPickupCode(code)) found.code = PICKUP_CODE_INVALID;
-    }
+    for (const [field, message] of Object.entries(checked.errors ?? {}))
+      found[FIELD_OF[field as BodyField]] ??= message;
+    // What the server requires beyond the body: this organization's settings, this recipient's
+    // list of collectors, a code when the desk says it saw one.
+    if (signatureRequired && !signature) found.signature ??= SIGNATURE_REQUIRED;
+    if (photoRequired && !photo) found.photo ??= HANDOVER_PHOTO_REQUIRED;
+    if (needsReason && !reason.trim()) found.reason ??= `Say why ${collector.trim()} collects for ${fullName}`;
+    if (identifiedBy === 'pickup_code' && !typed.trim()) found.code ??= PICKUP_CODE_REQUIRED;
     setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    handOver.mutate(
-      {
-        itemIds: items.filter((i) => chosen.has(i.id)).map((i) => i.id),
-        collectorName: collector.trim(),
-        identifiedBy,
-        pickupCode: identifiedBy === 'pickup_code' ? code : null,
-        signatureData: signature,
-        photoData: photo,
-        proxyReason: needsReason ? reason.trim() : null,
+    if (!checked.data || Object.keys(found).length > 0) return;
+    handOver.mutate(checked.data, {
+      onSuccess: () => {
+        toast({
+          title: 'Handed over',
+          description: `${chosen.size} ${chosen.size === 1 ? 'item' : 'items'} handed to ${collector.trim()}.`,
+        });
+        onDone();
       },
-      {
-        onSuccess: () => {
-          toast({
-            title: 'Handed over',
-            description: `${chosen.size} ${chosen.size === 1 ? 'item' : 'items'} handed to ${collector.trim()}.`,
-          });
-          onDone();
-        },
-        onError: (err) => setErrors({ form: serverMessage(err, 'The hand-over could not be saved. Try again.') }),
-      },
-    );
+      onError: (err) => setErrors({ form: serverMessage(err, 'The hand-over could not be saved. Try again.') }),
+    });
   };
 
   const count = chosen.size;

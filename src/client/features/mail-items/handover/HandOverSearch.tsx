@@ -1,10 +1,11 @@
-import { PICKUP_CODE_INVALID, formatPickupCode, isPickupCode, normalisePickupCode, type PickupLookup } from '@contract';
+import { PickupLookupQuery, formatPickupCode, type PickupLookup } from '@contract';
 import { Camera, PackageCheck, ScanLine } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { ApiError, serverMessage } from '@/lib/api';
+import { checkForm } from '@/lib/forms';
 import { lookupPickupCode } from '../api/handOver';
 import { CodeCamera } from './CodeCamera';
 import { HandOverDialog } from './HandOverDialog';
@@ -37,11 +38,12 @@ export function HandOverSearch({ organizationId }: { organizationId: string }) {
   };
 
   const lookUp = async (raw: string) => {
-    const typed = normalisePickupCode(raw);
-    if (!isPickupCode(typed)) {
-      setError(PICKUP_CODE_INVALID);
+    const checked = checkForm(PickupLookupQuery, { code: raw });
+    if (checked.errors) {
+      setError(checked.errors.code);
       return;
     }
+    const typed = checked.data.code;
     setFinding(true);
     try {
       const lookup = await lookupPickupCode(organizationId, typed);

@@ -1,10 +1,11 @@
-import type { NeedsRecipientItem } from '@contract';
+import { ResolveRecipientBody, type NeedsRecipientItem } from '@contract';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { FormActions } from '@/components/FormActions';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessage } from '@/lib/api';
+import { checkForm } from '@/lib/forms';
 import { useResolveRecipient } from '../api/needsRecipient';
 import { typeLabel } from '../mailItemFormat';
 import { keepDialogOpenWhileListOpen, recipientLabel } from '../components/RecipientCombobox';
@@ -30,13 +31,15 @@ function ResolveForm({
     event?.preventDefault();
     if (resolve.isPending) return;
     const recipient = choice.recipient;
-    if (!recipient) {
-      choice.setError(choice.text.trim() ? 'Choose a recipient from the list' : 'Choose a recipient');
+    const checked = checkForm(ResolveRecipientBody, { recipientId: recipient?.id, recipientSource: choice.source });
+    if (!recipient || checked.errors) {
+      // A name typed but not picked: the list is where a recipient comes from.
+      choice.setError(choice.text.trim() ? 'Choose a recipient from the list' : checked.errors?.recipientId);
       document.getElementById(id)?.focus();
       return;
     }
     resolve.mutate(
-      { id: item.id, recipientId: recipient.id, recipientSource: choice.source },
+      { id: item.id, ...checked.data },
       {
         onSuccess: () => {
           toast({

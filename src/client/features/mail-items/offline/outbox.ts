@@ -2,7 +2,7 @@ import type { CreateMailItemBody, MailItem } from '@contract';
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { ApiError, apiRequest, serverMessage } from '@/lib/api';
 import { queryClient } from '@/lib/queryClient';
-import { invalidateMailItems } from '../api/invalidateMailItems';
+import { invalidateMailItems } from '@/lib/resources/invalidate';
 import { backoffMs, runOutbox, verdict, type Outcome } from './outboxPolicy';
 
 /*

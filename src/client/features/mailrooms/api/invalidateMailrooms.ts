@@ -1,10 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { locationsQueryKey, mailroomsQueryKey } from '@/lib/resources/keys';
+import { invalidateAfter } from '@/lib/resources/invalidate';
 
-/** After a mailroom or location change: both lists (a mailroom shows its location count). */
+/** After a mailroom or location change: what the map says a storage change makes stale (invalidate.ts). */
 export function invalidateMailrooms(queryClient: QueryClient, organizationId: string) {
-  return Promise.all([
-    queryClient.invalidateQueries({ queryKey: mailroomsQueryKey(organizationId) }),
-    queryClient.invalidateQueries({ queryKey: locationsQueryKey(organizationId) }),
-  ]);
+  return invalidateAfter(queryClient, organizationId, 'storage');
 }

@@ -1,4 +1,4 @@
-import type { Location, Mailroom } from '@contract';
+import { MAILROOM_NOT_EMPTY, type Location, type Mailroom } from '@contract';
 import { Info, MapPin, Pencil, Plus, Printer, Trash2, Warehouse } from 'lucide-react';
 import { useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
@@ -365,7 +365,7 @@ export function MailroomsPane({ organizationId, isAdmin }: { organizationId: str
           />
           <Dialog open={mailroomBlocked} onOpenChange={(open) => !open && setDeletingMailroom(null)}>
             <DialogContent
-              title="Cannot delete mailroom"
+              title={MAILROOM_NOT_EMPTY}
               description={
                 deletingMailroom
                   ? `${deletingMailroom.name} still has storage locations. ${MAILROOM_NOT_EMPTY_HINT}`

@@ -1,3 +1,4 @@
+import { ORGANIZATION_NOT_FOUND } from '@contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { toast } from '@/components/ui/use-toast';
@@ -16,7 +17,7 @@ function isNotMember(error: unknown): boolean {
   const message = error.reply?.message ?? '';
   return (
     (error.status === 403 && /not a member/i.test(message)) ||
-    (error.status === 404 && message === 'Organization not found')
+    (error.status === 404 && message === ORGANIZATION_NOT_FOUND)
   );
 }
 

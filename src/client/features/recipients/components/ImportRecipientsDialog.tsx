@@ -1,5 +1,6 @@
 import {
   IMPORT_MAX_BYTES,
+  IMPORT_TOO_LARGE,
   IMPORT_MAX_ROWS,
   type RecipientImportPreview,
   type RecipientImportResult,
@@ -128,7 +129,7 @@ function ImportFlow({ organizationId, onClose }: { organizationId: string; onClo
     event.target.value = '';
     if (!file) return;
     if (file.size > IMPORT_MAX_BYTES) {
-      setProblem('The file is larger than 2 MB');
+      setProblem(IMPORT_TOO_LARGE);
       return;
     }
     file.text().then(
@@ -147,7 +148,7 @@ function ImportFlow({ organizationId, onClose }: { organizationId: string; onClo
       return;
     }
     if (new Blob([csv]).size > IMPORT_MAX_BYTES) {
-      setProblem('The file is larger than 2 MB');
+      setProblem(IMPORT_TOO_LARGE);
       return;
     }
     setProblem(null);

@@ -1,4 +1,4 @@
-import type { Recipient } from '@contract';
+import { ProxyBody, type Recipient } from '@contract';
 import { Plus, RefreshCw, X } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
@@ -9,6 +9,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { LoadError } from '@/components/ListState';
 import { serverMessage } from '@/lib/api';
+import { checkForm } from '@/lib/forms';
 import { recipientName } from '@/lib/resources/recipients';
 import { toastFailure } from '@/lib/useErrorToast';
 import { useAddProxy, usePickupCode, useProxies, useRegeneratePickupCode, useRemoveProxy } from '../api/pickupCode';
@@ -75,11 +76,12 @@ function ProxiesCard({ organizationId, recipient }: { organizationId: string; re
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!name.trim()) {
-      setError('Name is required');
+    const checked = checkForm(ProxyBody, { name });
+    if (checked.errors) {
+      setError(checked.errors.name);
       return;
     }
-    add.mutate(name.trim(), {
+    add.mutate(checked.data.name, {
       onSuccess: () => setName(''),
       onError: (err) => setError(serverMessage(err, 'The name could not be added. Try again.')),
     });

@@ -6,23 +6,10 @@ import { toast } from '@/components/ui/use-toast';
 import { SubmitRow } from '@/components/SubmitButton';
 import { toastFailure } from '@/lib/useErrorToast';
 import { useChangePassword } from '../api/changePassword';
+import { passwordProblem, type PasswordValues } from '../passwordProblem';
 import { SettingsCard } from './SettingsCard';
 
-interface PasswordValues {
-  currentPassword: string;
-  newPassword: string;
-  confirmPassword: string;
-}
-
 const empty: PasswordValues = { currentPassword: '', newPassword: '', confirmPassword: '' };
-
-/** Spec §5 "Password change": the first rule broken, in this order. */
-function passwordProblem({ currentPassword, newPassword, confirmPassword }: PasswordValues): string | null {
-  if (!currentPassword || !newPassword || !confirmPassword) return 'Please fill in all password fields.';
-  if (newPassword !== confirmPassword) return 'New passwords do not match.';
-  if (newPassword.length < 8) return 'New password must be at least 8 characters long.';
-  return null;
-}
 
 interface PasswordFieldProps {
   id: string;

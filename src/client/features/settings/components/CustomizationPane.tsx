@@ -4,6 +4,8 @@ import {
   LABEL_MATCH_THRESHOLD_MIN,
   LONGEST_HOLD_DAYS_MAX,
   LONGEST_HOLD_DAYS_MIN,
+  UpdateOrganizationSettingsBody,
+  VALUE_ALREADY_EXISTS,
   type OrganizationSettings,
   type SettingsList,
 } from '@contract';
@@ -27,7 +29,7 @@ import {
 import { NumberSettingCard } from './NumberSettingCard';
 import { SettingsCard } from './SettingsCard';
 
-const DUPLICATE = 'Value already exists';
+const DUPLICATE = VALUE_ALREADY_EXISTS;
 const SAVE_FAILED = 'Failed to update organization settings';
 const coreStatuses: readonly string[] = CORE_STATUSES;
 
@@ -99,6 +101,8 @@ function toastSaveFailure(err: unknown) {
 }
 
 interface ListEditorProps {
+  /** The setting it edits, whose contract rule checks the list before it is sent. */
+  field: SettingsList;
   title: string;
   singular: string;
   description: string;
@@ -108,7 +112,7 @@ interface ListEditorProps {
   onChange: (values: string[], change: { added?: string; removed?: string }) => void;
 }
 
-function ListEditor({ title, singular, description, values, isAdmin, isLocked, onChange }: ListEditorProps) {
+function ListEditor({ field, title, singular, description, values, isAdmin, isLocked, onChange }: ListEditorProps) {
   const ids = useId();
   const [draft, setDraft] = useState('');
 
@@ -116,8 +120,11 @@ function ListEditor({ title, singular, description, values, isAdmin, isLocked, o
     event.preventDefault();
     const value = draft.trim();
     if (!value) return; // spec §5: blank values are ignored
-    if (values.some((v) => v.toLowerCase() === value.toLowerCase())) {
-      toast({ title: DUPLICATE, description: `"${value}" is already in the list`, variant: 'destructive' });
+    const checked = UpdateOrganizationSettingsBody.shape[field].unwrap().safeParse([...values, value]);
+    if (!checked.success) {
+      const { message } = checked.error.issues[0]!;
+      const description = message === DUPLICATE ? `"${value}" is already in the list` : undefined;
+      toast({ title: message, description, variant: 'destructive' });
       return;
     }
     onChange([...values, value], { added: value });
@@ -210,6 +217,7 @@ function CustomizationForm({
         {lists.map((list) => (
           <ListEditor
             key={list.key}
+            field={list.key}
             title={list.title}
             singular={list.singular}
             description={list.description}

@@ -1,4 +1,4 @@
-import { TWO_FACTOR_MESSAGES, type TwoFactorSetupReply } from '@contract';
+import { TwoFactorEnableBody, TwoFactorSetupBody, type TwoFactorSetupReply } from '@contract';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
@@ -7,6 +7,7 @@ import { toast } from '@/components/ui/use-toast';
 import { CodeInput } from '@/components/CodeInput';
 import { SubmitRow } from '@/components/SubmitButton';
 import { serverMessage } from '@/lib/api';
+import { checkForm } from '@/lib/forms';
 import { useTwoFactorEnable, useTwoFactorSetup } from '../../api/twoFactor';
 import { RecoveryCodes } from './RecoveryCodes';
 import { CurrentPasswordField } from './TwoFactorFields';
@@ -51,8 +52,9 @@ function PasswordStep({ onDone }: { onDone: (setup: TwoFactorSetupReply) => void
   const [problem, setProblem] = useState<string | undefined>();
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!password) return setProblem(TWO_FACTOR_MESSAGES.passwordRequired);
-    setup.mutate({ password }, { onSuccess: onDone, onError: (err) => setProblem(serverMessage(err, FALLBACK)) });
+    const checked = checkForm(TwoFactorSetupBody, { password });
+    if (checked.errors) return setProblem(checked.errors.password);
+    setup.mutate(checked.data, { onSuccess: onDone, onError: (err) => setProblem(serverMessage(err, FALLBACK)) });
   };
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
@@ -74,18 +76,15 @@ function ScanStep({ setup, onDone }: { setup: TwoFactorSetupReply; onDone: (code
   const [problem, setProblem] = useState<string | undefined>();
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const typed = code.replace(/\s+/g, '');
-    if (!/^\d{6}$/.test(typed)) return setProblem(TWO_FACTOR_MESSAGES.codeRequired);
-    enable.mutate(
-      { code: typed },
-      {
-        onSuccess: (reply) => {
-          toast({ title: 'Two-factor authentication is on', description: 'Your other sessions were signed out.' });
-          onDone(reply.recoveryCodes);
-        },
-        onError: (err) => setProblem(serverMessage(err, FALLBACK)),
+    const checked = checkForm(TwoFactorEnableBody, { code });
+    if (checked.errors) return setProblem(checked.errors.code);
+    enable.mutate(checked.data, {
+      onSuccess: (reply) => {
+        toast({ title: 'Two-factor authentication is on', description: 'Your other sessions were signed out.' });
+        onDone(reply.recoveryCodes);
       },
-    );
+      onError: (err) => setProblem(serverMessage(err, FALLBACK)),
+    });
   };
   const qr = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qrCodeSvg)}`;
   const groupedSecret = setup.secret.match(/.{1,4}/g)?.join(' ') ?? setup.secret;

@@ -1,10 +1,11 @@
-import { TWO_FACTOR_MESSAGES } from '@contract';
+import { RegenerateRecoveryCodesBody, TWO_FACTOR_MESSAGES, TwoFactorDisableBody } from '@contract';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/use-toast';
 import { SubmitRow } from '@/components/SubmitButton';
 import { serverMessage } from '@/lib/api';
+import { checkForm } from '@/lib/forms';
 import { useNewRecoveryCodes, useTwoFactorDisable } from '../../api/twoFactor';
 import { RecoveryCodes } from './RecoveryCodes';
 import { CodeField, CurrentPasswordField } from './TwoFactorFields';
@@ -32,26 +33,19 @@ export function TurnOffTwoFactorDialog({ open, onOpenChange }: DialogProps) {
   };
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const typed = code.replace(/\s+/g, '');
-    const found = {
-      password: password ? undefined : TWO_FACTOR_MESSAGES.passwordRequired,
-      code: typed ? undefined : TWO_FACTOR_MESSAGES.codeOrRecoveryRequired,
-    };
-    setProblem(found);
-    if (found.password || found.code) return;
-    disable.mutate(
-      { password, code: typed },
-      {
-        onSuccess: (reply) => {
-          toast({ title: 'Two-factor authentication is off', description: reply.message });
-          close(false);
-        },
-        onError: (err) => {
-          const message = serverMessage(err, FALLBACK);
-          setProblem(message === TWO_FACTOR_MESSAGES.wrongPassword ? { password: message } : { code: message });
-        },
+    const checked = checkForm(TwoFactorDisableBody, { password, code });
+    setProblem(checked.errors ?? {});
+    if (checked.errors) return;
+    disable.mutate(checked.data, {
+      onSuccess: (reply) => {
+        toast({ title: 'Two-factor authentication is off', description: reply.message });
+        close(false);
       },
-    );
+      onError: (err) => {
+        const message = serverMessage(err, FALLBACK);
+        setProblem(message === TWO_FACTOR_MESSAGES.wrongPassword ? { password: message } : { code: message });
+      },
+    });
   };
   return (
     <Dialog open={open} onOpenChange={(next) => !disable.isPending && close(next)}>
@@ -97,15 +91,12 @@ export function NewRecoveryCodesDialog({ open, onOpenChange }: DialogProps) {
   };
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const typed = code.replace(/\s+/g, '');
-    if (!typed) return setProblem(TWO_FACTOR_MESSAGES.codeOrRecoveryRequired);
-    renew.mutate(
-      { code: typed },
-      {
-        onSuccess: (reply) => setCodes(reply.recoveryCodes),
-        onError: (err) => setProblem(serverMessage(err, FALLBACK)),
-      },
-    );
+    const checked = checkForm(RegenerateRecoveryCodesBody, { code });
+    if (checked.errors) return setProblem(checked.errors.code);
+    renew.mutate(checked.data, {
+      onSuccess: (reply) => setCodes(reply.recoveryCodes),
+      onError: (err) => setProblem(serverMessage(err, FALLBACK)),
+    });
   };
   return (
     <Dialog open={open} onOpenChange={close}>
