@@ -9,7 +9,7 @@ import { createBatcher } from '../../lib/batcher';
 import { mailItemChanges, publishLiveChanges } from '../../lib/live-events';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import { violatedForeignKey, violatedUniqueConstraint } from '../../lib/pg-errors';
-import { writeBlockError } from '../billing/access';
+import { writeBlockError } from '../organizations/plan-access';
 import {
   IDEMPOTENCY_CONSTRAINT,
   idempotencyRepository,
@@ -18,7 +18,7 @@ import {
   type IdempotencyClaim,
   type StoredAnswer,
 } from './idempotency';
-import { checkPackageAllowance } from './usage.repository';
+import { checkPackageAllowance } from '../organizations/usage.repository';
 import { itemFromRow, itemWithRelationsFromRow, type MailItemWithRelations } from './mail-items.columns';
 import {
   EDIT,
