@@ -23,7 +23,7 @@ import { RECIPIENT_SESSION_TTL_MS } from '../../plugins/recipient-session';
 import { MAIL_ITEM_NOT_FOUND, type MailItemsService } from '../mail-items/mail-items.service';
 import { hasSmsAccount } from '../notifications/fan-out';
 import type { PickupsService } from '../pickups/pickups.service';
-import { portalLinkUrl } from './links';
+import { portalLinkUrl } from '../recipients/page-links';
 import { portalRepository } from './portal.repository';
 
 /** Requests for a link: per address (the inbox being flooded) and per IP (someone trying addresses). */
