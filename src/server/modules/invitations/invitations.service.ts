@@ -23,12 +23,12 @@ import { membersRepository } from '../organizations/members.repository';
 import { invitationEmail, invitationLink } from './invitation-email';
 import { invitationsRepository, type InvitationListRow } from './invitations.repository';
 
-export const INVITATION_NOT_FOUND = 'Invitation not found';
+const INVITATION_NOT_FOUND = 'Invitation not found';
 const TTL_MS = INVITATION_TTL_DAYS * DAY_MS;
 
-export const invalidInvitation = () => badRequest(INVITATION_MESSAGES.invalid, 'invalid_invitation');
+const invalidInvitation = () => badRequest(INVITATION_MESSAGES.invalid, 'invalid_invitation');
 
-export function toInvitationDto(r: InvitationListRow, now = new Date()): Invitation {
+function toInvitationDto(r: InvitationListRow, now = new Date()): Invitation {
   return {
     id: r.id,
     email: r.email,

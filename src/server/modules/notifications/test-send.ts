@@ -19,7 +19,7 @@ import { sendWebhook } from './channels/webhook';
  */
 
 /** How long a test send may take to connect, greet and answer. */
-export const TEST_TIMEOUT_MS = 10_000;
+const TEST_TIMEOUT_MS = 10_000;
 
 export type TestOutcome = {
   ok: boolean;

@@ -500,7 +500,7 @@ export function createNotifications(deps: NotificationsDeps) {
   };
 }
 
-export type Notifications = ReturnType<typeof createNotifications>;
+type Notifications = ReturnType<typeof createNotifications>;
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -23,7 +23,7 @@ import { proxiesRepository } from './proxies.repository';
 export const LOOKUP_MAX_ITEMS = 100;
 
 /** The QR of a code holds the code as the desk shows it, so a USB scanner types what a person would. */
-export const pickupCodeQrSvg = (code: string) => renderSVG(formatPickupCode(code), { border: 2 });
+const pickupCodeQrSvg = (code: string) => renderSVG(formatPickupCode(code), { border: 2 });
 
 const codeReply = (recipientId: string, code: string): RecipientPickupCode => ({
   recipientId,

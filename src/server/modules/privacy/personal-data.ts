@@ -30,7 +30,7 @@ export const ERASURE_SKIP_REASON = "Cancelled: the recipient's personal data was
 export type ErasureCounts = EraseRecipientResult['counts'];
 
 /** The recipient row as an erasure leaves it: the name stands in, every other personal field empty. */
-export const ERASED_VALUES = {
+const ERASED_VALUES = {
   firstName: ERASED_RECIPIENT.firstName,
   lastName: ERASED_RECIPIENT.lastName,
   email: null,

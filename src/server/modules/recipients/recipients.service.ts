@@ -57,7 +57,7 @@ export function toRecipientDto(r: RecipientRow): Recipient {
  * 409 for an import (without skipDuplicates) whose rows repeat an email: the reply lists them in
  * `errors`, one per line, besides the message.
  */
-export class ImportDuplicatesError extends AppError {
+class ImportDuplicatesError extends AppError {
   constructor(errors: NonNullable<ErrorReply['errors']>) {
     const lines = errors.map((e) => e.path.replace(/^line /, ''));
     const shown =
