@@ -73,6 +73,77 @@ const NO_MODULES = {
     'move the shared type or text down (context.ts, lib/, the contract) or have app.ts pass the lookup in.',
 };
 
+/**
+ * The server's modules in tiers (decision 057): a module imports its own folder, the modules of
+ * strictly lower tiers, the floors above and the contract; never a module of its own tier or of
+ * one above. What a lower module needs from a higher one moves down (a shared rule goes to the
+ * lowest module that owns its data), or app.ts hands it in when it composes the services.
+ * Type-only imports are refused too: a type that two tiers share lives in the lower one.
+ * Every folder under src/server/modules must be in exactly one tier (layers.test.ts checks).
+ */
+const SERVER_TIERS = [
+  { name: 'records', modules: ['audit'] },
+  { name: 'organizations and their plan', modules: ['organizations'] },
+  {
+    name: "an organization's people, places and settings",
+    modules: ['invitations', 'mailrooms', 'photos', 'recipients', 'settings'],
+  },
+  { name: 'accounts and expected packages', modules: ['auth', 'expected-packages'] },
+  { name: 'mail items and billing', modules: ['billing', 'mail-items'] },
+  { name: 'pickups, messages and the live desk', modules: ['live', 'notifications', 'pickups'] },
+  { name: 'the recipient page, integrations and privacy', modules: ['integrations', 'portal', 'privacy'] },
+  {
+    name: 'reports and the platform',
+    modules: ['analytics', 'dashboard', 'demo', 'history', 'operations', 'super-admin'],
+  },
+];
+const SERVER_MODULES_DIR = 'src/server/modules';
+/** Deepest folder inside a module the rules below reach (modules/<name>/a/b/file.ts is 2). */
+const MAX_MODULE_DEPTH = 4;
+
+/** The modules `module` may import besides itself: those of strictly lower tiers. */
+function modulesBelow(module) {
+  const tier = SERVER_TIERS.findIndex((t) => t.modules.includes(module));
+  return tier < 0 ? [] : SERVER_TIERS.slice(0, tier).flatMap((t) => t.modules);
+}
+
+/**
+ * For a file `depth` folders below its module's root, a relative path climbing `depth + 1`
+ * levels lands in modules/ (and `depth + 2` levels then `modules/` lands there too): what follows
+ * must be the module itself or one of a lower tier.
+ */
+function moduleTier(module, depth) {
+  const tier = SERVER_TIERS.findIndex((t) => t.modules.includes(module));
+  const allowed = [module, ...modulesBelow(module)].map(escape).join('|');
+  const message =
+    tier < 0
+      ? 'This module folder is in no tier: add it to SERVER_TIERS in eslint.config.js (decision 057).'
+      : `modules/${module} is in tier ${tier} (${SERVER_TIERS[tier].name}) and imports only its own folder and ` +
+        `the modules of lower tiers (${modulesBelow(module).join(', ') || 'none'}), the floors and the contract: ` +
+        'move the shared rule down, or have app.ts hand the service in (decision 057).';
+  return {
+    files: [`${SERVER_MODULES_DIR}/${module}/${'*/'.repeat(depth)}*.ts`],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: `^${up(depth + 1)}(?!\\.\\./)(?!(${allowed})(/|$))`, message },
+            { regex: `^${up(depth + 2)}modules/(?!(${allowed})(/|$))`, message },
+          ],
+        },
+      ],
+    },
+  };
+}
+const serverModules = fs.existsSync(SERVER_MODULES_DIR)
+  ? fs
+      .readdirSync(SERVER_MODULES_DIR, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+  : [];
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'migrations/', 'data/', 'coverage/', 'e2e/artifacts/'] },
   js.configs.recommended,
@@ -120,6 +191,11 @@ export default tseslint.config(
     ignores: ['**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_MODULES] }] },
   },
+  // A folder outside SERVER_TIERS first: no other module at all, until it is placed (below, per module).
+  ...Array.from({ length: MAX_MODULE_DEPTH + 1 }, (_, depth) => moduleTier('*', depth)),
+  ...serverModules.flatMap((module) =>
+    Array.from({ length: MAX_MODULE_DEPTH + 1 }, (_, depth) => moduleTier(module, depth)),
+  ),
   {
     // No run-time import loops between the server's files (type-only imports are erased).
     files: ['src/server/**/*.ts'],

@@ -12,7 +12,7 @@
  */
 import os from 'node:os';
 import pg from 'pg';
-import { platformLogRepository } from '../../src/server/modules/super-admin/platform-log.repository';
+import { platformLogRepository } from '../../src/server/modules/audit/platform-log.repository';
 import { superAdminRepository } from '../../src/server/modules/super-admin/super-admin.repository';
 import { explainStatements, type ExplainTarget } from './explain';
 import {

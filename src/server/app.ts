@@ -47,6 +47,8 @@ import { instrumentRequests, operationsRoutes } from './modules/operations/opera
 import { createMetrics } from './modules/operations/metrics';
 import { createRecipientsService } from './modules/recipients/recipients.service';
 import { recipientsRoutes } from './modules/recipients/recipients.routes';
+import { createPrivacyService } from './modules/privacy/privacy.service';
+import { privacyRoutes } from './modules/privacy/privacy.routes';
 import { createOrganizationSettingsService } from './modules/settings/settings.service';
 import { organizationSettingsRoutes } from './modules/settings/settings.routes';
 import { createMailroomsService } from './modules/mailrooms/mailrooms.service';
@@ -248,6 +250,7 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
   organizationsRoutes(app, createOrganizationsService(deps));
   dashboardRoutes(app, createDashboardService(deps));
   recipientsRoutes(app, createRecipientsService(deps));
+  privacyRoutes(app, createPrivacyService(deps));
   const pickups = createPickupsService(deps);
   pickupsRoutes(app, pickups);
   const expectedPackages = createExpectedPackagesService(deps);

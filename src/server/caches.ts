@@ -7,7 +7,7 @@ import { VersionedCache } from './lib/versioned-cache';
  * sum every organization's month (about 150 ms of SQL on 20,000 organizations and a million
  * history rows: scripts/bench/super-admin.ts), and an operator does not need them to the second.
  */
-export const PLATFORM_STATS_TTL_MS = 30_000;
+const PLATFORM_STATS_TTL_MS = 30_000;
 
 /** The platform figures have no data version of their own: their age is bounded by the TTL alone. */
 export const PLATFORM_STATS_VERSION = '0';

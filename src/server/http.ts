@@ -28,11 +28,6 @@ export const errorReplies = (...codes: Array<400 | 401 | 402 | 403 | 404 | 409 |
  */
 export type ListPage = { body: Buffer; total: number };
 
-export const listPage = (items: unknown[], total: number): ListPage => ({
-  body: Buffer.from(JSON.stringify(items)),
-  total,
-});
-
 /** A page whose JSON was built already (by PostgreSQL), as its reply. */
 export const jsonListPage = (json: string, total: number): ListPage => ({ body: Buffer.from(json), total });
 

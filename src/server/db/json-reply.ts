@@ -9,8 +9,7 @@ import pg from 'pg';
  */
 
 /** A timestamp as JavaScript's toISOString writes it (both cut microseconds to milliseconds). */
-export const isoText = (expression: string) =>
-  `to_char(${expression} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const isoText = (expression: string) => `to_char(${expression} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * A JSON object of the entries, in the order given: `row_to_json` of a one-row select whose

@@ -33,11 +33,11 @@ export type ReplicaReads = {
   counts(): ReplicaReadCounts;
 };
 
-export type ReplicaReadCounts = { replica: number; fallback: number };
+type ReplicaReadCounts = { replica: number; fallback: number };
 
 /** How long a read waits for the replica to replay the caller's writes, and how often it asks. */
-export const WAIT_MS = 200;
-export const POLL_MS = 10;
+const WAIT_MS = 200;
+const POLL_MS = 10;
 
 /** The reads when there is no replica: everything on the primary, nothing counted. */
 export function primaryReads(primary: Db): ReplicaReads {

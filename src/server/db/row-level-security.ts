@@ -15,7 +15,7 @@ import type { DbOrTx } from './client';
  * The application acts as `pigeonhole_app`, a role without BYPASSRLS: a superuser (the embedded
  * database's, or the machine's in tests) bypasses every policy, forced or not.
  */
-export const APP_ROLE = 'pigeonhole_app';
+const APP_ROLE = 'pigeonhole_app';
 const POLICY = 'tenant_wall';
 
 /** Evaluated once per statement (an InitPlan), not per row. */

@@ -25,14 +25,14 @@ export const CHANGE_FEED_CHANNEL = 'pigeonhole_changes';
 export const MAX_MESSAGE_BYTES = 7999;
 
 /** How long to wait before reconnecting: doubling from `minMs` to `maxMs`, with jitter. */
-export type ReconnectDelays = { minMs: number; maxMs: number };
+type ReconnectDelays = { minMs: number; maxMs: number };
 const DEFAULT_DELAYS: ReconnectDelays = { minMs: 100, maxMs: 5_000 };
 
 type Handler = (payload: unknown) => void;
 type Envelope = { i: string; k: string; p: unknown; t?: number };
 
 /** What the feed has done since it was made (read by the metrics at scrape time). */
-export type ChangeFeedStats = {
+type ChangeFeedStats = {
   /** Messages from other instances delivered to this one. */
   received: number;
   /** Times listening started again after the connection was lost. */

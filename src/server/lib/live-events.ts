@@ -22,7 +22,7 @@ export const LIVE_SESSION = 'live-session';
  * writer's own included, hears the message (the feed skips only an instance's own id), and a
  * stream on the writer's instance learns of the change the same way, at commit.
  */
-export const LIVE_SENDER = 'live';
+const LIVE_SENDER = 'live';
 
 export const LIVE_TOPICS = ['mail-items', 'recipients', 'storage', 'members'] as const;
 export type LiveTopic = (typeof LIVE_TOPICS)[number];
@@ -38,7 +38,7 @@ export type LiveChange = { o: string; k: LiveTopic; ids?: string[]; u?: string; 
 export type LiveSessionChange = { u: string };
 
 /** Enough for a screen to know which rows; far under the feed's 8000 bytes (40 bytes an id). */
-export const MAX_IDS = 20;
+const MAX_IDS = 20;
 
 export function liveChange(organizationId: string, topic: LiveTopic, ids: string[] = [], userId?: string): LiveChange {
   return {

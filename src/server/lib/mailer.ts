@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 
-export type OutgoingMail = { to: string; subject: string; text: string; html?: string };
+type OutgoingMail = { to: string; subject: string; text: string; html?: string };
 export type Mailer = { send: (mail: OutgoingMail) => Promise<void>; close: () => void };
 
 /**

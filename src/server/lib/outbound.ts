@@ -12,8 +12,7 @@ import { isPublicAddress } from './public-address';
  * turns the guard off.
  */
 
-export const PRIVATE_TARGET_MESSAGE =
-  'is not a public address (private, loopback and link-local addresses are refused)';
+const PRIVATE_TARGET_MESSAGE = 'is not a public address (private, loopback and link-local addresses are refused)';
 
 export class PrivateTargetError extends Error {
   readonly code = 'EPRIVATETARGET';
@@ -23,7 +22,7 @@ export class PrivateTargetError extends Error {
 }
 
 /** A socket `lookup` that refuses a host any of whose addresses is not public. */
-export const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
   dns.lookup(hostname, { ...options, all: true, verbatim: true }, (err, addresses) => {
     if (err) return callback(err, '', 0);
     if (addresses.length === 0 || addresses.some((a) => !isPublicAddress(a.address))) {

@@ -81,7 +81,7 @@ export function loadSecretKeys(
  * key generated once into DATA_DIR/secrets.key (readable by the owner only), so a laptop install
  * needs no set-up. Losing that file makes stored secrets unreadable (re-enter them).
  */
-export function loadSecretsKey(secretsKey: string | undefined, dataDir: string): Buffer {
+function loadSecretsKey(secretsKey: string | undefined, dataDir: string): Buffer {
   if (secretsKey) return parseKey('SECRETS_KEY', secretsKey);
   const file = path.join(dataDir, 'secrets.key');
   try {

@@ -7,7 +7,7 @@ import { isDatabaseUnavailable } from '../lib/pg-errors';
  * Seconds a client is told to wait when the database is away. A PostgreSQL restart takes a few
  * seconds; the desk's requests are retried by the person (or a script honouring Retry-After).
  */
-export const DATABASE_RETRY_AFTER_SECONDS = 5;
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * Every failure leaves as JSON `{message, code?, errors?}`. Validation errors carry the

@@ -28,7 +28,7 @@ declare module 'fastify' {
 
 export const NOT_A_MEMBER = 'You are not a member of this organization';
 const ADMIN_REQUIRED = 'Only organization admins can do this';
-export const API_KEY_OTHER_ORGANIZATION = 'This API key belongs to another organization';
+const API_KEY_OTHER_ORGANIZATION = 'This API key belongs to another organization';
 /** An organization id as the header and the path carry it. */
 const HeaderValue = z.uuid();
 

@@ -10,7 +10,7 @@ import { withTenants } from '../db/tenant-scope';
 /** Its own cookie: a staff session never opens the recipient's page, nor this cookie a staff call. */
 export const RECIPIENT_SESSION_COOKIE = 'pigeonhole.portal';
 export const RECIPIENT_SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
-export const RECIPIENT_SIGNED_OUT = 'Your session has ended. Ask for a new link to open your page.';
+const RECIPIENT_SIGNED_OUT = 'Your session has ended. Ask for a new link to open your page.';
 
 /** What the plugin asks of the portal module, handed to it by app.ts: a plugin never imports a module. */
 export type RecipientSessionLookups = {

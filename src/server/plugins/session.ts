@@ -9,7 +9,7 @@ import type { Role } from '../../contract';
 import { isOrganizationId, organizationHeaderOf } from './organization-header';
 
 export const SESSION_COOKIE = 'pigeonhole.sid';
-export const API_KEY_HEADER = 'x-api-key';
+const API_KEY_HEADER = 'x-api-key';
 export const INVALID_API_KEY = 'Invalid API key';
 export const API_KEY_NOT_ALLOWED = 'API keys cannot be used for this call; sign in instead';
 

@@ -8,10 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from './pg-cluster';
 
 /** Debian's nginx (NGINX_BIN to use another). */
-export const NGINX_BIN = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
+const NGINX_BIN = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
 
 /** The configuration the repository ships, which the tests run (decision 039). */
-export const SHIPPED_NGINX_CONF = fileURLToPath(new URL('../../../deploy/nginx.conf', import.meta.url));
+const SHIPPED_NGINX_CONF = fileURLToPath(new URL('../../../deploy/nginx.conf', import.meta.url));
 
 /** Why nginx-dependent tests cannot run here, or null when they can. */
 export function nginxMissing(): string | null {
@@ -32,7 +32,7 @@ export function nginxMissing(): string | null {
  */
 export type NginxRouting = 'organization' | 'round-robin';
 
-export type NginxOptions = {
+type NginxOptions = {
   listenPort: number;
   /** host:port of each app instance, in round-robin order. */
   upstreams: string[];
@@ -55,7 +55,7 @@ export type NginxOptions = {
  * retries, body size, keepalive) is exactly what ships, so a change there is tested. Throws if a
  * marker is missing (the file and this function disagree).
  */
-export function renderNginxConfig({
+function renderNginxConfig({
   listenPort,
   upstreams,
   tempDir,

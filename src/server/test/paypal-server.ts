@@ -9,10 +9,10 @@ import { startFakeProvider, type JsonReply, type ProviderRequest } from './fake-
  */
 
 /** Its body: parsed JSON, or the form fields for the token request. */
-export type PaypalRequest = ProviderRequest<unknown>;
+type PaypalRequest = ProviderRequest<unknown>;
 
-export type PaypalMoney = { currency_code: string; value: string };
-export type PaypalCaptureObject = {
+type PaypalMoney = { currency_code: string; value: string };
+type PaypalCaptureObject = {
   id: string;
   status: string;
   amount: PaypalMoney;
@@ -21,14 +21,14 @@ export type PaypalCaptureObject = {
   create_time: string;
   update_time: string;
 };
-export type PaypalPurchaseUnit = {
+type PaypalPurchaseUnit = {
   reference_id: string;
   custom_id?: string;
   description?: string;
   amount: PaypalMoney;
   payments?: { captures: PaypalCaptureObject[] };
 };
-export type PaypalOrder = {
+type PaypalOrder = {
   id: string;
   intent: string;
   status: 'CREATED' | 'APPROVED' | 'COMPLETED';

@@ -25,7 +25,7 @@ export interface PgCluster {
   destroy(): Promise<void>;
 }
 
-export const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 
 /** Whether the binaries exist (tests that need a cluster of their own skip without them). */
 export async function canMakeClusters(): Promise<boolean> {

@@ -29,7 +29,7 @@ export type Access = 'public' | 'signedIn' | 'member' | 'admin' | 'superAdmin' |
  * - token: the organization of the invitation whose token is sent;
  * - query: the `organizationId` query parameter (the live desk's stream: an EventSource sends no header).
  */
-export type OrganizationBy = 'none' | 'header' | 'path' | 'row' | 'token' | 'query';
+type OrganizationBy = 'none' | 'header' | 'path' | 'row' | 'token' | 'query';
 
 export type RoleRow = {
   readonly group: string;

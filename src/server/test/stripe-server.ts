@@ -9,7 +9,7 @@ import { startFakeProvider, type JsonReply, type ProviderRequest } from './fake-
  */
 
 /** Its body: the form body (or query, for GET) with nested keys unfolded: `line_items[0][quantity]` -> `line_items[0].quantity`. */
-export type StripeRequest = ProviderRequest<Record<string, unknown>>;
+type StripeRequest = ProviderRequest<Record<string, unknown>>;
 
 type StripeObject = Record<string, unknown> & { id: string };
 type Reply = JsonReply;
@@ -176,7 +176,7 @@ function amountTotal(lineItems: unknown): number {
  * Stripe's form encoding: `a[b][0][c]=1` -> `{ a: { b: [{ c: '1' }] } }`. Values stay strings, as
  * Stripe receives them; objects whose keys are exactly 0..n-1 become arrays.
  */
-export function parseStripeForm(form: string): Record<string, unknown> {
+function parseStripeForm(form: string): Record<string, unknown> {
   const root: Record<string, unknown> = {};
   for (const [key, value] of new URLSearchParams(form)) {
     const [head = '', ...rest] = key.split('[');

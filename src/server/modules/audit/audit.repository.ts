@@ -3,7 +3,7 @@ import type { AuditAction } from '../../../contract';
 import type { DbOrTx } from '../../db/client';
 import { auditLog, users } from '../../db/schema';
 
-export type AuditTargetType =
+type AuditTargetType =
   | 'invitation'
   | 'member'
   | 'organization'

@@ -6,7 +6,7 @@ import { auditRepository } from './audit.repository';
 
 type Row = Awaited<ReturnType<typeof auditRepository.list>>[number];
 
-export function toAuditEntryDto(r: Row): AuditEntry {
+function toAuditEntryDto(r: Row): AuditEntry {
   return {
     id: r.id,
     action: r.action as AuditAction,

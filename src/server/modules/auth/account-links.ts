@@ -5,8 +5,8 @@ import { emailVerificationRepository } from './email-verification.repository';
 import { passwordResetRepository } from './password-reset.repository';
 import { usersRepository } from './users.repository';
 
-export const RESET_TOKEN_TTL_MS = 3600_000;
-export const VERIFY_TOKEN_TTL_MS = 48 * 3600_000;
+const RESET_TOKEN_TTL_MS = 3600_000;
+const VERIFY_TOKEN_TTL_MS = 48 * 3600_000;
 
 /**
  * The tokens of the links auth's emails carry, minted by the notification worker as it sends

@@ -17,7 +17,7 @@ import { AppError, badRequest, conflict, tooManyRequests, unauthorized } from '.
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { violatedUniqueConstraint } from '../../lib/pg-errors';
 import * as rateLimiter from '../../lib/rate-limiter';
-import { logRepeatedSignInFailures } from '../super-admin/platform-events';
+import { logRepeatedSignInFailures } from '../audit/platform-events';
 import { hashToken, newToken } from '../../lib/tokens';
 import { addMs, iso } from '../../lib/time';
 import { publishSessionsEnded } from '../../lib/live-events';
@@ -29,7 +29,7 @@ import { sessionsRepository } from './sessions.repository';
 import { usersRepository, type UserRow } from './users.repository';
 import { forgetSignInCodeAttempts, requiresTwoFactor, type TwoFactorService } from './two-factor.service';
 import { twoFactorRepository } from './two-factor.repository';
-import { setSuperAdminFlag } from '../super-admin/super-admin-flag';
+import { setSuperAdminFlag } from './super-admin-flag';
 
 /** Verification emails one account may ask for in an hour (beside the one sent at registration). */
 const VERIFY_RESENDS_PER_HOUR = 5;

@@ -10,7 +10,7 @@ import * as rateLimiter from '../../lib/rate-limiter';
 import { addMs, iso } from '../../lib/time';
 import { PLATFORM_MESSAGE_EVENTS, queueMessage } from '../../lib/outbox';
 import { hashToken, newToken } from '../../lib/tokens';
-import { logRepeatedTwoFactorFailures } from '../super-admin/platform-events';
+import { logRepeatedTwoFactorFailures } from '../audit/platform-events';
 import { sessionsRepository } from './sessions.repository';
 import { twoFactorRepository } from './two-factor.repository';
 import { usersRepository, type UserRow } from './users.repository';

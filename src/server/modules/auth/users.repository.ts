@@ -55,4 +55,16 @@ export const usersRepository = {
       .set({ emailVerifiedAt: new Date(), updatedAt: new Date() })
       .where(and(eq(users.id, id), isNull(users.emailVerifiedAt)));
   },
+
+  /** Sets the flag; answers the flag before (undefined for an unknown user), locking the row. */
+  async setSuperAdmin(db: DbOrTx, id: string, isSuperAdmin: boolean) {
+    const [before] = await db
+      .select({ isSuperAdmin: users.isSuperAdmin, email: users.email })
+      .from(users)
+      .where(eq(users.id, id))
+      .for('no key update');
+    if (!before) return undefined;
+    await db.update(users).set({ isSuperAdmin, updatedAt: new Date() }).where(eq(users.id, id));
+    return before;
+  },
 };

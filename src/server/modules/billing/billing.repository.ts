@@ -5,8 +5,6 @@ import { billingCheckouts, billingEvents, billingPayments, organizationLicenses,
 import { selectOrganizationLocked } from '../organizations/members.repository';
 
 export type CheckoutRow = typeof billingCheckouts.$inferSelect;
-export type LicenseRow = typeof organizationLicenses.$inferSelect;
-export type PaymentRow = typeof billingPayments.$inferSelect;
 
 /** What a verified purchase sets on the organization: the plan table's limits for the seats bought. */
 export type PlanState = {

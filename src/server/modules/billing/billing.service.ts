@@ -49,7 +49,7 @@ export type Gateways = { stripe: StripeGateway | null; paypal: PaypalGateway | n
 /** A one-time payment (PayPal, demo) pays for one month of the seats bought. */
 const ONE_MONTH_MS = 30 * DAY_MS;
 /** Stripe refuses a trial_end less than 48 hours away: a shorter rest of our trial is not carried over. */
-export const STRIPE_MIN_TRIAL_MS = 49 * 3600_000;
+const STRIPE_MIN_TRIAL_MS = 49 * 3600_000;
 const DEMO_CUSTOMER_PREFIX = 'demo_cus_';
 /**
  * A demo checkout (or demo PayPal order) can be completed for an hour after it was opened, as a
@@ -63,10 +63,10 @@ export const DEMO_CHECKOUT_TTL_MS = 3600_000;
  * plan makes two or three; ten a minute bounds what a script holding an admin session can send
  * to Stripe and PayPal in our name.
  */
-export const BILLING_WRITES_PER_WINDOW = 10;
-export const BILLING_WRITE_WINDOW_SECONDS = 60;
+const BILLING_WRITES_PER_WINDOW = 10;
+const BILLING_WRITE_WINDOW_SECONDS = 60;
 /** The organization's counter in rate_limits. */
-export const billingWritesKey = (organizationId: string) => `billing:org:${organizationId}`;
+const billingWritesKey = (organizationId: string) => `billing:org:${organizationId}`;
 /**
  * Refused billing calls audited per person per window (decision 052): each refusal is an audit
  * entry, and a member's refusals (403) are counted before the write budget above, so 100 refused
@@ -75,9 +75,8 @@ export const billingWritesKey = (organizationId: string) => `billing:org:${organ
  * Retry-After, an admin's keeps its own answer, and neither writes to the audit log.
  */
 export const BILLING_REFUSALS_AUDITED_PER_WINDOW = 5;
-export const BILLING_REFUSAL_WINDOW_SECONDS = 15 * 60;
-export const billingRefusalsKey = (organizationId: string, userId: string) =>
-  `billing-refused:${organizationId}:${userId}`;
+const BILLING_REFUSAL_WINDOW_SECONDS = 15 * 60;
+const billingRefusalsKey = (organizationId: string, userId: string) => `billing-refused:${organizationId}:${userId}`;
 
 const paymentRequired = (message: string, code: string) => new AppError(402, message, code);
 /** A payment choice this server does not offer (decision 028): nothing is written. */
@@ -85,7 +84,7 @@ const unavailable = (message: string) => conflict(message, 'payment_method_unava
 const providerDown = () => new AppError(502, BILLING_MESSAGES.providerDown, 'provider_unavailable');
 
 /** "175.00", "175", 175 or 175.5 as cents; null when it is not an amount. */
-export function parseAmountCents(value: string | number): number | null {
+function parseAmountCents(value: string | number): number | null {
   const text = typeof value === 'number' ? String(value) : value.trim();
   const m = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(text);
   if (!m) return null;

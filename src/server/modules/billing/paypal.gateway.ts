@@ -116,7 +116,7 @@ function clientPointedAt(base: string): typeof Client {
 const baseOf = (apiUrl: string) => apiUrl.replace(/\/+$/, '');
 
 /** `https://api-m.sandbox.paypal.com/v2/checkout/orders?x=1` -> `<base>/v2/checkout/orders?x=1`. */
-export function rebase(url: string, base: string): string {
+function rebase(url: string, base: string): string {
   const parsed = new URL(url);
   return `${base}${parsed.pathname}${parsed.search}`;
 }

@@ -109,7 +109,7 @@ export type OperatorChange = { planType?: PlanType; subscriptionStatus?: Subscri
  * within the plan's bounds (unlimited counts as the plan's most). Nobody is removed when the
  * count falls below the members present; new members are refused until seats are added.
  */
-export function operatorSeats(planType: PlanType, currentMaxUsers: number): number {
+function operatorSeats(planType: PlanType, currentMaxUsers: number): number {
   if (planType === 'trial') return TRIAL_PLAN.seats;
   const { minUsers, maxUsers } = PLANS[planType];
   if (currentMaxUsers < 0) return maxUsers;

@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../db/client';
 import { AppError, badRequest } from '../../lib/errors';
 import { auditRepository } from '../audit/audit.repository';
 import { queuePaymentFailedEmails } from './billing-emails';
-import { logWebhookFailure } from '../super-admin/platform-events';
+import { logWebhookFailure } from '../audit/platform-events';
 import { billingRepository, type CheckoutRow } from './billing.repository';
 import { WebhookSignatureError, type StripeGateway } from './gateways';
 import { applyPurchase, applySubscriptionState, planLimits } from './plan-changes';

@@ -80,7 +80,7 @@ export function hostOf(apiUrl: string): { host: string; port: number; protocol: 
 }
 
 /** One subscription line of `quantity` seats; the ids travel in metadata so webhooks find our rows. */
-export function checkoutParams(input: StripeCheckoutInput): Stripe.Checkout.SessionCreateParams {
+function checkoutParams(input: StripeCheckoutInput): Stripe.Checkout.SessionCreateParams {
   const metadata = {
     organizationId: input.organizationId,
     checkoutId: input.checkoutId,

@@ -9,10 +9,10 @@ import type { ApiKeyPrincipal } from '../../context';
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
 /** Keys look like 'pk_' + base64url of 32 random bytes; the list shows the first characters. */
-export const API_KEY_PREFIX = 'pk_';
+const API_KEY_PREFIX = 'pk_';
 const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
 /** last_used_at is written at most this often per key. */
-export const LAST_USED_RESOLUTION_MS = 60_000;
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 export function newApiKey(): { key: string; prefix: string; keyHash: string } {
   const key = API_KEY_PREFIX + crypto.randomBytes(32).toString('base64url');
@@ -138,5 +138,3 @@ export function createApiKeyAuth(db: Db) {
     },
   };
 }
-
-export type ApiKeyAuth = ReturnType<typeof createApiKeyAuth>;

@@ -19,10 +19,10 @@ import { organizations, users } from '../../db/schema';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import { iso, isoOrNull } from '../../lib/time';
 import { auditRepository } from '../audit/audit.repository';
-import { writeBlockError, writeBlockFor } from '../billing/access';
+import { writeBlockError, writeBlockFor } from '../organizations/plan-access';
 import { apiKeysRepository, newApiKey, type ApiKeyRow } from './api-keys';
 import { auditView, integrationChanges, recordKeyCreated } from './integration-audit';
-import { maskConfig, mergeConfig, newWebhookSecret, validateConfig } from './integration-config';
+import { maskConfig, mergeConfig, newWebhookSecret, validateConfig } from '../notifications/integration-config';
 import {
   integrationsRepository,
   type IntegrationRow,

@@ -10,7 +10,7 @@ import { loadConfig } from '../../config';
 import { createSecretBox, loadSecretKeys } from '../../lib/secrets';
 import { adminAndMember, Client, createTestApp, TEST_SECRETS_KEY, type TestApp } from '../../test/harness';
 import { startTestSmtp } from '../../test/smtp';
-import { CONFIG_MESSAGES } from './integration-config';
+import { CONFIG_MESSAGES } from '../notifications/integration-config';
 import { INTEGRATION_ERRORS } from './integrations.service';
 import { startReceiver } from './test-receiver';
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type ReceivedRequest = { method: string; url: string; headers: http.IncomingHttpHeaders; body: string };
+type ReceivedRequest = { method: string; url: string; headers: http.IncomingHttpHeaders; body: string };
 
 /**
  * A local HTTP receiver for tests (an SMS provider, a webhook endpoint): keeps every request and

@@ -157,4 +157,13 @@ export const invitationsRepository = {
       .where(eq(organizations.id, organizationId));
     return row?.name;
   },
+
+  /** The names an invitation email calls its sender by (read here: invitations sit below auth). */
+  async inviterNames(db: DbOrTx, userId: string) {
+    const [row] = await db
+      .select({ firstName: users.firstName, lastName: users.lastName, username: users.username })
+      .from(users)
+      .where(eq(users.id, userId));
+    return row;
+  },
 };

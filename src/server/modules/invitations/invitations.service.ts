@@ -18,18 +18,17 @@ import { liveChange, publishLive } from '../../lib/live-events';
 import { LINK_TOKEN_PLACEHOLDER, PLATFORM_MESSAGE_EVENTS, queueMessage } from '../../lib/outbox';
 import { hashToken, newToken } from '../../lib/tokens';
 import { auditRepository } from '../audit/audit.repository';
-import { writeBlockError } from '../billing/access';
-import { usersRepository } from '../auth/users.repository';
+import { writeBlockError } from '../organizations/plan-access';
 import { membersRepository } from '../organizations/members.repository';
 import { invitationEmail, invitationLink } from './invitation-email';
 import { invitationsRepository, type InvitationListRow } from './invitations.repository';
 
-export const INVITATION_NOT_FOUND = 'Invitation not found';
+const INVITATION_NOT_FOUND = 'Invitation not found';
 const TTL_MS = INVITATION_TTL_DAYS * DAY_MS;
 
-export const invalidInvitation = () => badRequest(INVITATION_MESSAGES.invalid, 'invalid_invitation');
+const invalidInvitation = () => badRequest(INVITATION_MESSAGES.invalid, 'invalid_invitation');
 
-export function toInvitationDto(r: InvitationListRow, now = new Date()): Invitation {
+function toInvitationDto(r: InvitationListRow, now = new Date()): Invitation {
   return {
     id: r.id,
     email: r.email,
@@ -133,7 +132,7 @@ export function createInvitationsService({ db, publicUrl }: Deps) {
   async function emailFor(tx: DbOrTx, caller: OrgCaller, to: string, role: Invitation['role'], token: string) {
     const [organizationName, inviter] = await Promise.all([
       invitationsRepository.organizationName(tx, caller.organizationId),
-      usersRepository.findById(tx, caller.userId),
+      invitationsRepository.inviterNames(tx, caller.userId),
     ]);
     const inviterName =
       [inviter?.firstName, inviter?.lastName].filter(Boolean).join(' ') || inviter?.username || 'An admin';

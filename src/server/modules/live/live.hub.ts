@@ -37,10 +37,10 @@ export type LiveStream = {
 };
 
 /** What the hub asks of the session store: the session's role in the organization now (null: not a member), undefined when the session is over. */
-export type SessionCheck = (sessionId: string, organizationId: string) => Promise<Role | null | undefined>;
+type SessionCheck = (sessionId: string, organizationId: string) => Promise<Role | null | undefined>;
 
 /** The most streams at once (config: LIVE_STREAMS_PER_SESSION, _PER_PERSON, _PER_INSTANCE). */
-export type LiveStreamCaps = { perSession: number; perPerson: number; perInstance: number };
+type LiveStreamCaps = { perSession: number; perPerson: number; perInstance: number };
 
 export type LiveHubOptions = {
   changeFeed: ChangeFeed;
@@ -53,8 +53,8 @@ export type LiveHubOptions = {
   heartbeatMs?: number;
 };
 
-export const DEFAULT_RECHECK_MS = 30_000;
-export const DEFAULT_HEARTBEAT_MS = 20_000;
+const DEFAULT_RECHECK_MS = 30_000;
+const DEFAULT_HEARTBEAT_MS = 20_000;
 
 const isTopic = (k: unknown): k is LiveChange['k'] => LIVE_TOPICS.includes(k as LiveChange['k']);
 

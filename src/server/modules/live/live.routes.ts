@@ -10,11 +10,11 @@ import { authOf } from '../../plugins/session';
 import type { LiveHub } from './live.hub';
 
 /** How long a browser waits before reconnecting a dropped stream (the `retry:` field). */
-export const RECONNECT_MS = 2_000;
+const RECONNECT_MS = 2_000;
 
 /** An instance holding its most streams (LIVE_STREAMS_PER_INSTANCE, decision 051): try again after this. */
-export const STREAMS_FULL_RETRY_AFTER_SECONDS = 30;
-export const STREAMS_FULL = 'This server has no room for another live connection. Try again in a moment.';
+const STREAMS_FULL_RETRY_AFTER_SECONDS = 30;
+const STREAMS_FULL = 'This server has no room for another live connection. Try again in a moment.';
 
 const Query = z.object({
   organizationId: z
@@ -29,7 +29,7 @@ function organizationOf(request: FastifyRequest): string | undefined {
 }
 
 /** One server-sent event, or a comment line when `event` is null. */
-export function eventText(event: string | null, data?: unknown, id?: string): string {
+function eventText(event: string | null, data?: unknown, id?: string): string {
   if (event === null) return ':\n\n';
   return `${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data ?? {})}\n\n`;
 }

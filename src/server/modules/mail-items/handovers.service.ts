@@ -18,7 +18,7 @@ import * as rateLimiter from '../../lib/rate-limiter';
 import { iso } from '../../lib/time';
 import { decodePhotoData, processPhoto } from '../photos/photo-processing';
 import { checkSignatureHeader, decodeSignatureData, processSignature } from '../photos/signature-processing';
-import { tryPickupCode } from '../pickups/pickups.service';
+import { tryPickupCode } from './pickup-code-misses';
 import { settingsRepository } from '../settings/settings.repository';
 import { collectorsOf, handoversRepository, recordHandover, type RecordedHandover } from './handovers.repository';
 import { editOf, refusalError } from './mail-items.service';

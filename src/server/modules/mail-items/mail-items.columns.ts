@@ -24,7 +24,7 @@ export type MailItemRow = typeof mailItems.$inferSelect;
 type ItemKey = keyof MailItemRow;
 
 export const ITEM_COLUMNS = getTableColumns(mailItems);
-export const ITEM_KEYS = Object.keys(ITEM_COLUMNS) as ItemKey[];
+const ITEM_KEYS = Object.keys(ITEM_COLUMNS) as ItemKey[];
 
 /** The fields a clerk fills in: the columns the intake body carries (the contract), in its order. */
 export type FieldKey = Extract<keyof z.output<typeof CreateMailItemBody>, ItemKey>;
@@ -60,7 +60,7 @@ const SERVER_COLUMNS = {
 } as const satisfies Record<Exclude<ItemKey, FieldKey>, 'key' | 'state' | 'photo' | 'creator' | 'database'>;
 type Role = (typeof SERVER_COLUMNS)[keyof typeof SERVER_COLUMNS] | 'field';
 
-export type StateKey = {
+type StateKey = {
   [K in keyof typeof SERVER_COLUMNS]: (typeof SERVER_COLUMNS)[K] extends 'state' ? K : never;
 }[keyof typeof SERVER_COLUMNS];
 /** The columns a transition owns: the status and what it brings (times, hand-over). */
@@ -70,7 +70,7 @@ export type EditedRow = ItemFields & StateColumns;
 
 export const roleOf = (key: ItemKey): Role =>
   (FIELD_KEYS as readonly string[]).includes(key) ? 'field' : SERVER_COLUMNS[key as keyof typeof SERVER_COLUMNS];
-export const STATE_KEYS = ITEM_KEYS.filter((k): k is StateKey => roleOf(k) === 'state');
+const STATE_KEYS = ITEM_KEYS.filter((k): k is StateKey => roleOf(k) === 'state');
 /** Written by every edit: the fields, then the state. */
 export const EDITED_KEYS: ReadonlyArray<keyof EditedRow> = [...FIELD_KEYS, ...STATE_KEYS];
 /** Written by the intake: every column the database does not fill itself. */
@@ -106,7 +106,7 @@ export const ident = (name: string) => pg.escapeIdentifier(name);
  * The type of an array parameter for a column: its SQL type without a length. An explicit cast
  * to varchar(n) would cut a longer value silently; the column itself still refuses it.
  */
-export const arrayTypeOf = (column: Column) => `${column.getSQLType().replace(/\(\s*\d+(\s*,\s*\d+)?\s*\)/g, '')}[]`;
+const arrayTypeOf = (column: Column) => `${column.getSQLType().replace(/\(\s*\d+(\s*,\s*\d+)?\s*\)/g, '')}[]`;
 
 /** One array parameter of a batched statement: a column of `unnest(...)`. */
 export type Input<R> = { name: string; type: string; value: (row: R) => unknown };
@@ -311,10 +311,10 @@ type DerivedKey = Exclude<keyof MailItem, keyof ColumnsOfReply>;
 // Every column (but photoId) is a key of the reply with the same value, in ISO text for times:
 // a column added to the schema and not to the contract (or the other way round) fails here.
 type Check<T extends true> = T;
-export type ReplyCarriesEveryColumn = Check<ColumnsOfReply extends Pick<MailItem, keyof ColumnsOfReply> ? true : false>;
+type _ReplyCarriesEveryColumn = Check<ColumnsOfReply extends Pick<MailItem, keyof ColumnsOfReply> ? true : false>;
 
 /** The reply's keys, in the contract's order, each a column of the row (converted) or derived. */
-export const REPLY_KEYS = Object.keys(MailItem.shape) as Array<keyof MailItem>;
+const REPLY_KEYS = Object.keys(MailItem.shape) as Array<keyof MailItem>;
 
 /** How each key of the reply is made: derived, a column as it is, or a timestamp column as ISO text. */
 const REPLY_PLAN = REPLY_KEYS.map((key) => {

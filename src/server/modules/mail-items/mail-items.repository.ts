@@ -23,7 +23,6 @@ import {
 import { jsonArray } from '../../db/json-reply';
 import { handovers, mailItemHistory, mailItems, recipients, users } from '../../db/schema';
 
-export type MailItemRow = typeof mailItems.$inferSelect;
 export type { MailItemWithRelations } from './mail-items.columns';
 
 export type MailItemFilters = {

@@ -224,31 +224,24 @@ export function createMailItemsService({ db, caches, log }: Deps) {
       return { items, total };
     },
 
-    /** A new item starts pending (intake below). */
-    async create(caller: OrgCaller, input: CreateInput): Promise<MailItem> {
-      return (await intake(caller, input, intakeStart(caller, input))).body as MailItem;
-    },
-
-    /** An intake as its answer (201 and the item), or the answer stored for its Idempotency-Key. */
+    /**
+     * An intake (a new item starts pending) as its answer (201 and the item), or the answer
+     * stored for its Idempotency-Key.
+     */
     createAnswered: (caller: OrgCaller, input: CreateInput, claim?: IdempotencyClaim): Promise<Answered> =>
       intake(caller, input, intakeStart(caller, input), claim),
 
-    /** createWithoutRecipient as its answer, or the answer stored for its Idempotency-Key. */
+    /**
+     * Logs an item the desk cannot tell the recipient of (decision 041): checked and written like
+     * any intake (photo, storage, the monthly cap), but waiting under Needs a recipient. Answered
+     * as for an intake, or with the answer stored for its Idempotency-Key.
+     */
     createWithoutRecipientAnswered: (
       caller: OrgCaller,
       input: WithoutRecipientInput,
       claim?: IdempotencyClaim,
     ): Promise<Answered> =>
       intake(caller, { ...input, recipientId: null }, transitions.intakeWithoutRecipient(caller.userId), claim),
-
-    /**
-     * Logs an item the desk cannot tell the recipient of (decision 041): checked and written like
-     * any intake (photo, storage, the monthly cap), but waiting under Needs a recipient.
-     */
-    async createWithoutRecipient(caller: OrgCaller, input: WithoutRecipientInput): Promise<MailItem> {
-      return (await intake(caller, { ...input, recipientId: null }, transitions.intakeWithoutRecipient(caller.userId)))
-        .body as MailItem;
-    },
 
     /**
      * Gives an item waiting under Needs a recipient its recipient: it becomes pending and its
@@ -304,16 +297,10 @@ export function createMailItemsService({ db, caches, log }: Deps) {
     },
 
     /**
-     * Edits fields and/or changes the status. The item is read, the change worked out here, and
-     * written in one statement that applies only to the version read; if another change got in
-     * between, it is worked out again from the new version (optimistic concurrency).
-     */
-    async update(caller: OrgCaller, id: string, input: UpdateInput): Promise<MailItem> {
-      return (await this.updateAnswered(caller, id, input)).body as MailItem;
-    },
-
-    /**
-     * `update` as its answer. With `expectedRevision` (If-Match) the edit applies only if the
+     * Edits fields and/or changes the status, answered as the reply. The item is read, the change
+     * worked out here, and written in one statement that applies only to the version read; if
+     * another change got in between, it is worked out again from the new version (optimistic
+     * concurrency). With `expectedRevision` (If-Match) the edit applies only if the
      * item is still at that revision, else 409 with the item as it is now: checked against the
      * row the edit is worked out from, which the writer writes only if unchanged (decision 044).
      * With a claim (Idempotency-Key) the answer is stored with the edit, or replayed.

@@ -385,7 +385,7 @@ export const REMOVE: Statement<Removal[], { id: string }> = {
 };
 
 /** The free-text columns of an item an erasure may rewrite (decision 015). */
-export type ScrubbedColumn = 'collectorName' | 'sender' | 'notes' | 'description' | 'senderAddress';
+type ScrubbedColumn = 'collectorName' | 'sender' | 'notes' | 'description' | 'senderAddress';
 
 /**
  * What an erasure of a recipient's personal data (decision 015) rewrites in mail items, as SQL

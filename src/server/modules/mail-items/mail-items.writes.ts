@@ -9,7 +9,7 @@ import { createBatcher } from '../../lib/batcher';
 import { mailItemChanges, publishLiveChanges } from '../../lib/live-events';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import { violatedForeignKey, violatedUniqueConstraint } from '../../lib/pg-errors';
-import { writeBlockError } from '../billing/access';
+import { writeBlockError } from '../organizations/plan-access';
 import {
   IDEMPOTENCY_CONSTRAINT,
   idempotencyRepository,
@@ -18,7 +18,7 @@ import {
   type IdempotencyClaim,
   type StoredAnswer,
 } from './idempotency';
-import { checkPackageAllowance } from './usage.repository';
+import { checkPackageAllowance } from '../organizations/usage.repository';
 import { itemFromRow, itemWithRelationsFromRow, type MailItemWithRelations } from './mail-items.columns';
 import {
   EDIT,
@@ -41,18 +41,14 @@ import {
   type VersionedItem,
 } from './mail-items.statements';
 
-export type { EditedRow, HistoryEntry, OutboxEvent } from './mail-items.columns';
 export type {
   Edit,
-  IntakeOutcome,
   IntakeValues,
   ItemKey,
   Recorded,
-  Removal,
   StorageOutcome,
   VersionedItem,
   ItemScrub,
-  ScrubbedColumn,
 } from './mail-items.statements';
 
 /**
@@ -85,7 +81,7 @@ export type Queryable = {
  * A Drizzle transaction as a Queryable, for callers that hold one (the notification worker):
  * the statement's `$n` become Drizzle parameters. Unnamed, so planned per call.
  */
-export function queryableOf(tx: DbOrTx): Queryable {
+function queryableOf(tx: DbOrTx): Queryable {
   return {
     query: async <R extends pg.QueryResultRow>({ text, values }: { text: string; values: unknown[] }) => {
       const chunks: SQLChunk[] = [];
@@ -136,7 +132,7 @@ export type IntakeResult = { outcome: IntakeOutcome; item?: MailItemWithRelation
  * batch. Ids are chosen here, so each answer finds its row and an item can name its photo in the
  * same statement (foreign keys are checked at its end).
  */
-export async function runIntakes(unit: WriteUnit, batch: IntakeValues[]): Promise<IntakeResult[]> {
+async function runIntakes(unit: WriteUnit, batch: IntakeValues[]): Promise<IntakeResult[]> {
   const prepared = batch.map((v) => ({ id: crypto.randomUUID(), photoId: v.photo ? crypto.randomUUID() : null, v }));
   const { rows } = await run(unit.db, INTAKE, prepared);
   const byId = new Map(rows.map((r) => [r.input_id, r]));
@@ -154,11 +150,7 @@ export async function runIntakes(unit: WriteUnit, batch: IntakeValues[]): Promis
  * (inside a transaction) holds the rows until commit, for an edit that lost the optimistic race
  * too often and must now wait its turn.
  */
-export async function readForEdit(
-  db: Queryable,
-  keys: ItemKey[],
-  lock = false,
-): Promise<Array<VersionedItem | undefined>> {
+async function readForEdit(db: Queryable, keys: ItemKey[], lock = false): Promise<Array<VersionedItem | undefined>> {
   const { rows } = await run(db, lock ? READ_FOR_EDIT_LOCKED : READ_FOR_EDIT, keys);
   const byPosition = new Map(rows.map((r) => [Number(r.n), r]));
   return keys.map((_, i) => {
@@ -168,7 +160,7 @@ export async function readForEdit(
 }
 
 /** Checks an edit's new recipient or storage before it is applied (only run when they change). */
-export async function checkStorage(
+async function checkStorage(
   db: Queryable,
   organizationId: string,
   recipientId: string | null,
@@ -184,7 +176,7 @@ export async function checkStorage(
  * edit, undefined when its item changed (or went) meanwhile. Two edits of one item must not
  * share a batch.
  */
-export async function applyEdits(unit: WriteUnit, batch: Edit[]): Promise<Array<MailItemWithRelations | undefined>> {
+async function applyEdits(unit: WriteUnit, batch: Edit[]): Promise<Array<MailItemWithRelations | undefined>> {
   const prepared = batch.map((e) => ({ ...e, newPhotoId: e.photo ? crypto.randomUUID() : null }));
   const { rows } = await run(unit.db, EDIT, prepared);
   const byId = new Map(rows.map((r) => [r.id as string, itemWithRelationsFromRow(r)]));
@@ -193,7 +185,7 @@ export async function applyEdits(unit: WriteUnit, batch: Edit[]): Promise<Array<
 }
 
 /** The item and its relations, locked until the transaction ends (a delete reads what it deletes). */
-export async function readWithRelationsForUpdate(
+async function readWithRelationsForUpdate(
   db: Queryable,
   organizationId: string,
   id: string,
@@ -203,7 +195,7 @@ export async function readWithRelationsForUpdate(
 }
 
 /** Deletes items with their photos, writing their history rows and events; answers the ids deleted. */
-export async function removeItems(unit: WriteUnit, batch: Removal[]): Promise<Set<string>> {
+async function removeItems(unit: WriteUnit, batch: Removal[]): Promise<Set<string>> {
   const { rows } = await run(unit.db, REMOVE, batch);
   const removed = new Set(rows.map((r) => r.id));
   for (const r of batch) if (removed.has(r.id)) unit.written.push({ organizationId: r.organizationId, id: r.id });
@@ -573,5 +565,3 @@ export async function scrubItems(
     return { items: ids.length, photos: deleted };
   });
 }
-
-export type MailItemWriter = ReturnType<typeof createMailItemWriter>;

@@ -34,9 +34,9 @@ import {
  * events the outbox carries; delete is allowed in any status and keeps the history.
  */
 
-export const PENDING = 'pending';
-export const NOTIFIED = 'notified';
-export const DELIVERED = 'delivered';
+const PENDING = 'pending';
+const NOTIFIED = 'notified';
+const DELIVERED = 'delivered';
 /** Delivered in any spelling an organization's list or a caller may give it ("Delivered"). */
 export const isDeliveredStatus = (status: string) => status.trim().toLowerCase() === DELIVERED;
 export { NEEDS_RECIPIENT } from '../../../contract';
@@ -77,7 +77,7 @@ const entry = (
  * (only the statement knows). "From an expected package" is said only then: a request that says
  * so for someone who does not expect the number is recorded as the clerk's choice.
  */
-export function recipientChoice(source: RecipientSource | undefined): { how: string; ifExpected: string } {
+function recipientChoice(source: RecipientSource | undefined): { how: string; ifExpected: string } {
   if (source === 'expected') return { how: RECIPIENT_CHOSEN.clerk, ifExpected: RECIPIENT_CHOSEN.expected };
   const how = RECIPIENT_CHOSEN[source ?? 'clerk'];
   return { how, ifExpected: `${how}; ${RECIPIENT_ALSO_EXPECTED}` };
@@ -124,13 +124,13 @@ export function intakeWithoutRecipient(actor: string): Change<StateColumns> & { 
   };
 }
 
-export const NOT_NEEDING_RECIPIENT: Refusal = {
+const NOT_NEEDING_RECIPIENT: Refusal = {
   ok: false,
   status: 409,
   code: 'recipient_already_set',
   message: RESOLVE_NOT_NEEDED,
 };
-export const RECIPIENT_FIRST: Refusal = {
+const RECIPIENT_FIRST: Refusal = {
   ok: false,
   status: 409,
   code: 'needs_recipient',
@@ -331,7 +331,7 @@ export const DELIVERED_BY_HANDOVER: Refusal = {
   message: DELIVERED_BY_HANDOVER_ONLY,
 };
 
-export const RESERVED_STATUS: Refusal = {
+const RESERVED_STATUS: Refusal = {
   ok: false,
   status: 409,
   code: 'reserved_status',

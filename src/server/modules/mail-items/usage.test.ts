@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { mailItemHistory, organizations } from '../../db/schema';
 import { Client, createTestApp, type TestApp } from '../../test/harness';
-import { packagesThisMonth } from './usage.repository';
+import { packagesThisMonth } from '../organizations/usage.repository';
 
 let t: TestApp;
 beforeAll(async () => {

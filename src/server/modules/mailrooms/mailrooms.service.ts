@@ -18,8 +18,8 @@ import { auditRepository, changedViews, type AuditRecord } from '../audit/audit.
 import { locationsRepository, type LocationWithMailroom } from './locations.repository';
 import { mailroomsRepository, type MailroomRow, type MailroomWithCount } from './mailrooms.repository';
 
-export const MAILROOM_NOT_FOUND = 'Mailroom not found';
-export const LOCATION_NOT_FOUND = 'Storage location not found';
+const MAILROOM_NOT_FOUND = 'Mailroom not found';
+const LOCATION_NOT_FOUND = 'Storage location not found';
 
 /** Validated input: the contract's body schemas after parsing (defaults applied, text trimmed). */
 export type CreateMailroomInput = z.output<typeof MailroomBody>;
@@ -28,7 +28,7 @@ export type CreateLocationInput = z.output<typeof LocationBody>;
 /** Every field optional: a field left out keeps its value (capacity included, see the routes). */
 export type UpdateLocationInput = Partial<CreateLocationInput>;
 
-export function toMailroomDto(m: MailroomWithCount): Mailroom {
+function toMailroomDto(m: MailroomWithCount): Mailroom {
   return {
     id: m.id,
     organizationId: m.organizationId,
@@ -41,7 +41,7 @@ export function toMailroomDto(m: MailroomWithCount): Mailroom {
   };
 }
 
-export function toLocationDto(l: LocationWithMailroom): Location {
+function toLocationDto(l: LocationWithMailroom): Location {
   return {
     id: l.id,
     organizationId: l.organizationId,

@@ -47,7 +47,7 @@ type AdminMessage = { subject: string; paragraphs: string[]; links: Link[] };
 const WHAT_PAUSES = 'logging new mail, adding members and adding integrations pause';
 
 /** 17500 USD -> '$175.00'; 1000 JPY -> '¥1,000' (a currency's own minor unit); unknown codes still read. */
-export function formatMoney(amount: number, currency: string): string {
+function formatMoney(amount: number, currency: string): string {
   try {
     const format = new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() });
     const digits = format.resolvedOptions().maximumFractionDigits ?? 2;

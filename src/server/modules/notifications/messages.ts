@@ -39,7 +39,7 @@ export type MessageContext = {
 };
 
 /** An item as the receipt of its hand-over lists it. */
-export type ReceiptItem = { type: string; sender: string | null; trackingNumber: string | null };
+type ReceiptItem = { type: string; sender: string | null; trackingNumber: string | null };
 
 /** "package from Acme (1Z999)": one line of a hand-over's receipt. */
 const receiptLine = (i: ReceiptItem) =>
@@ -65,7 +65,7 @@ export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** 'certified_mail' -> 'certified mail'. */
-export const typeLabel = (type: string) => type.replace(/_/g, ' ');
+const typeLabel = (type: string) => type.replace(/_/g, ' ');
 
 export function formatInZone(date: Date, timezone: string): string {
   try {

@@ -2,7 +2,7 @@ import type { Db } from '../../db/client';
 import { LINK_TOKEN_PLACEHOLDER, isPlatformMessageEvent, type LinkToMint } from '../../lib/outbox';
 import { mintPasswordToken, mintVerificationToken } from '../auth/account-links';
 import { mintInvitationToken } from '../invitations/invitation-email';
-import { mintPortalLink } from '../portal/links';
+import { mintPortalLink } from '../recipients/page-links';
 import type { JobRow } from './queue.repository';
 
 /**

@@ -6,14 +6,14 @@ import { iso, isoOrNull } from '../../lib/time';
 
 export type JobRow = typeof notificationJobs.$inferSelect;
 export type JobInsert = typeof notificationJobs.$inferInsert;
-export type MessageChannel = 'email' | 'sms' | 'webhook';
+type MessageChannel = 'email' | 'sms' | 'webhook';
 
 /**
  * Retry delays: 30 s doubling, at most 8 h, ±10 % jitter. The 13 attempts of a job (max_attempts)
  * span about 24.5 hours: a receiver down for most of a day still gets its messages.
  */
-export const BACKOFF_BASE_MS = 30_000;
-export const BACKOFF_CAP_MS = 8 * 3600_000;
+const BACKOFF_BASE_MS = 30_000;
+const BACKOFF_CAP_MS = 8 * 3600_000;
 
 export function backoffMs(attempts: number, random = Math.random): number {
   const exact = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));

@@ -6,7 +6,7 @@ import type { IntegrationConfig as StoredConfig } from '../../db/schema';
 import { isPublicUrl } from '../../lib/public-address';
 import type { Mailer } from '../../lib/mailer';
 import type { SecretBox } from '../../lib/secrets';
-import { CONFIG_MESSAGES, isPublicHost } from '../integrations/integration-config';
+import { CONFIG_MESSAGES, isPublicHost } from './integration-config';
 import { guardedSmtpSocket } from '../../lib/outbound';
 import { sendSms } from './channels/sms';
 import { errorText } from './channels/types';
@@ -19,7 +19,7 @@ import { sendWebhook } from './channels/webhook';
  */
 
 /** How long a test send may take to connect, greet and answer. */
-export const TEST_TIMEOUT_MS = 10_000;
+const TEST_TIMEOUT_MS = 10_000;
 
 export type TestOutcome = {
   ok: boolean;

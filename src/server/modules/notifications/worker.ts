@@ -21,7 +21,7 @@ import {
   unsubscribeKey,
   unsubscribeToken,
 } from './messages';
-import { mintPortalLink, portalLinkUrl } from '../portal/links';
+import { mintPortalLink, portalLinkUrl } from '../recipients/page-links';
 import { pickupCodeQrPng } from './pickup-code-image';
 import { PLATFORM_SKIP_REASONS, isPlatformMessage, mintLink, withToken } from './platform-messages';
 import { queueRepository, type JobRow, type SentOutcome } from './queue.repository';
@@ -500,7 +500,7 @@ export function createNotifications(deps: NotificationsDeps) {
   };
 }
 
-export type Notifications = ReturnType<typeof createNotifications>;
+type Notifications = ReturnType<typeof createNotifications>;
 
 declare module 'fastify' {
   interface FastifyInstance {

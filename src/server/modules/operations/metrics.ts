@@ -13,7 +13,7 @@ export type MetricsSources = {
 };
 
 /** The route label of a request no route matched: one series, whatever the URL (no cardinality blow-up). */
-export const UNMATCHED_ROUTE = 'unmatched';
+const UNMATCHED_ROUTE = 'unmatched';
 
 /**
  * Prometheus metrics of one app instance, in a registry of its own (tests build several apps in

@@ -7,7 +7,7 @@ import { bearerMatches, type Metrics } from './metrics';
 import { publicReadiness, type OperationsService } from './operations.service';
 
 /** What a load balancer is told to wait before asking an unready instance again. */
-export const READY_RETRY_AFTER_SECONDS = 5;
+const READY_RETRY_AFTER_SECONDS = 5;
 
 /**
  * Counts every answered request (the 404s of unknown URLs under one route label). One onResponse

@@ -5,10 +5,10 @@ import type { NotificationWorker } from '../notifications/worker';
 import { operationsRepository, type QueueStats } from './operations.repository';
 
 /** How long a readiness check may ask the database before it counts as failing. */
-export const READINESS_TIMEOUT_MS = 2_000;
+const READINESS_TIMEOUT_MS = 2_000;
 
 /** A running worker whose loop has not completed a pass for this long is stuck. */
-export const WORKER_STALLED_MS = 60_000;
+const WORKER_STALLED_MS = 60_000;
 
 export type OperationsProbes = {
   db: Db;

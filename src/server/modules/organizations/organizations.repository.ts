@@ -1,7 +1,7 @@
 import { asc, eq, getTableColumns } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { organizationMembers, organizations, organizationSettings } from '../../db/schema';
-import { packagesThisMonth, usageResetDate } from '../mail-items/usage.repository';
+import { packagesThisMonth, usageResetDate } from './usage.repository';
 
 export type OrganizationRow = typeof organizations.$inferSelect & {
   currentMonthPackages: number;

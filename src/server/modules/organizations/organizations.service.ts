@@ -46,7 +46,7 @@ export function toOrganizationDto(o: OrganizationRow): Organization {
 
 const withRole = (o: OrganizationRow, role: Role): MyOrganization => ({ ...toOrganizationDto(o), role });
 
-export const MEMBER_NOT_FOUND = 'Member not found';
+const MEMBER_NOT_FOUND = 'Member not found';
 
 const toMemberDto = (m: MemberRow): Member => ({ ...m, createdAt: iso(m.createdAt) });
 

@@ -17,10 +17,9 @@ const MAX_INPUT_PIXELS = 40_000_000;
 const STORED_EDGE = 1600;
 const THUMBNAIL_EDGE = 320;
 
-export const PHOTO_TYPE_MESSAGE = 'The photo must be a JPEG, PNG, WebP or GIF image';
-export const PHOTO_SIZE_MESSAGE = PHOTO_TOO_LARGE;
-export const PHOTO_PIXELS_MESSAGE =
-  'The photo has too many pixels (more than 40 megapixels). Please use a smaller image.';
+const PHOTO_TYPE_MESSAGE = 'The photo must be a JPEG, PNG, WebP or GIF image';
+const PHOTO_SIZE_MESSAGE = PHOTO_TOO_LARGE;
+const PHOTO_PIXELS_MESSAGE = 'The photo has too many pixels (more than 40 megapixels). Please use a smaller image.';
 
 /** An image as a client sends it, a data URL or bare base64: its bytes, or the given refusals. */
 export function decodeImageData(

@@ -3,7 +3,7 @@ import { notFound } from '../../lib/errors';
 import { membersRepository } from '../organizations/members.repository';
 import { photosRepository } from './photos.repository';
 
-export const PHOTO_NOT_FOUND = 'Photo not found';
+const PHOTO_NOT_FOUND = 'Photo not found';
 
 export function createPhotosService({ db }: Deps) {
   return {

@@ -30,7 +30,7 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
  * before a single pixel is decoded; undefined when the bytes are not a PNG. Microseconds, on the
  * event loop, whatever the image holds.
  */
-export function pngSize(bytes: Buffer): { width: number; height: number } | undefined {
+function pngSize(bytes: Buffer): { width: number; height: number } | undefined {
   if (bytes.length < 24 || !bytes.subarray(0, 8).equals(PNG_SIGNATURE)) return undefined;
   if (bytes.toString('latin1', 12, 16) !== 'IHDR') return undefined;
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };

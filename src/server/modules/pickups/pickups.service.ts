@@ -3,7 +3,6 @@ import { and, eq } from 'drizzle-orm';
 import {
   PICKUP_CODE_INACTIVE,
   PICKUP_CODE_NOT_FOUND,
-  TOO_MANY_PICKUP_CODE_MISSES,
   PROXIES_MAX,
   TOO_MANY_PROXIES,
   formatPickupCode,
@@ -13,10 +12,9 @@ import {
 } from '../../../contract';
 import { recipients } from '../../db/schema';
 import type { Deps, OrgCaller } from '../../context';
-import type { DbOrTx } from '../../db/client';
-import { conflict, notFound, tooManyRequests } from '../../lib/errors';
-import * as rateLimiter from '../../lib/rate-limiter';
+import { conflict, notFound } from '../../lib/errors';
 import { violatedUniqueConstraint } from '../../lib/pg-errors';
+import { tryPickupCode } from '../mail-items/pickup-code-misses';
 import { RECIPIENT_NOT_FOUND } from '../recipients/recipients.service';
 import { pickupCodesRepository, type PickupLookupBy } from './pickup-codes.repository';
 import { proxiesRepository } from './proxies.repository';
@@ -24,38 +22,8 @@ import { proxiesRepository } from './proxies.repository';
 /** More than a desk hands over at once; the lookup shows the oldest this many. */
 export const LOOKUP_MAX_ITEMS = 100;
 
-/**
- * Pickup codes tried that matched nobody (decision 050), per person and per organization in a
- * minute: a desk's typo now and then passes, a guesser (450 a second before) gets 10 a minute.
- * A code that finds its holder is not counted, so a busy desk is never slowed.
- */
-export const PICKUP_CODE_MISSES_PER_PERSON = 10;
-export const PICKUP_CODE_MISSES_PER_ORGANIZATION = 30;
-const MISS_WINDOW_SECONDS = 60;
-
-/**
- * Counts a code about to be tried against the caller's and the organization's misses (429 with
- * Retry-After once either is spent); `found()` takes the count back when the code was right. Used
- * by the lookup and by a hand-over that names a code, so neither is a way around the other.
- */
-export async function tryPickupCode(db: DbOrTx, caller: Pick<OrgCaller, 'organizationId' | 'userId'>) {
-  const keys = [
-    `pickup-code:person:${caller.organizationId}:${caller.userId}`,
-    `pickup-code:org:${caller.organizationId}`,
-  ];
-  const [person, organization] = await Promise.all([
-    rateLimiter.hit(db, keys[0]!, PICKUP_CODE_MISSES_PER_PERSON, MISS_WINDOW_SECONDS),
-    rateLimiter.hit(db, keys[1]!, PICKUP_CODE_MISSES_PER_ORGANIZATION, MISS_WINDOW_SECONDS),
-  ]);
-  const refused = [person, organization].filter((r) => !r.allowed);
-  if (refused.length > 0) {
-    throw tooManyRequests(TOO_MANY_PICKUP_CODE_MISSES, Math.max(...refused.map((r) => r.retryAfterSeconds)));
-  }
-  return { found: async () => void (await Promise.all(keys.map((key) => rateLimiter.undo(db, key)))) };
-}
-
 /** The QR of a code holds the code as the desk shows it, so a USB scanner types what a person would. */
-export const pickupCodeQrSvg = (code: string) => renderSVG(formatPickupCode(code), { border: 2 });
+const pickupCodeQrSvg = (code: string) => renderSVG(formatPickupCode(code), { border: 2 });
 
 const codeReply = (recipientId: string, code: string): RecipientPickupCode => ({
   recipientId,

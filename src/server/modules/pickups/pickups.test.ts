@@ -11,7 +11,7 @@ import {
 } from '../../../contract';
 import { recipients } from '../../db/schema';
 import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness';
-import { PICKUP_CODE_MISSES_PER_ORGANIZATION, PICKUP_CODE_MISSES_PER_PERSON } from './pickups.service';
+import { PICKUP_CODE_MISSES_PER_ORGANIZATION, PICKUP_CODE_MISSES_PER_PERSON } from '../mail-items/pickup-code-misses';
 import { handedOver } from '../../test/hand-over';
 
 let t: TestApp;

@@ -51,19 +51,6 @@ export const portalRepository = {
       .limit(20);
   },
 
-  async insertLink(
-    db: DbOrTx,
-    link: {
-      tokenHash: string;
-      organizationId: string;
-      recipientId: string;
-      purpose: 'requested' | 'arrival';
-      expiresAt: Date;
-    },
-  ) {
-    await db.insert(recipientLinks).values(link);
-  },
-
   /**
    * Uses the link, once: the update takes it only while it is unused and unexpired, so two tabs
    * exchanging the same link at once open one session between them.

@@ -23,18 +23,18 @@ import { RECIPIENT_SESSION_TTL_MS } from '../../plugins/recipient-session';
 import { MAIL_ITEM_NOT_FOUND, type MailItemsService } from '../mail-items/mail-items.service';
 import { hasSmsAccount } from '../notifications/fan-out';
 import type { PickupsService } from '../pickups/pickups.service';
-import { portalLinkUrl } from './links';
+import { portalLinkUrl } from '../recipients/page-links';
 import { portalRepository } from './portal.repository';
 
 /** Requests for a link: per address (the inbox being flooded) and per IP (someone trying addresses). */
 export const LINK_LIMIT_PER_ADDRESS = 3;
-export const LINK_LIMIT_PER_IP = 10;
-export const LINK_WINDOW_SECONDS = 15 * 60;
+const LINK_LIMIT_PER_IP = 10;
+const LINK_WINDOW_SECONDS = 15 * 60;
 /** Exchanges per IP: a token is 256 bits, this only keeps the table from being hammered. */
-export const EXCHANGE_LIMIT_PER_IP = 30;
-export const EXCHANGE_WINDOW_SECONDS = 5 * 60;
-export const LINK_RATE_LIMITED = 'Too many links were asked for. Wait a few minutes, then try again.';
-export const EXCHANGE_RATE_LIMITED = 'Too many attempts to open a link. Wait a few minutes, then try again.';
+const EXCHANGE_LIMIT_PER_IP = 30;
+const EXCHANGE_WINDOW_SECONDS = 5 * 60;
+const LINK_RATE_LIMITED = 'Too many links were asked for. Wait a few minutes, then try again.';
+const EXCHANGE_RATE_LIMITED = 'Too many attempts to open a link. Wait a few minutes, then try again.';
 
 /**
  * Writes of the recipient's page (holds, expected packages, proxies, preferences, a new code): each
@@ -44,7 +44,7 @@ export const EXCHANGE_RATE_LIMITED = 'Too many attempts to open a link. Wait a f
  */
 export const PORTAL_WRITES_PER_RECIPIENT = 20;
 export const PORTAL_WRITES_PER_ORGANIZATION = 300;
-export const PORTAL_WRITE_WINDOW_SECONDS = 60;
+const PORTAL_WRITE_WINDOW_SECONDS = 60;
 export const PORTAL_WRITES_LIMITED =
   'You are making changes faster than the desk allows. Wait a minute, then try again.';
 

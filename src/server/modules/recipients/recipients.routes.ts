@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import {
   IMPORT_MAX_BYTES,
-  EraseRecipientBody,
-  EraseRecipientResult,
   ErrorReply,
   IdParams,
   Recipient,
@@ -11,11 +9,9 @@ import {
   RecipientImportPreview,
   RecipientImportResult,
   RecipientListQuery,
-  RecipientPersonalData,
   RecipientSummary,
   UpdateRecipientBody,
   TOTAL_COUNT_HEADER,
-  personalDataFileName,
 } from '../../../contract';
 import type { App } from '../../http';
 import { errorReplies, sendListPage } from '../../http';
@@ -100,39 +96,6 @@ export function recipientsRoutes(app: App, recipients: RecipientsService) {
       await recipients.remove(callerOf(request), request.params.id);
       return reply.status(204).send(null);
     },
-  });
-
-  app.get('/api/recipients/:id/personal-data', {
-    schema: {
-      tags,
-      summary:
-        'Everything held about a recipient as a JSON download (admin): the record, their mail items (photos by id), ' +
-        'the items’ history and the messages sent to them; audited',
-      params: IdParams,
-      response: { 200: RecipientPersonalData, ...errorReplies(400, 401, 403, 404) },
-    },
-    preValidation: adminOnly,
-    handler: async (request, reply) => {
-      const data = await recipients.exportPersonalData(callerOf(request), request.params.id);
-      return reply
-        .header('content-disposition', `attachment; filename="${personalDataFileName(request.params.id)}"`)
-        .header('cache-control', 'no-store')
-        .send(data);
-    },
-  });
-
-  app.post('/api/recipients/:id/erase', {
-    schema: {
-      tags,
-      summary:
-        'Erase a recipient’s personal data everywhere in one transaction (admin): the row is anonymised and kept, ' +
-        'copies on items, history and messages cleared, waiting messages cancelled, photos deleted; idempotent',
-      params: IdParams,
-      body: EraseRecipientBody,
-      response: { 200: EraseRecipientResult, ...errorReplies(400, 401, 403, 404) },
-    },
-    preValidation: adminOnly,
-    handler: async (request) => recipients.erasePersonalData(callerOf(request), request.params.id),
   });
 
   app.post('/api/recipients/import/preview', {

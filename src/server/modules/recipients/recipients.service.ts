@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import type {
-  EraseRecipientResult,
   ErrorReply,
   Recipient,
   RecipientBody,
@@ -8,16 +7,14 @@ import type {
   RecipientImportPreview,
   RecipientImportResult,
   RecipientListQuery,
-  RecipientPersonalData,
   RecipientSummary as RecipientSummarySchema,
 } from '../../../contract';
 import type { Deps, OrgCaller } from '../../context';
 import { jsonListPage, type ListPage } from '../../http';
 import type { DbOrTx } from '../../db/client';
 import { AppError, notFound } from '../../lib/errors';
-import { iso, isoOrNull } from '../../lib/time';
+import { iso } from '../../lib/time';
 import { liveChange, publishLive } from '../../lib/live-events';
-import { auditRepository } from '../audit/audit.repository';
 import {
   checkRow,
   findDuplicates,
@@ -26,15 +23,8 @@ import {
   toPreview,
   type CheckedRow,
 } from './recipients.import';
-import {
-  erasurePattern,
-  isErased,
-  mentionsOf,
-  personalDataRepository,
-  type ErasureCounts,
-} from './recipients.personal-data';
+import { endPageAccess } from './page-links';
 import { recipientsRepository, type RecipientChanges, type RecipientRow } from './recipients.repository';
-import { expectedPackagesRepository } from '../expected-packages/expected-packages.repository';
 
 export const RECIPIENT_NOT_FOUND = 'Recipient not found';
 
@@ -67,7 +57,7 @@ export function toRecipientDto(r: RecipientRow): Recipient {
  * 409 for an import (without skipDuplicates) whose rows repeat an email: the reply lists them in
  * `errors`, one per line, besides the message.
  */
-export class ImportDuplicatesError extends AppError {
+class ImportDuplicatesError extends AppError {
   constructor(errors: NonNullable<ErrorReply['errors']>) {
     const lines = errors.map((e) => e.path.replace(/^line /, ''));
     const shown =
@@ -167,7 +157,7 @@ export function createRecipientsService({ db }: Deps) {
         if (!row) throw notFound(RECIPIENT_NOT_FOUND);
         // Deactivation ends their page (issue 41 item 8): sessions and unused links are deleted,
         // not suspended, so reactivating them opens nothing until they ask for a new link.
-        if (changes.isActive === false) await personalDataRepository.endPageAccess(tx, caller.organizationId, id);
+        if (changes.isActive === false) await endPageAccess(tx, caller.organizationId, id);
         return { result: toRecipientDto(row), ids: [id] };
       });
     },
@@ -178,121 +168,6 @@ export function createRecipientsService({ db }: Deps) {
         if (!(await recipientsRepository.delete(tx, caller.organizationId, id))) throw notFound(RECIPIENT_NOT_FOUND);
         return { result: undefined, ids: [id] };
       });
-    },
-
-    /**
-     * Admins (the route checks, and so does this): everything the organization holds about the
-     * recipient, as one document (decision 015). The audit entry names the recipient by id only.
-     */
-    async exportPersonalData(caller: OrgCaller, id: string): Promise<RecipientPersonalData> {
-      const { organizationId } = caller;
-      return db.transaction(async (tx) => {
-        const row = await recipientsRepository.findById(tx, organizationId, id);
-        if (!row) throw notFound(RECIPIENT_NOT_FOUND);
-        const data = await personalDataRepository.collect(tx, organizationId, id);
-        await auditRepository.record(tx, {
-          organizationId,
-          actorId: caller.userId,
-          action: 'recipient.personal_data_exported',
-          targetType: 'recipient',
-          targetId: id,
-          after: {
-            mailItems: data.mailItems.length,
-            historyEntries: data.history.length,
-            notifications: data.notifications.length,
-            handovers: data.handovers.length,
-          },
-        });
-        return {
-          format: 'pigeonhole.recipient-personal-data/1' as const,
-          exportedAt: new Date().toISOString(),
-          ...data,
-          recipient: { ...toRecipientDto(row), notificationsOptOutAt: isoOrNull(row.notificationsOptOutAt) },
-        };
-      });
-    },
-
-    /**
-     * Admins: anonymises the recipient everywhere in one transaction (decision 015) and answers
-     * what changed. Idempotent: a second call finds nothing left to change, answers zeros and
-     * writes no audit entry (like any change that changes nothing).
-     */
-    async erasePersonalData(caller: OrgCaller, id: string): Promise<EraseRecipientResult> {
-      const { organizationId } = caller;
-      const result = await db.transaction(async (tx) => {
-        const row = await personalDataRepository.lockRecipient(tx, organizationId, id);
-        if (!row) throw notFound(RECIPIENT_NOT_FOUND);
-        // Once erased, the stand-in name is nothing to look for in other rows' text.
-        const pattern = isErased(row) ? null : erasurePattern(row);
-        const items = await personalDataRepository.eraseFromItems(tx, organizationId, id, pattern);
-        const historyEntries = await personalDataRepository.eraseFromHistory(tx, organizationId, id, pattern);
-        const messages = await personalDataRepository.eraseFromNotifications(tx, organizationId, id, pattern);
-        // Then everyone else's items, their history and messages: where the recipient collected
-        // a neighbour's parcel or a note names them (their full name, email or phone only).
-        const mentions = isErased(row)
-          ? null
-          : mentionsOf(row, await personalDataRepository.namesakes(tx, organizationId, row));
-        const elsewhere = mentions
-          ? {
-              items: await personalDataRepository.eraseMentionsFromItems(tx, organizationId, id, mentions),
-              history: await personalDataRepository.eraseMentionsFromHistory(tx, organizationId, id, mentions),
-              messages: await personalDataRepository.eraseMentionsFromNotifications(tx, organizationId, id, mentions),
-            }
-          : { items: 0, history: 0, messages: 0 };
-        const handedOver = await personalDataRepository.eraseFromHandovers(tx, organizationId, id);
-        const otherHandovers = mentions
-          ? await personalDataRepository.eraseMentionsFromHandovers(tx, organizationId, id, mentions)
-          : 0;
-        const proxies = await personalDataRepository.deleteProxies(tx, organizationId, id);
-        // Off everyone else's list of proxies too (issue 41 item 2).
-        const otherProxies = mentions
-          ? await personalDataRepository.deleteFromOtherProxies(tx, organizationId, id, mentions)
-          : 0;
-        // The replies kept for idempotency keys (decision 049): replayed for a day, so scrubbed too.
-        const idempotentReplies = await personalDataRepository.eraseFromIdempotentReplies(
-          tx,
-          organizationId,
-          id,
-          pattern,
-          mentions,
-        );
-        // The tracking numbers they expected say what they order: gone with the rest (decision 033).
-        const expected = await expectedPackagesRepository.deleteAllOf(tx, organizationId, id);
-        const pageAccess = await personalDataRepository.endPageAccess(tx, organizationId, id);
-        const erased = await personalDataRepository.eraseRecipient(tx, organizationId, id);
-        const counts: ErasureCounts = {
-          recipient: erased ? 1 : 0,
-          mailItems: items.items,
-          historyEntries,
-          notifications: messages.changed,
-          notificationsCancelled: messages.cancelled,
-          photosDeleted: items.photos + handedOver.photos,
-          otherMailItems: elsewhere.items,
-          otherHistoryEntries: elsewhere.history,
-          otherNotifications: elsewhere.messages,
-          handovers: handedOver.handovers,
-          otherHandovers,
-          proxies,
-          otherProxies,
-          idempotentReplies,
-          expectedPackages: expected,
-          pageAccess,
-        };
-        if (Object.values(counts).some((n) => n > 0)) {
-          await auditRepository.record(tx, {
-            organizationId,
-            actorId: caller.userId,
-            action: 'recipient.erased',
-            targetType: 'recipient',
-            targetId: id,
-            after: counts,
-          });
-        }
-        // The items it changed were announced by the mail item writer (scrubItems), as every write of one.
-        await publishLive(tx, liveChange(organizationId, 'recipients', [id]));
-        return { recipient: toRecipientDto(erased ?? row), counts };
-      });
-      return result;
     },
 
     /** What an import would do, row by row; writes nothing. */

@@ -6,7 +6,7 @@ import { organizationSettings } from '../../db/schema';
 export type SettingsRow = typeof organizationSettings.$inferSelect;
 export type SettingsChanges = Partial<OrganizationSettings>;
 
-export function toSettingsDto(s: SettingsRow): OrganizationSettings {
+function toSettingsDto(s: SettingsRow): OrganizationSettings {
   return {
     packageTypes: s.packageTypes,
     packageSizes: s.packageSizes,

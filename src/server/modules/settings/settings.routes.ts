@@ -9,7 +9,7 @@ import type { OrganizationSettingsService } from './settings.service';
 
 const SettingsParams = z.object({ orgId: z.uuid({ message: 'Organization not found' }) });
 
-export const VALUE_EXISTS = 'Value already exists';
+const VALUE_EXISTS = 'Value already exists';
 
 /** The contract refuses a duplicate list value with a custom issue carrying `params.value`. */
 function duplicateValueOf(issue: FastifySchemaValidationError): string | undefined {
@@ -22,7 +22,7 @@ function duplicateValueOf(issue: FastifySchemaValidationError): string | undefin
  * title 'Value already exists', description naming the value. Any other failure is left to the
  * error plugin (null).
  */
-export function duplicateValueReply(validation: FastifySchemaValidationError[]): ErrorReply | null {
+function duplicateValueReply(validation: FastifySchemaValidationError[]): ErrorReply | null {
   if (!validation.some((v) => duplicateValueOf(v) !== undefined)) return null;
   const errors = validation.map((v) => {
     const value = duplicateValueOf(v);

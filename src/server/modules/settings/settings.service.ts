@@ -13,8 +13,8 @@ import { settingsRepository, type SettingsChanges } from './settings.repository'
 
 export type SettingsUpdateInput = z.output<typeof UpdateOrganizationSettingsBody>;
 
-export const PACKAGE_TYPE_REQUIRED = 'Keep at least one package type';
-export const CORE_STATUSES_REQUIRED = 'The statuses pending, notified and delivered cannot be removed';
+const PACKAGE_TYPE_REQUIRED = 'Keep at least one package type';
+const CORE_STATUSES_REQUIRED = 'The statuses pending, notified and delivered cannot be removed';
 
 /** For other modules: the organization's settings, with the defaults written if the row is missing. */
 export const getSettings = settingsRepository.get;

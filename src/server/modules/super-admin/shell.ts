@@ -2,7 +2,7 @@ import { and, count, eq, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { usersRepository } from '../auth/users.repository';
-import { setSuperAdminFlag } from './super-admin-flag';
+import { setSuperAdminFlag } from '../auth/super-admin-flag';
 
 /**
  * The shell's way to make the first super admin and to take the flag away

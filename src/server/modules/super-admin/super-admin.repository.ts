@@ -9,7 +9,7 @@ import {
   users,
 } from '../../db/schema';
 import { escapeLike } from '../../lib/like';
-import { packagesThisMonth } from '../mail-items/usage.repository';
+import { packagesThisMonth } from '../organizations/usage.repository';
 
 /**
  * The platform-wide reads of the super admin console. Not a tenant repository: these are the
@@ -171,18 +171,6 @@ export const superAdminRepository = {
   async findUser(db: DbOrTx, id: string) {
     const [row] = await withOrganizations(db, await db.select(userView).from(users).where(eq(users.id, id)));
     return row;
-  },
-
-  /** Sets the flag; answers the flag before (undefined for an unknown user), locking the row. */
-  async setSuperAdmin(db: DbOrTx, id: string, isSuperAdmin: boolean) {
-    const [before] = await db
-      .select({ isSuperAdmin: users.isSuperAdmin, email: users.email })
-      .from(users)
-      .where(eq(users.id, id))
-      .for('no key update');
-    if (!before) return undefined;
-    await db.update(users).set({ isSuperAdmin, updatedAt: new Date() }).where(eq(users.id, id));
-    return before;
   },
 
   /**

@@ -18,8 +18,8 @@ import type { Deps } from '../../context';
 import { badRequest, notFound } from '../../lib/errors';
 import { iso } from '../../lib/time';
 import { applyOperatorChange } from '../billing/plan-changes';
-import { platformLogRepository, type PlatformLogRow } from './platform-log.repository';
-import { setSuperAdminFlag } from './super-admin-flag';
+import { platformLogRepository, type PlatformLogRow } from '../audit/platform-log.repository';
+import { setSuperAdminFlag } from '../auth/super-admin-flag';
 import { superAdminRepository, type PlatformOrganizationRow, type PlatformUserRow } from './super-admin.repository';
 
 /** The super admin making a call (the route has checked the flag). */

@@ -6,7 +6,7 @@ import { Client, createTestApp, joinAs, type TestApp } from '../../test/harness'
 import { signStripePayload, stripeEvent } from '../../test/stripe-server';
 import * as rateLimiter from '../../lib/rate-limiter';
 import { grantSuperAdmin, revokeSuperAdmin } from './shell';
-import { logRepeatedSignInFailures, PLATFORM_LOG_QUOTAS } from './platform-events';
+import { logRepeatedSignInFailures, PLATFORM_LOG_QUOTAS } from '../audit/platform-events';
 
 /**
  * The platform operator's console: stats from SQL, server-side search and paging, plan and status

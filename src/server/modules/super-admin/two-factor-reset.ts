@@ -2,7 +2,7 @@ import type { Db } from '../../db/client';
 import { sessionsRepository } from '../auth/sessions.repository';
 import { twoFactorRepository } from '../auth/two-factor.repository';
 import { usersRepository } from '../auth/users.repository';
-import { platformLogRepository } from './platform-log.repository';
+import { platformLogRepository } from '../audit/platform-log.repository';
 
 /**
  * The shell's way back in for someone who lost both the phone and the recovery codes

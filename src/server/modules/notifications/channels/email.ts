@@ -88,8 +88,6 @@ export function createEmailTransports(secrets: SecretBox, allowPrivateTargets: b
   };
 }
 
-export type EmailTransports = ReturnType<typeof createEmailTransports>;
-
 /** SMTP reply codes that will not change on retry: the mailbox or address is refused (5xx on the envelope). */
 function isPermanent(err: { code?: string; responseCode?: number }) {
   return err.code === 'EENVELOPE' && typeof err.responseCode === 'number' && err.responseCode >= 500;

@@ -3,7 +3,7 @@ import { errorText, failure, type SendResult } from './types';
 
 export type SmsAccount = { baseUrl: string; accountSid: string; authToken: string; fromNumber: string };
 
-export const SMS_TIMEOUT_MS = 15_000;
+const SMS_TIMEOUT_MS = 15_000;
 
 /**
  * Twilio's Messages API: POST {base}/2010-04-01/Accounts/{sid}/Messages.json, form-encoded

@@ -3,7 +3,7 @@ import { outboundFetch } from '../../../lib/outbound';
 import { isPublicUrl } from '../../../lib/public-address';
 import { errorText, failure, type SendResult } from './types';
 
-export const WEBHOOK_TIMEOUT_MS = 10_000;
+const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /**
  * The Standard Webhooks signature, by the convention's own library (`standardwebhooks`, the one

@@ -17,7 +17,7 @@ import { testWorkers } from '../../test/notification-workers';
 import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
 import { uniqueTrackingNumber } from '../../test/tracking-numbers';
 import { escapeHtml } from '../notifications/messages';
-import { ERASED_TEXT, ERASURE_SKIP_REASON, mentionPatterns, mentionValues } from './recipients.personal-data';
+import { ERASED_TEXT, ERASURE_SKIP_REASON, mentionPatterns, mentionValues } from './personal-data';
 import { handedOver } from '../../test/hand-over';
 
 let smtp: TestSmtp;

@@ -28,7 +28,7 @@ export const CONFIG_MESSAGES = {
 } as const;
 
 /** A secret the client sent: left out, blank or the mask means "keep the stored one". */
-export function keepsSecret(value: string | undefined): boolean {
+function keepsSecret(value: string | undefined): boolean {
   return value === undefined || value.trim() === '' || value === MASKED_SECRET;
 }
 

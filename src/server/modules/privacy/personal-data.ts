@@ -7,17 +7,15 @@ import {
   notificationJobs,
   organizations,
   photos,
-  recipientLinks,
   recipientProxies,
   recipients,
-  recipientSessions,
 } from '../../db/schema';
 import { escapeLike } from '../../lib/like';
 import { iso, isoOrNull } from '../../lib/time';
 import { historyEntryColumns, selectWithRelations } from '../mail-items/mail-items.repository';
 import { scrubItems } from '../mail-items/mail-items.writes';
 import { escapeHtml, toGsm } from '../notifications/messages';
-import type { RecipientRow } from './recipients.repository';
+import type { RecipientRow } from '../recipients/recipients.repository';
 
 /**
  * A recipient's personal data on request (decision 015): everything the organization holds about
@@ -32,7 +30,7 @@ export const ERASURE_SKIP_REASON = "Cancelled: the recipient's personal data was
 export type ErasureCounts = EraseRecipientResult['counts'];
 
 /** The recipient row as an erasure leaves it: the name stands in, every other personal field empty. */
-export const ERASED_VALUES = {
+const ERASED_VALUES = {
   firstName: ERASED_RECIPIENT.firstName,
   lastName: ERASED_RECIPIENT.lastName,
   email: null,
@@ -758,22 +756,6 @@ export const personalDataRepository = {
       .where(and(eq(recipientProxies.organizationId, organizationId), eq(recipientProxies.recipientId, recipientId)))
       .returning({ id: recipientProxies.id });
     return rows.length;
-  },
-
-  /**
-   * Every way into their page ends (decision 032): unused sign-in links and signed-in sessions.
-   * Answers the links and sessions removed. Erasure and deactivation (issue 41 item 8) both end it.
-   */
-  async endPageAccess(tx: DbOrTx, organizationId: string, recipientId: string): Promise<number> {
-    const links = await tx
-      .delete(recipientLinks)
-      .where(and(eq(recipientLinks.organizationId, organizationId), eq(recipientLinks.recipientId, recipientId)))
-      .returning({ id: recipientLinks.tokenHash });
-    const sessions = await tx
-      .delete(recipientSessions)
-      .where(and(eq(recipientSessions.organizationId, organizationId), eq(recipientSessions.recipientId, recipientId)))
-      .returning({ id: recipientSessions.sid });
-    return links.length + sessions.length;
   },
 
   /** The row anonymised and deactivated; undefined when it already was. */

@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/client';
-import { platformLogRepository } from './platform-log.repository';
-import { superAdminRepository } from './super-admin.repository';
+import { platformLogRepository } from '../audit/platform-log.repository';
+import { usersRepository } from './users.repository';
 
 /**
  * Who changed the flag: a super admin in the console (the actor), or, with no actor, the shell or
@@ -21,7 +21,7 @@ export async function setSuperAdminFlag(
   isSuperAdmin: boolean,
   by: SuperAdminFlagChangedBy,
 ): Promise<{ isSuperAdmin: boolean; email: string } | undefined> {
-  const before = await superAdminRepository.setSuperAdmin(tx, userId, isSuperAdmin);
+  const before = await usersRepository.setSuperAdmin(tx, userId, isSuperAdmin);
   if (!before || before.isSuperAdmin === isSuperAdmin) return before;
   await platformLogRepository.record(tx, {
     kind: 'super_admin',

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type pg from 'pg';
 import type { WriteBlock } from '../../../contract';
-import { WRITE_BLOCK_SQL } from '../billing/access';
+import { WRITE_BLOCK_SQL } from './plan-access';
 
 export type UsageOutcome = 'counted' | 'package_limit' | WriteBlock;
 
