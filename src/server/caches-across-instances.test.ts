@@ -3,7 +3,15 @@ import { loadConfig } from './config';
 import { hashToken, newToken } from './lib/tokens';
 import { grantSuperAdmin } from './modules/super-admin/shell';
 import { passwordResetRepository } from './modules/auth/password-reset.repository';
-import { Client, createSecondInstance, createTestApp, joinAs, TEST_SECRETS_KEY, type TestApp } from './test/harness';
+import {
+  Client,
+  createSecondInstance,
+  createTestApp,
+  deskWithRecipient,
+  joinAs,
+  TEST_SECRETS_KEY,
+  type TestApp,
+} from './test/harness';
 import { handedOver } from './test/hand-over';
 
 /**
@@ -26,15 +34,7 @@ beforeAll(async () => {
 
 const onB = (client: Client) => client.on(b);
 
-async function organizationWithRecipient() {
-  const admin = new Client(a);
-  await admin.register();
-  const org = await admin.createOrganization();
-  const recipient = (await admin.post('/api/recipients', { firstName: 'Ada', lastName: 'Byron' })).json<{
-    id: string;
-  }>();
-  return { admin, org, recipient };
-}
+const organizationWithRecipient = () => deskWithRecipient(a);
 
 describe('two instances on one database', () => {
   it('both cache, with the production TTL, and each has its own change feed', () => {

@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { connectDatabase } from './db/client';
 import { mailItems } from './db/schema';
 import { withTenants } from './db/tenant-scope';
-import { Client, createSecondInstance, createTestApp, type TestApp } from './test/harness';
+import { Client, createSecondInstance, createTestApp, deskWithRecipient, type TestApp } from './test/harness';
 import { atFileEnd } from './test/file-cleanups';
 import { hasPgBouncer, PGBOUNCER_BIN, startPgBouncer, type PgBouncer } from './test/pgbouncer';
 import { handedOver } from './test/hand-over';
@@ -34,16 +34,6 @@ describe.skipIf(!installed)('through PgBouncer in transaction mode', () => {
     a = await createTestApp({ DATABASE_POOLER: 'transaction' }, { poolUrl: (url) => bouncer.urlFor(url) });
     b = await createSecondInstance(a);
   });
-
-  async function deskWithRecipient(t: TestApp) {
-    const admin = new Client(t);
-    await admin.register();
-    const org = await admin.createOrganization();
-    const recipient = (await admin.post('/api/recipients', { firstName: 'Ada', lastName: 'Byron' })).json<{
-      id: string;
-    }>();
-    return { admin, org, recipient };
-  }
 
   it("every transaction acts as the application's role with the planner settings, on shared server connections", async () => {
     expect(a.poolUrl).toContain(`:${bouncer.port}/`);

@@ -5,7 +5,7 @@ import { runMigrations } from './db/migrate';
 import { mailItems } from './db/schema';
 import { withTenants } from './db/tenant-scope';
 import { adminQuery, adminRows } from './test/global-setup';
-import { Client, createAppOn, type TestApp } from './test/harness';
+import { createAppOn, deskWithRecipient, type TestApp } from './test/harness';
 import { atFileEnd } from './test/file-cleanups';
 import { canMakeClusters, createCluster, createReplica, type PgCluster } from './test/pg-cluster';
 
@@ -74,12 +74,7 @@ describe.skipIf(!available)('History and Reports from a streaming replica', () =
   }
 
   async function desk() {
-    const admin = new Client(t);
-    await admin.register();
-    const org = await admin.createOrganization();
-    const recipient = (await admin.post('/api/recipients', { firstName: 'Ada', lastName: 'Byron' })).json<{
-      id: string;
-    }>();
+    const { admin, org, recipient } = await deskWithRecipient(t);
     const log = async (sender = 'Acme') => {
       const res = await admin.post('/api/mail-items', { type: 'package', recipientId: recipient.id, sender });
       expect(res.statusCode, res.body).toBe(201);

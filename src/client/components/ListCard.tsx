@@ -2,6 +2,33 @@ import type { ReactNode } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { SkeletonRows } from '@/components/ui/skeleton';
 
+/** A card with its title and a sentence on what it holds above its content, and what follows it (dialogs). */
+export function TitledCard({
+  title,
+  description,
+  contentClassName,
+  children,
+  after,
+}: {
+  title: string;
+  description: ReactNode;
+  /** Classes of the card's content ("grid gap-4 …"). */
+  contentClassName?: string;
+  children: ReactNode;
+  after?: ReactNode;
+}) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+        <CardDescription>{description}</CardDescription>
+      </CardHeader>
+      <CardContent className={contentClassName}>{children}</CardContent>
+      {after}
+    </Card>
+  );
+}
+
 /**
  * A card that holds one list: its title and a sentence on what it lists, the list edge to edge
  * below them, and the dialogs its rows open.
@@ -18,14 +45,9 @@ export function ListCard({
   dialogs?: ReactNode;
 }) {
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>{title}</CardTitle>
-        <CardDescription>{description}</CardDescription>
-      </CardHeader>
-      <CardContent className="px-0 pb-2 sm:px-0 sm:pb-2">{children}</CardContent>
-      {dialogs}
-    </Card>
+    <TitledCard title={title} description={description} contentClassName="px-0 pb-2 sm:px-0 sm:pb-2" after={dialogs}>
+      {children}
+    </TitledCard>
   );
 }
 

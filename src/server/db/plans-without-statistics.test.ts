@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, type Database } from './client';
-import { appRoleFor } from './row-level-security';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from './client';
 import { withTenants } from './tenant-scope';
 import { dashboardRepository } from '../modules/dashboard/dashboard.repository';
 import { mailItemsRepository } from '../modules/mail-items/mail-items.repository';
-import { createTestApp, type TestApp } from '../test/harness';
+import { createTestApp } from '../test/harness';
+import { explained, oneConnection, type PlanNode } from '../test/plans';
 
 /**
  * The desk's first pages before ANALYZE (decision 026): mail items bulk-loaded into a migrated
@@ -14,15 +14,13 @@ import { createTestApp, type TestApp } from '../test/harness';
  * organization followed by a sort (80 ms a page at 100,000 items instead of 1).
  */
 
-let t: TestApp;
-let one: Database;
+const t = await createTestApp();
+const one = await oneConnection(t);
 let organizationId: string;
 
 const ITEMS = 40_000;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  one = connectDatabase(t.url, 1, { role: await appRoleFor(t.url) });
   // this file's own database: nothing else analyses it while the plans are looked at
   for (const table of ['mail_items', 'recipients', 'mailroom_locations', 'mailrooms']) {
     await t.asOwner(`alter table ${table} set (autovacuum_enabled = false)`);
@@ -46,40 +44,10 @@ beforeAll(async () => {
     join (select organization_id, array_agg(id) ids from mailroom_locations group by 1) l on l.organization_id = o.id,
     generate_series(1, case when o.id = '${organizationId}' then ${ITEMS} else 2000 end) g`);
 });
-afterAll(() => one.close());
 
-type PlanNode = {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  'Rows Removed by Filter'?: number;
-  Plans?: PlanNode[];
-};
-const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
-
-/** The plan of the first statement `read` sends, run under EXPLAIN ANALYZE in the organization's scope. */
+/** The plan of the first statement `read` sends to mail_items, run under EXPLAIN ANALYZE in the organization's scope. */
 async function planOf(read: (db: Database['db']) => Promise<unknown>): Promise<PlanNode[]> {
-  const sent: { text: string; values?: unknown[] }[] = [];
-  const query = one.pool.query.bind(one.pool);
-  one.pool.query = ((config: { text: string; values?: unknown[] }, ...rest: unknown[]) => {
-    if (typeof config === 'object' && config.text) sent.push({ text: config.text, values: config.values });
-    return (query as (...a: unknown[]) => unknown)(config, ...rest);
-  }) as typeof one.pool.query;
-  try {
-    await withTenants([organizationId], () => read(one.db));
-  } finally {
-    one.pool.query = query;
-  }
-  const statement = sent.find((s) => s.text.includes('mail_items'))!;
-  const { rows } = await withTenants([organizationId], () =>
-    one.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-      `explain (analyze, format json) ${statement.text}`,
-      statement.values,
-    ),
-  );
-  return nodes(rows[0]!['QUERY PLAN'][0].Plan);
+  return (await explained(one, read, 'mail_items', (work) => withTenants([organizationId], work))).plan;
 }
 
 const mailItemScans = (plan: PlanNode[]) => plan.filter((n) => n['Relation Name'] === 'mail_items');

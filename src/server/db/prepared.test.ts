@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { connectDatabase, type Database } from './client';
+import { describe, expect, it, vi } from 'vitest';
 import { pageClause } from './prepared';
-import { appRoleFor } from './row-level-security';
 import { withTenants } from './tenant-scope';
 import { dashboardRepository } from '../modules/dashboard/dashboard.repository';
 import { mailItemsRepository } from '../modules/mail-items/mail-items.repository';
 import { recipientsRepository } from '../modules/recipients/recipients.repository';
-import { createTestApp, type TestApp } from '../test/harness';
+import { createTestApp } from '../test/harness';
+import { oneConnection } from '../test/plans';
 
 /**
  * The desk's list statements run as named prepared statements (decision 025): parsed once per
@@ -16,14 +15,9 @@ import { createTestApp, type TestApp } from '../test/harness';
  * A search, or an organization's own status, is planned for its values every time.
  */
 
-let t: TestApp;
-let one: Database; // one connection, so that its prepared statements can be read back
-
-beforeAll(async () => {
-  t = await createTestApp();
-  one = connectDatabase(t.url, 1, { role: await appRoleFor(t.url) });
-});
-afterAll(() => one.close());
+const t = await createTestApp();
+// one connection, so that its prepared statements can be read back
+const one = await oneConnection(t);
 
 const organizationId = randomUUID(); // no items: the plans are what is looked at
 const inScope = <T>(work: () => Promise<T>) => withTenants([organizationId], work);

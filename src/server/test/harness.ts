@@ -198,6 +198,15 @@ export async function signUpWithOrganization(t: TestApp, organizationName?: stri
   return { client, account, org };
 }
 
+/** A newly registered admin with a new organization selected, and one recipient in it (Ada Byron). */
+export async function deskWithRecipient(t: TestApp, organizationName?: string) {
+  const { client: admin, org } = await signUpWithOrganization(t, organizationName);
+  const recipient = (await admin.post('/api/recipients', { firstName: 'Ada', lastName: 'Byron' })).json<{
+    id: string;
+  }>();
+  return { admin, org, recipient };
+}
+
 /** An admin with a new organization selected, plus a member added to it. */
 export async function adminAndMember(t: TestApp, organizationName = 'Harbor View') {
   const { client: admin, account, org } = await signUpWithOrganization(t, organizationName);

@@ -2,20 +2,29 @@ import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import { atFileEnd } from './file-cleanups';
 import { createTestApp } from './harness';
+import { testWorkers } from './notification-workers';
 
 export type ReceivedMail = { from: string; to: string[]; raw: string; subject: string; text: string };
 
 /**
  * A real SMTP server on loopback that keeps what it receives. `text` is the raw message with
- * quoted-printable soft breaks and escapes undone, enough to find links in it.
+ * quoted-printable soft breaks and escapes undone, enough to find links in it. While
+ * `state.refusing` it refuses every recipient with 451 (try later), as a busy server does, and
+ * counts them in `state.refused`.
  */
-export async function startTestSmtp() {
+export async function startTestSmtp({ refusing = false } = {}) {
   const received: ReceivedMail[] = [];
   const waiters: Array<() => void> = [];
+  const state = { refusing, refused: 0 };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(_address, _session, callback) {
+      if (!state.refusing) return callback();
+      state.refused += 1;
+      callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
+    },
     onData(stream, session, callback) {
       let raw = '';
       stream.on('data', (c: Buffer) => (raw += c.toString('utf8')));
@@ -37,6 +46,7 @@ export async function startTestSmtp() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    state,
     /** Resolves with the first message to `to` received so far or later (up to 5 s). */
     /** The first email to `to` (whose subject matches `subject`, when given). */
     async waitFor(to: string, options: { subject?: RegExp; timeoutMs?: number } = {}): Promise<ReceivedMail> {
@@ -62,11 +72,25 @@ export type TestSmtp = Awaited<ReturnType<typeof startTestSmtp>>;
  * A test app whose email goes to a test SMTP server of its own, its links to
  * http://pigeonhole.test; both are closed after the file. Call in beforeAll.
  */
-export async function createTestAppWithSmtp(env: Record<string, string> = {}) {
-  const smtp = await startTestSmtp();
+export async function createTestAppWithSmtp(
+  env: Record<string, string> = {},
+  smtpOptions: Parameters<typeof startTestSmtp>[0] = {},
+) {
+  const smtp = await startTestSmtp(smtpOptions);
   atFileEnd(() => smtp.close());
   const t = await createTestApp({ SMTP_URL: smtp.url, APP_URL: 'http://pigeonhole.test', ...env });
   return { t, smtp };
+}
+
+/**
+ * The app of a file about what is sent: createTestAppWithSmtp, and the file's notification workers
+ * with `drain`, which sends every message that is due, as the worker does in production, then
+ * stops. Call at the top level of the file: `const { t, smtp, drain } = await mailTestApp();`.
+ */
+export async function mailTestApp(...args: Parameters<typeof createTestAppWithSmtp>) {
+  const workers = testWorkers();
+  const { t, smtp } = await createTestAppWithSmtp(...args);
+  return { t, smtp, workers, drain: () => workers.drain(t) };
 }
 
 function decodeQuotedPrintable(s: string) {

@@ -34,33 +34,45 @@ export function SkeletonRows({ label, rows = SKELETON_ROWS, row, className }: Sk
   );
 }
 
-/** A list's loading state: rows of an icon, two lines of text and a trailing badge or switch. */
+/** A list's loading state: rows of a leading tile, two lines of text and what trails them. */
 export function ListSkeleton({
   label,
   rows = SKELETON_ROWS,
+  className = 'divide-y divide-line-subtle',
+  rowClassName = 'gap-3 px-5 py-4',
   iconClassName = 'size-10 rounded-lg',
+  lineClassNames = ['h-4 w-2/5', 'mt-2 h-3.5 w-3/5'],
   trailingClassName = 'h-5 w-16 rounded-full',
-  className,
 }: {
   label: string;
   rows?: number;
-  iconClassName?: string;
-  trailingClassName?: string;
+  /** The list's rules and frame: a rule between rows unless told. */
   className?: string;
+  /** A row's gap and padding. */
+  rowClassName?: string;
+  /** The leading tile: an icon, a photo, an avatar. */
+  iconClassName?: string;
+  /** The two lines of text, a name and what is known of it, with the space between them. */
+  lineClassNames?: [string, string];
+  /** What trails the text: a badge, a switch, a button, or several of them. */
+  trailingClassName?: string | string[];
 }) {
   return (
     <SkeletonRows
       label={label}
       rows={rows}
-      className={cn('divide-y divide-line-subtle', className)}
+      className={className}
       row={() => (
-        <div className="flex items-center gap-3 px-5 py-4">
-          <Skeleton className={iconClassName} />
-          <div className="flex-1 space-y-2">
-            <Skeleton className="h-4 w-2/5" />
-            <Skeleton className="h-3.5 w-3/5" />
+        <div className={cn('flex items-center', rowClassName)}>
+          {iconClassName && <Skeleton className={iconClassName} />}
+          <div className="flex-1">
+            {lineClassNames.map((line, i) => (
+              <Skeleton key={i} className={line} />
+            ))}
           </div>
-          <Skeleton className={trailingClassName} />
+          {[trailingClassName].flat().map((trailing, i) => (
+            <Skeleton key={i} className={trailing} />
+          ))}
         </div>
       )}
     />

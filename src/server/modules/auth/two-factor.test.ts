@@ -1,21 +1,15 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
 import * as OTPAuth from 'otpauth';
 import { TWO_FACTOR_MESSAGES } from '../../../contract';
 import { platformLog, twoFactorChallenges, twoFactorRecoveryCodes, users } from '../../db/schema';
-import { Client, type TestApp } from '../../test/harness';
-import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
-import { testWorkers } from '../../test/notification-workers';
+import { Client } from '../../test/harness';
+import { mailTestApp } from '../../test/smtp';
 import { resetTwoFactor } from '../super-admin/two-factor-reset';
 
-let t: TestApp;
-let smtp: TestSmtp;
-const workers = testWorkers();
-beforeAll(async () => {
-  ({ t, smtp } = await createTestAppWithSmtp());
-  // Its emails go through the outbox (decision 054): a worker sends them, as in production.
-  workers.start(t);
-});
+const { t, smtp, workers } = await mailTestApp();
+// Its emails go through the outbox (decision 054): a worker sends them, as in production.
+workers.start(t);
 
 /** A registered account whose address is verified (two-factor set-up waits for it). */
 async function registerVerified(c: Client) {

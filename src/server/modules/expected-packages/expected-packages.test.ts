@@ -46,6 +46,10 @@ async function create(c: Client, url: string, body: object) {
   return res.json<{ id: string }>();
 }
 
+/** A parcel with the UPS number logged for the recipient, who the clerk says was found by `recipientSource`. */
+const logUps = (c: Client, recipientId: string, recipientSource?: 'label' | 'expected' | 'portal') =>
+  c.post('/api/mail-items', { type: 'Package', trackingNumber: UPS, recipientId, recipientSource });
+
 /** The refusal a call ends with: its status and message. */
 async function refusal(call: Promise<unknown>) {
   try {
@@ -249,12 +253,7 @@ describe('intake of an expected package: the number never outranks the label or 
   it('the label’s recipient stays when someone else expects the number; the timeline says the label chose', async () => {
     const { member, amara, ben } = await desk();
     await service.add(amara.caller, { trackingNumber: UPS });
-    const res = await member.post('/api/mail-items', {
-      type: 'Package',
-      trackingNumber: UPS,
-      recipientId: ben.id,
-      recipientSource: 'label',
-    });
+    const res = await logUps(member, ben.id, 'label');
     expect(res.statusCode, res.body).toBe(201);
     const item = res.json<Item>();
     expect(item).toMatchObject({ recipientId: ben.id, expectedPackageId: null });
@@ -265,12 +264,7 @@ describe('intake of an expected package: the number never outranks the label or 
   it('the expecter the clerk chose: the item is expected, the expectation matched, the timeline says so, they are told', async () => {
     const { member, amara } = await desk();
     const [expected] = await service.add(amara.caller, { trackingNumber: UPS });
-    const res = await member.post('/api/mail-items', {
-      type: 'Package',
-      trackingNumber: UPS,
-      recipientId: amara.id,
-      recipientSource: 'expected',
-    });
+    const res = await logUps(member, amara.id, 'expected');
     expect(res.statusCode, res.body).toBe(201);
     const item = res.json<Item & { recipient: { id: string } }>();
     expect(item).toMatchObject({ recipientId: amara.id, expectedPackageId: expected!.id, recipient: { id: amara.id } });
@@ -281,12 +275,7 @@ describe('intake of an expected package: the number never outranks the label or 
     expect(await jobsOf(item.id)).toEqual([{ event: 'mail_item.created', recipient_id: amara.id }]);
 
     // Matched once: the next parcel with the number is not expected, and the list shows it arrived.
-    const again = await member.post('/api/mail-items', {
-      type: 'Package',
-      trackingNumber: UPS,
-      recipientId: amara.id,
-      recipientSource: 'expected',
-    });
+    const again = await logUps(member, amara.id, 'expected');
     expect(again.json<Item>()).toMatchObject({ recipientId: amara.id, expectedPackageId: null });
     // A record never says what nobody entered: she no longer expects it, so the clerk chose.
     expect((await historyOf(member, again.json<Item>().id))[0]!.notes).toBe(`Recipient ${RECIPIENT_CHOSEN.clerk}`);
@@ -297,12 +286,7 @@ describe('intake of an expected package: the number never outranks the label or 
   it('"expected" said for someone who does not expect the number is recorded as the clerk’s choice', async () => {
     const { member, amara, ben } = await desk();
     await service.add(amara.caller, { trackingNumber: UPS });
-    const res = await member.post('/api/mail-items', {
-      type: 'Package',
-      trackingNumber: UPS,
-      recipientId: ben.id,
-      recipientSource: 'expected',
-    });
+    const res = await logUps(member, ben.id, 'expected');
     expect(res.json<Item>()).toMatchObject({ recipientId: ben.id, expectedPackageId: null });
     expect((await historyOf(member, res.json<Item>().id))[0]!.notes).toBe(`Recipient ${RECIPIENT_CHOSEN.clerk}`);
   });
@@ -311,7 +295,7 @@ describe('intake of an expected package: the number never outranks the label or 
     const { member, amara, ben } = await desk();
     await service.add(amara.caller, { trackingNumber: UPS });
     const [bens] = await service.add(ben.caller, { trackingNumber: UPS });
-    const res = await member.post('/api/mail-items', { type: 'Package', trackingNumber: UPS, recipientId: ben.id });
+    const res = await logUps(member, ben.id);
     expect(res.json<Item>()).toMatchObject({ recipientId: ben.id, expectedPackageId: bens!.id });
     expect((await historyOf(member, res.json<Item>().id))[0]!.notes).toBe(
       `Recipient ${RECIPIENT_CHOSEN.clerk}; they had registered this tracking number`,
@@ -320,12 +304,7 @@ describe('intake of an expected package: the number never outranks the label or 
     expect(rows.find((r) => r.recipientId === amara.id)!.matchedAt).toBeNull();
     expect(rows.find((r) => r.recipientId === ben.id)!.matchedItemId).toBe(res.json<Item>().id);
 
-    const byLabel = await member.post('/api/mail-items', {
-      type: 'Package',
-      trackingNumber: UPS,
-      recipientId: amara.id,
-      recipientSource: 'label',
-    });
+    const byLabel = await logUps(member, amara.id, 'label');
     expect(byLabel.json<Item>().expectedPackageId).not.toBeNull();
     expect((await historyOf(member, byLabel.json<Item>().id))[0]!.notes).toBe(
       `Recipient ${RECIPIENT_CHOSEN.label}; they had registered this tracking number`,
@@ -334,12 +313,7 @@ describe('intake of an expected package: the number never outranks the label or 
 
   it('a recipient source that is not label, expected or clerk is a 400 that logs nothing', async () => {
     const { member, amara } = await desk();
-    const res = await member.post('/api/mail-items', {
-      type: 'Package',
-      trackingNumber: UPS,
-      recipientId: amara.id,
-      recipientSource: 'portal',
-    });
+    const res = await logUps(member, amara.id, 'portal');
     expect(res.statusCode).toBe(400);
     expect(res.body).toContain('Recipient source must be label, expected or clerk');
   });
@@ -348,11 +322,7 @@ describe('intake of an expected package: the number never outranks the label or 
     const { member, amara } = await desk();
     const other = await desk('Elsewhere');
     await service.add(amara.caller, { trackingNumber: UPS });
-    const res = await member.post('/api/mail-items', {
-      type: 'Package',
-      trackingNumber: UPS,
-      recipientId: other.amara.id,
-    });
+    const res = await logUps(member, other.amara.id);
     expect(res.statusCode).toBe(404);
     const [row] = await rowsOf(amara.caller.organizationId);
     expect(row!.matchedAt).toBeNull();
@@ -362,12 +332,7 @@ describe('intake of an expected package: the number never outranks the label or 
     const one = await desk('One');
     const two = await desk('Two');
     await service.add(two.amara.caller, { trackingNumber: UPS });
-    const res = await one.member.post('/api/mail-items', {
-      type: 'Package',
-      trackingNumber: UPS,
-      recipientId: one.amara.id,
-      recipientSource: 'expected',
-    });
+    const res = await logUps(one.member, one.amara.id, 'expected');
     expect(res.json<Item>()).toMatchObject({ recipientId: one.amara.id, expectedPackageId: null });
   });
 });

@@ -1,13 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COLLECTOR_NOT_RECORDED, HISTORY_CSV_COLUMNS } from '../../../contract';
 import { and } from 'drizzle-orm';
 import { mailItemHistory, mailItems, notificationJobs, organizations } from '../../db/schema';
-import { RECIPIENT_SESSION_COOKIE } from '../../plugins/recipient-session';
 import { handedOver } from '../../test/hand-over';
-import { Client, type TestApp } from '../../test/harness';
-import { testWorkers } from '../../test/notification-workers';
-import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
+import { Client } from '../../test/harness';
+import { signedInToRecipientPage } from '../../test/recipient-page';
+import { mailTestApp } from '../../test/smtp';
 
 /**
  * Issue 41 item 6 (decision 048): Edit -> Status -> Delivered recorded no collector and no proof,
@@ -17,13 +16,7 @@ import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
  * the test writes as that edit wrote them (the row, its history row and its event).
  */
 
-let smtp: TestSmtp;
-let t: TestApp;
-beforeAll(async () => {
-  ({ t, smtp } = await createTestAppWithSmtp());
-});
-const workers = testWorkers();
-const drain = () => workers.drain(t);
+const { t, smtp, drain } = await mailTestApp();
 const unique = () => crypto.randomUUID().slice(0, 8);
 
 type Item = { id: string; status: string; collectorName: string | null; handoverId: string | null; revision: number };
@@ -134,34 +127,8 @@ describe('a delivered item without a recorded collector', () => {
   it("answers the recipient's page with no collector for it", async () => {
     const { email, item } = await deliveredByStatusChange();
     // The recipient signs in to their page through an emailed link (decision 032).
-    const before = smtp.received.length;
-    const remoteAddress = '198.51.100.77';
-    const asked = await t.app.inject({
-      method: 'POST',
-      url: '/api/portal/links',
-      remoteAddress,
-      payload: { address: email },
-    });
-    expect(asked.statusCode, asked.body).toBe(202);
-    await t.app.portalLinksSent();
-    // The links are in the outbox: the worker sends them (decision 054).
-    await workers.drain(t);
-    const mail = smtp.received.slice(before).find((m) => m.to.includes(email));
-    const token = /\/my\/open#token=([\w-]+)/.exec(mail!.text)![1]!;
-    const session = await t.app.inject({
-      method: 'POST',
-      url: '/api/portal/session',
-      remoteAddress,
-      payload: { token },
-    });
-    expect(session.statusCode, session.body).toBe(200);
-    const cookie = session.cookies.find((c) => c.name === RECIPIENT_SESSION_COOKIE)!;
-    const past = await t.app.inject({
-      method: 'GET',
-      url: '/api/portal/items?state=past',
-      remoteAddress,
-      headers: { cookie: `${RECIPIENT_SESSION_COOKIE}=${cookie.value}` },
-    });
+    const page = await signedInToRecipientPage(t, smtp, email, { remoteAddress: '198.51.100.77', send: drain });
+    const past = await page('GET', '/api/portal/items?state=past');
     expect(past.statusCode, past.body).toBe(200);
     const found = past.json<{ items: Array<{ id: string; collectorName: string | null }> }>().items;
     expect(found.find((i) => i.id === item.id)).toMatchObject({ collectorName: null });

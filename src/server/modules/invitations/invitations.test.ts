@@ -12,19 +12,12 @@ import {
 } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
 import { Client, createTestApp, joinAs, newAccount, type TestApp } from '../../test/harness';
-import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
-import { testWorkers } from '../../test/notification-workers';
+import { mailTestApp } from '../../test/smtp';
 import { INVITATIONS_PER_HOUR, RESENDS_PER_HOUR, TOO_MANY_INVITATIONS } from './invitations.service';
 
-let t: TestApp;
-let smtp: TestSmtp;
-
-const workers = testWorkers();
-beforeAll(async () => {
-  ({ t, smtp } = await createTestAppWithSmtp());
-  // Its emails go through the outbox (decision 054): a worker sends them, as in production.
-  workers.start(t);
-});
+const { t, smtp, workers } = await mailTestApp();
+// Its emails go through the outbox (decision 054): a worker sends them, as in production.
+workers.start(t);
 
 const DAY = 86_400_000;
 

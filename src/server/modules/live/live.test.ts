@@ -5,6 +5,7 @@ import {
   Client,
   createSecondInstance,
   createTestApp,
+  deskWithRecipient as deskOn,
   joinAs,
   signUpWithOrganization,
   type TestApp,
@@ -131,13 +132,7 @@ beforeAll(async () => {
 
 const onB = (client: Client) => client.on(b);
 
-async function deskWithRecipient(name = 'Harbor View') {
-  const { client: admin, org } = await signUpWithOrganization(a, name);
-  const recipient = (await admin.post('/api/recipients', { firstName: 'Ada', lastName: 'Byron' })).json<{
-    id: string;
-  }>();
-  return { admin, org, recipient };
-}
+const deskWithRecipient = (name = 'Harbor View') => deskOn(a, name);
 
 describe('GET /api/events', () => {
   it('answers an event stream that starts with ready, for a member of the organization', async () => {

@@ -139,17 +139,12 @@ describe('Idempotency-Key on intake', () => {
     // The probe (issue 41 item 14): a second member replayed the first member's key and got the
     // first member's reply (the item they logged, its recipient's name, email and phone).
     const { admin, member, org, amara } = await desk();
-    const first = await member.post(
-      '/api/mail-items',
-      { type: 'package', recipientId: amara.id, sender: 'Acme' },
-      withKey('shared'),
-    );
+    /** The same request under the same key, by whichever member sends it. */
+    const shared = (c: Client) =>
+      c.post('/api/mail-items', { type: 'package', recipientId: amara.id, sender: 'Acme' }, withKey('shared'));
+    const first = await shared(member);
     expect(first.statusCode, first.body).toBe(201);
-    const other = await admin.post(
-      '/api/mail-items',
-      { type: 'package', recipientId: amara.id, sender: 'Acme' },
-      withKey('shared'),
-    );
+    const other = await shared(admin);
     expect(other.statusCode, other.body).toBe(201);
     expect(other.headers['idempotent-replayed']).toBeUndefined();
     expect(other.json<Item>().id).not.toBe(first.json<Item>().id);
@@ -163,11 +158,7 @@ describe('Idempotency-Key on intake', () => {
     );
     expect(sameKeyOtherBody.statusCode, sameKeyOtherBody.body).toBe(201);
     // Each member's own repeat is still replayed.
-    const again = await member.post(
-      '/api/mail-items',
-      { type: 'package', recipientId: amara.id, sender: 'Acme' },
-      withKey('shared'),
-    );
+    const again = await shared(member);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json<Item>().id).toBe(first.json<Item>().id);
     expect(await written(org.id)).toMatchObject({ items: 4, keys: 4 });

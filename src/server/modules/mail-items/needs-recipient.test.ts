@@ -1,23 +1,16 @@
 import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MailItem, MailItemHistoryEntry, NeedsRecipientItem } from '../../../contract';
 import { mailroomLocations, mailrooms, notificationJobs } from '../../db/schema';
-import { Client, joinAs, type TestApp } from '../../test/harness';
-import { testWorkers } from '../../test/notification-workers';
-import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
+import { Client, joinAs } from '../../test/harness';
+import { mailTestApp } from '../../test/smtp';
 import { scanReminders } from '../notifications/reminders';
 import { signaturePng } from '../../test/hand-over';
 
 /** Items logged without a recipient, and their resolution (decision 041). */
 
-let smtp: TestSmtp;
-let t: TestApp;
-beforeAll(async () => {
-  ({ t, smtp } = await createTestAppWithSmtp());
-});
-const workers = testWorkers();
-const drain = () => workers.drain(t);
+const { t, smtp, drain } = await mailTestApp();
 
 /** An organization with an admin, a member, a recipient with an inbox and a shelf. */
 async function desk() {

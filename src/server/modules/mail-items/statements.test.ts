@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, type Database } from '../../db/client';
-import { appRoleFor } from '../../db/row-level-security';
+import { describe, expect, it } from 'vitest';
 import { withTenants } from '../../db/tenant-scope';
-import { createTestApp, type TestApp } from '../../test/harness';
+import { createTestApp } from '../../test/harness';
+import { oneConnection } from '../../test/plans';
 import { dashboardRepository } from '../dashboard/dashboard.repository';
 import { pickupCodesRepository } from '../pickups/pickup-codes.repository';
 import { LOOKUP_MAX_ITEMS } from '../pickups/pickups.service';
@@ -58,14 +57,8 @@ function renders(name: string, what: string, text: string) {
   rendered.set(name, fileText(what, text));
 }
 
-let t: TestApp;
-let one: Database; // one connection, so that its prepared statements can be read back
-
-beforeAll(async () => {
-  t = await createTestApp();
-  one = connectDatabase(t.url, 1, { role: await appRoleFor(t.url) });
-});
-afterAll(() => one.close());
+// one connection, so that its prepared statements can be read back
+const one = await oneConnection(await createTestApp());
 
 const organizationId = randomUUID();
 const inScope = <T>(work: () => Promise<T>) => withTenants([organizationId], work);

@@ -2,23 +2,16 @@ import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatPickupCode } from '../../../contract';
 import { recipients } from '../../db/schema';
-import { Client, type TestApp } from '../../test/harness';
-import { testWorkers } from '../../test/notification-workers';
-import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
+import { Client } from '../../test/harness';
+import { mailTestApp } from '../../test/smtp';
 import { renderSms, type MessageContext } from './messages';
 
 /** What the recipient is sent about their pickup code and their hand-over's proof (decision 031). */
 
-let smtp: TestSmtp;
-let t: TestApp;
-beforeAll(async () => {
-  ({ t, smtp } = await createTestAppWithSmtp());
-});
-const workers = testWorkers();
-const drain = () => workers.drain(t);
+const { t, smtp, drain } = await mailTestApp();
 
 /** The text of the QR attached under the pickup code's Content-ID, read by ZXing as a scanner would. */
 async function qrOf(raw: string): Promise<string | undefined> {

@@ -1,68 +1,17 @@
-import type { AddressInfo } from 'node:net';
 import { inArray, sql } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { notificationJobs } from '../../db/schema';
 import { PLATFORM_MESSAGE_EVENTS } from '../../lib/outbox';
-import { Client, createTestApp, type TestApp } from '../../test/harness';
-import { testWorkers } from '../../test/notification-workers';
+import { Client } from '../../test/harness';
+import { mailTestApp } from '../../test/smtp';
 
 /**
  * The platform's own messages (decision 054) ride the outbox: a mail server that refuses them
  * gets them again later (retried, not lost), and no row of the outbox ever holds a working link.
  */
 
-type Received = { to: string[]; text: string; subject: string };
-
-/** A real SMTP server on loopback that refuses every recipient with 451 (try later) while `refusing`. */
-async function flakySmtp() {
-  const received: Received[] = [];
-  const state = { refusing: true, refused: 0 };
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onRcptTo(_address, _session, callback) {
-      if (!state.refusing) return callback();
-      state.refused += 1;
-      callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
-    },
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (c: Buffer) => (raw += c.toString('utf8')));
-      stream.on('end', () => {
-        const text = raw
-          .replace(/=\r?\n/g, '')
-          .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-        received.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          subject: /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? '',
-          text,
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    received,
-    state,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-const workers = testWorkers();
-let smtp: Awaited<ReturnType<typeof flakySmtp>>;
-let t: TestApp;
-beforeAll(async () => {
-  smtp = await flakySmtp();
-  t = await createTestApp({ SMTP_URL: smtp.url, APP_URL: 'http://pigeonhole.test' });
-});
-afterAll(async () => {
-  await smtp?.close();
-});
+// A mail server that refuses every recipient (451, try later) until the test says otherwise.
+const { t, smtp, workers } = await mailTestApp({}, { refusing: true });
 
 const unique = () => crypto.randomUUID().slice(0, 8);
 

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, type Database } from '../../db/client';
-import { appRoleFor } from '../../db/row-level-security';
-import { createTestApp, type TestApp } from '../../test/harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../../test/harness';
+import { explained, oneConnection, type PlanNode } from '../../test/plans';
 import { portalRepository } from './portal.repository';
 
 /**
@@ -13,15 +12,13 @@ import { portalRepository } from './portal.repository';
  * regexp_replace(phone, …) out of the plan: hence stored columns).
  */
 
-let t: TestApp;
-let one: Database;
+const t = await createTestApp();
+const one = await oneConnection(t);
 
 const ORGANIZATIONS = 20;
 const PER_ORGANIZATION = 1_000;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  one = connectDatabase(t.url, 1, { role: await appRoleFor(t.url) });
   // this file's own database: nothing analyses it until the test says so
   await t.asOwner(`alter table recipients set (autovacuum_enabled = false)`);
   await t.asOwner(`
@@ -33,40 +30,15 @@ beforeAll(async () => {
            g % 50 <> 0
     from organizations o, generate_series(1, ${PER_ORGANIZATION}) g`);
 });
-afterAll(() => one.close());
 
-type PlanNode = {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Actual Rows': number;
-  Plans?: PlanNode[];
-};
-const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
-
-/** The lookup's rows, and the plan of the statement it sent, run again under EXPLAIN ANALYZE as the app's role. */
+/** The lookup's rows, and the scans of recipients in the plan of the statement it sent, as the app's role. */
 async function lookup(address: string) {
-  const sent: { text: string; values?: unknown[] }[] = [];
-  const query = one.pool.query.bind(one.pool);
-  one.pool.query = ((config: { text: string; values?: unknown[] }, ...rest: unknown[]) => {
-    if (typeof config === 'object' && config.text) {
-      sent.push({ text: config.text, values: config.values ?? (rest[0] as unknown[] | undefined) });
-    }
-    return (query as (...a: unknown[]) => unknown)(config, ...rest);
-  }) as typeof one.pool.query;
-  let rows: Awaited<ReturnType<typeof portalRepository.recipientsByAddress>>;
-  try {
-    rows = await portalRepository.recipientsByAddress(one.db, address);
-  } finally {
-    one.pool.query = query;
-  }
-  const statement = sent.find((s) => s.text.includes('"recipients"'))!;
-  const { rows: explained } = await one.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-    `explain (analyze, format json) ${statement.text}`,
-    statement.values,
+  const { answer, plan } = await explained(
+    one,
+    (db) => portalRepository.recipientsByAddress(db, address),
+    '"recipients"',
   );
-  const plan = nodes(explained[0]!['QUERY PLAN'][0].Plan);
-  return { rows, recipientScans: plan.filter((n) => n['Relation Name'] === 'recipients') };
+  return { rows: answer, recipientScans: plan.filter((n) => n['Relation Name'] === 'recipients') };
 }
 
 const expectIndexRead = (scans: PlanNode[], index: string) => {

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { ERASE_CONFIRM_MESSAGE } from '../../../contract';
@@ -12,24 +12,26 @@ import {
   photos,
   recipients,
 } from '../../db/schema';
-import { Client, joinAs, type TestApp } from '../../test/harness';
-import { testWorkers } from '../../test/notification-workers';
-import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
+import { Client, joinAs } from '../../test/harness';
+import { mailTestApp } from '../../test/smtp';
 import { uniqueTrackingNumber } from '../../test/tracking-numbers';
 import { escapeHtml } from '../notifications/messages';
 import { ERASED_TEXT, ERASURE_SKIP_REASON, mentionPatterns, mentionValues } from './personal-data';
 import { handedOver } from '../../test/hand-over';
+import { signedInToRecipientPage } from '../../test/recipient-page';
 
-let smtp: TestSmtp;
-let t: TestApp;
-beforeAll(async () => {
-  // A platform SMTP server: the arrival email of an intake really goes out (and is recorded).
-  ({ t, smtp } = await createTestAppWithSmtp());
-});
-const workers = testWorkers();
+// A platform SMTP server: the arrival email of an intake really goes out (and is recorded).
+const { t, smtp, drain } = await mailTestApp();
 
-/** Sends every message that is due, as the worker does in production, then stops. */
-const drain = () => workers.drain(t);
+/** What an erased recipient's row says in place of the person. */
+const ERASED_PERSON = {
+  firstName: 'Erased',
+  lastName: 'recipient',
+  email: null,
+  phone: null,
+  unit: null,
+  department: null,
+};
 
 let seq = 0;
 /**
@@ -95,6 +97,16 @@ async function logItem(c: Client, body: Record<string, unknown>) {
   const res = await c.post('/api/mail-items', { type: 'package', ...body });
   expect(res.statusCode, res.body).toBe(201);
   return res.json<ItemJson>();
+}
+
+/** The notes of an item of a new recipient with `details`, as stored once the recipient is erased. */
+async function notesAfterErasure(details: Record<string, unknown>, notes: string) {
+  const { admin } = await orgWithMember();
+  const r = await addRecipient(admin, details);
+  const item = await logItem(admin, { recipientId: r.id, notes });
+  expect((await admin.post(`/api/recipients/${r.id}/erase`, { confirm: true })).statusCode).toBe(200);
+  const [row] = await t.db.select({ notes: mailItems.notes }).from(mailItems).where(eq(mailItems.id, item.id));
+  return row!.notes;
 }
 
 /**
@@ -281,41 +293,25 @@ async function copiesOf(values: string[]): Promise<string[]> {
 
 /** A browser on the recipient's page from its own address: it keeps the page's cookie. */
 async function signedInToPage(email: string) {
-  const remoteAddress = `192.0.2.${(seq % 250) + 1}`;
-  const before = smtp.received.length;
-  const asked = await t.app.inject({
-    method: 'POST',
-    url: '/api/portal/links',
-    remoteAddress,
-    payload: { address: email },
-  });
-  expect(asked.statusCode, asked.body).toBe(202);
-  await t.app.portalLinksSent();
   // The link is in the outbox (decision 054): the worker sends it, and only it; the file's other
   // messages stay as their tests left them (waiting ones are what an erasure cancels).
   const held = sql`status = 'queued' and event <> 'portal.link_requested'`;
-  await t.db.execute(
-    sql`update notification_jobs set next_attempt_at = next_attempt_at + interval '1000 years' where ${held}`,
-  );
-  try {
-    await drain();
-  } finally {
+  const sendTheLinkOnly = async () => {
     await t.db.execute(
-      sql`update notification_jobs set next_attempt_at = next_attempt_at - interval '1000 years' where ${held}`,
+      sql`update notification_jobs set next_attempt_at = next_attempt_at + interval '1000 years' where ${held}`,
     );
-  }
-  const mail = smtp.received.slice(before).find((m) => m.to.includes(email));
-  const token = /\/my\/open#token=([\w-]+)/.exec(mail!.text)![1]!;
-  const opened = await t.app.inject({
-    method: 'POST',
-    url: '/api/portal/session',
-    remoteAddress,
-    payload: { token },
+    try {
+      await drain();
+    } finally {
+      await t.db.execute(
+        sql`update notification_jobs set next_attempt_at = next_attempt_at - interval '1000 years' where ${held}`,
+      );
+    }
+  };
+  return signedInToRecipientPage(t, smtp, email, {
+    remoteAddress: `192.0.2.${(seq % 250) + 1}`,
+    send: sendTheLinkOnly,
   });
-  expect(opened.statusCode, opened.body).toBe(200);
-  const cookie = opened.cookies.find((c) => c.value)!;
-  return (method: 'GET' | 'POST', url: string, payload?: object) =>
-    t.app.inject({ method, url, remoteAddress, headers: { cookie: `${cookie.name}=${cookie.value}` }, payload });
 }
 
 const piiOf = (p: Person) => [p.firstName, p.lastName, p.email, p.phone, p.unit, p.department];
@@ -525,12 +521,7 @@ describe('POST /api/recipients/:id/erase', () => {
     const body = res.json<{ recipient: Record<string, unknown>; counts: Record<string, number> }>();
     expect(body.recipient).toMatchObject({
       id: recipient.id,
-      firstName: 'Erased',
-      lastName: 'recipient',
-      email: null,
-      phone: null,
-      unit: null,
-      department: null,
+      ...ERASED_PERSON,
       recipientType: 'resident',
       isActive: false,
     });
@@ -704,15 +695,11 @@ describe('POST /api/recipients/:id/erase', () => {
   });
 
   it('leaves words that merely contain a short name alone', async () => {
-    const { admin } = await orgWithMember();
-    const r = await addRecipient(admin, { firstName: 'Li', lastName: 'Wei', email: 'li.wei@example.com' });
-    const item = await logItem(admin, {
-      recipientId: r.id,
-      notes: 'Li asked to leave it at the Lighthouse desk; Wei or LI may collect',
-    });
-    expect((await admin.post(`/api/recipients/${r.id}/erase`, { confirm: true })).statusCode).toBe(200);
-    const [row] = await t.db.select().from(mailItems).where(eq(mailItems.id, item.id));
-    expect(row!.notes).toBe(
+    const notes = await notesAfterErasure(
+      { firstName: 'Li', lastName: 'Wei', email: 'li.wei@example.com' },
+      'Li asked to leave it at the Lighthouse desk; Wei or LI may collect',
+    );
+    expect(notes).toBe(
       `${ERASED_TEXT} asked to leave it at the Lighthouse desk; ${ERASED_TEXT} or ${ERASED_TEXT} may collect`,
     );
   });
@@ -1259,14 +1246,7 @@ describe('POST /api/recipients/:id/erase: other people’s lists of proxies and 
       replies.push(again.json<Record<string, unknown>>());
     }
     const [intake, notified, neighbours] = replies;
-    const standIn = {
-      firstName: 'Erased',
-      lastName: 'recipient',
-      email: null,
-      phone: null,
-      unit: null,
-      department: null,
-    };
+    const standIn = ERASED_PERSON;
     expect(intake).toMatchObject({
       recipient: { id: recipient.id, ...standIn },
       description: `Box for ${ERASED_TEXT}`,
@@ -1439,16 +1419,10 @@ describe('sql', () => {
   });
 
   it('keeps a regular expression special character in a name literal', async () => {
-    const { admin } = await orgWithMember();
-    const r = await addRecipient(admin, { firstName: 'A.J. (Jr)', lastName: "O'Brien+Co", phone: '+1 (503) 555-0101' });
-    const item = await logItem(admin, {
-      recipientId: r.id,
-      notes: "A.J. (Jr) O'Brien+Co, tel +1 (503) 555-0101; not AxJx or OxBrien",
-    });
-    expect((await admin.post(`/api/recipients/${r.id}/erase`, { confirm: true })).statusCode).toBe(200);
-    const [row] = await t.db
-      .execute<{ notes: string }>(sql`select notes from mail_items where id = ${item.id}`)
-      .then((q) => q.rows);
-    expect(row!.notes).toBe(`${ERASED_TEXT}, tel ${ERASED_TEXT}; not AxJx or OxBrien`);
+    const notes = await notesAfterErasure(
+      { firstName: 'A.J. (Jr)', lastName: "O'Brien+Co", phone: '+1 (503) 555-0101' },
+      "A.J. (Jr) O'Brien+Co, tel +1 (503) 555-0101; not AxJx or OxBrien",
+    );
+    expect(notes).toBe(`${ERASED_TEXT}, tel ${ERASED_TEXT}; not AxJx or OxBrien`);
   });
 });

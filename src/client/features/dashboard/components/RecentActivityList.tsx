@@ -4,7 +4,7 @@ import { EmptyState, EmptyStateLink } from '@/components/EmptyState';
 import { ListState } from '@/components/ListState';
 import { IconTile } from '@/components/IconTile';
 import { MailStatusBadge } from '@/components/StatusBadge';
-import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
+import { ListSkeleton } from '@/components/ui/skeleton';
 import { formatDateTime, humanize, relativeTime } from '@/lib/format';
 import { RECENT_ACTIVITY_LIMIT } from '../api/recentActivity';
 
@@ -47,20 +47,11 @@ export function RecentActivityList({ items, isLoading }: RecentActivityListProps
       data={items}
       isPending={isLoading}
       skeleton={
-        <SkeletonRows
+        <ListSkeleton
           label="Loading recent activity"
           rows={RECENT_ACTIVITY_LIMIT}
-          className="divide-y divide-line-subtle"
-          row={() => (
-            <div className="flex items-center gap-3 py-3.5 sm:gap-4">
-              <Skeleton className="hidden size-10 rounded-lg sm:block" />
-              <div className="flex-1 space-y-2">
-                <Skeleton className="h-4 w-2/5" />
-                <Skeleton className="h-3.5 w-3/5" />
-              </div>
-              <Skeleton className="h-5 w-16 rounded-full" />
-            </div>
-          )}
+          rowClassName="gap-3 py-3.5 sm:gap-4"
+          iconClassName="hidden size-10 rounded-lg sm:block"
         />
       }
       empty={

@@ -5,7 +5,7 @@ import { ListState } from '@/components/ListState';
 import { useListPage } from '@/lib/useListPage';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
+import { ListSkeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { ExpectedBadge, HeldBadge, MailStatusBadge, OverdueBadge } from '@/components/StatusBadge';
 import { Pager } from '@/components/Pager';
@@ -205,21 +205,13 @@ export function PendingPickupsTable({ organizationId }: { organizationId: string
           data={list.data?.items}
           isPending={list.isPending}
           skeleton={
-            <SkeletonRows
+            <ListSkeleton
               label="Loading pending pickups"
               className="divide-y divide-line-subtle border-t border-line-subtle"
-              row={() => (
-                <div className="flex items-center gap-4 px-5 py-3.5">
-                  <Skeleton className="size-9 rounded-lg" />
-                  <div className="flex-1 space-y-2">
-                    <Skeleton className="h-4 w-2/5" />
-                    <Skeleton className="h-3.5 w-1/4" />
-                  </div>
-                  <Skeleton className="hidden h-4 w-24 md:block" />
-                  <Skeleton className="h-5 w-16 rounded-full" />
-                  <Skeleton className="hidden h-8 w-24 sm:block" />
-                </div>
-              )}
+              rowClassName="gap-4 px-5 py-3.5"
+              iconClassName="size-9 rounded-lg"
+              lineClassNames={['h-4 w-2/5', 'mt-2 h-3.5 w-1/4']}
+              trailingClassName={['hidden h-4 w-24 md:block', 'h-5 w-16 rounded-full', 'hidden h-8 w-24 sm:block']}
             />
           }
           empty={

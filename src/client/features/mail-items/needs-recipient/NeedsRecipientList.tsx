@@ -6,7 +6,7 @@ import { ListState } from '@/components/ListState';
 import { Pager } from '@/components/Pager';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
+import { ListSkeleton } from '@/components/ui/skeleton';
 import { displayName, formatDateTime, relativeTime } from '@/lib/format';
 import { useListPage } from '@/lib/useListPage';
 import { useErrorToast } from '@/lib/useErrorToast';
@@ -98,19 +98,13 @@ export function NeedsRecipientList({ organizationId }: { organizationId: string 
           data={list.data?.items}
           isPending={list.isPending}
           skeleton={
-            <SkeletonRows
+            <ListSkeleton
               label="Loading the items that need a recipient"
               className="divide-y divide-line-subtle border-t border-line-subtle"
-              row={() => (
-                <div className="flex items-center gap-4 px-6 py-3">
-                  <Skeleton className="size-16 rounded-md" />
-                  <div className="flex-1 space-y-2">
-                    <Skeleton className="h-4 w-2/5" />
-                    <Skeleton className="h-3.5 w-1/4" />
-                  </div>
-                  <Skeleton className="h-8 w-36" />
-                </div>
-              )}
+              rowClassName="gap-4 px-6 py-3"
+              iconClassName="size-16 rounded-md"
+              lineClassNames={['h-4 w-2/5', 'mt-2 h-3.5 w-1/4']}
+              trailingClassName="h-8 w-36"
             />
           }
           empty={

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { TitledCard } from '@/components/ListCard';
 
 interface SettingsCardProps {
   title: string;
@@ -10,14 +10,6 @@ interface SettingsCardProps {
 }
 
 /** One card of the settings screens: its title, a line saying what it holds, then its content. */
-export function SettingsCard({ title, description, contentClassName, children }: SettingsCardProps) {
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle>{title}</CardTitle>
-        <CardDescription>{description}</CardDescription>
-      </CardHeader>
-      <CardContent className={contentClassName}>{children}</CardContent>
-    </Card>
-  );
+export function SettingsCard(props: SettingsCardProps) {
+  return <TitledCard {...props} />;
 }

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { EmptyState } from '@/components/EmptyState';
 import { ListState } from '@/components/ListState';
 import { Pager } from '@/components/Pager';
-import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
+import { ListSkeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableHeader, TableRow } from '@/components/ui/table';
 import { PLATFORM_PAGE_SIZE } from '../api/platform';
 
@@ -57,19 +57,12 @@ export function PlatformListState<T>({
         isError={list.isError}
         error={{ title: `The ${label} could not be loaded`, onRetry: () => void list.refetch() }}
         skeleton={
-          <SkeletonRows
+          <ListSkeleton
             label={`Loading ${label}`}
-            className="divide-y divide-line-subtle"
-            row={() => (
-              <div className="flex items-center gap-4 px-5 py-4">
-                <Skeleton className="size-9 rounded-full" />
-                <div className="flex-1 space-y-1.5">
-                  <Skeleton className="h-4 w-1/3" />
-                  <Skeleton className="h-3 w-1/4" />
-                </div>
-                <Skeleton className="hidden h-5 w-20 rounded-full sm:block" />
-              </div>
-            )}
+            rowClassName="gap-4 px-5 py-4"
+            iconClassName="size-9 rounded-full"
+            lineClassNames={['h-4 w-1/3', 'mt-1.5 h-3 w-1/4']}
+            trailingClassName="hidden h-5 w-20 rounded-full sm:block"
           />
         }
         empty={

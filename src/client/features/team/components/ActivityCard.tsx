@@ -31,7 +31,7 @@ import { ListState } from '@/components/ListState';
 import { useListPage } from '@/lib/useListPage';
 
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
+import { ListSkeleton } from '@/components/ui/skeleton';
 import { Pager } from '@/components/Pager';
 import { formatDateTime, relativeTime } from '@/lib/format';
 import { AUDIT_PAGE_SIZE, useAuditLog } from '../api/auditLog';
@@ -91,18 +91,13 @@ export function ActivityCard({
         className: 'py-8',
       }}
       skeleton={
-        <SkeletonRows
+        <ListSkeleton
           label="Loading activity"
           className="space-y-4"
-          row={() => (
-            <div className="flex items-center gap-3">
-              <Skeleton className="size-8 rounded-full" />
-              <div className="flex-1 space-y-1.5">
-                <Skeleton className="h-4 w-3/4" />
-                <Skeleton className="h-3 w-24" />
-              </div>
-            </div>
-          )}
+          rowClassName="gap-3"
+          iconClassName="size-8 rounded-full"
+          lineClassNames={['h-4 w-3/4', 'mt-1.5 h-3 w-24']}
+          trailingClassName={[]}
         />
       }
       empty={

@@ -2,11 +2,11 @@ import type { Invitation } from '@contract';
 import { MailPlus, RotateCw, X } from 'lucide-react';
 import { useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
+import { ListCard } from '@/components/ListCard';
 import { ListState } from '@/components/ListState';
 import { Badge } from '@/components/ui/badge';
 import { DANGER_ACTION_CLASS } from '@/components/RowIconButton';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
@@ -154,29 +154,29 @@ export function InvitationsCard({
   );
 
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Pending invitations</CardTitle>
-        <CardDescription>Links expire after 7 days. Resend one to send a fresh link.</CardDescription>
-      </CardHeader>
-      <CardContent className="px-0 pb-2 sm:px-0 sm:pb-2">{body}</CardContent>
-
-      <ConfirmDialog
-        open={Boolean(revoking)}
-        onOpenChange={(open) => !open && setRevoking(null)}
-        title="Revoke invitation"
-        description="The invitation link stops working. You can invite the person again later."
-        confirmLabel="Revoke invitation"
-        pendingLabel="Revoking…"
-        pending={revoke.isPending}
-        onConfirm={confirmRevoke}
-      >
-        {revoking && (
-          <p className="text-sm text-fg-muted">
-            Invitation to <strong className="font-medium text-fg">{revoking.email}</strong> as {revoking.role}.
-          </p>
-        )}
-      </ConfirmDialog>
-    </Card>
+    <ListCard
+      title="Pending invitations"
+      description="Links expire after 7 days. Resend one to send a fresh link."
+      dialogs={
+        <ConfirmDialog
+          open={Boolean(revoking)}
+          onOpenChange={(open) => !open && setRevoking(null)}
+          title="Revoke invitation"
+          description="The invitation link stops working. You can invite the person again later."
+          confirmLabel="Revoke invitation"
+          pendingLabel="Revoking…"
+          pending={revoke.isPending}
+          onConfirm={confirmRevoke}
+        >
+          {revoking && (
+            <p className="text-sm text-fg-muted">
+              Invitation to <strong className="font-medium text-fg">{revoking.email}</strong> as {revoking.role}.
+            </p>
+          )}
+        </ConfirmDialog>
+      }
+    >
+      {body}
+    </ListCard>
   );
 }

@@ -6,7 +6,7 @@ import { DANGER_ACTION_CLASS } from '@/components/RowIconButton';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
+import { ListSkeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { toast } from '@/components/ui/use-toast';
 import { displayName, formatDate, initials } from '@/lib/format';
@@ -191,19 +191,13 @@ export function MembersCard({
         children: <p>Check your connection and try again.</p>,
       }}
       skeleton={
-        <SkeletonRows
+        <ListSkeleton
           label="Loading members"
           className="divide-y divide-line-subtle px-5 sm:px-6"
-          row={() => (
-            <div className="flex items-center gap-3 py-3">
-              <Skeleton className="size-9 rounded-full" />
-              <div className="flex-1 space-y-1.5">
-                <Skeleton className="h-4 w-40" />
-                <Skeleton className="h-3 w-56" />
-              </div>
-              <Skeleton className="h-8 w-28" />
-            </div>
-          )}
+          rowClassName="gap-3 py-3"
+          iconClassName="size-9 rounded-full"
+          lineClassNames={['h-4 w-40', 'mt-1.5 h-3 w-56']}
+          trailingClassName="h-8 w-28"
         />
       }
       // no empty state of its own: with no rows the table still shows its header
