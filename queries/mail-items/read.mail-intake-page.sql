@@ -32,8 +32,7 @@
     i."revision" as "revision",
     to_char(i."created_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "createdAt",
     to_char(i."updated_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "updatedAt",
-    (i."status" in ('pending', 'notified') and i."arrived_at" < now() - make_interval(hours => 72)
-    and (i."held_until" is null or i."held_until" <= now())) as "isOverdue",
+    (i."arrived_at" < now() - make_interval(hours => 72) and i."status" in ('pending', 'notified') and (i."held_until" is null or i."held_until" <= now())) as "isOverdue",
     case when r.id is null then null else (select row_to_json(o) from (select r."id" as "id",
     r."first_name" as "firstName",
     r."last_name" as "lastName",

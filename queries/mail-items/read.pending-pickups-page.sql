@@ -15,8 +15,7 @@
     case when i."photo_id" is null then null else '/api/photos/' || i."photo_id" end as "photoUrl",
     case when i."photo_id" is null then null else '/api/photos/' || i."photo_id" || '/thumbnail' end as "thumbnailUrl",
     to_char(i."held_until" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "heldUntil",
-    (i."status" in ('pending', 'notified') and i."arrived_at" < now() - make_interval(hours => 72)
-    and (i."held_until" is null or i."held_until" <= now())) as "isOverdue",
+    (i."arrived_at" < now() - make_interval(hours => 72) and i."status" in ('pending', 'notified') and (i."held_until" is null or i."held_until" <= now())) as "isOverdue",
     i."expected_package_id" as "expectedPackageId",
     i."revision" as "revision",
     case when r.id is null then null else (select row_to_json(o) from (select r."id" as "id",

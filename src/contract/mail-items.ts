@@ -6,6 +6,8 @@ import { Recipient } from './recipients';
 export const OVERDUE_HOURS = 72;
 /** Statuses after which an item no longer occupies its storage location. */
 export const HANDED_OVER_STATUSES = ['delivered', 'returned'] as const;
+/** Waiting to be collected: logged for a recipient, not yet handed over or returned. */
+export const WAITING_STATUSES = ['pending', 'notified'] as const;
 /**
  * What every reader (History, item details, receipt, export, the recipient's page) says of a
  * delivered item whose collector was not recorded (issue 41 item 6, decision 048): a status

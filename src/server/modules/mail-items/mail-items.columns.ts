@@ -2,7 +2,8 @@ import { getTableColumns, type Column } from 'drizzle-orm';
 import pg from 'pg';
 import { jsonObject, rowJson } from '../../db/json-reply';
 import type { z } from 'zod';
-import { CreateMailItemBody, MailItem, MailItemRecipient, MailItemSummary, OVERDUE_HOURS } from '../../../contract';
+import { CreateMailItemBody, MailItem, MailItemRecipient, MailItemSummary } from '../../../contract';
+import { overdueRowSql } from './overdue';
 import {
   mailItemHistory,
   mailItems,
@@ -356,8 +357,11 @@ const relationJson = (group: keyof typeof RELATIONS, keys?: readonly string[]) =
 const DERIVED_SQL: Record<DerivedKey, string> = {
   photoUrl: `case when i.${col.photoId} is null then null else '/api/photos/' || i.${col.photoId} end`,
   thumbnailUrl: `case when i.${col.photoId} is null then null else '/api/photos/' || i.${col.photoId} || '/thumbnail' end`,
-  isOverdue: `(i.${col.status} in ('pending', 'notified') and i.${col.arrivedAt} < now() - make_interval(hours => ${Number(OVERDUE_HOURS)})
-    and (i.${col.heldUntil} is null or i.${col.heldUntil} <= now()))`,
+  isOverdue: overdueRowSql({
+    status: `i.${col.status}`,
+    arrivedAt: `i.${col.arrivedAt}`,
+    heldUntil: `i.${col.heldUntil}`,
+  }),
   recipient: `case when r.id is null then null else ${jsonObject(relationJson('recipient'))} end`,
   location: `case when l.id is null then null else ${jsonObject(
     relationJson('location').map(([key, value]): [string, string] => [

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL, type S
 import {
   CORE_STATUSES,
   HANDED_OVER_STATUSES,
+  WAITING_STATUSES,
   LONGEST_HOLD_DAYS_DEFAULT,
   MAX_HOLD_DAYS,
   NEEDS_RECIPIENT,
@@ -172,7 +173,7 @@ export function waitingForRecipientJson(
       and(
         eq(mailItems.organizationId, organizationId),
         eq(mailItems.recipientId, recipientId),
-        statusCondition(['pending', 'notified']),
+        statusCondition([...WAITING_STATUSES]),
       ),
     )
     .orderBy(asc(mailItems.arrivedAt), asc(mailItems.id))
@@ -296,7 +297,7 @@ export const mailItemsRepository = {
     >(db, 'mail-items.pending-summary', { organizationId }, (v) => {
       const counted = (statuses: string[]) => mailItemCountsRepository.totalQuery(db, v.organizationId, statuses);
       return sql`
-        select (${counted(['pending', 'notified'])}) as "totalPending",
+        select (${counted([...WAITING_STATUSES])}) as "totalPending",
                ${overdueCountSql(v.organizationId)} as overdue,
                (${counted(['notified'])}) as notified`;
     });

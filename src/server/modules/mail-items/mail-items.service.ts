@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import {
   DELIVERED_BY_HANDOVER_ONLY,
   MAX_HOLD_DAYS,
-  OVERDUE_HOURS,
   PHOTO_REQUIRED_MESSAGE,
   REVISION_CONFLICT,
   type CreateMailItemBody,
@@ -46,6 +45,7 @@ import {
 } from './mail-items.writes';
 import type { Answered, IdempotencyClaim, StoredAnswer } from './idempotency';
 import * as transitions from './transitions';
+import { isOverdue } from './overdue';
 
 type CreateInput = z.output<typeof CreateMailItemBody>;
 type WithoutRecipientInput = Omit<CreateInput, 'recipientId'>;
@@ -58,7 +58,6 @@ export type WriteOptions = { claim?: IdempotencyClaim; expectedRevision?: number
 class RevisionMoved extends Error {}
 
 export { MAIL_ITEM_NOT_FOUND } from './mail-items.writes';
-const OVERDUE_MS = OVERDUE_HOURS * 3600_000;
 const pick = <T, K extends keyof T>(row: T, keys: readonly K[]) =>
   Object.fromEntries(keys.map((k) => [k, row[k]])) as Pick<T, K>;
 
@@ -79,10 +78,7 @@ export function toMailItemDto(
   return replyOf(item, {
     photoUrl: item.photoId ? `/api/photos/${item.photoId}` : null,
     thumbnailUrl: item.photoId ? `/api/photos/${item.photoId}/thumbnail` : null,
-    isOverdue:
-      (item.status === 'pending' || item.status === 'notified') &&
-      now - item.arrivedAt.getTime() > OVERDUE_MS &&
-      !(item.heldUntil && item.heldUntil.getTime() > now),
+    isOverdue: isOverdue(item, now),
     recipient: recipient?.id ? recipient : null,
     location:
       location.id && location.name

@@ -28,7 +28,7 @@ const heldAt = (organizationId: string, id: string) =>
  */
 const heldCount = sql<number>`(select count(*)::int from mail_items i
   where i.organization_id = "mailroom_locations"."organization_id" and i.location_id = "mailroom_locations"."id"
-    and i.status not in ('delivered', 'returned'))`;
+    and i.status not in (${sql.raw(RELEASED_STATUSES.map((s) => `'${s}'`).join(', '))}))`;
 
 function selectWithMailroom(db: DbOrTx) {
   return db

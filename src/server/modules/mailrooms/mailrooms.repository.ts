@@ -1,12 +1,13 @@
 import { and, asc, count, eq, getTableColumns, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { mailItems, mailroomLocations, mailrooms } from '../../db/schema';
+import { HANDED_OVER_STATUSES } from '../../../contract';
 
 export type MailroomRow = typeof mailrooms.$inferSelect;
 export type MailroomWithCount = MailroomRow & { locationCount: number };
 
 /** Item statuses that no longer occupy storage; every other status is "held". */
-export const RELEASED_STATUSES = ['delivered', 'returned'];
+export const RELEASED_STATUSES = [...HANDED_OVER_STATUSES];
 
 /** Mailrooms with their number of storage locations (grouped by the primary key). */
 function selectWithCount(db: DbOrTx) {

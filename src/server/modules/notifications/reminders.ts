@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client';
+import { waitingUnheldSql } from '../mail-items/overdue';
 
 /**
  * One 'mail_item.reminder' event per item waiting (pending or notified) longer than its
@@ -19,10 +20,9 @@ const SCAN = `
     select m.id, m.organization_id, m.recipient_id
     from mail_items m
     where m.organization_id = s.organization_id
-      and m.status in ('pending', 'notified')
+      and ${waitingUnheldSql({ status: 'm.status', heldUntil: 'm.held_until' }, '$1::timestamptz')}
       and m.arrived_at < $1::timestamptz - make_interval(days => s.reminder_after_days)
       and m.recipient_id is not null
-      and (m.held_until is null or m.held_until <= $1::timestamptz)
   ) i
   join recipients r on r.organization_id = i.organization_id and r.id = i.recipient_id
   where s.send_reminders and s.reminder_after_days >= 0

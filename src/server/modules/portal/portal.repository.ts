@@ -11,10 +11,10 @@ import {
   recipients,
 } from '../../db/schema';
 import type { RecipientCaller } from '../../context';
-import type { NotifyBy } from '../../../contract';
+import { WAITING_STATUSES, type NotifyBy } from '../../../contract';
 import { holdLatestSql } from '../mail-items/mail-items.repository';
 
-const WAITING = ['pending', 'notified'];
+const WAITING = [...WAITING_STATUSES];
 
 /** The recipient's own rows, in their organization: every read of the page narrows by both. */
 const ofRecipient = (caller: RecipientCaller) =>
