@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import { unauthorized } from '../lib/errors';
 import { hashToken } from '../lib/tokens';
 import { addMs } from '../lib/time';
+import { sessionCookieOptions } from './session-cookie';
 import type { RecipientCaller } from '../context';
 import { withTenants } from '../db/tenant-scope';
 
@@ -53,12 +54,7 @@ declare module 'fastify' {
  */
 export const recipientSessionPlugin = fp(async (app, opts: { config: Config; lookups: RecipientSessionLookups }) => {
   const { config, lookups } = opts;
-  const cookieOptions = {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: config.env === 'production',
-  };
+  const cookieOptions = sessionCookieOptions(config);
 
   app.decorateRequest('recipientCaller', null as unknown as RecipientCaller);
   app.decorateRequest('recipientSessionId', null);

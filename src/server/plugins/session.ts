@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import { AppError, forbidden, unauthorized } from '../lib/errors';
 import { hashToken } from '../lib/tokens';
 import { addMs } from '../lib/time';
+import { sessionCookieOptions } from './session-cookie';
 import type { SessionLookups, SessionUser } from '../context';
 import type { Role } from '../../contract';
 import { isOrganizationId, organizationHeaderOf } from './organization-header';
@@ -77,12 +78,7 @@ export function authOf(request: FastifyRequest): AuthContext {
  */
 export const sessionPlugin = fp(async (app, opts: { config: Config; lookups: SessionLookups }) => {
   const { config, lookups } = opts;
-  const cookieOptions = {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: config.env === 'production',
-  };
+  const cookieOptions = sessionCookieOptions(config);
 
   app.decorateRequest('auth', null);
   app.decorateReply('setSessionCookie', function (this: FastifyReply, token: string, expire: Date) {

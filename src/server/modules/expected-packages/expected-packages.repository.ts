@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { EXPECTED_PACKAGE_DAYS, type ExpectedBy, type ExpectedPackage } from '../../../contract';
 import type { DbOrTx } from '../../db/client';
 import { expectedPackages, recipients } from '../../db/schema';
@@ -107,39 +107,41 @@ export const expectedPackagesRepository = {
    * organization, match key and recipient), for the desk's Log Mail dialog (decision 047).
    */
   async match(db: DbOrTx, organizationId: string, matchKey: string): Promise<ExpectedBy[]> {
-    const rows = await db
-      .select({
-        expectedPackageId: e.id,
-        label: e.label,
-        id: recipients.id,
-        firstName: recipients.firstName,
-        lastName: recipients.lastName,
-        unit: recipients.unit,
-      })
-      .from(e)
-      .innerJoin(recipients, and(eq(recipients.organizationId, e.organizationId), eq(recipients.id, e.recipientId)))
-      .where(and(eq(e.organizationId, organizationId), eq(e.matchKey, matchKey), open))
-      .orderBy(asc(e.createdAt), asc(e.id));
-    return rows.map(({ expectedPackageId, label, ...recipient }) => ({ expectedPackageId, label, recipient }));
+    const rows = await openExpecters(db, organizationId, eq(e.matchKey, matchKey));
+    return rows.map(({ expectedPackageId, label, recipient }) => ({ expectedPackageId, label, recipient }));
   },
 
   /** Who expects each of these keys (Needs a recipient's page), oldest registration first. */
   async expecters(db: DbOrTx, organizationId: string, keys: string[]) {
-    const found = new Map<string, Array<{ id: string; firstName: string; lastName: string; unit: string | null }>>();
+    const found = new Map<string, ExpectedBy['recipient'][]>();
     if (keys.length === 0) return found;
-    const rows = await db
-      .select({
-        matchKey: e.matchKey,
-        id: recipients.id,
-        firstName: recipients.firstName,
-        lastName: recipients.lastName,
-        unit: recipients.unit,
-      })
-      .from(e)
-      .innerJoin(recipients, and(eq(recipients.organizationId, e.organizationId), eq(recipients.id, e.recipientId)))
-      .where(and(eq(e.organizationId, organizationId), inArray(e.matchKey, keys), open))
-      .orderBy(asc(e.createdAt), asc(e.id));
-    for (const { matchKey, ...recipient } of rows) found.set(matchKey, [...(found.get(matchKey) ?? []), recipient]);
+    for (const { matchKey, recipient } of await openExpecters(db, organizationId, inArray(e.matchKey, keys))) {
+      found.set(matchKey, [...(found.get(matchKey) ?? []), recipient]);
+    }
     return found;
   },
 };
+
+/** The open expected packages whose match key meets `keys`, with who expects each, oldest registration first. */
+async function openExpecters(db: DbOrTx, organizationId: string, keys: SQL) {
+  const rows = await db
+    .select({
+      expectedPackageId: e.id,
+      label: e.label,
+      matchKey: e.matchKey,
+      id: recipients.id,
+      firstName: recipients.firstName,
+      lastName: recipients.lastName,
+      unit: recipients.unit,
+    })
+    .from(e)
+    .innerJoin(recipients, and(eq(recipients.organizationId, e.organizationId), eq(recipients.id, e.recipientId)))
+    .where(and(eq(e.organizationId, organizationId), keys, open))
+    .orderBy(asc(e.createdAt), asc(e.id));
+  return rows.map(({ expectedPackageId, label, matchKey, ...recipient }) => ({
+    expectedPackageId,
+    label,
+    matchKey,
+    recipient,
+  }));
+}
