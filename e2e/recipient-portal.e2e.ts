@@ -183,9 +183,20 @@ describe("the recipient's page", () => {
       await page.goto('/my');
       await expect.poll(() => page.getByRole('heading', { name: 'Your mail' }).isVisible()).toBe(true);
       await stack.screenshot(page, `portal-request-${label}`);
+      // A half-typed address is refused by the contract's schema on the page: nothing is sent.
+      const sent: string[] = [];
+      page.on('request', (req) => req.url().endsWith('/api/portal/links') && sent.push(req.method()));
+      await page.getByLabel('Email address or mobile number').fill('lena@');
+      await page.getByRole('button', { name: 'Send me a link' }).click();
+      await expect.poll(() => page.getByText('Enter a valid email address or phone number').isVisible()).toBe(true);
+      expect(sent).toEqual([]);
+      await expect
+        .poll(() => page.getByLabel('Email address or mobile number').evaluate((e) => e === document.activeElement))
+        .toBe(true);
       await page.getByLabel('Email address or mobile number').fill(email);
       await page.getByRole('button', { name: 'Send me a link' }).click();
       await expect.poll(() => page.getByText(/If this address belongs to a recipient/).isVisible()).toBe(true);
+      expect(sent).toEqual(['POST']);
       await stack.screenshot(page, `portal-request-sent-${label}`);
       const mail = await stack.smtp.waitFor(email, { subject: /Your link/, timeoutMs: 20_000 });
       const link = linkIn(mail.text);

@@ -72,6 +72,17 @@ describe('two-factor sign-in', () => {
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect.poll(() => page.getByLabel('Authentication code').isVisible()).toBe(true);
     await stack.screenshot(page, 'two-factor-sign-in-desktop');
+    // Nothing typed: the contract's message for the app's code, then for a recovery code.
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect
+      .poll(() => page.getByText('Enter the 6-digit code from your authenticator app.', { exact: true }).isVisible())
+      .toBe(true);
+    await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect
+      .poll(() => page.getByText('Enter the 6-digit code from your authenticator app or a recovery code.').isVisible())
+      .toBe(true);
+    await page.getByRole('button', { name: 'Use the authenticator app instead' }).click();
     await page.getByLabel('Authentication code').fill(codeFor(secret));
     await page.getByRole('button', { name: 'Verify' }).click();
     await expect

@@ -84,3 +84,15 @@ export const LoginTwoFactorBody = z.object({
   invitationToken: z.string().max(200).nullish(),
 });
 export type LoginTwoFactorBody = z.infer<typeof LoginTwoFactorBody>;
+
+/**
+ * The sign-in's second step as typed (`mode`, the link chosen: the app's code or a recovery code).
+ * An empty field asks for what that mode takes; the server, which does not know the mode, asks for
+ * either. The output's `code` is LoginTwoFactorBody's.
+ */
+export const LoginTwoFactorForm = z
+  // a plain union: zod's discriminated one would be new code in every page that loads the contract
+  .union([
+    z.object({ mode: z.literal('app'), code: typedCode(TWO_FACTOR_MESSAGES.codeRequired) }),
+    z.object({ mode: z.literal('recovery'), code: typedCode(TWO_FACTOR_MESSAGES.codeOrRecoveryRequired) }),
+  ]);

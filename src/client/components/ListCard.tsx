@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { SkeletonRows } from '@/components/ui/skeleton';
+import { Table, TableBody, TableHeader, TableRow } from '@/components/ui/table';
 
 /** A card with its title and a sentence on what it holds above its content, and what follows it (dialogs). */
 export function TitledCard({
@@ -59,5 +60,37 @@ export function CardTableSkeleton({ label, children }: { label: string; children
       className="divide-y divide-line-subtle border-t border-line-subtle"
       row={() => <div className="flex items-center gap-4 px-5 py-3.5 sm:px-6">{children}</div>}
     />
+  );
+}
+
+/**
+ * A list card's rows, twice over: a table from `sm` up and a list of small cards on a phone, both
+ * named `label`. The caller gives the table's head cells, its rows and the list's items.
+ */
+export function CardTableOrList({
+  label,
+  head,
+  rows,
+  items,
+}: {
+  label: string;
+  head: ReactNode;
+  rows: ReactNode;
+  items: ReactNode;
+}) {
+  return (
+    <>
+      <div className="hidden sm:block">
+        <Table aria-label={label}>
+          <TableHeader>
+            <TableRow className="hover:bg-transparent">{head}</TableRow>
+          </TableHeader>
+          <TableBody>{rows}</TableBody>
+        </Table>
+      </div>
+      <ul aria-label={label} className="divide-y divide-line-subtle border-t border-line-subtle sm:hidden">
+        {items}
+      </ul>
+    </>
   );
 }

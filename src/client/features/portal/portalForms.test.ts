@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AddExpectedPackagesBody } from '../../../contract/expected-packages';
 import { dayFromToday, formatDay } from './days';
 import { ExpectedPackageForm, ItemHoldBody, ProxyBody } from './formSchemas';
+import { PortalLinkRequestBody } from './requestLinkSchema';
 
 /** A UPS number whose check digit is right, as a shop's email prints it. */
 const UPS = '1Z12345E0205271686';
@@ -58,6 +59,15 @@ describe("the recipient's page's forms, checked by the contract", () => {
     expect(ProxyBody.parse({ name: ' Jonas ' })).toEqual({ name: 'Jonas' });
     expect(ItemHoldBody.safeParse({ until: '' }).success).toBe(false);
     expect(ItemHoldBody.parse({ until: '2026-12-03' })).toEqual({ until: '2026-12-03' });
+  });
+
+  it('a link is asked for with an email address or a phone number, trimmed', () => {
+    const message = (address: string) => PortalLinkRequestBody.safeParse({ address }).error?.issues[0]?.message;
+    expect(message('  ')).toBe('Enter your email address or phone number');
+    expect(message('jonas@')).toBe('Enter a valid email address or phone number');
+    expect(message('12 34')).toBe('Enter a valid email address or phone number');
+    expect(PortalLinkRequestBody.parse({ address: ' jonas@example.com ' })).toEqual({ address: 'jonas@example.com' });
+    expect(PortalLinkRequestBody.parse({ address: '+1 555 123 4567' })).toEqual({ address: '+1 555 123 4567' });
   });
 });
 

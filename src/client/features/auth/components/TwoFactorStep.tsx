@@ -1,10 +1,11 @@
-import { TWO_FACTOR_MESSAGES, type SignInReply } from '@contract';
+import type { SignInReply } from '@contract';
 import { ShieldCheck } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { CodeInput } from '@/components/CodeInput';
 import { ApiError, serverMessage } from '@/lib/api';
+import { useSchemaForm } from '@/lib/schemaForm';
 import { useSubmission } from '@/lib/useSubmission';
 import { loginWithCode } from '../api/loginWithCode';
 
@@ -20,35 +21,43 @@ interface TwoFactorStepProps {
 /** The second step of a sign-in with two-factor on: a code from the app, or a recovery code. */
 export function TwoFactorStep({ challenge, invitationToken, onSignedIn, onRestart }: TwoFactorStepProps) {
   const verify = useSubmission(loginWithCode);
-  const [recovery, setRecovery] = useState(false);
-  const [code, setCode] = useState('');
-  const [problem, setProblem] = useState<string | undefined>();
+  const form = useSchemaForm(() => import('../twoFactorSchema').then((m) => m.LoginTwoFactorForm), {
+    mode: 'app',
+    code: '',
+  });
+  // the server's refusal of the last code, until the next submit or a change of mode
+  const [refusal, setRefusal] = useState<string | undefined>();
+  const recovery = form.values.mode === 'recovery';
   const expired = verify.error instanceof ApiError && verify.error.reply?.code === 'challenge_expired';
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const typed = code.replace(/\s+/g, '');
-    if (!typed) {
-      setProblem(recovery ? TWO_FACTOR_MESSAGES.codeOrRecoveryRequired : TWO_FACTOR_MESSAGES.codeRequired);
-      return;
-    }
-    setProblem(undefined);
+  const checkAndVerify = form.submit(({ mode, code }) =>
     verify.run(
-      { challenge, code: typed, ...(invitationToken ? { invitationToken } : {}) },
+      { challenge, code, ...(invitationToken ? { invitationToken } : {}) },
       {
         onSuccess: onSignedIn,
         onError: (err) => {
-          setProblem(serverMessage(err, 'Something went wrong. Please try again.'));
-          setCode('');
+          setRefusal(serverMessage(err, 'Something went wrong. Please try again.'));
+          form.reset({ mode, code: '' });
         },
       },
-    );
+    ),
+  );
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    setRefusal(undefined);
+    void checkAndVerify(event);
   };
 
+  const problem = form.errors.code ?? refusal;
   const busy = verify.isPending || verify.isSuccess;
   const fieldId = 'two-factor-code';
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-labelledby="two-factor-title">
+    <form
+      onSubmit={onSubmit}
+      onFocus={form.preload}
+      noValidate
+      className="space-y-4"
+      aria-labelledby="two-factor-title"
+    >
       <div className="flex items-start gap-3 rounded-lg bg-indigo-50 dark:bg-indigo-950/40 p-3 text-sm text-indigo-900 dark:text-indigo-300">
         <ShieldCheck aria-hidden className="mt-0.5 size-5 shrink-0" />
         <div>
@@ -65,11 +74,10 @@ export function TwoFactorStep({ challenge, invitationToken, onSignedIn, onRestar
       <FormField id={fieldId} label={recovery ? 'Recovery code' : 'Authentication code'} error={problem}>
         <CodeInput
           {...fieldA11y(fieldId, problem)}
-          key={recovery ? 'recovery' : 'app'}
+          key={form.values.mode}
           kind={recovery ? 'recovery' : 'app'}
           autoFocus
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
+          {...form.field('code')}
           disabled={expired}
         />
       </FormField>
@@ -87,9 +95,8 @@ export function TwoFactorStep({ challenge, invitationToken, onSignedIn, onRestar
           type="button"
           className="rounded font-medium text-indigo-600 dark:text-indigo-400 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
           onClick={() => {
-            setRecovery((r) => !r);
-            setCode('');
-            setProblem(undefined);
+            form.reset({ mode: recovery ? 'app' : 'recovery', code: '' });
+            setRefusal(undefined);
           }}
         >
           {recovery ? 'Use the authenticator app instead' : 'Use a recovery code instead'}

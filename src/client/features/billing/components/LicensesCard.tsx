@@ -2,11 +2,11 @@ import { formatCents, type License } from '@contract';
 import { KeyRound } from 'lucide-react';
 
 import { EmptyState, EmptyStateLink } from '@/components/EmptyState';
-import { CardTableSkeleton, ListCard } from '@/components/ListCard';
+import { CardTableOrList, CardTableSkeleton, ListCard } from '@/components/ListCard';
 import { ListState } from '@/components/ListState';
 import { Badge } from '@/components/ui/badge';
 import { Skeleton } from '@/components/ui/skeleton';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { TableCell, TableHead, TableRow } from '@/components/ui/table';
 import { cn } from '@/lib/cn';
 import { formatDate } from '@/lib/format';
 import { useNow } from '@/lib/useNow';
@@ -81,64 +81,55 @@ export function LicensesCard({ licenses, isPending, isError, onRetry }: Licenses
         }
       >
         {(licenses) => (
-          <>
-            <div className="hidden sm:block">
-              <Table aria-label="Licences">
-                <TableHeader>
-                  <TableRow className="hover:bg-transparent">
-                    <TableHead className="pl-5 sm:pl-6">Plan</TableHead>
-                    <TableHead className="px-3 text-right">Quantity</TableHead>
-                    <TableHead className="px-3 text-right">Per licence</TableHead>
-                    <TableHead className="px-3 text-right">Total</TableHead>
-                    <TableHead className="px-3">Purchased</TableHead>
-                    <TableHead className="pr-5 pl-3 sm:pr-6">Renewal</TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {licenses.map((license) => (
-                    <TableRow key={license.id}>
-                      <TableCell className="pl-5 sm:pl-6">
-                        <span className="flex flex-wrap items-center gap-x-2 gap-y-1 font-medium text-fg">
-                          {planName(license.planType)} <ProviderBadge license={license} />
-                        </span>
-                      </TableCell>
-                      <TableCell className="px-3 text-right tabular-nums">{license.quantity}</TableCell>
-                      <TableCell className="px-3 text-right tabular-nums">
-                        {formatCents(license.pricePerLicense)}
-                      </TableCell>
-                      <TableCell className="px-3 text-right font-medium text-fg tabular-nums">
-                        {formatCents(license.totalAmount)}
-                      </TableCell>
-                      <TableCell className="px-3 whitespace-nowrap">{formatDate(license.purchaseDate)}</TableCell>
-                      <TableCell className="pr-5 pl-3 sm:pr-6">
-                        <Renewal license={license} now={now} />
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </div>
-            <ul aria-label="Licences" className="divide-y divide-line-subtle border-t border-line-subtle sm:hidden">
-              {licenses.map((license) => (
-                <li key={license.id} className="space-y-2 px-5 py-4">
-                  <div className="flex items-center justify-between gap-3">
-                    <span className="flex items-center gap-2 font-medium text-fg">
-                      {planName(license.planType)} <ProviderBadge license={license} />
-                    </span>
-                    <span className="font-medium text-fg tabular-nums">{formatCents(license.totalAmount)}</span>
-                  </div>
-                  <p className="text-sm text-fg-muted">
-                    {license.quantity} × {formatCents(license.pricePerLicense)} · purchased{' '}
-                    {formatDate(license.purchaseDate)}
-                  </p>
-                  <p className="flex items-baseline justify-between gap-3 text-sm">
-                    <span className="text-fg-subtle">Renewal</span>
-                    <Renewal license={license} now={now} />
-                  </p>
-                </li>
-              ))}
-            </ul>
-          </>
+          <CardTableOrList
+            label="Licences"
+            head={
+              <>
+                <TableHead className="pl-5 sm:pl-6">Plan</TableHead>
+                <TableHead className="px-3 text-right">Quantity</TableHead>
+                <TableHead className="px-3 text-right">Per licence</TableHead>
+                <TableHead className="px-3 text-right">Total</TableHead>
+                <TableHead className="px-3">Purchased</TableHead>
+                <TableHead className="pr-5 pl-3 sm:pr-6">Renewal</TableHead>
+              </>
+            }
+            rows={licenses.map((license) => (
+              <TableRow key={license.id}>
+                <TableCell className="pl-5 sm:pl-6">
+                  <span className="flex flex-wrap items-center gap-x-2 gap-y-1 font-medium text-fg">
+                    {planName(license.planType)} <ProviderBadge license={license} />
+                  </span>
+                </TableCell>
+                <TableCell className="px-3 text-right tabular-nums">{license.quantity}</TableCell>
+                <TableCell className="px-3 text-right tabular-nums">{formatCents(license.pricePerLicense)}</TableCell>
+                <TableCell className="px-3 text-right font-medium text-fg tabular-nums">
+                  {formatCents(license.totalAmount)}
+                </TableCell>
+                <TableCell className="px-3 whitespace-nowrap">{formatDate(license.purchaseDate)}</TableCell>
+                <TableCell className="pr-5 pl-3 sm:pr-6">
+                  <Renewal license={license} now={now} />
+                </TableCell>
+              </TableRow>
+            ))}
+            items={licenses.map((license) => (
+              <li key={license.id} className="space-y-2 px-5 py-4">
+                <div className="flex items-center justify-between gap-3">
+                  <span className="flex items-center gap-2 font-medium text-fg">
+                    {planName(license.planType)} <ProviderBadge license={license} />
+                  </span>
+                  <span className="font-medium text-fg tabular-nums">{formatCents(license.totalAmount)}</span>
+                </div>
+                <p className="text-sm text-fg-muted">
+                  {license.quantity} × {formatCents(license.pricePerLicense)} · purchased{' '}
+                  {formatDate(license.purchaseDate)}
+                </p>
+                <p className="flex items-baseline justify-between gap-3 text-sm">
+                  <span className="text-fg-subtle">Renewal</span>
+                  <Renewal license={license} now={now} />
+                </p>
+              </li>
+            ))}
+          />
         )}
       </ListState>
     </ListCard>

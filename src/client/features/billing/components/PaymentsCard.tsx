@@ -2,12 +2,12 @@ import { formatCents, type Payment } from '@contract';
 import { CheckCircle2, ExternalLink, Receipt, XCircle } from 'lucide-react';
 
 import { EmptyState } from '@/components/EmptyState';
-import { CardTableSkeleton, ListCard } from '@/components/ListCard';
+import { CardTableOrList, CardTableSkeleton, ListCard } from '@/components/ListCard';
 import { ListState } from '@/components/ListState';
 import { Badge } from '@/components/ui/badge';
 
 import { Skeleton } from '@/components/ui/skeleton';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { TableCell, TableHead, TableRow } from '@/components/ui/table';
 import { formatDate } from '@/lib/format';
 
 interface PaymentsCardProps {
@@ -81,58 +81,48 @@ export function PaymentsCard({ payments, isPending, isError, onRetry }: Payments
         }
       >
         {(payments) => (
-          <>
-            <div className="hidden sm:block">
-              <Table aria-label="Payment history">
-                <TableHeader>
-                  <TableRow className="hover:bg-transparent">
-                    <TableHead className="pl-5 sm:pl-6">Date</TableHead>
-                    <TableHead className="w-full">Description</TableHead>
-                    <TableHead className="text-right">Amount</TableHead>
-                    <TableHead>Status</TableHead>
-                    <TableHead className="pr-5 sm:pr-6">Invoice</TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {payments.map((payment) => (
-                    <TableRow key={payment.id}>
-                      <TableCell className="pl-5 whitespace-nowrap sm:pl-6">{formatDate(payment.createdAt)}</TableCell>
-                      <TableCell className="min-w-48">{payment.description}</TableCell>
-                      <TableCell className="text-right font-medium text-fg">
-                        <Amount payment={payment} />
-                      </TableCell>
-                      <TableCell>
-                        <StatusBadge payment={payment} />
-                      </TableCell>
-                      <TableCell className="pr-5 sm:pr-6">
-                        <Invoice payment={payment} />
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </div>
-            <ul
-              aria-label="Payment history"
-              className="divide-y divide-line-subtle border-t border-line-subtle sm:hidden"
-            >
-              {payments.map((payment) => (
-                <li key={payment.id} className="space-y-1.5 px-5 py-4">
-                  <div className="flex items-center justify-between gap-3">
-                    <span className="font-medium text-fg">
-                      <Amount payment={payment} />
-                    </span>
-                    <StatusBadge payment={payment} />
-                  </div>
-                  <p className="text-sm text-fg-muted">{payment.description}</p>
-                  <p className="flex items-center justify-between gap-3 text-sm">
-                    <span className="text-fg-subtle">{formatDate(payment.createdAt)}</span>
-                    <Invoice payment={payment} />
-                  </p>
-                </li>
-              ))}
-            </ul>
-          </>
+          <CardTableOrList
+            label="Payment history"
+            head={
+              <>
+                <TableHead className="pl-5 sm:pl-6">Date</TableHead>
+                <TableHead className="w-full">Description</TableHead>
+                <TableHead className="text-right">Amount</TableHead>
+                <TableHead>Status</TableHead>
+                <TableHead className="pr-5 sm:pr-6">Invoice</TableHead>
+              </>
+            }
+            rows={payments.map((payment) => (
+              <TableRow key={payment.id}>
+                <TableCell className="pl-5 whitespace-nowrap sm:pl-6">{formatDate(payment.createdAt)}</TableCell>
+                <TableCell className="min-w-48">{payment.description}</TableCell>
+                <TableCell className="text-right font-medium text-fg">
+                  <Amount payment={payment} />
+                </TableCell>
+                <TableCell>
+                  <StatusBadge payment={payment} />
+                </TableCell>
+                <TableCell className="pr-5 sm:pr-6">
+                  <Invoice payment={payment} />
+                </TableCell>
+              </TableRow>
+            ))}
+            items={payments.map((payment) => (
+              <li key={payment.id} className="space-y-1.5 px-5 py-4">
+                <div className="flex items-center justify-between gap-3">
+                  <span className="font-medium text-fg">
+                    <Amount payment={payment} />
+                  </span>
+                  <StatusBadge payment={payment} />
+                </div>
+                <p className="text-sm text-fg-muted">{payment.description}</p>
+                <p className="flex items-center justify-between gap-3 text-sm">
+                  <span className="text-fg-subtle">{formatDate(payment.createdAt)}</span>
+                  <Invoice payment={payment} />
+                </p>
+              </li>
+            ))}
+          />
         )}
       </ListState>
     </ListCard>

@@ -1,6 +1,6 @@
 import { Minus, Plus } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
+import { WholeNumberInput } from '@/components/WholeNumberInput';
 import { cn } from '@/lib/cn';
 
 interface QuantityInputProps {
@@ -49,13 +49,10 @@ export function QuantityInput({
       >
         <Minus aria-hidden />
       </Button>
-      <Input
+      <WholeNumberInput
         id={id}
-        type="number"
-        inputMode="numeric"
         min={min}
         max={max}
-        step={1}
         value={value}
         onChange={(event) => onChange(event.target.value)}
         aria-invalid={invalid || undefined}

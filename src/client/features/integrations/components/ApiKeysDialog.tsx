@@ -6,7 +6,6 @@ import { LoadError } from '@/components/ListState';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
@@ -16,6 +15,7 @@ import { checkForm } from '@/lib/forms';
 import { toastFailure } from '@/lib/useErrorToast';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey, type ApiKey, type CreatedApiKey } from '../api/integrations';
 import { SecretBox } from './SecretReveal';
+import { IntegrationDialog, type ChosenIntegrationProps } from './IntegrationDialog';
 
 function KeyList({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey) => void }) {
   return (
@@ -183,26 +183,16 @@ function ApiKeysPanel({ organizationId, integration }: { organizationId: string;
 }
 
 /** An API integration's keys: create (shown once), list with prefix and last use, revoke. */
-export function ApiKeysDialog({
-  organizationId,
-  integration,
-  onClose,
-}: {
-  organizationId: string;
-  integration: Integration | null;
-  onClose: () => void;
-}) {
+export function ApiKeysDialog({ organizationId, integration, onClose }: ChosenIntegrationProps) {
   return (
-    <Dialog open={Boolean(integration)} onOpenChange={(open) => !open && onClose()}>
-      {integration && (
-        <DialogContent
-          title={`API keys: ${integration.name}`}
-          description="Each key lets another system act for this organization with the member role."
-          className="sm:max-w-xl"
-        >
-          <ApiKeysPanel organizationId={organizationId} integration={integration} />
-        </DialogContent>
-      )}
-    </Dialog>
+    <IntegrationDialog
+      integration={integration}
+      onClose={onClose}
+      title="API keys"
+      description="Each key lets another system act for this organization with the member role."
+      className="sm:max-w-xl"
+    >
+      {(chosen) => <ApiKeysPanel organizationId={organizationId} integration={chosen} />}
+    </IntegrationDialog>
   );
 }

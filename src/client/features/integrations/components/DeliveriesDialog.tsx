@@ -4,13 +4,13 @@ import { EmptyState } from '@/components/EmptyState';
 import { ListState } from '@/components/ListState';
 import { useListPage } from '@/lib/useListPage';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { Skeleton, SkeletonRows } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { NotificationStatusBadge } from '@/components/StatusBadge';
 import { Pager } from '@/components/Pager';
 import { formatDateTime, relativeTime } from '@/lib/format';
 import { DELIVERIES_PAGE_SIZE, useDeliveries } from '../api/integrations';
+import { IntegrationDialog, type ChosenIntegrationProps } from './IntegrationDialog';
 
 const count = new Intl.NumberFormat();
 
@@ -130,26 +130,16 @@ function DeliveryLog({ organizationId, integration }: { organizationId: string; 
 }
 
 /** A webhook's delivery log: time, event, status, response, attempts, latency and last error. */
-export function DeliveriesDialog({
-  organizationId,
-  integration,
-  onClose,
-}: {
-  organizationId: string;
-  integration: Integration | null;
-  onClose: () => void;
-}) {
+export function DeliveriesDialog({ organizationId, integration, onClose }: ChosenIntegrationProps) {
   return (
-    <Dialog open={Boolean(integration)} onOpenChange={(open) => !open && onClose()}>
-      {integration && (
-        <DialogContent
-          title={`Deliveries: ${integration.name}`}
-          description="Every call to this webhook, newest first. Failed calls are retried with backoff for up to a day."
-          className="max-w-4xl"
-        >
-          <DeliveryLog organizationId={organizationId} integration={integration} />
-        </DialogContent>
-      )}
-    </Dialog>
+    <IntegrationDialog
+      integration={integration}
+      onClose={onClose}
+      title="Deliveries"
+      description="Every call to this webhook, newest first. Failed calls are retried with backoff for up to a day."
+      className="max-w-4xl"
+    >
+      {(chosen) => <DeliveryLog organizationId={organizationId} integration={chosen} />}
+    </IntegrationDialog>
   );
 }

@@ -6,12 +6,12 @@ import { LoadError } from '@/components/ListState';
 import { IconTile } from '@/components/IconTile';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Switch } from '@/components/ui/switch';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
+import { WholeNumberInput } from '@/components/WholeNumberInput';
 import {
   useOrganizationSettings,
   useUpdateOrganizationSettings,
@@ -195,13 +195,10 @@ function NotificationsForm({
               <Label htmlFor={`${ids}-days`}>Remind after</Label>
               <div className="flex flex-wrap items-center gap-2">
                 <div className="flex items-center gap-2">
-                  <Input
+                  <WholeNumberInput
                     id={`${ids}-days`}
-                    type="number"
-                    inputMode="numeric"
                     min={1}
                     max={30}
-                    step={1}
                     value={days}
                     disabled={!isAdmin || !settings.sendReminders}
                     aria-invalid={daysProblem ? true : undefined}

@@ -2,24 +2,21 @@ import { TestIntegrationBody, type Integration } from '@contract';
 import { CheckCircle2, Send, XCircle } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { serverMessage } from '@/lib/api';
 import { checkForm } from '@/lib/forms';
 import { useTestIntegration, type TestIntegrationReply } from '../api/integrations';
+import { IntegrationDialog, type ChosenIntegrationProps } from './IntegrationDialog';
 
 /** An SMS test needs the number to text; an email test goes to the signed-in user. */
 const smsTest = TestIntegrationBody.extend({
   to: TestIntegrationBody.shape.to.unwrap().min(1, 'Enter the phone number to text'),
 });
 
-interface TestIntegrationDialogProps {
-  organizationId: string;
-  integration: Integration | null;
+interface TestIntegrationDialogProps extends ChosenIntegrationProps {
   /** Where the test email goes: the signed-in user. */
   userEmail: string;
-  onClose: () => void;
 }
 
 function Result({ reply }: { reply: TestIntegrationReply }) {
@@ -134,12 +131,8 @@ function TestForm({
 export function TestIntegrationDialog(props: TestIntegrationDialogProps) {
   const { integration, onClose } = props;
   return (
-    <Dialog open={Boolean(integration)} onOpenChange={(open) => !open && onClose()}>
-      {integration && (
-        <DialogContent title={`Send a test: ${integration.name}`}>
-          <TestForm key={integration.id} {...props} integration={integration} />
-        </DialogContent>
-      )}
-    </Dialog>
+    <IntegrationDialog integration={integration} onClose={onClose} title="Send a test">
+      {(chosen) => <TestForm key={chosen.id} {...props} integration={chosen} />}
+    </IntegrationDialog>
   );
 }

@@ -19,11 +19,10 @@ import {
 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { EmptyState } from '@/components/EmptyState';
-import { ListState } from '@/components/ListState';
 import { useListPage } from '@/lib/useListPage';
 import { IconTile } from '@/components/IconTile';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -34,7 +33,6 @@ import {
 import { Input } from '@/components/ui/input';
 import { ListSkeleton } from '@/components/ui/skeleton';
 import { ExpectedBadge, HeldBadge, MailStatusBadge, OverdueBadge } from '@/components/StatusBadge';
-import { Pager } from '@/components/Pager';
 import { useWriteBlock } from '@/lib/writeBlock';
 import { cn } from '@/lib/cn';
 import { formatDateTime, relativeTime } from '@/lib/format';
@@ -44,6 +42,7 @@ import { displayStatus } from '@/lib/statusStyles';
 import { useMailItems } from '../api/mailItems';
 import { recipientFullName, storageLabel, typeLabel } from '../mailItemFormat';
 import { MailItemDetails } from './MailItemDetails';
+import { MailItemsCard } from './MailItemsCard';
 import { useMailItemActions } from './useMailItemActions';
 
 export const PAGE_SIZE = 25;
@@ -188,85 +187,82 @@ export function MailItemList({ organizationId }: { organizationId: string }) {
   const searching = search.trim() !== '';
 
   return (
-    <Card>
-      <CardHeader className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
-        <div className="space-y-1">
-          <CardTitle>Recent Mail Items</CardTitle>
-          <CardDescription>Expand an item for its details and timeline.</CardDescription>
-        </div>
-        <div className="relative w-full sm:w-72">
-          <label htmlFor={searchId} className="sr-only">
-            Search mail items
-          </label>
-          <Search
-            aria-hidden
-            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-fg-faint"
-          />
-          <Input
-            id={searchId}
-            type="search"
-            placeholder="Search mail items"
-            className="pl-9"
-            value={search}
-            onChange={(event) => {
-              setSearch(event.target.value);
-              paging.setPage(0);
-            }}
-          />
-        </div>
-      </CardHeader>
-      <CardContent className="px-0 pt-3 pb-2 sm:px-0 sm:pt-4 sm:pb-2">
-        {/* a failed load is told by the toast above: no load error of its own */}
-        <ListState
-          data={list.data?.items}
-          isPending={list.isPending}
-          skeleton={<ListSkeleton label="Loading mail items" iconClassName="hidden size-10 rounded-lg sm:block" />}
-          empty={
-            <EmptyState
-              icon={offline ? WifiOff : searching ? SearchX : Inbox}
-              title={
-                offline
-                  ? 'Recent mail items need the network'
-                  : searching
-                    ? 'No mail items match your search'
-                    : 'No mail items yet'
-              }
-              action={
-                searching && (
-                  <Button
-                    variant="outline"
-                    size="sm"
-                    onClick={() => {
-                      setSearch('');
-                      paging.setPage(0);
-                    }}
-                  >
-                    Clear search
-                  </Button>
-                )
-              }
-            >
-              {offline
-                ? 'They load again when the network returns. Mail logged meanwhile waits on this device.'
-                : searching
-                  ? 'Try a different tracking number, sender or name.'
-                  : blocked
-                    ? 'Logged mail appears here once logging resumes.'
-                    : 'Log New Mail, at the top of this page, records the first arrival.'}
-            </EmptyState>
+    <MailItemsCard
+      header={
+        <CardHeader className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+          <div className="space-y-1">
+            <CardTitle>Recent Mail Items</CardTitle>
+            <CardDescription>Expand an item for its details and timeline.</CardDescription>
+          </div>
+          <div className="relative w-full sm:w-72">
+            <label htmlFor={searchId} className="sr-only">
+              Search mail items
+            </label>
+            <Search
+              aria-hidden
+              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-fg-faint"
+            />
+            <Input
+              id={searchId}
+              type="search"
+              placeholder="Search mail items"
+              className="pl-9"
+              value={search}
+              onChange={(event) => {
+                setSearch(event.target.value);
+                paging.setPage(0);
+              }}
+            />
+          </div>
+        </CardHeader>
+      }
+      list={list}
+      paging={paging}
+      pagerLabel="Mail items"
+      skeleton={<ListSkeleton label="Loading mail items" iconClassName="hidden size-10 rounded-lg sm:block" />}
+      empty={
+        <EmptyState
+          icon={offline ? WifiOff : searching ? SearchX : Inbox}
+          title={
+            offline
+              ? 'Recent mail items need the network'
+              : searching
+                ? 'No mail items match your search'
+                : 'No mail items yet'
+          }
+          action={
+            searching && (
+              <Button
+                variant="outline"
+                size="sm"
+                onClick={() => {
+                  setSearch('');
+                  paging.setPage(0);
+                }}
+              >
+                Clear search
+              </Button>
+            )
           }
         >
-          {(items) => (
-            <ul aria-label="Recent mail items" className="divide-y divide-line-subtle border-t border-line-subtle">
-              {items.map((item) => (
-                <MailItemRow key={item.id} organizationId={organizationId} item={item} actions={actions} />
-              ))}
-            </ul>
-          )}
-        </ListState>
-        <Pager label="Mail items" {...paging.pagerFor(list)} className="px-4 sm:px-6" />
-      </CardContent>
-      {actions.dialogs}
-    </Card>
+          {offline
+            ? 'They load again when the network returns. Mail logged meanwhile waits on this device.'
+            : searching
+              ? 'Try a different tracking number, sender or name.'
+              : blocked
+                ? 'Logged mail appears here once logging resumes.'
+                : 'Log New Mail, at the top of this page, records the first arrival.'}
+        </EmptyState>
+      }
+      dialogs={actions.dialogs}
+    >
+      {(items) => (
+        <ul aria-label="Recent mail items" className="divide-y divide-line-subtle border-t border-line-subtle">
+          {items.map((item) => (
+            <MailItemRow key={item.id} organizationId={organizationId} item={item} actions={actions} />
+          ))}
+        </ul>
+      )}
+    </MailItemsCard>
   );
 }

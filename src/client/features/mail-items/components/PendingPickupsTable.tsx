@@ -1,20 +1,19 @@
 import type { MailItemSummary } from '@contract';
 import { BellRing, PackageCheck, PackageOpen, Printer } from 'lucide-react';
 import { EmptyState, EmptyStateLink } from '@/components/EmptyState';
-import { ListState } from '@/components/ListState';
 import { useListPage } from '@/lib/useListPage';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ListSkeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { ExpectedBadge, HeldBadge, MailStatusBadge, OverdueBadge } from '@/components/StatusBadge';
-import { Pager } from '@/components/Pager';
 import { displayStatus } from '@/lib/statusStyles';
 import { cn } from '@/lib/cn';
 import { formatDateTime, relativeTime } from '@/lib/format';
 import { useErrorToast } from '@/lib/useErrorToast';
 import { useMailItems } from '../api/mailItems';
 import { recipientFullName, storageLabel, typeLabel } from '../mailItemFormat';
+import { MailItemsCard } from './MailItemsCard';
 import { useMailItemActions } from './useMailItemActions';
 
 const PAGE_SIZE = 50;
@@ -187,53 +186,50 @@ export function PendingPickupsTable({ organizationId }: { organizationId: string
   const pageItems = list.data?.items ?? [];
 
   return (
-    <Card>
-      <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-3">
-        <div className="space-y-1.5">
-          <CardTitle>Waiting for pickup</CardTitle>
-          <CardDescription>Overdue items first, then the oldest arrivals.</CardDescription>
-        </div>
-        {pageItems.length > 1 && (
-          <Button variant="outline" size="sm" onClick={() => actions.printSlips(pageItems)}>
-            <Printer aria-hidden /> Print {pageItems.length} slips
-          </Button>
-        )}
-      </CardHeader>
-      <CardContent className="px-0 pt-3 pb-2 sm:px-0 sm:pt-4 sm:pb-2">
-        {/* a failed load is told by the toast above: no load error of its own */}
-        <ListState
-          data={list.data?.items}
-          isPending={list.isPending}
-          skeleton={
-            <ListSkeleton
-              label="Loading pending pickups"
-              className="divide-y divide-line-subtle border-t border-line-subtle"
-              rowClassName="gap-4 px-5 py-3.5"
-              iconClassName="size-9 rounded-lg"
-              lineClassNames={['h-4 w-2/5', 'mt-2 h-3.5 w-1/4']}
-              trailingClassName={['hidden h-4 w-24 md:block', 'h-5 w-16 rounded-full', 'hidden h-8 w-24 sm:block']}
-            />
-          }
-          empty={
-            <EmptyState
-              icon={PackageOpen}
-              title="No pending pickups"
-              action={<EmptyStateLink href="/mail-intake">Log mail</EmptyStateLink>}
-            >
-              Everything logged has been handed over. New arrivals are logged in Mail Intake.
-            </EmptyState>
-          }
-        >
-          {(items) => (
-            <div className="border-t border-line-subtle">
-              <WideTable items={items} actions={actions} />
-              <NarrowList items={items} actions={actions} />
-            </div>
+    <MailItemsCard
+      header={
+        <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-3">
+          <div className="space-y-1.5">
+            <CardTitle>Waiting for pickup</CardTitle>
+            <CardDescription>Overdue items first, then the oldest arrivals.</CardDescription>
+          </div>
+          {pageItems.length > 1 && (
+            <Button variant="outline" size="sm" onClick={() => actions.printSlips(pageItems)}>
+              <Printer aria-hidden /> Print {pageItems.length} slips
+            </Button>
           )}
-        </ListState>
-        <Pager label="Pending pickups" {...paging.pagerFor(list)} className="px-4 sm:px-6" />
-      </CardContent>
-      {actions.dialogs}
-    </Card>
+        </CardHeader>
+      }
+      list={list}
+      paging={paging}
+      pagerLabel="Pending pickups"
+      skeleton={
+        <ListSkeleton
+          label="Loading pending pickups"
+          className="divide-y divide-line-subtle border-t border-line-subtle"
+          rowClassName="gap-4 px-5 py-3.5"
+          iconClassName="size-9 rounded-lg"
+          lineClassNames={['h-4 w-2/5', 'mt-2 h-3.5 w-1/4']}
+          trailingClassName={['hidden h-4 w-24 md:block', 'h-5 w-16 rounded-full', 'hidden h-8 w-24 sm:block']}
+        />
+      }
+      empty={
+        <EmptyState
+          icon={PackageOpen}
+          title="No pending pickups"
+          action={<EmptyStateLink href="/mail-intake">Log mail</EmptyStateLink>}
+        >
+          Everything logged has been handed over. New arrivals are logged in Mail Intake.
+        </EmptyState>
+      }
+      dialogs={actions.dialogs}
+    >
+      {(items) => (
+        <div className="border-t border-line-subtle">
+          <WideTable items={items} actions={actions} />
+          <NarrowList items={items} actions={actions} />
+        </div>
+      )}
+    </MailItemsCard>
   );
 }

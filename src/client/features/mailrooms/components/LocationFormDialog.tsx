@@ -12,6 +12,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { ChoiceSelect } from '@/components/ui/choice-select';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
+import { WholeNumberInput } from '@/components/WholeNumberInput';
 import { toastFailure } from '@/lib/useErrorToast';
 import { withTextInputs } from '@/lib/forms';
 import { useCreateLocation } from '../api/createLocation';
@@ -100,7 +101,7 @@ function LocationForm({
           error={errors.capacity?.message}
           hint="How many items fit here."
         >
-          <Input {...a11y('capacity')} type="number" inputMode="numeric" min={1} step={1} {...register('capacity')} />
+          <WholeNumberInput {...a11y('capacity')} min={1} {...register('capacity')} />
         </FormField>
       </div>
       <FormField id={id('mailroomId')} label="Mailroom" error={errors.mailroomId?.message}>

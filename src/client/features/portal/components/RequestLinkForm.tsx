@@ -1,32 +1,23 @@
 import { MailCheck } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { useSchemaForm } from '@/lib/schemaForm';
+import { useSubmission } from '@/lib/useSubmission';
 import { messageOf } from '../api/portalRequest';
 import { requestPortalLink } from '../api/requestLink';
 
 /** Email address or phone number in, a link out; the answer never says whether the address is known. */
 export function RequestLinkForm() {
-  const [address, setAddress] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [sent, setSent] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // /my has no query client (it is the page's way in, kept small): useSubmission, as the sign-in forms
+  const request = useSubmission(requestPortalLink);
+  const form = useSchemaForm(() => import('../requestLinkSchema').then((m) => m.PortalLinkRequestBody), {
+    address: '',
+  });
+  const onSubmit = form.submit(({ address }) => request.run(address));
+  const error = form.errors.address ?? (request.status === 'failed' ? messageOf(request.error) : null);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      setSent((await requestPortalLink(address)).message);
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  if (sent) {
+  if (request.status === 'done') {
     return (
       <div
         role="status"
@@ -34,8 +25,8 @@ export function RequestLinkForm() {
       >
         <MailCheck aria-hidden className="mt-0.5 size-5 shrink-0" />
         <div className="space-y-2">
-          <p>{sent}</p>
-          <button type="button" className="font-medium underline" onClick={() => setSent(null)}>
+          <p>{request.result.message}</p>
+          <button type="button" className="font-medium underline" onClick={request.reset}>
             Use another address
           </button>
         </div>
@@ -43,17 +34,15 @@ export function RequestLinkForm() {
     );
   }
   return (
-    <form onSubmit={submit} noValidate className="space-y-4">
+    <form onSubmit={onSubmit} onFocus={form.preload} noValidate className="space-y-4">
       <div className="space-y-1.5">
         <Label htmlFor="portal-address">Email address or mobile number</Label>
         <Input
           id="portal-address"
-          name="address"
           autoComplete="email"
           inputMode="email"
           placeholder="you@example.com or +1 555 123 4567"
-          value={address}
-          onChange={(e) => setAddress(e.target.value)}
+          {...form.field('address')}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? 'portal-address-error' : undefined}
         />
@@ -63,8 +52,8 @@ export function RequestLinkForm() {
           </p>
         )}
       </div>
-      <Button type="submit" className="w-full" disabled={busy || address.trim() === ''}>
-        {busy ? 'Sending…' : 'Send me a link'}
+      <Button type="submit" className="w-full" disabled={request.isPending || form.values.address.trim() === ''}>
+        {request.isPending ? 'Sending…' : 'Send me a link'}
       </Button>
     </form>
   );

@@ -1,8 +1,8 @@
 import { UpdateOrganizationSettingsBody, type OrganizationSettings } from '@contract';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { WholeNumberInput } from '@/components/WholeNumberInput';
 import type { OrganizationSettingsChanges } from '@/lib/resources/organizationSettings';
 import { SettingsCard } from './SettingsCard';
 
@@ -68,13 +68,10 @@ export function NumberSettingCard({
       <form onSubmit={submit} noValidate className="space-y-1.5">
         <Label htmlFor={id}>{label}</Label>
         <div className="flex flex-wrap items-center gap-2">
-          <Input
+          <WholeNumberInput
             id={id}
-            type="number"
-            inputMode="numeric"
             min={min}
             max={max}
-            step={1}
             value={value}
             disabled={!isAdmin}
             aria-invalid={problem ? true : undefined}

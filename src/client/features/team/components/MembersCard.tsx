@@ -1,13 +1,14 @@
 import type { Member, Role } from '@contract';
 import { UserMinus, Users } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
+import { CardTableOrList } from '@/components/ListCard';
 import { ListState } from '@/components/ListState';
 import { DANGER_ACTION_CLASS } from '@/components/RowIconButton';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ListSkeleton } from '@/components/ui/skeleton';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { TableCell, TableHead, TableRow } from '@/components/ui/table';
 import { toast } from '@/components/ui/use-toast';
 import { displayName, formatDate, initials } from '@/lib/format';
 import { toastFailure } from '@/lib/useErrorToast';
@@ -138,45 +139,38 @@ export function MembersCard({
     );
 
   const rows = (list: Member[]) => (
-    <>
-      <div className="hidden sm:block">
-        <Table aria-label="Members">
-          <TableHeader>
-            <TableRow className="hover:bg-transparent">
-              <TableHead className="w-full pl-5 sm:pl-6">Name</TableHead>
-              <TableHead>Role</TableHead>
-              <TableHead>Joined</TableHead>
-              <TableHead className="pr-5 text-right sm:pr-6">
-                <span className="sr-only">Actions</span>
-              </TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {list.map((member) => (
-              <TableRow key={member.id}>
-                <TableCell className="max-w-0 pl-5 sm:pl-6">
-                  <Person member={member} isYou={member.userId === currentUserId} />
-                </TableCell>
-                <TableCell>{roleControl(member)}</TableCell>
-                <TableCell className="whitespace-nowrap text-fg-muted">{formatDate(member.createdAt)}</TableCell>
-                <TableCell className="pr-5 text-right sm:pr-6">{removeControl(member)}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </div>
-      <ul aria-label="Members" className="divide-y divide-line-subtle border-t border-line-subtle sm:hidden">
-        {list.map((member) => (
-          <li key={member.id} className="space-y-3 px-5 py-4">
-            <Person member={member} isYou={member.userId === currentUserId} joined />
-            <div className="flex items-center justify-between gap-2">
-              {roleControl(member)}
-              {removeControl(member)}
-            </div>
-          </li>
-        ))}
-      </ul>
-    </>
+    <CardTableOrList
+      label="Members"
+      head={
+        <>
+          <TableHead className="w-full pl-5 sm:pl-6">Name</TableHead>
+          <TableHead>Role</TableHead>
+          <TableHead>Joined</TableHead>
+          <TableHead className="pr-5 text-right sm:pr-6">
+            <span className="sr-only">Actions</span>
+          </TableHead>
+        </>
+      }
+      rows={list.map((member) => (
+        <TableRow key={member.id}>
+          <TableCell className="max-w-0 pl-5 sm:pl-6">
+            <Person member={member} isYou={member.userId === currentUserId} />
+          </TableCell>
+          <TableCell>{roleControl(member)}</TableCell>
+          <TableCell className="whitespace-nowrap text-fg-muted">{formatDate(member.createdAt)}</TableCell>
+          <TableCell className="pr-5 text-right sm:pr-6">{removeControl(member)}</TableCell>
+        </TableRow>
+      ))}
+      items={list.map((member) => (
+        <li key={member.id} className="space-y-3 px-5 py-4">
+          <Person member={member} isYou={member.userId === currentUserId} joined />
+          <div className="flex items-center justify-between gap-2">
+            {roleControl(member)}
+            {removeControl(member)}
+          </div>
+        </li>
+      ))}
+    />
   );
 
   const body = (
