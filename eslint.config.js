@@ -86,7 +86,7 @@ const SERVER_TIERS = [
   { name: 'organizations and their plan', modules: ['organizations'] },
   {
     name: "an organization's people, places and settings",
-    modules: ['invitations', 'mailrooms', 'photos', 'recipients', 'settings'],
+    modules: ['domains', 'invitations', 'mailrooms', 'photos', 'recipients', 'settings'],
   },
   { name: 'accounts and expected packages', modules: ['auth', 'expected-packages'] },
   { name: 'mail items and billing', modules: ['billing', 'mail-items'] },

@@ -29,6 +29,9 @@ export const AUDIT_ACTIONS = [
   'billing.refused',
   'recipient.personal_data_exported',
   'recipient.erased',
+  'domain.claimed',
+  'domain.verified',
+  'domain.removed',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;

@@ -24,3 +24,4 @@ export * from './portal';
 export * from './tracking';
 export * from './expected-packages';
 export * from './live';
+export * from './domains';

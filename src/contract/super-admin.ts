@@ -118,6 +118,7 @@ export const PLATFORM_LOG_ACTIONS = [
   'sign_in.repeated_two_factor_failures',
   'user.two_factor_reset',
   'webhook.stripe_failed',
+  'organization.domain_verified',
 ] as const;
 export const PlatformLogAction = z.enum(PLATFORM_LOG_ACTIONS);
 export type PlatformLogAction = z.infer<typeof PlatformLogAction>;

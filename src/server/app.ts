@@ -78,6 +78,8 @@ import { createStripeGateway } from './modules/billing/stripe.gateway';
 import { createPaypalGateway } from './modules/billing/paypal.gateway';
 import { createSuperAdminService } from './modules/super-admin/super-admin.service';
 import { superAdminRoutes } from './modules/super-admin/super-admin.routes';
+import { createDomainsService } from './modules/domains/domains.service';
+import { domainsRoutes } from './modules/domains/domains.routes';
 import { createPickupsService } from './modules/pickups/pickups.service';
 import { pickupsRoutes } from './modules/pickups/pickups.routes';
 import { createExpectedPackagesService } from './modules/expected-packages/expected-packages.service';
@@ -318,7 +320,10 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
     paypal: config.paypal ? createPaypalGateway(config.paypal) : null,
   };
   billingRoutes(app, createBillingService(deps, gateways), createStripeWebhooks(deps, gateways.stripe));
-  superAdminRoutes(app, createSuperAdminService(deps));
+  // An organization's email domains (decision 058): its admins prove them, the console vouches.
+  const domains = createDomainsService(deps);
+  domainsRoutes(app, domains);
+  superAdminRoutes(app, createSuperAdminService(deps), domains);
   app.decorate('reencryptSecrets', () => reencryptIntegrationSecrets(db, deps.secrets));
 
   await serveClient(app, path.join(config.rootDir, 'dist', 'client'));

@@ -241,7 +241,42 @@ const EnvSchema = z.object({
    * link-local addresses. Off by default everywhere (SSRF guard); for local testing only.
    */
   ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).default('false'),
+  /**
+   * The DNS servers that check a domain's verification record (decision 058): comma-separated
+   * addresses with an optional port (`1.1.1.1`, `127.0.0.1:5353`, `[::1]:53`). Unset: the
+   * machine's resolvers. Tests point it at a server on loopback.
+   */
+  DNS_SERVERS: z
+    .string()
+    .trim()
+    .default('')
+    .transform((value, ctx) => {
+      const servers = value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const bad = servers.filter((s) => !isDnsServer(s));
+      if (bad.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `not an IP address with an optional port: ${bad.join(', ')} (e.g. 1.1.1.1, 127.0.0.1:5353, [::1]:53)`,
+        });
+        return z.NEVER;
+      }
+      return servers;
+    }),
 });
+
+/** An IPv4 or IPv6 address, with an optional port (IPv6 in brackets then): what Resolver.setServers takes. */
+function isDnsServer(entry: string): boolean {
+  const port = (p: string | undefined) =>
+    p === undefined || (/^\d{1,5}$/.test(p) && Number(p) >= 1 && Number(p) <= 65535);
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+  if (bracketed) return net.isIPv6(bracketed[1]!) && port(bracketed[2]);
+  if (net.isIPv6(entry)) return true;
+  const [host, p, ...rest] = entry.split(':');
+  return rest.length === 0 && net.isIPv4(host!) && port(p);
+}
 
 export type Config = {
   env: 'production' | 'development' | 'test';
@@ -280,6 +315,8 @@ export type Config = {
   secretsKey: string | undefined;
   /** ALLOW_PRIVATE_TARGETS: integrations may reach private addresses (local testing only). */
   allowPrivateTargets: boolean;
+  /** DNS_SERVERS: the servers that check domain verification records; empty: the machine's resolvers. */
+  dnsServers: string[];
   secretsKeyPrevious: string[];
   notificationsWorker: boolean;
   notificationRetentionDays: number;
@@ -382,6 +419,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
     cacheTtlMs: e.CACHE_TTL_MS,
     secretsKey: e.SECRETS_KEY || undefined,
     allowPrivateTargets: e.ALLOW_PRIVATE_TARGETS === 'true',
+    dnsServers: e.DNS_SERVERS,
     secretsKeyPrevious: e.SECRETS_KEY_PREVIOUS.split(',')
       .map((s) => s.trim())
       .filter(Boolean),

@@ -509,6 +509,45 @@ export const mailrooms = pgTable(
   (t) => [uniqueIndex('mailrooms_org_id_idx').on(t.organizationId, t.id)],
 );
 
+/**
+ * An organization's email domains (decision 058): claimed by an admin, verified by a DNS TXT
+ * record or a super admin. Several organizations may claim one domain while it is pending; it is
+ * verified by at most one (organization_domains_verified_domain_idx), the one whose single sign-on
+ * will sign its addresses in.
+ */
+export const organizationDomains = pgTable(
+  'organization_domains',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Lower-cased, IDNA (punycode) form, no trailing dot (contract's normaliseDomain). */
+    domain: varchar('domain', { length: 253 }).notNull(),
+    /** Random; the TXT record's value is `pigeonhole-verification=<token>`. */
+    verificationToken: varchar('verification_token', { length: 64 }).notNull(),
+    status: varchar('status', { length: 16 }).notNull().default('pending'),
+    verifiedAt: ts('verified_at'),
+    /** 'dns', or the id of the super admin who verified it. */
+    verifiedBy: varchar('verified_by', { length: 64 }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('organization_domains_org_id_idx').on(t.organizationId, t.id),
+    uniqueIndex('organization_domains_org_domain_idx').on(t.organizationId, t.domain),
+    // At most one organization holds a domain verified; sign-in looks the owner up by it.
+    uniqueIndex('organization_domains_verified_domain_idx')
+      .on(t.domain)
+      .where(sql`${t.status} = 'verified'`),
+    check('organization_domains_status_check', sql`${t.status} in ('pending', 'verified')`),
+    check(
+      'organization_domains_verified_check',
+      sql`(${t.status} = 'verified') = (${t.verifiedAt} is not null and ${t.verifiedBy} is not null)`,
+    ),
+  ],
+);
+
 export const mailroomLocations = pgTable(
   'mailroom_locations',
   {

@@ -100,5 +100,7 @@ export function logSummary(entry: PlatformLogEntry): string {
       return `Stripe webhook refused: ${String(details.message ?? details.code ?? 'unknown reason')}${
         details.eventType ? ` (${String(details.eventType)})` : ''
       }`;
+    case 'organization.domain_verified':
+      return `verified the email domain ${String(entry.after?.domain ?? 'unknown')} of ${target}`;
   }
 }

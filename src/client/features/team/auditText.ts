@@ -216,6 +216,14 @@ export function auditAction(entry: AuditEntry, nameOf?: (userId: string) => stri
       return 'exported the personal data of a recipient';
     case 'recipient.erased':
       return 'erased the personal data of a recipient';
+    case 'domain.claimed':
+      return `added the email domain ${target}`;
+    case 'domain.verified':
+      return textOf(entry, 'verifiedBy') === 'super_admin'
+        ? `verified the email domain ${target} (Pigeonhole support)`
+        : `verified the email domain ${target} by its DNS record`;
+    case 'domain.removed':
+      return `removed the email domain ${target}`;
     default:
       return 'made a change';
   }

@@ -13,7 +13,8 @@ type AuditTargetType =
   | 'mailroom'
   | 'location'
   | 'billing'
-  | 'recipient';
+  | 'recipient'
+  | 'domain';
 
 /** Stands for a secret that changed in an entry's before and after: the secret itself never goes in. */
 export const SECRET_CHANGED = '(changed)';

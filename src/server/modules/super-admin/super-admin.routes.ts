@@ -9,6 +9,8 @@ import {
   SuperAdminOrganization,
   SuperAdminOrganizationsQuery,
   SuperAdminUser,
+  SuperAdminDomain,
+  SuperAdminDomainParams,
   SuperAdminUsersQuery,
   TOTAL_COUNT_HEADER,
   UpdatePlatformOrganizationBody,
@@ -18,6 +20,7 @@ import type { App } from '../../http';
 import { errorReplies, sendItemsPage } from '../../http';
 import { forbidden } from '../../lib/errors';
 import { authOf } from '../../plugins/session';
+import type { DomainsService } from '../domains/domains.service';
 import type { PlatformCaller, SuperAdminService } from './super-admin.service';
 
 const OrgParams = z.object({ orgId: Id });
@@ -28,7 +31,7 @@ const UserParams = z.object({ userId: Id });
  * out, 403 otherwise, API keys included: they act inside one organization only). Nothing here
  * lets a super admin into an organization's own calls: those still check membership.
  */
-export function superAdminRoutes(app: App, superAdmin: SuperAdminService) {
+export function superAdminRoutes(app: App, superAdmin: SuperAdminService, domains: DomainsService) {
   const tags = ['Super admin'];
 
   async function requireSuperAdmin(request: FastifyRequest) {
@@ -110,5 +113,30 @@ export function superAdminRoutes(app: App, superAdmin: SuperAdminService) {
     },
     preValidation: guard,
     handler: async (request, reply) => sendItemsPage(reply, await superAdmin.logs(request.query)),
+  });
+
+  app.get('/api/super-admin/organizations/:orgId/domains', {
+    schema: {
+      tags,
+      summary: "An organization's email domains, pending and verified (decision 058)",
+      params: OrgParams,
+      response: { 200: z.array(SuperAdminDomain), ...errorReplies(400, 401, 403, 404) },
+    },
+    preValidation: guard,
+    handler: async (request) => domains.listForOperator(request.params.orgId),
+  });
+
+  app.post('/api/super-admin/organizations/:orgId/domains/:id/verify', {
+    schema: {
+      tags,
+      summary: "Verify an organization's pending email domain without its DNS record (decision 058)",
+      description:
+        "Recorded in the organization's audit log and the platform log. 409 `domain_verified_elsewhere` when " +
+        'another organization holds the domain verified; 404 when the domain is not that organization’s.',
+      params: SuperAdminDomainParams,
+      response: { 200: SuperAdminDomain, ...errorReplies(400, 401, 403, 404, 409) },
+    },
+    preValidation: guard,
+    handler: async (request) => domains.verifyByOperator(callerOf(request), request.params.orgId, request.params.id),
   });
 }

@@ -3,6 +3,7 @@ import {
   Ban,
   Building2,
   Download,
+  Globe,
   CreditCard,
   History,
   KeyRound,
@@ -63,6 +64,9 @@ const icons: Record<AuditAction, LucideIcon> = {
   'billing.refused': Ban,
   'recipient.personal_data_exported': Download,
   'recipient.erased': UserX,
+  'domain.claimed': Globe,
+  'domain.verified': ShieldCheck,
+  'domain.removed': Trash2,
 };
 
 /** Who invited, removed, changed a role or a setting, and when; newest first, a page at a time. */
