@@ -12,7 +12,7 @@ import { ARTIFACTS, finishTransitions, startStack, uniqueAccount, type Stack } f
 /**
  * Issue 14, item 3: every route of the route table (signed-out ones signed out, signed-in ones
  * signed in, the 404 page), the dialogs (Log Mail, Edit, the hand-over, Add Recipient, the
- * integrations' set-up dialogs, Invite user, two-factor set-up with its QR code, turning it off,
+ * integrations' set-up dialogs, Invite user, Settings' Single sign-on, two-factor set-up with its QR code, turning it off,
  * new recovery codes) and the popups while open (the organization menu, row actions menus, the
  * selects and the recipient list of Log Mail and Invite user, tooltips) pass axe-core without a
  * serious or critical violation, at desktop and phone width, in the light and the dark theme.
@@ -150,6 +150,18 @@ function visits(): Visit[] {
       },
     },
   );
+
+  // Settings > Single sign-on: the verified domains, one pending with its TXT record to copy
+  list.push({
+    name: 'in-settings-single-sign-on',
+    route: 'Settings, Single sign-on',
+    path: at('/settings'),
+    who: 'in',
+    open: async (page) => {
+      await settingsTab(page, 'Single sign-on');
+      await expect.poll(() => page.getByRole('list', { name: 'Email domains' }).isVisible()).toBe(true);
+    },
+  });
 
   // two-factor: set up (password, then the QR code and the code), and with it on: turn off, new codes
   const openTwoFactor = async (page: Page, button: string) => {
@@ -364,6 +376,10 @@ async function seed(page: Page): Promise<Omit<typeof seeded, 'password'>> {
   expect(delivered.ok(), await delivered.text()).toBe(true);
   const notified = await page.request.put(`/api/mail-items/${itemIds[1]}`, { headers, data: { status: 'notified' } });
   expect(notified.ok(), await notified.text()).toBe(true);
+
+  // Settings > Single sign-on shows a pending domain with its TXT record (issue 43).
+  const domain = await page.request.post('/api/domains', { headers, data: { domain: 'harbor-view.example' } });
+  expect(domain.status(), await domain.text()).toBe(201);
 
   const checkout = await page.request.post('/api/billing/create-checkout-session', {
     headers,

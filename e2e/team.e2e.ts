@@ -141,6 +141,7 @@ describe('a team run by its admin', () => {
       'Mailrooms',
       'Account',
       'User Management',
+      'Single sign-on',
       'Billing and Plans',
     ]);
     expect(await statusOf(member.page, '/api/user-invitations', orgId)).toBe(200);

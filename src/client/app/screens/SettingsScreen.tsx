@@ -15,6 +15,7 @@ import { CustomizationPane } from '@/features/settings/components/CustomizationP
 import { NotificationsPane } from '@/features/integrations/components/NotificationsPane';
 import { OrganizationSettingsForm } from '@/features/organizations/components/OrganizationSettingsForm';
 import { UserManagementPane } from '@/features/team/components/UserManagementPane';
+import { DomainsPane } from '@/features/domains/components/DomainsPane';
 import { initialTab, visibleTabs, type SettingsTab, type SettingsTabId } from '@/features/settings/settingsTabs';
 
 function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrganization }) {
@@ -41,6 +42,8 @@ function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrg
       );
     case 'users':
       return <UserManagementPane organization={organization} currentUserId={user.id} />;
+    case 'sso':
+      return <DomainsPane organizationId={organization.id} />;
     case 'billing':
       return <BillingView organization={organization} />;
   }

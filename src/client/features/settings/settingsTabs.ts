@@ -3,6 +3,7 @@ import {
   Bell,
   Building2,
   CreditCard,
+  KeyRound,
   SlidersHorizontal,
   UserCircle,
   Users,
@@ -11,7 +12,7 @@ import {
 } from 'lucide-react';
 
 export type SettingsTabId =
-  'organization' | 'customization' | 'notifications' | 'mailrooms' | 'account' | 'users' | 'billing';
+  'organization' | 'customization' | 'notifications' | 'mailrooms' | 'account' | 'users' | 'sso' | 'billing';
 
 export interface SettingsTab {
   id: SettingsTabId;
@@ -20,7 +21,7 @@ export interface SettingsTab {
   adminOnly: boolean;
 }
 
-/** Spec §2 "Settings", in this order; Organization, User Management and Billing are for admins (§6). */
+/** Spec §2 "Settings", in this order; Organization, User Management, Single sign-on and Billing are for admins (§6). */
 export const settingsTabs: SettingsTab[] = [
   { id: 'organization', label: 'Organization', icon: Building2, adminOnly: true },
   { id: 'customization', label: 'Customization', icon: SlidersHorizontal, adminOnly: false },
@@ -28,6 +29,8 @@ export const settingsTabs: SettingsTab[] = [
   { id: 'mailrooms', label: 'Mailrooms', icon: Warehouse, adminOnly: false },
   { id: 'account', label: 'Account', icon: UserCircle, adminOnly: false },
   { id: 'users', label: 'User Management', icon: Users, adminOnly: true },
+  // Issue 43: the organization's identity provider and the email domains it may sign in.
+  { id: 'sso', label: 'Single sign-on', icon: KeyRound, adminOnly: true },
   { id: 'billing', label: 'Billing and Plans', icon: CreditCard, adminOnly: true },
 ];
 

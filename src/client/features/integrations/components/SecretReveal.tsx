@@ -1,5 +1,6 @@
-import { AlertTriangle, Check, Copy } from 'lucide-react';
-import { useId, useState } from 'react';
+import { AlertTriangle } from 'lucide-react';
+import { useId } from 'react';
+import { CopyButton } from '@/components/CopyButton';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
@@ -13,18 +14,6 @@ interface SecretBoxProps {
 /** A read-only secret with a Copy button and the warning that it will not be shown again. */
 export function SecretBox({ label, value }: SecretBoxProps) {
   const id = useId();
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied(true);
-      window.setTimeout(() => setCopied(false), 2000);
-    } catch {
-      // no clipboard (insecure context): select the text so Ctrl+C works
-      const input = document.getElementById(id) as HTMLInputElement | null;
-      input?.select();
-    }
-  };
   return (
     <div className="space-y-3">
       <p className="flex items-start gap-2 rounded-lg border border-amber-200 dark:border-amber-800 bg-amber-50 dark:bg-amber-950/40 px-3 py-2 text-sm text-amber-900 dark:text-amber-300">
@@ -44,10 +33,7 @@ export function SecretBox({ label, value }: SecretBoxProps) {
             onFocus={(event) => event.currentTarget.select()}
             className="font-mono text-xs"
           />
-          <Button variant="outline" onClick={() => void copy()} aria-label={`Copy ${label.toLowerCase()}`}>
-            {copied ? <Check aria-hidden className="text-emerald-600 dark:text-emerald-400" /> : <Copy aria-hidden />}
-            <span className="hidden sm:inline">{copied ? 'Copied' : 'Copy'}</span>
-          </Button>
+          <CopyButton value={value} label={`Copy ${label.toLowerCase()}`} inputId={id} />
         </div>
       </div>
     </div>

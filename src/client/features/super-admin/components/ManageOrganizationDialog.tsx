@@ -13,6 +13,7 @@ import { toast } from '@/components/ui/use-toast';
 import { formatLongDate } from '@/lib/format';
 import { toastFailure } from '@/lib/useErrorToast';
 import { useUpdatePlatformOrganization } from '../api/platform';
+import { OrganizationDomains } from './OrganizationDomains';
 import { PLAN_LABELS, STATUS_LABELS } from './planLabels';
 
 /**
@@ -108,6 +109,7 @@ export function ManageOrganizationDialog({
           Each choice is saved as soon as you make it. A plan brings its limits: seats kept within the plan’s range and
           its monthly package allowance. The organization’s admins see the change in their activity log.
         </p>
+        <OrganizationDomains organizationId={current.id} />
       </DialogContent>
     </Dialog>
   );
