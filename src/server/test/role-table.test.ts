@@ -20,6 +20,7 @@ import {
   userInvitations,
   users,
   expectedPackages,
+  organizationDomains,
 } from '../db/schema';
 import { createSecretBox } from '../lib/secrets';
 import { hashToken, newToken } from '../lib/tokens';
@@ -211,6 +212,19 @@ const throwaway = {
   mailItem: async (s: Side) =>
     (await created(await s.admin.post('/api/mail-items', { type: 'letter', recipientId: s.recipientId }))).id,
   member: async (s: Side) => (await joinAs(t, s.organizationId, 'member')).userId,
+};
+
+/** A pending email domain of the side's organization, claimed by its admin. */
+const throwawayDomain = async (s: Side) =>
+  (await created(await s.admin.post('/api/domains', { domain: `walk-${uid()}.example` }))).id;
+
+/** Asserts a domain is still there and still pending after a refused call. */
+const domainPending = (id: string) => async () => {
+  const rows = await t.db
+    .select({ status: organizationDomains.status })
+    .from(organizationDomains)
+    .where(eq(organizationDomains.id, id));
+  expect(rows, `domain ${id} must survive a refused call, pending`).toEqual([{ status: 'pending' }]);
 };
 
 /** Asserts a row still exists after a refused delete. */
@@ -676,6 +690,37 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
       await usersRepository.update(t.db, spare.userId, { isSuperAdmin: false });
     },
   }),
+
+  'GET /api/super-admin/organizations/:orgId/domains': async (s) => ({
+    url: `/api/super-admin/organizations/${s.organizationId}/domains`,
+    ok: 200,
+  }),
+  'POST /api/super-admin/organizations/:orgId/domains/:id/verify': async (s) => {
+    const id = await throwawayDomain(s);
+    return {
+      url: `/api/super-admin/organizations/${s.organizationId}/domains/${id}/verify`,
+      ok: 200,
+      intact: domainPending(id),
+    };
+  },
+
+  // Single sign-on's email domains
+  'GET /api/domains': async () => ({ url: '/api/domains', ok: 200 }),
+  'POST /api/domains': async () => ({ url: '/api/domains', body: { domain: `walk-${uid()}.example` }, ok: 201 }),
+  // Marked verified beforehand, so an admitted check answers 200 without asking any DNS server
+  // (the checks themselves are domains.test.ts's, against a server on loopback).
+  'POST /api/domains/:id/verify': async (s) => {
+    const id = await throwawayDomain(s);
+    await t.db
+      .update(organizationDomains)
+      .set({ status: 'verified', verifiedAt: new Date(), verifiedBy: 'dns' })
+      .where(eq(organizationDomains.id, id));
+    return { url: `/api/domains/${id}/verify`, ok: 200 };
+  },
+  'DELETE /api/domains/:id': async (s) => {
+    const id = await throwawayDomain(s);
+    return { url: `/api/domains/${id}`, ok: 204, intact: domainPending(id) };
+  },
 
   // Integrations
   'GET /api/integrations': async () => ({ url: '/api/integrations', ok: 200 }),

@@ -565,6 +565,59 @@ export const ROLE_TABLE = [
     what: 'System logs: operator changes, repeated failed sign-ins, refused payment webhooks',
   },
 
+  {
+    group: 'Super admin',
+    method: 'GET',
+    path: '/api/super-admin/organizations/:orgId/domains',
+    access: 'superAdmin',
+    organization: 'none',
+    what: "An organization's email domains",
+  },
+  {
+    group: 'Super admin',
+    method: 'POST',
+    path: '/api/super-admin/organizations/:orgId/domains/:id/verify',
+    access: 'superAdmin',
+    organization: 'none',
+    what: "Verify an organization's pending email domain (decision 058)",
+  },
+
+  // Single sign-on: the organization's verified email domains (decision 058)
+  {
+    group: 'Single sign-on',
+    method: 'GET',
+    path: '/api/domains',
+    access: 'admin',
+    organization: 'header',
+    what: 'Email domains with their TXT records',
+  },
+  {
+    group: 'Single sign-on',
+    method: 'POST',
+    path: '/api/domains',
+    access: 'admin',
+    organization: 'header',
+    what: 'Claim an email domain',
+  },
+  {
+    group: 'Single sign-on',
+    method: 'POST',
+    path: '/api/domains/:id/verify',
+    access: 'admin',
+    organization: 'header',
+    rowParam: 'id',
+    what: 'Verify a domain by its DNS TXT record',
+  },
+  {
+    group: 'Single sign-on',
+    method: 'DELETE',
+    path: '/api/domains/:id',
+    access: 'admin',
+    organization: 'header',
+    rowParam: 'id',
+    what: 'Remove an email domain',
+  },
+
   // The live desk (decision 043)
   {
     group: 'Live desk',

@@ -1327,6 +1327,7 @@ describe('the sweep that proves an erasure: no table can hide them', () => {
     integrations: "the organization's webhooks and API integrations: URLs and names",
     mailrooms: 'rooms of the building',
     mailroom_locations: 'shelves and lockers',
+    organization_domains: "the organization's email domains and their DNS tokens (decision 058)",
     mail_item_counts: 'counts by status',
     billing_checkouts: "the organization's payments",
     billing_events: "the payment providers' events",
