@@ -55,6 +55,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ METRICS_TOKEN: 'secret' }, '/srv/app')).toThrow(/METRICS_TOKEN: at least 16 characters/);
   });
 
+  it('takes the DNS servers of domain verification as addresses with optional ports (DNS_SERVERS)', () => {
+    expect(loadConfig({}, '/srv/app').dnsServers).toEqual([]);
+    expect(
+      loadConfig({ DNS_SERVERS: ' 1.1.1.1, 127.0.0.1:5353 ,[::1]:53,2001:db8::1' }, '/srv/app').dnsServers,
+    ).toEqual(['1.1.1.1', '127.0.0.1:5353', '[::1]:53', '2001:db8::1']);
+    for (const bad of ['dns.example.com', '127.0.0.1:0', '127.0.0.1:70000', '[::1', '1.2.3']) {
+      expect(() => loadConfig({ DNS_SERVERS: bad }, '/srv/app'), bad).toThrow(/DNS_SERVERS: not an IP address/);
+    }
+  });
+
   it('refuses to start in production without APP_URL: links must never come from a request', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' }, '/srv/app')).toThrow(/APP_URL: required in production/);
     expect(loadConfig({ NODE_ENV: 'development' }, '/srv/app').appUrl).toBeUndefined();

@@ -3,6 +3,7 @@ import {
   DOMAIN_MESSAGES,
   domainTxtName,
   domainTxtValue,
+  normaliseDomain,
   type OrganizationDomain,
   type SuperAdminDomain,
 } from '../../../contract';
@@ -226,19 +227,10 @@ export function createDomainsService({ db, config }: Deps, lookupTxt: TxtLookup 
     async organizationForEmail(email: string): Promise<{ organizationId: string; domainId: string } | undefined> {
       const at = email.lastIndexOf('@');
       if (at < 0) return undefined;
-      let domain: string;
-      try {
-        domain = new URL(
-          `http://${email
-            .slice(at + 1)
-            .trim()
-            .toLowerCase()
-            .replace(/\.$/, '')}/`,
-        ).hostname;
-      } catch {
-        return undefined;
-      }
-      const row = await asPlatform(() => domainsRepository.findVerified(db, domain));
+      // The same normal form as a claim's, so "Ana@Bücher.Example" finds xn--bcher-kva.example.
+      const normal = normaliseDomain(email.slice(at + 1));
+      if ('error' in normal) return undefined;
+      const row = await asPlatform(() => domainsRepository.findVerified(db, normal.domain));
       return row ? { organizationId: row.organizationId, domainId: row.id } : undefined;
     },
   };
