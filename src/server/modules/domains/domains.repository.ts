@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { organizationDomains, organizations } from '../../db/schema';
+import { organizationDomains } from '../../db/schema';
 
 export type DomainRow = typeof organizationDomains.$inferSelect;
 
@@ -82,14 +82,5 @@ export const domainsRepository = {
       .from(organizationDomains)
       .where(and(eq(organizationDomains.domain, domain), eq(organizationDomains.status, 'verified')));
     return row;
-  },
-
-  /** The organization's name, for the super admin's entries (platform read). */
-  async organizationName(db: DbOrTx, organizationId: string): Promise<string | undefined> {
-    const [row] = await db
-      .select({ name: organizations.name })
-      .from(organizations)
-      .where(eq(organizations.id, organizationId));
-    return row?.name;
   },
 };

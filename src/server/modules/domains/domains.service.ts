@@ -16,6 +16,7 @@ import * as rateLimiter from '../../lib/rate-limiter';
 import { iso } from '../../lib/time';
 import { auditRepository } from '../audit/audit.repository';
 import { platformLogRepository } from '../audit/platform-log.repository';
+import { organizationsRepository } from '../organizations/organizations.repository';
 import { createTxtLookup, type TxtLookup } from './dns-check';
 import { CLAIMED_DOMAIN_INDEX, VERIFIED_DOMAIN_INDEX, domainsRepository, type DomainRow } from './domains.repository';
 
@@ -83,6 +84,13 @@ async function markVerified(
 }
 
 export function createDomainsService({ db, config }: Deps, lookupTxt: TxtLookup = createTxtLookup(config.dnsServers)) {
+  /** The organization's name for the console's answers and entries; 404 for an unknown organization. */
+  async function organizationName(organizationId: string): Promise<string> {
+    const organization = await organizationsRepository.findById(db, organizationId);
+    if (!organization) throw notFound(DOMAIN_MESSAGES.notFound);
+    return organization.name;
+  }
+
   async function requireDomain(organizationId: string, id: string): Promise<DomainRow> {
     const row = await domainsRepository.find(db, organizationId, id);
     if (!row) throw notFound(DOMAIN_MESSAGES.notFound);
@@ -189,10 +197,9 @@ export function createDomainsService({ db, config }: Deps, lookupTxt: TxtLookup 
 
     /** The console's list of one organization's domains; 404 for an unknown organization. */
     async listForOperator(organizationId: string): Promise<SuperAdminDomain[]> {
-      const organizationName = await domainsRepository.organizationName(db, organizationId);
-      if (organizationName === undefined) throw notFound(DOMAIN_MESSAGES.notFound);
+      const name = await organizationName(organizationId);
       const rows = await domainsRepository.list(db, organizationId);
-      return rows.map((row) => ({ ...toDomainDto(row), organizationName }));
+      return rows.map((row) => ({ ...toDomainDto(row), organizationName: name }));
     },
 
     /**
@@ -201,8 +208,7 @@ export function createDomainsService({ db, config }: Deps, lookupTxt: TxtLookup 
      * log; refused like a DNS proof when another organization holds the domain verified.
      */
     async verifyByOperator(operator: DomainOperator, organizationId: string, id: string): Promise<SuperAdminDomain> {
-      const organizationName = await domainsRepository.organizationName(db, organizationId);
-      if (organizationName === undefined) throw notFound(DOMAIN_MESSAGES.notFound);
+      const name = await organizationName(organizationId);
       const row = await requireDomain(organizationId, id);
       if (row.status !== 'verified') {
         await markVerified(db, organizationId, id, { verifiedBy: operator.userId, actorId: operator.userId }, (tx, r) =>
@@ -212,12 +218,12 @@ export function createDomainsService({ db, config }: Deps, lookupTxt: TxtLookup 
             actor: { id: operator.userId, email: operator.email },
             targetType: 'organization',
             targetId: organizationId,
-            targetLabel: organizationName,
+            targetLabel: name,
             after: { domain: r.domain, status: 'verified' },
           }),
         );
       }
-      return { ...toDomainDto(await requireDomain(organizationId, id)), organizationName };
+      return { ...toDomainDto(await requireDomain(organizationId, id)), organizationName: name };
     },
 
     /**

@@ -1,7 +1,7 @@
 import { DOMAIN_TXT_LABEL, normaliseDomain, type OrganizationDomain } from '@contract';
 import { Globe, Plus, ShieldCheck, Trash2 } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
-import { CopyButton } from '@/components/CopyButton';
+import { CopyField } from '@/components/CopyButton';
 import { EmptyState } from '@/components/EmptyState';
 import { IconTile } from '@/components/IconTile';
 import { ListState } from '@/components/ListState';
@@ -32,16 +32,7 @@ function RecordValue({ label, value }: { label: string; value: string }) {
       <label htmlFor={id} className="text-xs font-medium text-fg-secondary">
         {label}
       </label>
-      <div className="flex gap-2">
-        <Input
-          id={id}
-          readOnly
-          value={value}
-          onFocus={(event) => event.currentTarget.select()}
-          className="font-mono text-xs"
-        />
-        <CopyButton value={value} label={`Copy the record's ${label.toLowerCase()}`} inputId={id} />
-      </div>
+      <CopyField id={id} value={value} copyLabel={`Copy the record's ${label.toLowerCase()}`} />
     </div>
   );
 }
@@ -102,7 +93,6 @@ interface DomainRowProps {
 function DomainRow({ domain, organizationId, onRemove }: DomainRowProps) {
   const verify = useVerifyDomain(organizationId);
   const [problem, setProblem] = useState<string>();
-  const headingId = useId();
   const check = () => {
     setProblem(undefined);
     verify.mutate(domain.id, {
@@ -120,7 +110,7 @@ function DomainRow({ domain, organizationId, onRemove }: DomainRowProps) {
   };
   const verified = domain.status === 'verified';
   return (
-    <li aria-labelledby={headingId} className="space-y-3 px-4 py-4 sm:px-5">
+    <li className="space-y-3 px-4 py-4 sm:px-5">
       <div className="flex flex-wrap items-center gap-3">
         <IconTile
           icon={verified ? ShieldCheck : Globe}
@@ -133,7 +123,7 @@ function DomainRow({ domain, organizationId, onRemove }: DomainRowProps) {
         />
         <div className="min-w-0 flex-1">
           <p className="flex flex-wrap items-center gap-2">
-            <span id={headingId} className="truncate text-sm font-medium text-fg">
+            <span className="truncate text-sm font-medium text-fg">
               {domain.domain}
             </span>
             <Badge tone={verified ? 'green' : 'yellow'} data-status={domain.status}>

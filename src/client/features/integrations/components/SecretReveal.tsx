@@ -1,9 +1,8 @@
 import { AlertTriangle } from 'lucide-react';
 import { useId } from 'react';
-import { CopyButton } from '@/components/CopyButton';
+import { CopyField } from '@/components/CopyButton';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 
 interface SecretBoxProps {
@@ -25,16 +24,7 @@ export function SecretBox({ label, value }: SecretBoxProps) {
       </p>
       <div className="space-y-1.5">
         <Label htmlFor={id}>{label}</Label>
-        <div className="flex gap-2">
-          <Input
-            id={id}
-            readOnly
-            value={value}
-            onFocus={(event) => event.currentTarget.select()}
-            className="font-mono text-xs"
-          />
-          <CopyButton value={value} label={`Copy ${label.toLowerCase()}`} inputId={id} />
-        </div>
+        <CopyField id={id} value={value} copyLabel={`Copy ${label.toLowerCase()}`} />
       </div>
     </div>
   );
