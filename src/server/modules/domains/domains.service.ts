@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import {
   DOMAIN_MESSAGES,
+  SUPER_ADMIN_MESSAGES,
   domainTxtName,
   domainTxtValue,
   normaliseDomain,
@@ -87,7 +88,7 @@ export function createDomainsService({ db, config }: Deps, lookupTxt: TxtLookup 
   /** The organization's name for the console's answers and entries; 404 for an unknown organization. */
   async function organizationName(organizationId: string): Promise<string> {
     const organization = await organizationsRepository.findById(db, organizationId);
-    if (!organization) throw notFound(DOMAIN_MESSAGES.notFound);
+    if (!organization) throw notFound(SUPER_ADMIN_MESSAGES.organizationNotFound);
     return organization.name;
   }
 
