@@ -96,7 +96,14 @@ describe('verified email domains', () => {
       .poll(
         async () => {
           await operator.page.goto('/super-admin');
-          return operator.page.getByRole('heading', { name: 'Super Admin Dashboard' }).isVisible();
+          // (the heading comes after the app's first answers: wait for it, not only for the load)
+          return operator.page
+            .getByRole('heading', { name: 'Super Admin Dashboard' })
+            .waitFor({ timeout: 3000 })
+            .then(
+              () => true,
+              () => false,
+            );
         },
         { timeout: 15_000 },
       )
