@@ -44,8 +44,8 @@ interface Visit {
   who: Who;
   /** Opens what is looked at once the screen has settled (a dialog, a menu, a list, a tooltip). */
   open?: (page: Page) => Promise<void>;
-  /** The role of what `open` shows, waited for before axe looks; a dialog unless said. */
-  shows?: 'dialog' | 'menu' | 'listbox' | 'tooltip';
+  /** The role of what `open` shows, waited for before axe looks; a dialog unless said (a tab's panel for a tab). */
+  shows?: 'dialog' | 'menu' | 'listbox' | 'tooltip' | 'tabpanel';
   /** Only at this width: the control is not there at the other. */
   only?: keyof typeof WIDTHS;
 }
@@ -157,6 +157,7 @@ function visits(): Visit[] {
     route: 'Settings, Single sign-on',
     path: at('/settings'),
     who: 'in',
+    shows: 'tabpanel',
     open: async (page) => {
       await settingsTab(page, 'Single sign-on');
       await expect.poll(() => page.getByRole('list', { name: 'Email domains' }).isVisible()).toBe(true);

@@ -123,9 +123,7 @@ function DomainRow({ domain, organizationId, onRemove }: DomainRowProps) {
         />
         <div className="min-w-0 flex-1">
           <p className="flex flex-wrap items-center gap-2">
-            <span className="truncate text-sm font-medium text-fg">
-              {domain.domain}
-            </span>
+            <span className="truncate text-sm font-medium text-fg">{domain.domain}</span>
             <Badge tone={verified ? 'green' : 'yellow'} data-status={domain.status}>
               {verified ? 'Verified' : 'Pending'}
             </Badge>
@@ -167,7 +165,7 @@ function DomainRow({ domain, organizationId, onRemove }: DomainRowProps) {
             At your DNS provider, add a <strong className="font-semibold">TXT</strong> record with this name and value,
             then select Verify. A new record can take a few minutes to be seen.
           </p>
-          <div className="grid gap-3 md:grid-cols-2">
+          <div className="grid gap-3">
             <RecordValue label="Name" value={domain.txtRecordName} />
             <RecordValue label="Value" value={domain.txtRecordValue} />
           </div>
