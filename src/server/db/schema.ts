@@ -398,6 +398,17 @@ export const recipients = pgTable(
      * decision 051): what a link asked for on the recipient's page is looked up by, through an
      * index. Never written by the app; they follow the email and phone (an erasure clears them).
      */
+    /**
+     * Which directory feed owns the recipient (issue 43, migration 0038): 'scim' or 'roster', null
+     * for one typed or imported by hand. The desk may not edit the fields the feed owns.
+     */
+    managedBy: varchar('managed_by', { length: 10 }).$type<'scim' | 'roster'>(),
+    /** The feed's own key for the person (SCIM externalId, the roster's id column). */
+    externalId: varchar('external_id', { length: 255 }),
+    /** When the feed said the person left; the desk shows their waiting items as "left". */
+    leftAt: ts('left_at'),
+    /** SCIM's preferredLanguage as sent (a BCP 47 tag). */
+    preferredLanguage: varchar('preferred_language', { length: 35 }),
     emailNormalized: text('email_normalized').generatedAlwaysAs(sql`lower(email)`),
     phoneDigits: text('phone_digits').generatedAlwaysAs(sql`regexp_replace(phone, '\\D', '', 'g')`),
     createdAt: createdAt(),
@@ -405,6 +416,12 @@ export const recipients = pgTable(
   },
   (t) => [
     check('recipients_notify_by_check', sql`${t.notifyBy} in ('email', 'sms', 'both')`),
+    check('recipients_managed_by_check', sql`${t.managedBy} in ('scim', 'roster')`),
+    check('recipients_external_id_managed_check', sql`${t.externalId} is null or ${t.managedBy} is not null`),
+    // Partial, so a planner without statistics never takes it for a lookup by organization alone.
+    uniqueIndex('recipients_org_feed_external_id_idx')
+      .on(t.organizationId, t.managedBy, t.externalId)
+      .where(sql`${t.externalId} is not null`),
     // A mail item's recipient is looked up by organization and id. A planner without statistics
     // (db/plans-without-statistics.test.ts) takes the smallest index that starts with the
     // organization for that, so this is the smallest one: the others start with what they narrow

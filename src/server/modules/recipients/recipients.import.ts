@@ -6,7 +6,13 @@ import {
   type RecipientImportRow,
 } from '../../../contract';
 import { badRequest } from '../../lib/errors';
-import { nameUnitKey, type RecipientKeyRow, type RecipientRow, type RecipientValues } from './recipients.repository';
+import {
+  nameUnitKey,
+  type RecipientKeyRow,
+  type RecipientRow,
+  type RecipientValues,
+  type DirectoryColumns,
+} from './recipients.repository';
 
 /**
  * CSV import of recipients, as pure functions: read the file, check each row with the contract's
@@ -38,7 +44,7 @@ const normalizeHeader = (name: string) => name.toLowerCase().replace(/[\s_-]+/g,
 export type CsvRow = { line: number; raw: Record<Field, string> };
 
 /** A valid row's recipient, every optional field resolved to a value or null. */
-export type ImportValues = Required<Omit<RecipientValues, 'isActive'>> & {
+export type ImportValues = Required<Omit<RecipientValues, 'isActive' | DirectoryColumns>> & {
   recipientType: RecipientRow['recipientType'];
 };
 
