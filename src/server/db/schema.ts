@@ -394,11 +394,6 @@ export const recipients = pgTable(
      */
     notifyBy: varchar('notify_by', { length: 10 }).$type<'email' | 'sms' | 'both'>().notNull().default('both'),
     /**
-     * The email in lower case and the phone's digits, computed by PostgreSQL (migration 0033,
-     * decision 051): what a link asked for on the recipient's page is looked up by, through an
-     * index. Never written by the app; they follow the email and phone (an erasure clears them).
-     */
-    /**
      * Which directory feed owns the recipient (issue 43, migration 0038): 'scim' or 'roster', null
      * for one typed or imported by hand. The desk may not edit the fields the feed owns.
      */
@@ -409,6 +404,11 @@ export const recipients = pgTable(
     leftAt: ts('left_at'),
     /** SCIM's preferredLanguage as sent (a BCP 47 tag). */
     preferredLanguage: varchar('preferred_language', { length: 35 }),
+    /**
+     * The email in lower case and the phone's digits, computed by PostgreSQL (migration 0033,
+     * decision 051): what a link asked for on the recipient's page is looked up by, through an
+     * index. Never written by the app; they follow the email and phone (an erasure clears them).
+     */
     emailNormalized: text('email_normalized').generatedAlwaysAs(sql`lower(email)`),
     phoneDigits: text('phone_digits').generatedAlwaysAs(sql`regexp_replace(phone, '\\D', '', 'g')`),
     createdAt: createdAt(),
