@@ -88,8 +88,11 @@ const SERVER_TIERS = [
     name: "an organization's people, places and settings",
     modules: ['domains', 'invitations', 'mailrooms', 'photos', 'recipients', 'settings'],
   },
-  { name: 'accounts and expected packages', modules: ['auth', 'expected-packages'] },
-  { name: 'mail items and billing', modules: ['billing', 'mail-items'] },
+  {
+    name: 'accounts, expected packages and the directory',
+    modules: ['auth', 'expected-packages', 'roster', 'scim'],
+  },
+  { name: 'mail items, billing and single sign-on', modules: ['billing', 'mail-items', 'sso'] },
   { name: 'pickups, messages and the live desk', modules: ['live', 'notifications', 'pickups'] },
   { name: 'the recipient page, integrations and privacy', modules: ['integrations', 'portal', 'privacy'] },
   {
