@@ -80,6 +80,8 @@ import { createSuperAdminService } from './modules/super-admin/super-admin.servi
 import { superAdminRoutes } from './modules/super-admin/super-admin.routes';
 import { createDomainsService } from './modules/domains/domains.service';
 import { domainsRoutes } from './modules/domains/domains.routes';
+import { createSsoService } from './modules/sso/sso.service';
+import { ssoRoutes } from './modules/sso/sso.routes';
 import { createPickupsService } from './modules/pickups/pickups.service';
 import { pickupsRoutes } from './modules/pickups/pickups.routes';
 import { createExpectedPackagesService } from './modules/expected-packages/expected-packages.service';
@@ -246,8 +248,12 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
     },
   });
 
+  // An organization's email domains (decision 058): its admins prove them, the console vouches.
+  const domains = createDomainsService(deps);
+  // Single sign-on (decision 059): password sign-in asks it whether the address must use it.
+  const sso = createSsoService(deps, domains);
   const twoFactor = createTwoFactorService(deps);
-  authRoutes(app, createAuthService(deps, twoFactor));
+  authRoutes(app, createAuthService(deps, twoFactor, { passwordRefusal: sso.passwordRefusal }));
   twoFactorRoutes(app, twoFactor);
   organizationsRoutes(app, createOrganizationsService(deps));
   dashboardRoutes(app, createDashboardService(deps));
@@ -320,9 +326,8 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
     paypal: config.paypal ? createPaypalGateway(config.paypal) : null,
   };
   billingRoutes(app, createBillingService(deps, gateways), createStripeWebhooks(deps, gateways.stripe));
-  // An organization's email domains (decision 058): its admins prove them, the console vouches.
-  const domains = createDomainsService(deps);
   domainsRoutes(app, domains);
+  ssoRoutes(app, sso, deps);
   superAdminRoutes(app, createSuperAdminService(deps), domains);
   app.decorate('reencryptSecrets', () => reencryptIntegrationSecrets(db, deps.secrets));
 
