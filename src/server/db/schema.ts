@@ -1158,3 +1158,146 @@ export const idempotencyKeys = pgTable(
     index('idempotency_keys_created_idx').on(t.createdAt),
   ],
 );
+
+/**
+ * Single sign-on (issue 43, decision 059): an organization's one identity provider, OpenID Connect
+ * or SAML 2.0. Only addresses of the organization's verified domains (organization_domains) are
+ * signed in through it. The OIDC client secret is encrypted with SECRETS_KEY like the integrations'
+ * secrets (lib/secrets.ts, 'enc:v1:...') and never leaves the server: the API says only whether one
+ * is set. The SAML columns hold the provider's metadata as given (by URL or pasted) and what was
+ * read from it: its entity id, its sign-in URL and its signing certificates (PEM bodies).
+ */
+export const ssoConnections = pgTable(
+  'sso_connections',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** 'oidc' or 'saml'. */
+    protocol: varchar('protocol', { length: 8 }).notNull(),
+    /** Off: nobody is offered or signed in through it (the admin's settings stay). */
+    enabled: boolean('enabled').notNull().default(false),
+    /** The provider's issuer, or its discovery document's URL (…/.well-known/openid-configuration). */
+    oidcIssuer: varchar('oidc_issuer', { length: 2048 }),
+    oidcClientId: varchar('oidc_client_id', { length: 255 }),
+    /** Encrypted with SECRETS_KEY ('enc:v1:...'). */
+    oidcClientSecret: text('oidc_client_secret'),
+    /** Where the SAML provider's metadata is fetched from, when given by URL. */
+    idpMetadataUrl: varchar('idp_metadata_url', { length: 2048 }),
+    idpMetadataXml: text('idp_metadata_xml'),
+    idpEntityId: varchar('idp_entity_id', { length: 1024 }),
+    idpSsoUrl: varchar('idp_sso_url', { length: 2048 }),
+    /** The provider's signing certificates (base64 DER, as in its metadata): a rollover lists two. */
+    idpCertificates: text('idp_certificates').array().notNull().default(sql`'{}'::text[]`),
+    /** SAML responses nobody asked for (provider-started sign-in) are refused unless this is on. */
+    allowIdpInitiated: boolean('allow_idp_initiated').notNull().default(false),
+    /** The role of a member created by a first sign-in. */
+    defaultRole: memberRole('default_role').notNull().default('member'),
+    /** A claim (OIDC) or attribute (SAML) that makes the member an admin when it holds adminValue. */
+    adminClaim: varchar('admin_claim', { length: 255 }),
+    adminValue: varchar('admin_value', { length: 255 }),
+    /** Passwords are refused to members of the verified domains, except the break-glass admin's. */
+    requireSso: boolean('require_sso').notNull().default(false),
+    breakGlassUserId: uuid('break_glass_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // One provider per organization; sign-in finds it by the organization of the address's domain.
+    uniqueIndex('sso_connections_org_idx').on(t.organizationId),
+    check('sso_connections_protocol_check', sql`${t.protocol} in ('oidc', 'saml')`),
+    check(
+      'sso_connections_admin_mapping_check',
+      sql`(${t.adminClaim} is null) = (${t.adminValue} is null)`,
+    ),
+  ],
+);
+
+/**
+ * A sign-in sent to the provider and not yet come back: what the answer is checked against (the
+ * state, the OIDC nonce and PKCE verifier, the SAML request id). Single use (used_at, set by the
+ * statement that takes it) and short-lived: a replayed or late answer finds nothing to complete.
+ */
+export const ssoSignInRequests = pgTable(
+  'sso_sign_in_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    connectionId: uuid('connection_id')
+      .notNull()
+      .references(() => ssoConnections.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the state sent to the provider (OIDC state, SAML RelayState). */
+    stateHash: varchar('state_hash', { length: 64 }).notNull(),
+    nonce: varchar('nonce', { length: 128 }),
+    codeVerifier: varchar('code_verifier', { length: 128 }),
+    /** The ID of a SAML AuthnRequest: the response's InResponseTo must name it. */
+    samlRequestId: varchar('saml_request_id', { length: 255 }),
+    emailHint: varchar('email_hint', { length: 255 }),
+    /** An invitation accepted through the provider: its token (as emailed), checked on return. */
+    invitationToken: varchar('invitation_token', { length: 128 }),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('sso_sign_in_requests_state_idx').on(t.stateHash),
+    // Housekeeping purges by age.
+    index('sso_sign_in_requests_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/**
+ * Who a provider says a user is: its subject (OIDC `sub`, SAML NameID) under one connection. A
+ * second sign-in finds the user by it, not by the email (an address can change hands).
+ */
+export const userIdentities = pgTable(
+  'user_identities',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    connectionId: uuid('connection_id')
+      .notNull()
+      .references(() => ssoConnections.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    subject: varchar('subject', { length: 512 }).notNull(),
+    /** The address the provider gave at the last sign-in. */
+    email: varchar('email', { length: 255 }).notNull(),
+    createdAt: createdAt(),
+    lastSignInAt: ts('last_sign_in_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('user_identities_connection_subject_idx').on(t.connectionId, t.subject),
+    index('user_identities_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * Assertions and responses already consumed (SAML assertion and response ids, OIDC codes' hashes):
+ * the primary key refuses the same one twice. Kept until the assertion itself would have expired.
+ */
+export const ssoUsedAssertions = pgTable(
+  'sso_used_assertions',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    connectionId: uuid('connection_id')
+      .notNull()
+      .references(() => ssoConnections.id, { onDelete: 'cascade' }),
+    assertionId: varchar('assertion_id', { length: 512 }).notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.connectionId, t.assertionId] }),
+    index('sso_used_assertions_expires_idx').on(t.expiresAt),
+  ],
+);
