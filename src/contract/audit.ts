@@ -32,6 +32,11 @@ export const AUDIT_ACTIONS = [
   'domain.claimed',
   'domain.verified',
   'domain.removed',
+  'sso.connection_saved',
+  'sso.connection_removed',
+  'sso.signed_in',
+  'member.joined_by_sso',
+  'member.role_changed_by_sso',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;

@@ -224,6 +224,16 @@ export function auditAction(entry: AuditEntry, nameOf?: (userId: string) => stri
         : `verified the email domain ${target} by its DNS record`;
     case 'domain.removed':
       return `removed the email domain ${target}`;
+    case 'sso.connection_saved':
+      return 'changed the single sign-on settings';
+    case 'sso.connection_removed':
+      return 'removed single sign-on';
+    case 'sso.signed_in':
+      return 'signed in through single sign-on';
+    case 'member.joined_by_sso':
+      return `joined through single sign-on as ${textOf(entry, 'role') ?? 'member'}`;
+    case 'member.role_changed_by_sso':
+      return "became an admin through the identity provider's mapping";
     default:
       return 'made a change';
   }

@@ -68,15 +68,25 @@ export function toUserDto(u: UserRow): User {
   };
 }
 
+/**
+ * A new session of a user who passed every step of a sign-in: the same for a password sign-in and
+ * a single sign-on (sso's completeSsoSignIn), so both follow one set of session rules.
+ */
+export async function openUserSession(
+  { db, config }: { db: DbOrTx; config: Deps['config'] },
+  userId: string,
+  client: ClientInfo,
+): Promise<NewSession> {
+  const token = newToken();
+  const expire = addMs(new Date(), config.sessionTtlMs);
+  await sessionsRepository.insert(db, hashToken(token), userId, expire, client);
+  return { token, expire };
+}
+
 export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
   const { db, config, log, publicUrl } = deps;
 
-  async function openSession(userId: string, client: ClientInfo): Promise<NewSession> {
-    const token = newToken();
-    const expire = addMs(new Date(), config.sessionTtlMs);
-    await sessionsRepository.insert(db, hashToken(token), userId, expire, client);
-    return { token, expire };
-  }
+  const openSession = (userId: string, client: ClientInfo) => openUserSession(deps, userId, client);
 
   /**
    * SUPER_ADMIN_EMAILS lists this address and the role is not granted yet: it waits for the

@@ -67,6 +67,11 @@ const icons: Record<AuditAction, LucideIcon> = {
   'domain.claimed': Globe,
   'domain.verified': ShieldCheck,
   'domain.removed': Trash2,
+  'sso.connection_saved': ShieldCheck,
+  'sso.connection_removed': Trash2,
+  'sso.signed_in': KeyRound,
+  'member.joined_by_sso': UserCheck,
+  'member.role_changed_by_sso': ShieldCheck,
 };
 
 /** Who invited, removed, changed a role or a setting, and when; newest first, a page at a time. */
