@@ -80,6 +80,8 @@ import { createSuperAdminService } from './modules/super-admin/super-admin.servi
 import { superAdminRoutes } from './modules/super-admin/super-admin.routes';
 import { createDomainsService } from './modules/domains/domains.service';
 import { domainsRoutes } from './modules/domains/domains.routes';
+import { createSamlService } from './modules/sso/saml/saml.service';
+import { samlRoutes } from './modules/sso/saml/saml.routes';
 import { createPickupsService } from './modules/pickups/pickups.service';
 import { pickupsRoutes } from './modules/pickups/pickups.routes';
 import { createExpectedPackagesService } from './modules/expected-packages/expected-packages.service';
@@ -323,6 +325,9 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
   // An organization's email domains (decision 058): its admins prove them, the console vouches.
   const domains = createDomainsService(deps);
   domainsRoutes(app, domains);
+  // SAML 2.0 single sign-on's public metadata and ACS (decision 062).
+  const saml = createSamlService(deps, domains);
+  samlRoutes(app, saml);
   superAdminRoutes(app, createSuperAdminService(deps), domains);
   app.decorate('reencryptSecrets', () => reencryptIntegrationSecrets(db, deps.secrets));
 

@@ -107,11 +107,16 @@ export function createTestIdp(options: { entityId?: string; ssoUrl?: string; key
       NameIDFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
       NameID: o.email,
       InResponseTo: o.inResponseTo ?? '',
-      AuthnStatement: `<saml:AuthnStatement AuthnInstant="${issued}" SessionIndex="${id}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`,
-      AttributeStatement: attributes ? `<saml:AttributeStatement>${attributes}</saml:AttributeStatement>` : '',
+      AuthnStatement: 'AUTHN-STATEMENT-HERE',
+      AttributeStatement: 'ATTRIBUTE-STATEMENT-HERE',
     };
+    // samlify escapes every value it fills in; the two statements are XML, put in after.
+    const authnStatement = `<saml:AuthnStatement AuthnInstant="${issued}" SessionIndex="${id}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`;
+    const attributeStatement = attributes ? `<saml:AttributeStatement>${attributes}</saml:AttributeStatement>` : '';
     const fill = (template: string) => {
-      let xml = samlify.SamlLib.replaceTagsByValue(template, values);
+      let xml = samlify.SamlLib.replaceTagsByValue(template, values)
+        .replace('AUTHN-STATEMENT-HERE', authnStatement)
+        .replace('ATTRIBUTE-STATEMENT-HERE', attributeStatement);
       // An unsolicited response carries no InResponseTo at all, not an empty one.
       if (!o.inResponseTo) xml = xml.replace(/ InResponseTo=""/g, '');
       return xml;
