@@ -721,6 +721,16 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
     const id = await throwawayDomain(s);
     return { url: `/api/domains/${id}`, ok: 204, intact: domainPending(id) };
   },
+  // SAML's public endpoints (decision 062); the sign-ins themselves are sso/saml/saml.test.ts's,
+  // against a real identity provider. Without a connection the ACS sends the browser back to the
+  // sign-in page (303) and creates nothing.
+  'GET /api/sso/saml/:organizationId/metadata': async (s) => ({ url: `/api/sso/saml/${s.organizationId}/metadata`, ok: 200 }),
+  'POST /api/sso/saml/:organizationId/acs': async (s) => ({
+    url: `/api/sso/saml/${s.organizationId}/acs`,
+    body: 'SAMLResponse=PHg%2B',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    ok: 303,
+  }),
 
   // Integrations
   'GET /api/integrations': async () => ({ url: '/api/integrations', ok: 200 }),
