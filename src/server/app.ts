@@ -82,6 +82,8 @@ import { createDomainsService } from './modules/domains/domains.service';
 import { domainsRoutes } from './modules/domains/domains.routes';
 import { createSsoService } from './modules/sso/sso.service';
 import { ssoRoutes } from './modules/sso/sso.routes';
+import { createSamlService } from './modules/sso/saml/saml.service';
+import { samlRoutes } from './modules/sso/saml/saml.routes';
 import { createPickupsService } from './modules/pickups/pickups.service';
 import { pickupsRoutes } from './modules/pickups/pickups.routes';
 import { createExpectedPackagesService } from './modules/expected-packages/expected-packages.service';
@@ -328,6 +330,9 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
   billingRoutes(app, createBillingService(deps, gateways), createStripeWebhooks(deps, gateways.stripe));
   domainsRoutes(app, domains);
   ssoRoutes(app, sso, deps);
+  // SAML 2.0 single sign-on's public metadata and ACS (decision 062).
+  const saml = createSamlService(deps, domains);
+  samlRoutes(app, saml);
   superAdminRoutes(app, createSuperAdminService(deps), domains);
   app.decorate('reencryptSecrets', () => reencryptIntegrationSecrets(db, deps.secrets));
 

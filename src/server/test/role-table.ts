@@ -674,6 +674,25 @@ export const ROLE_TABLE = [
     organization: 'none',
     what: "The OpenID provider's answer",
   },
+  // Single sign-on, SAML 2.0 (decision 062): what the identity provider reaches, no session
+  {
+    group: 'Single sign-on',
+    method: 'GET',
+    path: '/api/sso/saml/:organizationId/metadata',
+    access: 'public',
+    // Named in the path for the provider, but no caller's organization: anybody may call it.
+    organization: 'none',
+    what: 'Our SAML service provider metadata for the organization (entity id, ACS URL)',
+  },
+  {
+    group: 'Single sign-on',
+    method: 'POST',
+    path: '/api/sso/saml/:organizationId/acs',
+    access: 'public',
+    // Named in the path for the provider, but no caller's organization: anybody may call it.
+    organization: 'none',
+    what: "The SAML assertion consumer service: the provider's signed response signs the person in (cross-site POST)",
+  },
 
   // The live desk (decision 043)
   {
