@@ -32,6 +32,12 @@ export const AUDIT_ACTIONS = [
   'domain.claimed',
   'domain.verified',
   'domain.removed',
+  'roster.source_created',
+  'roster.source_updated',
+  'roster.source_deleted',
+  'roster.run_started',
+  'roster.run_approved',
+  'roster.run_rejected',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;

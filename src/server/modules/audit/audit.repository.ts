@@ -14,7 +14,9 @@ type AuditTargetType =
   | 'location'
   | 'billing'
   | 'recipient'
-  | 'domain';
+  | 'domain'
+  | 'roster_source'
+  | 'roster_run';
 
 /** Stands for a secret that changed in an entry's before and after: the secret itself never goes in. */
 export const SECRET_CHANGED = '(changed)';

@@ -67,6 +67,12 @@ const icons: Record<AuditAction, LucideIcon> = {
   'domain.claimed': Globe,
   'domain.verified': ShieldCheck,
   'domain.removed': Trash2,
+  'roster.source_created': Download,
+  'roster.source_updated': Download,
+  'roster.source_deleted': Trash2,
+  'roster.run_started': History,
+  'roster.run_approved': ShieldCheck,
+  'roster.run_rejected': Ban,
 };
 
 /** Who invited, removed, changed a role or a setting, and when; newest first, a page at a time. */
