@@ -30,12 +30,17 @@ export const ROSTER_MESSAGES = {
   superseded: 'A later run of this source has been applied since: run it again for a fresh preview',
   running: 'A run of this source is under way',
   httpsOnly: 'The roster URL must use HTTPS',
-  privateTarget: 'The roster URL or host is not a public address (private, loopback and link-local addresses are refused)',
+  privateTarget:
+    'The roster URL or host is not a public address (private, loopback and link-local addresses are refused)',
   badCron: 'The schedule is not a valid cron expression (five fields, e.g. "0 3 * * *")',
   secretNeeded: 'A password or private key is required for SFTP',
 } as const;
 
-const columnName = z.string().trim().min(1, 'A column name is required').max(100, 'A column name is at most 100 characters');
+const columnName = z
+  .string()
+  .trim()
+  .min(1, 'A column name is required')
+  .max(100, 'A column name is at most 100 characters');
 
 /**
  * Which CSV column fills which field, by the column's header. `externalId`, `firstName` and
@@ -103,7 +108,12 @@ const SftpSource = z.object({
     .min(1, 'The SFTP host is required')
     .max(253)
     .regex(/^[A-Za-z0-9.:[\]-]+$/, 'The SFTP host is a name or an address'),
-  port: z.number().int().min(1, 'The port is between 1 and 65535').max(65535, 'The port is between 1 and 65535').default(22),
+  port: z
+    .number()
+    .int()
+    .min(1, 'The port is between 1 and 65535')
+    .max(65535, 'The port is between 1 and 65535')
+    .default(22),
   path: z.string().trim().min(1, 'The file path is required').max(1000),
   username: z.string().trim().min(1, 'The SFTP user name is required').max(100),
   sftpAuth: z.enum(['password', 'private_key'], { message: "sftpAuth is 'password' or 'private_key'" }),

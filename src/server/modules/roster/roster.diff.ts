@@ -39,7 +39,8 @@ export type RosterDiff = {
 
 const COMPARED = ['firstName', 'lastName', 'email', 'phone', 'department', 'recipientType'] as const;
 const same = (a: string | null, b: string | null) => (a ?? '') === (b ?? '');
-const sameUnit = (a: string | null, b: string | null) => (a ?? '').trim().toLowerCase() === (b ?? '').trim().toLowerCase();
+const sameUnit = (a: string | null, b: string | null) =>
+  (a ?? '').trim().toLowerCase() === (b ?? '').trim().toLowerCase();
 
 /**
  * `byEmail` answers the recipients holding an email (lower case) with the feed that keeps them:

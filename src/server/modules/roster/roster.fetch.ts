@@ -30,7 +30,8 @@ export type RosterLocation =
 
 export type FetchOptions = { allowPrivateTargets: boolean; maxBytes?: number; timeoutMs?: number };
 
-const tooLarge = (max: number) => new RosterFetchError(`The roster file is larger than ${Math.round(max / 1048576)} MB`);
+const tooLarge = (max: number) =>
+  new RosterFetchError(`The roster file is larger than ${Math.round(max / 1048576)} MB`);
 
 /**
  * HTTPS (plain HTTP only where private targets are allowed: local testing). The connection goes
@@ -43,7 +44,10 @@ async function fetchHttps(source: Extract<RosterLocation, { kind: 'https' }>, op
   if (!options.allowPrivateTargets && !(await isPublicUrl(source.url))) {
     throw new RosterFetchError(ROSTER_MESSAGES.privateTarget);
   }
-  const headers: Record<string, string> = { accept: 'text/csv, text/plain, */*', 'user-agent': 'Pigeonhole-Roster/1.0' };
+  const headers: Record<string, string> = {
+    accept: 'text/csv, text/plain, */*',
+    'user-agent': 'Pigeonhole-Roster/1.0',
+  };
   if (source.headerName && source.headerValue) headers[source.headerName] = source.headerValue;
   let res;
   try {

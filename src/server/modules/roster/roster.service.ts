@@ -22,7 +22,12 @@ import { recipientsRepository } from '../recipients/recipients.repository';
 import { createRecipientsService, type FeedCaller, type FeedChanges } from '../recipients/recipients.service';
 import { approvalReason, diffRoster, type RosterRow } from './roster.diff';
 import { RosterFetchError, fetchRoster, type FetchOptions, type RosterLocation } from './roster.fetch';
-import { rosterRepository, type RosterRunRow, type RosterSourceRow, type RosterSourceValues } from './roster.repository';
+import {
+  rosterRepository,
+  type RosterRunRow,
+  type RosterSourceRow,
+  type RosterSourceValues,
+} from './roster.repository';
 
 /** Fetch attempts of one scheduled run before the admins are told; the waits between them. */
 export const ROSTER_FETCH_ATTEMPTS = 3;
@@ -78,7 +83,14 @@ export function toRunDto(r: RosterRunRow): RosterRun {
     status: r.status,
     trigger: r.trigger,
     attempt: r.attempt,
-    counts: { added: r.added, changed: r.changed, moved: r.moved, left: r.left, unchanged: r.unchanged, errors: r.errors },
+    counts: {
+      added: r.added,
+      changed: r.changed,
+      moved: r.moved,
+      left: r.left,
+      unchanged: r.unchanged,
+      errors: r.errors,
+    },
     errorText: r.errorText,
     rowErrors: r.rowErrors ?? [],
     startedAt: iso(r.startedAt),
@@ -154,7 +166,10 @@ export function createRosterService(deps: Deps) {
         ...common,
       };
     }
-    if (!config.allowPrivateTargets && !(await isPublicUrl(`https://${body.host.includes(':') ? `[${body.host}]` : body.host}/`))) {
+    if (
+      !config.allowPrivateTargets &&
+      !(await isPublicUrl(`https://${body.host.includes(':') ? `[${body.host}]` : body.host}/`))
+    ) {
       throw badRequest(ROSTER_MESSAGES.privateTarget, 'private_target');
     }
     const secret = body.secret ? secrets.encrypt(body.secret) : keep;
@@ -226,7 +241,8 @@ export function createRosterService(deps: Deps) {
     const attempt = trigger === 'schedule' ? source.failedAttempts + 1 : 1;
     const startedAt = new Date();
     const next = { nextRunAt: source.enabled ? nextScheduled(source.schedule) : null, failedAttempts: 0 };
-    const keepNext = trigger === 'manual' ? { nextRunAt: source.nextRunAt, failedAttempts: source.failedAttempts } : next;
+    const keepNext =
+      trigger === 'manual' ? { nextRunAt: source.nextRunAt, failedAttempts: source.failedAttempts } : next;
     let failure: string | undefined;
     let run: RosterRunRow | undefined;
     try {
@@ -244,7 +260,9 @@ export function createRosterService(deps: Deps) {
             status: 'failed',
             trigger,
             attempt,
-            errorText: retry ? `${err.message} (tried ${attempt} of ${ROSTER_FETCH_ATTEMPTS}; trying again)` : err.message,
+            errorText: retry
+              ? `${err.message} (tried ${attempt} of ${ROSTER_FETCH_ATTEMPTS}; trying again)`
+              : err.message,
             startedAt,
             finishedAt: new Date(),
           });
@@ -464,7 +482,8 @@ export function createRosterService(deps: Deps) {
      */
     async approve(caller: OrgCaller, runId: string): Promise<RosterRun> {
       const run = await runOr404(caller, runId);
-      if (run.status !== 'awaiting_approval' || !run.preview) throw conflict(ROSTER_MESSAGES.notAwaiting, 'roster_run_not_waiting');
+      if (run.status !== 'awaiting_approval' || !run.preview)
+        throw conflict(ROSTER_MESSAGES.notAwaiting, 'roster_run_not_waiting');
       if (await rosterRepository.hasAppliedRun(db, caller.organizationId, run.sourceId, run.startedAt)) {
         throw conflict(ROSTER_MESSAGES.superseded, 'roster_run_superseded');
       }
@@ -476,7 +495,8 @@ export function createRosterService(deps: Deps) {
         stored.changes,
         async (tx) => {
           const locked = await rosterRepository.findRun(tx, caller.organizationId, runId, true);
-          if (locked?.status !== 'awaiting_approval') throw conflict(ROSTER_MESSAGES.notAwaiting, 'roster_run_not_waiting');
+          if (locked?.status !== 'awaiting_approval')
+            throw conflict(ROSTER_MESSAGES.notAwaiting, 'roster_run_not_waiting');
           applied = await rosterRepository.updateRun(tx, caller.organizationId, runId, {
             status: 'applied',
             preview: null,
