@@ -77,6 +77,8 @@ import { createStripeWebhooks } from './modules/billing/stripe-webhooks';
 import { createStripeGateway } from './modules/billing/stripe.gateway';
 import { createPaypalGateway } from './modules/billing/paypal.gateway';
 import { createSuperAdminService } from './modules/super-admin/super-admin.service';
+import { createRosterService, type RosterService } from './modules/roster/roster.service';
+import { rosterRoutes } from './modules/roster/roster.routes';
 import { superAdminRoutes } from './modules/super-admin/super-admin.routes';
 import { createDomainsService } from './modules/domains/domains.service';
 import { domainsRoutes } from './modules/domains/domains.routes';
@@ -334,6 +336,9 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
   const saml = createSamlService(deps, domains);
   samlRoutes(app, saml);
   superAdminRoutes(app, createSuperAdminService(deps), domains);
+  // The resident roster (decision 061): server.ts starts its schedule beside the worker.
+  app.decorate('roster', createRosterService(deps));
+  rosterRoutes(app, app.roster);
   app.decorate('reencryptSecrets', () => reencryptIntegrationSecrets(db, deps.secrets));
 
   await serveClient(app, path.join(config.rootDir, 'dist', 'client'));
@@ -392,6 +397,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** SECRETS_KEY rotation: rewrites stored integration secrets with the current key. */
     reencryptSecrets: () => Promise<RotationResult>;
+    /** The resident roster's runs and schedule tick (modules/roster). */
+    roster: RosterService;
     /** LISTEN/NOTIFY between the instances on one database (lib/change-feed.ts). */
     changeFeed: ChangeFeed;
     /** Resolves when the sign-in links asked for so far have gone out (decision 032). */
