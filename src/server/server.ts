@@ -14,6 +14,7 @@ import { portalRepository } from './modules/portal/portal.repository';
 import { expireOneTimePlans } from './modules/billing/plan-expiry';
 import { startRosterSchedule } from './modules/roster/roster.schedule';
 import { idempotencyRepository } from './modules/mail-items/idempotency';
+import { ssoRepository } from './modules/sso/sso.repository';
 
 export type RunningServer = {
   url: string;
@@ -71,6 +72,7 @@ export async function startServer(config: Config, options: { mailer?: Mailer } =
       () => expireOneTimePlans(database.db),
       () => portalRepository.sweepExpired(database.db),
       () => idempotencyRepository.purgeExpired(database.db.$client),
+      () => ssoRepository.purgeExpired(database.db),
     ]);
     const worker = config.notificationsWorker ? app.notifications.createWorker() : undefined;
     worker?.start();
