@@ -26,6 +26,7 @@ export const SSO_MESSAGES = {
   clientSecretRequired: 'Enter the client secret the provider gave Pigeonhole',
   tooLong: (what: string, max: number) => `${what} has at most ${max} characters`,
   adminMappingPair: 'Enter both the claim or group name and the value that makes an admin, or neither',
+  breakGlassNotFound: 'The break-glass account is not a member of this organization',
   breakGlassNotAdmin: 'The break-glass account must be an admin of this organization',
   requireSsoNeedsBreakGlass:
     'Choose a break-glass admin before requiring single sign-on: someone must be able to sign in if the provider fails',
@@ -130,7 +131,7 @@ export const SsoConnectionBody = z
       if (!b.oidcClientId) ctx.addIssue({ code: 'custom', path: ['oidcClientId'], message: SSO_MESSAGES.clientIdRequired });
     }
   });
-export type SsoConnectionBody = z.input<typeof SsoConnectionBody>;
+export type SsoConnectionBody = z.infer<typeof SsoConnectionBody>;
 
 /**
  * An issuer as the admin may type it: https (plain http only where the server allows insecure

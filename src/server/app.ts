@@ -80,6 +80,8 @@ import { createSuperAdminService } from './modules/super-admin/super-admin.servi
 import { superAdminRoutes } from './modules/super-admin/super-admin.routes';
 import { createDomainsService } from './modules/domains/domains.service';
 import { domainsRoutes } from './modules/domains/domains.routes';
+import { createSsoService } from './modules/sso/sso.service';
+import { ssoRoutes } from './modules/sso/sso.routes';
 import { createSamlService } from './modules/sso/saml/saml.service';
 import { samlRoutes } from './modules/sso/saml/saml.routes';
 import { createPickupsService } from './modules/pickups/pickups.service';
@@ -248,8 +250,17 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
     },
   });
 
+  // An organization's email domains (decision 058): its admins prove them, the console vouches.
+  const domains = createDomainsService(deps);
+  // Single sign-on (decision 059): password sign-in asks it whether the address must use it.
+  // SAML 2.0 (decision 062): its start and its reading of the provider's metadata plug into sso.
+  const saml = createSamlService(deps, domains);
+  const sso = createSsoService(deps, domains, {
+    saml: (connection, request) => saml.startRequest(connection, request),
+    samlSettings: (body, before) => saml.resolveSettings(body, before),
+  });
   const twoFactor = createTwoFactorService(deps);
-  authRoutes(app, createAuthService(deps, twoFactor));
+  authRoutes(app, createAuthService(deps, twoFactor, { passwordRefusal: sso.passwordRefusal }));
   twoFactorRoutes(app, twoFactor);
   organizationsRoutes(app, createOrganizationsService(deps));
   dashboardRoutes(app, createDashboardService(deps));
@@ -322,11 +333,8 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
     paypal: config.paypal ? createPaypalGateway(config.paypal) : null,
   };
   billingRoutes(app, createBillingService(deps, gateways), createStripeWebhooks(deps, gateways.stripe));
-  // An organization's email domains (decision 058): its admins prove them, the console vouches.
-  const domains = createDomainsService(deps);
   domainsRoutes(app, domains);
-  // SAML 2.0 single sign-on's public metadata and ACS (decision 062).
-  const saml = createSamlService(deps, domains);
+  ssoRoutes(app, sso, deps);
   samlRoutes(app, saml);
   superAdminRoutes(app, createSuperAdminService(deps), domains);
   app.decorate('reencryptSecrets', () => reencryptIntegrationSecrets(db, deps.secrets));

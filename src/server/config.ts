@@ -242,6 +242,11 @@ const EnvSchema = z.object({
    */
   ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).default('false'),
   /**
+   * Lets a single sign-on provider's issuer be plain http (openid-client's allowInsecureRequests):
+   * a provider on loopback in tests only (decision 059). Off by default everywhere.
+   */
+  SSO_ALLOW_HTTP_ISSUERS: z.enum(['true', 'false']).default('false'),
+  /**
    * The DNS servers that check a domain's verification record (decision 058): comma-separated
    * addresses with an optional port (`1.1.1.1`, `127.0.0.1:5353`, `[::1]:53`). Unset: the
    * machine's resolvers. Tests point it at a server on loopback.
@@ -315,6 +320,8 @@ export type Config = {
   secretsKey: string | undefined;
   /** ALLOW_PRIVATE_TARGETS: integrations may reach private addresses (local testing only). */
   allowPrivateTargets: boolean;
+  /** SSO_ALLOW_HTTP_ISSUERS: an OIDC issuer may be plain http (tests on loopback only). */
+  ssoAllowHttpIssuers: boolean;
   /** DNS_SERVERS: the servers that check domain verification records; empty: the machine's resolvers. */
   dnsServers: string[];
   secretsKeyPrevious: string[];
@@ -419,6 +426,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
     cacheTtlMs: e.CACHE_TTL_MS,
     secretsKey: e.SECRETS_KEY || undefined,
     allowPrivateTargets: e.ALLOW_PRIVATE_TARGETS === 'true',
+    ssoAllowHttpIssuers: e.SSO_ALLOW_HTTP_ISSUERS === 'true',
     dnsServers: e.DNS_SERVERS,
     secretsKeyPrevious: e.SECRETS_KEY_PREVIOUS.split(',')
       .map((s) => s.trim())

@@ -21,6 +21,7 @@ import {
   users,
   expectedPackages,
   organizationDomains,
+  ssoConnections,
 } from '../db/schema';
 import { createSecretBox } from '../lib/secrets';
 import { hashToken, newToken } from '../lib/tokens';
@@ -217,6 +218,23 @@ const throwaway = {
 /** A pending email domain of the side's organization, claimed by its admin. */
 const throwawayDomain = async (s: Side) =>
   (await created(await s.admin.post('/api/domains', { domain: `walk-${uid()}.example` }))).id;
+
+/** The side's organization has a (disabled) single sign-on connection. */
+async function ensureSsoConnection(organizationId: string) {
+  await t.db
+    .insert(ssoConnections)
+    .values({ organizationId, protocol: 'oidc', oidcIssuer: 'https://idp.example.com', oidcClientId: 'walk' })
+    .onConflictDoNothing();
+}
+
+/** Asserts the organization's connection survived a refused call. */
+const ssoConnectionKept = (organizationId: string) => async () => {
+  const rows = await t.db
+    .select({ id: ssoConnections.id })
+    .from(ssoConnections)
+    .where(eq(ssoConnections.organizationId, organizationId));
+  expect(rows, `the SSO connection of ${organizationId} must survive a refused call`).toHaveLength(1);
+};
 
 /** Asserts a domain is still there and still pending after a refused call. */
 const domainPending = (id: string) => async () => {
@@ -731,6 +749,38 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     ok: 303,
   }),
+
+  // Single sign-on's connection (decision 059): made beforehand where the call needs one; the
+  // sign-in itself is sso.test.ts's, against a real provider on loopback.
+  'GET /api/sso/connection': async (s) => {
+    await ensureSsoConnection(s.organizationId);
+    return { url: '/api/sso/connection', ok: 200 };
+  },
+  'PUT /api/sso/connection': async (s) => ({
+    url: '/api/sso/connection',
+    body: {
+      protocol: 'oidc',
+      enabled: false,
+      oidcIssuer: 'https://idp.example.com',
+      oidcClientId: 'pigeonhole',
+      oidcClientSecret: 'walk-secret',
+      breakGlassUserId: s.adminAccount.userId,
+    },
+    ok: 200,
+  }),
+  'DELETE /api/sso/connection': async (s) => {
+    await ensureSsoConnection(s.organizationId);
+    return { url: '/api/sso/connection', ok: 204, intact: ssoConnectionKept(s.organizationId) };
+  },
+  // A loopback issuer is refused by the outbound guard at once: 200 with ok false, no network.
+  'POST /api/sso/connection/test': async () => ({
+    url: '/api/sso/connection/test',
+    body: { oidcIssuer: 'https://127.0.0.1:9/' },
+    ok: 200,
+  }),
+  'POST /api/sso/lookup': async () => ({ url: '/api/sso/lookup', body: { email: `walk@${uid()}.example` }, ok: 200 }),
+  'GET /api/sso/start': async () => ({ url: `/api/sso/start?email=walk%40${uid()}.example`, ok: 302 }),
+  'GET /api/sso/oidc/callback': async () => ({ url: `/api/sso/oidc/callback?state=${uid()}&code=x`, ok: 302 }),
 
   // Integrations
   'GET /api/integrations': async () => ({ url: '/api/integrations', ok: 200 }),
@@ -1304,6 +1354,7 @@ const OTHER_ROW: Record<string, (s: Side) => unknown> = {
   recipientId: (s) => s.recipientId,
   locationId: (s) => s.locationId,
   mailroomId: (s) => s.mailroomId,
+  breakGlassUserId: (s) => s.adminAccount.userId,
 };
 
 describe('rows of another organization named in the body', () => {

@@ -39,7 +39,7 @@ export function authRoutes(app: App, auth: AuthService) {
       tags,
       summary: 'Create an account and sign in; with invitationToken also join its organization (all or nothing)',
       body: RegisterBody,
-      response: { 201: SignInReply, ...errorReplies(400, 402, 409, 429) },
+      response: { 201: SignInReply, ...errorReplies(400, 402, 403, 409, 429) },
     },
     handler: async (request, reply) => {
       const { user, session, invitation } = await auth.register(request.body, clientOf(request));
@@ -56,7 +56,7 @@ export function authRoutes(app: App, auth: AuthService) {
         '`invitation`). An account with two-factor on gets `{twoFactorRequired, challenge}` and no session: ' +
         'the code goes to POST /api/login/two-factor',
       body: LoginBody,
-      response: { 200: LoginReply, ...errorReplies(400, 401, 429) },
+      response: { 200: LoginReply, ...errorReplies(400, 401, 403, 429) },
     },
     handler: async (request, reply) => {
       const { username, password, invitationToken } = request.body;

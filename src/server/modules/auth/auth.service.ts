@@ -13,7 +13,7 @@ import {
 } from '../../../contract';
 import type { Deps } from '../../context';
 import type { DbOrTx } from '../../db/client';
-import { AppError, badRequest, conflict, tooManyRequests, unauthorized } from '../../lib/errors';
+import { AppError, badRequest, conflict, forbidden, tooManyRequests, unauthorized } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { violatedUniqueConstraint } from '../../lib/pg-errors';
 import * as rateLimiter from '../../lib/rate-limiter';
@@ -83,7 +83,16 @@ export async function openUserSession(
   return { token, expire };
 }
 
-export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
+/**
+ * What auth asks of the modules above it, handed over by app.ts (auth may not import them):
+ * single sign-on's "Require single sign-on" (decision 059) refuses a password to an address.
+ */
+export type PasswordPolicy = {
+  /** The refusal's words when this account (or a new one for this address) may not use a password. */
+  passwordRefusal?: (user: { id?: string; email: string }) => Promise<string | undefined>;
+};
+
+export function createAuthService(deps: Deps, twoFactor: TwoFactorService, policy: PasswordPolicy = {}) {
   const { db, config, log, publicUrl } = deps;
 
   const openSession = (userId: string, client: ClientInfo) => openUserSession(deps, userId, client);
@@ -204,6 +213,9 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
       if (await usersRepository.findByEmail(db, input.email)) {
         throw conflict('An account with this email already exists', 'email_taken');
       }
+      // An address under "Require single sign-on" gets its account through the provider.
+      const refusal = await policy.passwordRefusal?.({ email: input.email });
+      if (refusal) throw forbidden(refusal, 'sso_required');
       if (await usersRepository.usernameTaken(db, input.username)) {
         throw conflict('This username is already taken', 'username_taken');
       }
@@ -287,6 +299,9 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService) {
         throw unauthorized('Invalid username or password');
       }
       await Promise.all([rateLimiter.reset(db, accountKey), rateLimiter.reset(db, `${accountKey}:spacing`)]);
+      // Only after the right password: the refusal does not tell a guesser which accounts exist.
+      const refusal = await policy.passwordRefusal?.(found);
+      if (refusal) throw forbidden(refusal, 'sso_required');
       // The password was right; with two-factor on, no session until the code is given too.
       if (requiresTwoFactor(found)) return { twoFactor: await twoFactor.openChallenge(found.id) };
       return signIn(found, client, invitationToken);
