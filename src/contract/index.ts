@@ -26,3 +26,4 @@ export * from './expected-packages';
 export * from './live';
 export * from './domains';
 export * from './sso';
+export * from './sso-saml';

@@ -674,6 +674,14 @@ export const ROLE_TABLE = [
     organization: 'none',
     what: "The OpenID provider's answer",
   },
+  {
+    group: 'Single sign-on',
+    method: 'GET',
+    path: '/api/sso/saml/service-provider',
+    access: 'admin',
+    organization: 'header',
+    what: 'What to register at the SAML provider (our entity id, ACS URL, metadata URL)',
+  },
   // SAML 2.0 (decision 062): what the identity provider reaches, no session. The organization is
   // named in the path for the provider, not as a caller's: anybody may call them.
   {
