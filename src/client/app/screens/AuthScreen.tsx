@@ -7,6 +7,7 @@ import { SignInForm } from '@/features/auth/components/SignInForm';
 import { useInvitationPreview } from '@/features/auth/hooks/useInvitationPreview';
 import { useInvitationToken } from '@/features/auth/hooks/useInvitationToken';
 import type { SignedOutScreenProps } from '../routes';
+import { SsoAside } from '../SsoAside';
 
 /**
  * /auth: Login and Register tabs; an invitation token opens Register, and either tab joins with it.
@@ -39,6 +40,11 @@ export function AuthScreen({ params }: SignedOutScreenProps) {
             : 'Start your 7-day free trial. No card required.'
       }
     >
+      {token && invitation?.email && (
+        <div className="mb-4">
+          <SsoAside typed={invitation.email} invitationToken={token} />
+        </div>
+      )}
       <AuthTabs tabs={TABS} value={tab} onChange={setTab}>
         {tab === 'login' ? (
           <>
@@ -52,7 +58,11 @@ export function AuthScreen({ params }: SignedOutScreenProps) {
               </p>
             )}
             {/* a link already known to be invalid is not sent again: the person was told on arrival */}
-            <SignInForm invitation={token && invitation !== null ? { token, organizationName } : undefined} />
+            <SignInForm
+              invitation={token && invitation !== null ? { token, organizationName } : undefined}
+              // With an invitation its own address is offered above the tabs.
+              addressAside={invitation?.email ? undefined : (typed) => <SsoAside typed={typed} />}
+            />
           </>
         ) : (
           <InvitationAwareSignUp token={token} preview={preview} />

@@ -2,6 +2,7 @@ import { TextLink } from '@/components/TextLink';
 import { AuthLayout } from '@/features/auth/components/AuthLayout';
 import { SignInForm } from '@/features/auth/components/SignInForm';
 import { useInvitationToken } from '@/features/auth/hooks/useInvitationToken';
+import { SsoAside } from '../SsoAside';
 
 export function LoginScreen() {
   const token = useInvitationToken();
@@ -20,7 +21,11 @@ export function LoginScreen() {
         </>
       }
     >
-      <SignInForm requireEmail invitation={token ? { token } : undefined} />
+      <SignInForm
+        requireEmail
+        invitation={token ? { token } : undefined}
+        addressAside={(typed) => <SsoAside typed={typed} invitationToken={token ?? undefined} />}
+      />
     </AuthLayout>
   );
 }

@@ -1,5 +1,5 @@
 import type { MyOrganization } from '@contract';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { PageHeader } from '@/components/PageHeader';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useSignedInUser } from '@/lib/resources/currentUser';
@@ -17,6 +17,11 @@ import { OrganizationSettingsForm } from '@/features/organizations/components/Or
 import { UserManagementPane } from '@/features/team/components/UserManagementPane';
 import { DomainsPane } from '@/features/domains/components/DomainsPane';
 import { initialTab, visibleTabs, type SettingsTab, type SettingsTabId } from '@/features/settings/settingsTabs';
+
+// Single sign-on's settings load with their tab (decision 059).
+const SsoConnectionCard = lazy(() =>
+  import('@/features/sso/components/SsoConnectionCard').then((m) => ({ default: m.SsoConnectionCard })),
+);
 
 function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrganization }) {
   const user = useSignedInUser();
@@ -43,7 +48,14 @@ function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrg
     case 'users':
       return <UserManagementPane organization={organization} currentUserId={user.id} />;
     case 'sso':
-      return <DomainsPane organizationId={organization.id} />;
+      return (
+        <div className="space-y-6">
+          <DomainsPane organizationId={organization.id} />
+          <Suspense fallback={null}>
+            <SsoConnectionCard organizationId={organization.id} />
+          </Suspense>
+        </div>
+      );
     case 'billing':
       return <BillingView organization={organization} />;
   }

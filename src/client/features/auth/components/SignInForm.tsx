@@ -1,5 +1,5 @@
 import { isTwoFactorChallenge, type SignInReply } from '@contract';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
@@ -17,6 +17,11 @@ interface SignInFormProps {
   requireEmail?: boolean;
   /** Signing in through an invitation link joins its organization too. */
   invitation?: { token: string; organizationName?: string };
+  /**
+   * Shown under the form with the typed address: the app puts single sign-on's offer here
+   * (features compose in app/, and its code loads only when an address is typed).
+   */
+  addressAside?: (typed: string) => ReactNode;
 }
 
 // The code step is for accounts with two-factor on, after the right password: it loads then, out of
@@ -34,9 +39,9 @@ function enterApp(reply: SignInReply, organizationName: string | undefined) {
   window.location.href = '/';
 }
 
-export function SignInForm({ requireEmail = false, invitation }: SignInFormProps) {
+export function SignInForm({ requireEmail = false, invitation, addressAside }: SignInFormProps) {
   const signIn = useSubmission(login);
-  const { field, errors, preload, submit } = useSchemaForm(
+  const { values, field, errors, preload, submit } = useSchemaForm(
     () => import('../formSchemas').then((m) => (requireEmail ? m.LoginForm : m.LoginBody)),
     {
       username: '',
@@ -105,6 +110,7 @@ export function SignInForm({ requireEmail = false, invitation }: SignInFormProps
       <Button type="submit" className="w-full" disabled={busy}>
         {busy ? 'Signing in…' : 'Sign In'}
       </Button>
+      {addressAside?.(values.username)}
     </form>
   );
 }
