@@ -72,9 +72,16 @@ export function createSamlService(deps: Deps, domains: SsoSignInContext['domains
       before?: SsoConnectionRow,
     ): Promise<Partial<SamlColumns>> {
       const xml = input.idpMetadataXml?.trim();
+      // The refusal names the field it is about, so the form shows it under that field.
+      const onField = (path: string) => (err: unknown) => {
+        if (!(err instanceof AppError)) throw err;
+        throw new AppError(err.statusCode, err.message, err.code, [{ path, message: err.message }]);
+      };
       let parsed: IdpMetadata;
-      if (xml) parsed = parseIdpMetadata(xml);
-      else if (input.idpMetadataUrl) parsed = await fetchIdpMetadata(input.idpMetadataUrl, config.allowPrivateTargets);
+      if (xml) parsed = await Promise.resolve().then(() => parseIdpMetadata(xml)).catch(onField('idpMetadataXml'));
+      else if (input.idpMetadataUrl) {
+        parsed = await fetchIdpMetadata(input.idpMetadataUrl, config.allowPrivateTargets).catch(onField('idpMetadataUrl'));
+      }
       // Saved again without new metadata (turning it on, changing the role): what was read stays.
       else if (before?.idpEntityId) return {};
       else {
