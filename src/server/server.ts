@@ -13,6 +13,7 @@ import { deleteOldNotificationJobs } from './modules/notifications/retention';
 import { portalRepository } from './modules/portal/portal.repository';
 import { expireOneTimePlans } from './modules/billing/plan-expiry';
 import { idempotencyRepository } from './modules/mail-items/idempotency';
+import { ssoRepository } from './modules/sso/sso.repository';
 
 export type RunningServer = {
   url: string;
@@ -70,6 +71,7 @@ export async function startServer(config: Config, options: { mailer?: Mailer } =
       () => expireOneTimePlans(database.db),
       () => portalRepository.sweepExpired(database.db),
       () => idempotencyRepository.purgeExpired(database.db.$client),
+      () => ssoRepository.purgeExpired(database.db),
     ]);
     const worker = config.notificationsWorker ? app.notifications.createWorker() : undefined;
     worker?.start();

@@ -9,6 +9,7 @@ import {
   ssoConnections,
   ssoSignInRequests,
   userIdentities,
+  userInvitations,
   users,
 } from '../../db/schema';
 import { Client, signUpWithOrganization, type TestApp, createTestApp } from '../../test/harness';
@@ -179,6 +180,37 @@ describe('signing in through the provider', () => {
     expect(await usersWithEmail(email)).toHaveLength(1);
     expect((await identitiesOf(connection.id))[0]!.userId).toBe(existing.user.id);
     expect((await membersOf(org.id)).some((m) => m.userId === existing.user.id)).toBe(true);
+  });
+});
+
+describe('invitations through the provider', () => {
+  it("an invitation to an address under single sign-on is accepted through the provider, with the invited role", async () => {
+    const { org, domain } = await ssoOrganization();
+    const invited = person(domain);
+    const token = `invite-${uid()}-${uid()}`;
+    const [invitation] = await t.db
+      .insert(userInvitations)
+      .values({
+        organizationId: org.id,
+        email: invited.email!,
+        role: 'admin',
+        token: hashToken(token),
+        expiresAt: new Date(Date.now() + 86_400_000),
+      })
+      .returning();
+    const signed = await signIn(invited.email!, invited, token);
+    expect(signed.location).toBe('/');
+    const [user] = await usersWithEmail(invited.email!);
+    const member = (await membersOf(org.id)).find((m) => m.userId === user!.id);
+    expect(member?.role).toBe('admin');
+    const [used] = await t.db.select().from(userInvitations).where(eq(userInvitations.id, invitation!.id));
+    expect(used!.usedAt).not.toBeNull();
+
+    // The same invitation again (a used one) is refused by words, nothing more created.
+    const other = person(domain);
+    const again = await signIn(other.email!, other, token);
+    expect(again.location).toBe('/login?sso_error=invitation');
+    expect(await usersWithEmail(other.email!)).toHaveLength(0);
   });
 });
 
