@@ -88,5 +88,17 @@ describe('single sign-on', () => {
     );
     expect(rows).toEqual([{ role: 'member' }]);
     await stack.screenshot(person.page, 'single-sign-on-landed-desktop');
+
+    // The admin now requires single sign-on, naming themself the break-glass admin.
+    await page.getByLabel('Break-glass admin (may still use a password)').click();
+    await page.getByRole('option', { name: /^ssoadmin/ }).click();
+    await page.getByRole('switch', { name: 'Require single sign-on' }).click();
+    await page.getByRole('button', { name: 'Save single sign-on' }).click();
+    await expect
+      .poll(
+        async () =>
+          (await stack.sql(`select require_sso from sso_connections where organization_id = $1`, [organizationId]))[0],
+      )
+      .toEqual({ require_sso: true });
   });
 });

@@ -48,7 +48,8 @@ type Form = {
   saml: Record<string, unknown>;
 };
 
-const NO_BREAK_GLASS = '';
+/** The select's value for nobody (a Radix select item cannot have an empty value). */
+const NO_BREAK_GLASS = 'nobody';
 
 function formOf(c: SsoConnection | null): Form {
   return {
@@ -77,7 +78,7 @@ function bodyOf(f: Form) {
     adminClaim: f.adminClaim,
     adminValue: f.adminValue,
     requireSso: f.requireSso,
-    breakGlassUserId: f.breakGlassUserId || null,
+    breakGlassUserId: f.breakGlassUserId === NO_BREAK_GLASS ? null : f.breakGlassUserId,
     ...f.saml,
   };
 }
@@ -304,7 +305,7 @@ function SsoConnectionForm({ organizationId, saved }: { organizationId: string; 
               onChange={(v) => set('breakGlassUserId', v)}
               onBlur={() => undefined}
               label={(id) => {
-                if (!id) return 'Nobody';
+                if (id === NO_BREAK_GLASS) return 'Nobody';
                 const m = admins.find((a) => a.userId === id);
                 return m ? m.user.email : id;
               }}
