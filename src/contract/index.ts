@@ -27,3 +27,4 @@ export * from './live';
 export * from './domains';
 export * from './sso';
 export * from './roster';
+export * from './sso-saml';

@@ -255,7 +255,12 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
   // An organization's email domains (decision 058): its admins prove them, the console vouches.
   const domains = createDomainsService(deps);
   // Single sign-on (decision 059): password sign-in asks it whether the address must use it.
-  const sso = createSsoService(deps, domains);
+  // SAML 2.0 (decision 062): its start and its reading of the provider's metadata plug into sso.
+  const saml = createSamlService(deps, domains);
+  const sso = createSsoService(deps, domains, {
+    saml: (connection, request) => saml.startRequest(connection, request),
+    samlSettings: (body, before) => saml.resolveSettings(body, before),
+  });
   const twoFactor = createTwoFactorService(deps);
   authRoutes(app, createAuthService(deps, twoFactor, { passwordRefusal: sso.passwordRefusal }));
   twoFactorRoutes(app, twoFactor);
@@ -332,8 +337,6 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
   billingRoutes(app, createBillingService(deps, gateways), createStripeWebhooks(deps, gateways.stripe));
   domainsRoutes(app, domains);
   ssoRoutes(app, sso, deps);
-  // SAML 2.0 single sign-on's public metadata and ACS (decision 062).
-  const saml = createSamlService(deps, domains);
   samlRoutes(app, saml);
   superAdminRoutes(app, createSuperAdminService(deps), domains);
   // The resident roster (decision 061): server.ts starts its schedule beside the worker.

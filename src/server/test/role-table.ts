@@ -674,13 +674,21 @@ export const ROLE_TABLE = [
     organization: 'none',
     what: "The OpenID provider's answer",
   },
-  // Single sign-on, SAML 2.0 (decision 062): what the identity provider reaches, no session
+  {
+    group: 'Single sign-on',
+    method: 'GET',
+    path: '/api/sso/saml/service-provider',
+    access: 'admin',
+    organization: 'header',
+    what: 'What to register at the SAML provider (our entity id, ACS URL, metadata URL)',
+  },
+  // SAML 2.0 (decision 062): what the identity provider reaches, no session. The organization is
+  // named in the path for the provider, not as a caller's: anybody may call them.
   {
     group: 'Single sign-on',
     method: 'GET',
     path: '/api/sso/saml/:organizationId/metadata',
     access: 'public',
-    // Named in the path for the provider, but no caller's organization: anybody may call it.
     organization: 'none',
     what: 'Our SAML service provider metadata for the organization (entity id, ACS URL)',
   },
@@ -689,7 +697,6 @@ export const ROLE_TABLE = [
     method: 'POST',
     path: '/api/sso/saml/:organizationId/acs',
     access: 'public',
-    // Named in the path for the provider, but no caller's organization: anybody may call it.
     organization: 'none',
     what: "The SAML assertion consumer service: the provider's signed response signs the person in (cross-site POST)",
   },

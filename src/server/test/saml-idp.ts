@@ -138,3 +138,41 @@ export function createTestIdp(options: { entityId?: string; ssoUrl?: string; key
 
   return { entityId, ssoUrl, keys, metadataXml, respond, requestIdOf };
 }
+
+/**
+ * The test IdP on loopback HTTP, as a browser meets it: GET /sso with our AuthnRequest (HTTP-Redirect)
+ * answers the provider's auto-submitting HTML form, which POSTs the signed response and our
+ * RelayState to our ACS from the provider's origin. `signInAs` chooses who the next sign-in is.
+ */
+export async function startSamlIdpServer(spMetadataUrl: () => string) {
+  const http = await import('node:http');
+  let email = '';
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://idp.local');
+      if (url.pathname !== '/sso') return void res.writeHead(404).end();
+      const spXml = await (await fetch(spMetadataUrl())).text();
+      const acs = /<(?:md:)?AssertionConsumerService[^>]*Location="([^"]+)"/.exec(spXml)?.[1] ?? '';
+      const SAMLResponse = await idp.respond(spXml, { email, inResponseTo: idp.requestIdOf(url.href) });
+      const relay = url.searchParams.get('RelayState') ?? '';
+      const escape = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        `<!doctype html><title>Test IdP</title><form method="post" action="${escape(acs)}">` +
+          `<input type="hidden" name="SAMLResponse" value="${escape(SAMLResponse)}">` +
+          `<input type="hidden" name="RelayState" value="${escape(relay)}">` +
+          `<button>Continue</button></form><script>document.forms[0].submit()</script>`,
+      );
+    })().catch((err: unknown) => res.writeHead(500).end(String(err)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const idp = createTestIdp({ entityId: `http://127.0.0.1:${port}/metadata`, ssoUrl: `http://127.0.0.1:${port}/sso` });
+  return {
+    idp,
+    signInAs: (address: string) => {
+      email = address;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { SAML_SERVICE_PROVIDER_PATH, SamlServiceProvider } from '../../../../contract';
 import type { App } from '../../../http';
+import { callerOf } from '../../../plugins/organization';
 import { errorReplies } from '../../../http';
 import { SsoRefusal } from '../complete-sign-in';
 import type { SamlService } from './saml.service';
@@ -25,6 +27,16 @@ function toLogin(reply: FastifyReply, err: SsoRefusal) {
  */
 export function samlRoutes(app: App, saml: SamlService) {
   const tags = ['Single sign-on'];
+
+  app.get(SAML_SERVICE_PROVIDER_PATH, {
+    schema: {
+      tags,
+      summary: 'What to register at the SAML identity provider for this organization: entity id, ACS URL, metadata URL (admin)',
+      response: { 200: SamlServiceProvider, ...errorReplies(400, 401, 403) },
+    },
+    preValidation: [app.authenticate, app.requireOrganization, app.requireAdmin],
+    handler: async (request) => saml.urlsOf(callerOf(request).organizationId),
+  });
 
   app.get('/api/sso/saml/:organizationId/metadata', {
     schema: {

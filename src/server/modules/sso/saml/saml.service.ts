@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { Deps } from '../../../context';
-import { isUuid } from '../../../db/tenant-scope';
+import { asPlatform, isUuid } from '../../../db/tenant-scope';
 import { AppError, notFound } from '../../../lib/errors';
+import { hashToken } from '../../../lib/tokens';
 import { completeSsoSignIn, SsoRefusal, type SsoSignedIn, type SsoSignInContext } from '../complete-sign-in';
 import { ssoRepository, type SsoConnectionRow } from '../sso.repository';
 import { fetchIdpMetadata, parseIdpMetadata, type IdpMetadata } from './idp-metadata';
@@ -24,15 +25,17 @@ import { organizationsRepository } from '../../organizations/organizations.repos
  * and then completeSsoSignIn (verified domain, account, membership, session).
  */
 
-/** How long a sign-in sent to the provider may take to come back. */
-export const SAML_REQUEST_TTL_MS = 10 * 60_000;
-
-const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 
 /** The refusals of the ACS, by what failed; the sign-in page shows the SSO_ERRORS words of `code`. */
 function refusalOf(err: SamlRefused): SsoRefusal {
   return new SsoRefusal(err.code === 'saml_expired' ? 'expired' : 'refused', `${err.code}: ${err.message}`);
 }
+
+/** The connection's columns the SAML half fills from the provider's metadata. */
+export type SamlColumns = Pick<
+  SsoConnectionRow,
+  'idpMetadataUrl' | 'idpMetadataXml' | 'idpEntityId' | 'idpSsoUrl' | 'idpCertificates'
+>;
 
 export type SamlAcsBody = { SAMLResponse?: string; RelayState?: string };
 
@@ -64,11 +67,23 @@ export function createSamlService(deps: Deps, domains: SsoSignInContext['domains
      * or fetched from its URL, read into the columns. 400 for unreadable metadata, 422 for a URL
      * that cannot be fetched, with the reason.
      */
-    async resolveSettings(input: { idpMetadataUrl?: string | null; idpMetadataXml?: string | null }) {
+    async resolveSettings(
+      input: { idpMetadataUrl?: string | null; idpMetadataXml?: string | null },
+      before?: SsoConnectionRow,
+    ): Promise<Partial<SamlColumns>> {
       const xml = input.idpMetadataXml?.trim();
+      // The refusal names the field it is about, so the form shows it under that field.
+      const onField = (path: string) => (err: unknown) => {
+        if (!(err instanceof AppError)) throw err;
+        throw new AppError(err.statusCode, err.message, err.code, [{ path, message: err.message }]);
+      };
       let parsed: IdpMetadata;
-      if (xml) parsed = parseIdpMetadata(xml);
-      else if (input.idpMetadataUrl) parsed = await fetchIdpMetadata(input.idpMetadataUrl, config.allowPrivateTargets);
+      if (xml) parsed = await Promise.resolve().then(() => parseIdpMetadata(xml)).catch(onField('idpMetadataXml'));
+      else if (input.idpMetadataUrl) {
+        parsed = await fetchIdpMetadata(input.idpMetadataUrl, config.allowPrivateTargets).catch(onField('idpMetadataUrl'));
+      }
+      // Saved again without new metadata (turning it on, changing the role): what was read stays.
+      else if (before?.idpEntityId) return {};
       else {
         throw new AppError(400, "Paste the identity provider's metadata XML or enter its metadata URL", 'saml_metadata_required', [
           { path: 'idpMetadataXml', message: "Paste the identity provider's metadata XML or enter its metadata URL" },
@@ -84,28 +99,17 @@ export function createSamlService(deps: Deps, domains: SsoSignInContext['domains
     },
 
     /**
-     * Starts a sign-in: a pending request (its RelayState's hash and the AuthnRequest's ID, single
-     * use, 10 minutes) and the provider's URL to send the browser to.
+     * Starts a sign-in (sso.service's start, which stores the pending request): the AuthnRequest
+     * gets an ID of ours, stored with the request and echoed by the provider as InResponseTo, and
+     * the request's state is our RelayState. Answers the provider's URL to send the browser to.
      */
-    async start(
-      connection: SsoConnectionRow,
-      options: { emailHint?: string | null; invitationToken?: string | null } = {},
-    ): Promise<string> {
+    async startRequest(connection: SsoConnectionRow, request: { state: string }) {
       const idp = idpOf(connection);
       if (connection.protocol !== 'saml' || !connection.enabled || !idp) throw new SsoRefusal('not_available');
-      const relayState = crypto.randomBytes(32).toString('base64url');
       // An xs:ID must not start with a digit: the leading underscore keeps it an NCName.
-      const requestId = `_${crypto.randomUUID()}`;
-      await ssoRepository.insertSignInRequest(db, {
-        organizationId: connection.organizationId,
-        connectionId: connection.id,
-        stateHash: sha256(relayState),
-        samlRequestId: requestId,
-        emailHint: options.emailHint ?? null,
-        invitationToken: options.invitationToken ?? null,
-        expiresAt: new Date(Date.now() + SAML_REQUEST_TTL_MS),
-      });
-      return authnRequestUrl(urlsOf(connection.organizationId), idp, requestId, relayState);
+      const samlRequestId = `_${crypto.randomUUID()}`;
+      const url = await authnRequestUrl(urlsOf(connection.organizationId), idp, samlRequestId, request.state);
+      return { url, samlRequestId };
     },
 
     /**
@@ -115,7 +119,7 @@ export function createSamlService(deps: Deps, domains: SsoSignInContext['domains
      */
     async consume(organizationId: string, body: SamlAcsBody, client: SsoSignInContext['client']): Promise<SsoSignedIn> {
       if (!isUuid(organizationId)) throw new SsoRefusal('not_available', 'not an organization id');
-      const connection = await ssoRepository.findConnection(db, organizationId);
+      const connection = await asPlatform(() => ssoRepository.findConnection(db, organizationId));
       const idp = connection && idpOf(connection);
       if (!connection || connection.protocol !== 'saml' || !connection.enabled || !idp) {
         throw new SsoRefusal('not_available', 'no enabled SAML connection');
@@ -132,7 +136,9 @@ export function createSamlService(deps: Deps, domains: SsoSignInContext['domains
       // the RelayState (ours, random, hashed at rest) finds the request, which is taken once.
       let invitationToken: string | null = null;
       if (assertion.inResponseTo !== null) {
-        const request = body.RelayState ? await ssoRepository.takeSignInRequest(db, sha256(body.RelayState)) : undefined;
+        const request = body.RelayState
+          ? await asPlatform(() => ssoRepository.takeSignInRequest(db, hashToken(body.RelayState!)))
+          : undefined;
         if (!request || request.connectionId !== connection.id || request.samlRequestId !== assertion.inResponseTo) {
           throw new SsoRefusal('expired', 'saml_request_unknown: no pending sign-in request matches InResponseTo and RelayState');
         }
@@ -146,12 +152,14 @@ export function createSamlService(deps: Deps, domains: SsoSignInContext['domains
 
       // A replay is refused by the primary key of sso_used_assertions, kept until the assertion
       // could no longer be presented anyway.
-      const fresh = await ssoRepository.markAssertionUsed(db, {
-        organizationId,
-        connectionId: connection.id,
-        assertionId: assertion.assertionId,
-        expiresAt: assertion.notOnOrAfter,
-      });
+      const fresh = await asPlatform(() =>
+        ssoRepository.markAssertionUsed(db, {
+          organizationId,
+          connectionId: connection.id,
+          assertionId: `saml:${assertion.assertionId}`,
+          expiresAt: assertion.notOnOrAfter,
+        }),
+      );
       if (!fresh) throw new SsoRefusal('expired', 'saml_replayed: this assertion was used already');
 
       const groups = groupsOf(assertion.attributes);
