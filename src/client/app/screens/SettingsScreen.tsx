@@ -1,5 +1,5 @@
 import type { MyOrganization } from '@contract';
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { PageHeader } from '@/components/PageHeader';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useSignedInUser } from '@/lib/resources/currentUser';
@@ -17,6 +17,9 @@ import { OrganizationSettingsForm } from '@/features/organizations/components/Or
 import { UserManagementPane } from '@/features/team/components/UserManagementPane';
 import { DomainsPane } from '@/features/domains/components/DomainsPane';
 import { initialTab, visibleTabs, type SettingsTab, type SettingsTabId } from '@/features/settings/settingsTabs';
+
+// The roster's screens load when the tab is opened (decision 061): most visits never need them.
+const RosterPane = lazy(() => import('@/features/roster/components/RosterPane'));
 
 function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrganization }) {
   const user = useSignedInUser();
@@ -44,6 +47,12 @@ function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrg
       return <UserManagementPane organization={organization} currentUserId={user.id} />;
     case 'sso':
       return <DomainsPane organizationId={organization.id} />;
+    case 'roster':
+      return (
+        <Suspense fallback={null}>
+          <RosterPane organizationId={organization.id} />
+        </Suspense>
+      );
     case 'billing':
       return <BillingView organization={organization} />;
   }

@@ -86,7 +86,13 @@ function bodyOf(d: Draft): unknown {
     enabled: d.enabled,
   };
   return d.kind === 'https'
-    ? { kind: 'https', url: d.url.trim(), headerName: optional(d.headerName), headerValue: optional(d.headerValue), ...common }
+    ? {
+        kind: 'https',
+        url: d.url.trim(),
+        headerName: optional(d.headerName),
+        headerValue: optional(d.headerValue),
+        ...common,
+      }
     : {
         kind: 'sftp',
         host: d.host.trim(),
@@ -131,7 +137,10 @@ export function RosterSourceForm({
     setFormError(undefined);
     save.mutate(parsed.data, {
       onSuccess: () => {
-        toast({ title: source ? 'Roster source saved' : 'Roster source added', description: 'Run it now to see the first preview.' });
+        toast({
+          title: source ? 'Roster source saved' : 'Roster source added',
+          description: 'Run it now to see the first preview.',
+        });
         onDone?.();
       },
       onError: (err) => setFormError(serverMessage(err, 'The roster source could not be saved. Please try again.')),
@@ -156,9 +165,8 @@ export function RosterSourceForm({
       <CardHeader>
         <CardTitle>{source ? 'Roster source' : 'Set up the roster'}</CardTitle>
         <CardDescription>
-          A CSV of your residents, fetched on a schedule from your property-management system. Each run adds,
-          changes, moves and marks as left; the first run, and any run that would mark many as left, waits for
-          your approval.
+          A CSV of your residents, fetched on a schedule from your property-management system. Each run adds, changes,
+          moves and marks as left; the first run, and any run that would mark many as left, waits for your approval.
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -242,7 +250,9 @@ export function RosterSourceForm({
 
           <fieldset className="space-y-3">
             <legend className="text-sm font-medium">Columns</legend>
-            <p className="text-sm text-fg-secondary">The header of each column in your file; leave a field empty if the file has none.</p>
+            <p className="text-sm text-fg-secondary">
+              The header of each column in your file; leave a field empty if the file has none.
+            </p>
             <div className="grid gap-3 sm:grid-cols-2">
               {MAPPED.map(([key, label, required]) => (
                 <div key={key}>{text(key, label, { optional: !required })}</div>
@@ -261,7 +271,11 @@ export function RosterSourceForm({
               })}
             </div>
             <label className="flex items-center gap-3 text-sm">
-              <Switch checked={draft.enabled} onCheckedChange={(v) => set('enabled', v)} aria-label="Run on the schedule" />
+              <Switch
+                checked={draft.enabled}
+                onCheckedChange={(v) => set('enabled', v)}
+                aria-label="Run on the schedule"
+              />
               Run on the schedule
             </label>
           </fieldset>
