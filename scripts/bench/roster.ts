@@ -54,11 +54,11 @@ async function main(): Promise<number> {
   const database = await provisionDatabase(dataDir);
   const server = await startBenchServer(dataDir, database, { NOTIFICATIONS_WORKER: 'false' });
   const account = await signUp(server.url);
-  const headers = { ...accountHeaders(account), 'content-type': 'application/json' };
+  const headers = accountHeaders(account);
   const call = async (method: string, route: string, body?: unknown, extra: Record<string, string> = {}) => {
     const res = await fetch(server.url + route, {
       method,
-      headers: { ...headers, ...extra },
+      headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...extra },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
     const json = (await res.json()) as Record<string, unknown>;
