@@ -25,3 +25,4 @@ export * from './tracking';
 export * from './expected-packages';
 export * from './live';
 export * from './domains';
+export * from './scim';
