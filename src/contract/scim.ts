@@ -55,7 +55,15 @@ export const ScimTokenParams = z.object({ id: Id });
  * recipient the feed manages (409 `managed_by_directory`). The recipient type, their proxies and
  * everything about their mail stay the desk's.
  */
-export const DIRECTORY_OWNED_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'unit', 'department', 'isActive'] as const;
+export const DIRECTORY_OWNED_FIELDS = [
+  'firstName',
+  'lastName',
+  'email',
+  'phone',
+  'unit',
+  'department',
+  'isActive',
+] as const;
 export type DirectoryOwnedField = (typeof DIRECTORY_OWNED_FIELDS)[number];
 export const DIRECTORY_FIELD_LABELS: Record<DirectoryOwnedField, string> = {
   firstName: 'First name',

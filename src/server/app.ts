@@ -80,6 +80,9 @@ import { createSuperAdminService } from './modules/super-admin/super-admin.servi
 import { superAdminRoutes } from './modules/super-admin/super-admin.routes';
 import { createDomainsService } from './modules/domains/domains.service';
 import { domainsRoutes } from './modules/domains/domains.routes';
+import { createScimTokensService } from './modules/scim/scim-tokens.service';
+import { createScimService } from './modules/scim/scim.service';
+import { scimProtocolRoutes, scimTokenRoutes } from './modules/scim/scim.routes';
 import { createPickupsService } from './modules/pickups/pickups.service';
 import { pickupsRoutes } from './modules/pickups/pickups.routes';
 import { createExpectedPackagesService } from './modules/expected-packages/expected-packages.service';
@@ -324,6 +327,10 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
   const domains = createDomainsService(deps);
   domainsRoutes(app, domains);
   superAdminRoutes(app, createSuperAdminService(deps), domains);
+  // SCIM provisioning of recipients (decision 060): tokens in Settings, the protocol at /scim/v2.
+  const scimTokens = createScimTokensService(deps);
+  scimTokenRoutes(app, scimTokens);
+  scimProtocolRoutes(app, scimTokens, createScimService(deps), () => `${deps.publicUrl()}/scim/v2`);
   app.decorate('reencryptSecrets', () => reencryptIntegrationSecrets(db, deps.secrets));
 
   await serveClient(app, path.join(config.rootDir, 'dist', 'client'));

@@ -16,6 +16,9 @@ export function refuseCrossSiteWrites(app: FastifyInstance, appUrl: string | und
   const configured = appUrl ? new URL(appUrl).host : undefined;
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method)) return;
+    // A route that reads no cookie (SCIM's bearer token, decision 060): a browser carries nothing
+    // to it that another site could borrow, and its callers' origins are their own business.
+    if (request.routeOptions.config.bearerOnly) return;
     if (isCrossSite(request, configured)) throw forbidden(CROSS_SITE_MESSAGE, 'cross_site_request');
   });
 }
@@ -40,5 +43,12 @@ function hostOf(request: FastifyRequest): string | undefined {
     return new URL(`${request.protocol}://${request.host}`).host;
   } catch {
     return undefined;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route authenticates by a bearer token alone and never reads a cookie: no CSRF check. */
+    bearerOnly?: boolean;
   }
 }

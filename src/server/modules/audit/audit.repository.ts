@@ -14,7 +14,9 @@ type AuditTargetType =
   | 'location'
   | 'billing'
   | 'recipient'
-  | 'domain';
+  | 'domain'
+  | 'scim_token'
+  | 'scim_group';
 
 /** Stands for a secret that changed in an entry's before and after: the secret itself never goes in. */
 export const SECRET_CHANGED = '(changed)';
