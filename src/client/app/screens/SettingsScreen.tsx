@@ -1,5 +1,5 @@
 import type { MyOrganization } from '@contract';
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { PageHeader } from '@/components/PageHeader';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useSignedInUser } from '@/lib/resources/currentUser';
@@ -17,6 +17,10 @@ import { OrganizationSettingsForm } from '@/features/organizations/components/Or
 import { UserManagementPane } from '@/features/team/components/UserManagementPane';
 import { DomainsPane } from '@/features/domains/components/DomainsPane';
 import { initialTab, visibleTabs, type SettingsTab, type SettingsTabId } from '@/features/settings/settingsTabs';
+import { Spinner } from '@/components/ui/spinner';
+
+/** Settings > Directory (decision 060): its own chunk, loaded when the tab is opened. */
+const DirectoryPane = lazy(() => import('@/features/directory/components/DirectoryPane'));
 
 function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrganization }) {
   const user = useSignedInUser();
@@ -44,6 +48,12 @@ function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrg
       return <UserManagementPane organization={organization} currentUserId={user.id} />;
     case 'sso':
       return <DomainsPane organizationId={organization.id} />;
+    case 'directory':
+      return (
+        <Suspense fallback={<Spinner className="size-5" label="Loading the directory settings" />}>
+          <DirectoryPane organizationId={organization.id} />
+        </Suspense>
+      );
     case 'billing':
       return <BillingView organization={organization} />;
   }

@@ -3,6 +3,7 @@ import {
   Bell,
   Building2,
   CreditCard,
+  FolderSync,
   KeyRound,
   SlidersHorizontal,
   UserCircle,
@@ -12,7 +13,15 @@ import {
 } from 'lucide-react';
 
 export type SettingsTabId =
-  'organization' | 'customization' | 'notifications' | 'mailrooms' | 'account' | 'users' | 'sso' | 'billing';
+  | 'organization'
+  | 'customization'
+  | 'notifications'
+  | 'mailrooms'
+  | 'account'
+  | 'users'
+  | 'sso'
+  | 'directory'
+  | 'billing';
 
 export interface SettingsTab {
   id: SettingsTabId;
@@ -31,6 +40,8 @@ export const settingsTabs: SettingsTab[] = [
   { id: 'users', label: 'User Management', icon: Users, adminOnly: true },
   // Issue 43: the organization's identity provider and the email domains it may sign in.
   { id: 'sso', label: 'Single sign-on', icon: KeyRound, adminOnly: true },
+  // Issue 43 §2: SCIM provisioning of recipients from the organization's directory.
+  { id: 'directory', label: 'Directory', icon: FolderSync, adminOnly: true },
   { id: 'billing', label: 'Billing and Plans', icon: CreditCard, adminOnly: true },
 ];
 

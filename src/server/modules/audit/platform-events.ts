@@ -111,7 +111,13 @@ export async function logWebhookFailure(
  */
 export async function logScimTokenRefused(
   db: DbOrTx,
-  entry: { reason: 'missing' | 'unknown' | 'revoked'; ip: string; method: string; path: string; organizationId?: string },
+  entry: {
+    reason: 'missing' | 'unknown' | 'revoked';
+    ip: string;
+    method: string;
+    path: string;
+    organizationId?: string;
+  },
 ) {
   await recordWithinQuota(db, 'scim:invalid_token', {
     kind: 'scim',

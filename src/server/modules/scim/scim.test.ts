@@ -438,14 +438,12 @@ describe('PATCH as Entra ID and Okta send it', () => {
     const { id } = await provision(scim);
     const item = await admin.post('/api/mail-items', { recipientId: id, type: 'package', courierCompany: 'UPS' });
     expect(item.statusCode, item.body).toBe(201);
-    await t.db
-      .insert(recipientSessions)
-      .values({
-        sid: crypto.randomBytes(32).toString('hex'),
-        organizationId: org.id,
-        recipientId: id,
-        expire: new Date(Date.now() + 3600_000),
-      });
+    await t.db.insert(recipientSessions).values({
+      sid: crypto.randomBytes(32).toString('hex'),
+      organizationId: org.id,
+      recipientId: id,
+      expire: new Date(Date.now() + 3600_000),
+    });
 
     const res = await scim.patch(`/Users/${id}`, { op: 'Replace', path: 'active', value: 'False' });
     expect(res.statusCode, res.body).toBe(200);
