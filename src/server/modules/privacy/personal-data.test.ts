@@ -1328,6 +1328,8 @@ describe('the sweep that proves an erasure: no table can hide them', () => {
     mailrooms: 'rooms of the building',
     mailroom_locations: 'shelves and lockers',
     organization_domains: "the organization's email domains and their DNS tokens (decision 058)",
+    scim_tokens: "the organization's SCIM tokens: names, prefixes and hashes (decision 060)",
+    scim_groups: "the directory's departments and households by name, never a person's data (decision 060)",
     mail_item_counts: 'counts by status',
     billing_checkouts: "the organization's payments",
     billing_events: "the payment providers' events",
