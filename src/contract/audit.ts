@@ -43,6 +43,16 @@ export const AUDIT_ACTIONS = [
   'roster.run_started',
   'roster.run_approved',
   'roster.run_rejected',
+  'scim_token.created',
+  'scim_token.revoked',
+  'scim.user_created',
+  'scim.user_adopted',
+  'scim.user_updated',
+  'scim.user_deactivated',
+  'scim.user_reactivated',
+  'scim.group_created',
+  'scim.group_updated',
+  'scim.group_deleted',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;

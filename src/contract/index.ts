@@ -28,3 +28,4 @@ export * from './domains';
 export * from './sso';
 export * from './roster';
 export * from './sso-saml';
+export * from './scim';

@@ -57,6 +57,13 @@ export const Recipient = z.object({
    * 032); the desk sees it read-only ("Notified by") and never sets it.
    */
   notifyBy: z.enum(['email', 'sms', 'both']),
+  /**
+   * Which directory feed keeps the recipient (issue 43): 'scim' or 'roster', null when typed or
+   * imported by hand. The desk cannot edit the fields the feed owns (DIRECTORY_OWNED_FIELDS).
+   */
+  managedBy: z.enum(['scim', 'roster']).nullable(),
+  /** When the feed said they left (deactivated): the desk shows them as "Left". */
+  leftAt: Timestamp.nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

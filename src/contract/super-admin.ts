@@ -106,7 +106,7 @@ export const SUPER_ADMIN_MESSAGES = {
 } as const;
 
 /** What the platform log records (System Logs): operators' changes, sign-in abuse, payment webhooks. */
-export const PLATFORM_LOG_KINDS = ['super_admin', 'sign_in', 'webhook'] as const;
+export const PLATFORM_LOG_KINDS = ['super_admin', 'sign_in', 'webhook', 'scim'] as const;
 export const PlatformLogKind = z.enum(PLATFORM_LOG_KINDS, { message: 'Unknown log kind' });
 export type PlatformLogKind = z.infer<typeof PlatformLogKind>;
 
@@ -119,6 +119,7 @@ export const PLATFORM_LOG_ACTIONS = [
   'user.two_factor_reset',
   'webhook.stripe_failed',
   'organization.domain_verified',
+  'scim.token_refused',
 ] as const;
 export const PlatformLogAction = z.enum(PLATFORM_LOG_ACTIONS);
 export type PlatformLogAction = z.infer<typeof PlatformLogAction>;

@@ -86,6 +86,9 @@ import { createSsoService } from './modules/sso/sso.service';
 import { ssoRoutes } from './modules/sso/sso.routes';
 import { createSamlService } from './modules/sso/saml/saml.service';
 import { samlRoutes } from './modules/sso/saml/saml.routes';
+import { createScimTokensService } from './modules/scim/scim-tokens.service';
+import { createScimService } from './modules/scim/scim.service';
+import { scimProtocolRoutes, scimTokenRoutes } from './modules/scim/scim.routes';
 import { createPickupsService } from './modules/pickups/pickups.service';
 import { pickupsRoutes } from './modules/pickups/pickups.routes';
 import { createExpectedPackagesService } from './modules/expected-packages/expected-packages.service';
@@ -342,6 +345,10 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
   // The resident roster (decision 061): server.ts starts its schedule beside the worker.
   app.decorate('roster', createRosterService(deps));
   rosterRoutes(app, app.roster);
+  // SCIM provisioning of recipients (decision 060): tokens in Settings, the protocol at /scim/v2.
+  const scimTokens = createScimTokensService(deps);
+  scimTokenRoutes(app, scimTokens);
+  scimProtocolRoutes(app, scimTokens, createScimService(deps), () => `${deps.publicUrl()}/scim/v2`);
   app.decorate('reencryptSecrets', () => reencryptIntegrationSecrets(db, deps.secrets));
 
   await serveClient(app, path.join(config.rootDir, 'dist', 'client'));

@@ -140,6 +140,11 @@ const EnvSchema = z.object({
   LIVE_STREAMS_PER_SESSION: z.coerce.number().int().min(1).max(1000).default(10),
   LIVE_STREAMS_PER_PERSON: z.coerce.number().int().min(1).max(100_000).default(20),
   LIVE_STREAMS_PER_INSTANCE: z.coerce.number().int().min(1).max(1_000_000).default(2000),
+  /**
+   * SCIM requests (decision 060) one organization's identity provider may make in a minute, on
+   * every instance together; past it, 429 with Retry-After (Entra ID and Okta back off and retry).
+   */
+  SCIM_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
   /** Accounts one client address may register in an hour. */
   REGISTER_RATE_LIMIT_IP: z.coerce.number().int().min(1).default(20),
   LOGIN_RATE_WINDOW_SECONDS: z.coerce
@@ -324,6 +329,8 @@ export type Config = {
   ssoAllowHttpIssuers: boolean;
   /** DNS_SERVERS: the servers that check domain verification records; empty: the machine's resolvers. */
   dnsServers: string[];
+  /** SCIM requests per organization and minute (SCIM_RATE_LIMIT_PER_MINUTE). */
+  scimRateLimitPerMinute: number;
   secretsKeyPrevious: string[];
   notificationsWorker: boolean;
   notificationRetentionDays: number;
@@ -413,6 +420,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
       windowSeconds: e.LOGIN_RATE_WINDOW_SECONDS,
     },
     registerRateLimitPerIp: e.REGISTER_RATE_LIMIT_IP,
+    scimRateLimitPerMinute: e.SCIM_RATE_LIMIT_PER_MINUTE,
     liveStreams: {
       perSession: e.LIVE_STREAMS_PER_SESSION,
       perPerson: e.LIVE_STREAMS_PER_PERSON,

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { RECIPIENT_TYPES, RecipientBody, type Recipient } from '@contract';
+import { DIRECTORY_OWNED_FIELDS, RECIPIENT_TYPES, RecipientBody, type Recipient } from '@contract';
 import { useId } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
@@ -92,7 +92,24 @@ function RecipientForm({ organizationId, recipient, onSaved, onOpenChange, short
   const { errors } = formState;
 
   const id = (field: keyof RecipientFormValues) => `${prefix}-${field}`;
-  const a11y = (field: keyof RecipientFormValues) => fieldA11y(id(field), errors[field]?.message);
+  // A directory's recipient (decision 060): the fields it owns are read-only here (the server
+  // refuses their change with 409 managed_by_directory); the type stays the desk's.
+  const managed = Boolean(recipient?.managedBy);
+  const owned = (field: keyof RecipientFormValues) =>
+    managed && (DIRECTORY_OWNED_FIELDS as readonly string[]).includes(field)
+      ? {
+          readOnly: true,
+          'aria-readonly': true,
+          className: 'bg-surface-muted text-fg-muted',
+          'aria-describedby': `${prefix}-managed`,
+        }
+      : {};
+  const a11y = (field: keyof RecipientFormValues) => {
+    const base = fieldA11y(id(field), errors[field]?.message);
+    const extra = owned(field);
+    const describedBy = [base['aria-describedby'], extra['aria-describedby']].filter(Boolean).join(' ') || undefined;
+    return { ...base, ...extra, 'aria-describedby': describedBy };
+  };
 
   const saved = (result: Recipient, title: string) => {
     toast({ title, description: `${recipientName(result)} has been saved.` });
@@ -118,6 +135,18 @@ function RecipientForm({ organizationId, recipient, onSaved, onOpenChange, short
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
+      {managed && (
+        <p
+          id={`${prefix}-managed`}
+          className="rounded-md border border-indigo-200 dark:border-indigo-800 bg-indigo-50 dark:bg-indigo-950/40 px-3 py-2 text-sm text-indigo-800 dark:text-indigo-200"
+        >
+          {recipient?.managedBy === 'scim'
+            ? "Kept by your organization's directory (SCIM provisioning)"
+            : 'Kept by the scheduled roster import'}
+          : their name, email, phone, unit and department change there, and the next sync brings them here. The
+          recipient type is yours to set.
+        </p>
+      )}
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField id={id('firstName')} label="First Name" error={errors.firstName?.message}>
           <Input {...a11y('firstName')} autoComplete="off" {...register('firstName')} />

@@ -404,6 +404,8 @@ export const recipients = pgTable(
     leftAt: ts('left_at'),
     /** SCIM's preferredLanguage as sent (a BCP 47 tag). */
     preferredLanguage: varchar('preferred_language', { length: 35 }),
+    /** SCIM's userName (migration 0040): unique per organization ignoring case, what `userName eq` finds. */
+    scimUserName: varchar('scim_user_name', { length: 255 }),
     /**
      * The email in lower case and the phone's digits, computed by PostgreSQL (migration 0033,
      * decision 051): what a link asked for on the recipient's page is looked up by, through an
@@ -438,6 +440,13 @@ export const recipients = pgTable(
     // Who a link asked for on the recipient's page goes to, in every organization (decision 051).
     index('recipients_email_normalized_idx').on(t.emailNormalized),
     index('recipients_phone_digits_idx').on(t.phoneDigits),
+    // SCIM (migration 0040): `userName eq` by this index; a POST adopts a hand-typed recipient by email.
+    uniqueIndex('recipients_org_scim_user_name_idx')
+      .on(t.organizationId, sql`lower(${t.scimUserName})`)
+      .where(sql`${t.scimUserName} is not null`),
+    index('recipients_org_email_normalized_idx')
+      .on(t.organizationId, t.emailNormalized)
+      .where(sql`${t.managedBy} is null`),
   ],
 );
 
@@ -1393,5 +1402,75 @@ export const rosterRuns = pgTable(
       'roster_runs_status_check',
       sql`${t.status} in ('fetched', 'awaiting_approval', 'applied', 'failed', 'rejected')`,
     ),
+  ],
+);
+
+/**
+ * SCIM 2.0 provisioning (issue 43 §2, decision 060): the bearer tokens an organization's identity
+ * provider calls /scim/v2 with, kept as their SHA-256 only (the token is shown once). Revoked
+ * ones stay listed; the lookup is by hash across organizations (the token names its organization).
+ */
+export const scimTokens = pgTable(
+  'scim_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: 100 }).notNull(),
+    /** The first characters of the token, to tell tokens apart in the list. */
+    prefix: varchar('prefix', { length: 16 }).notNull(),
+    tokenHash: varchar('token_hash', { length: 64 }).notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    lastUsedAt: ts('last_used_at'),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [
+    uniqueIndex('scim_tokens_token_hash_idx').on(t.tokenHash),
+    index('scim_tokens_org_created_idx').on(t.organizationId, t.createdAt),
+  ],
+);
+
+/** A SCIM group: a department (offices) or a household (residences) whose members are recipients. */
+export const scimGroups = pgTable(
+  'scim_groups',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    displayName: varchar('display_name', { length: 255 }).notNull(),
+    externalId: varchar('external_id', { length: 255 }),
+    kind: varchar('kind', { length: 12 }).$type<'department' | 'household'>().notNull().default('department'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('scim_groups_kind_check', sql`${t.kind} in ('department', 'household')`),
+    uniqueIndex('scim_groups_org_display_name_idx').on(t.organizationId, sql`lower(${t.displayName})`),
+    uniqueIndex('scim_groups_org_external_id_idx')
+      .on(t.organizationId, t.externalId)
+      .where(sql`${t.externalId} is not null`),
+  ],
+);
+
+export const scimGroupMembers = pgTable(
+  'scim_group_members',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    groupId: uuid('group_id')
+      .notNull()
+      .references(() => scimGroups.id, { onDelete: 'cascade' }),
+    recipientId: uuid('recipient_id')
+      .notNull()
+      .references(() => recipients.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.groupId, t.recipientId] }),
+    index('scim_group_members_org_recipient_idx').on(t.organizationId, t.recipientId),
   ],
 );

@@ -21,6 +21,9 @@ export function refuseCrossSiteWrites(app: FastifyInstance, appUrl: string | und
     // carries no ambient authority to borrow: what it acts on is the signed response alone
     // (modules/sso/saml/saml.routes.ts, decision 062).
     if (request.routeOptions.config?.crossSiteAllowed === true) return;
+    // A route that reads no cookie (SCIM's bearer token, decision 060): a browser carries nothing
+    // to it that another site could borrow, and its callers' origins are their own business.
+    if (request.routeOptions.config.bearerOnly) return;
     if (isCrossSite(request, configured)) throw forbidden(CROSS_SITE_MESSAGE, 'cross_site_request');
   });
 }
@@ -52,5 +55,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Lets cross-site writes reach this route: the SAML ACS only (see above). */
     crossSiteAllowed?: boolean;
+    /** The route authenticates by a bearer token alone and never reads a cookie: no CSRF check. */
+    bearerOnly?: boolean;
   }
 }

@@ -249,6 +249,52 @@ const ssoConnectionKept = (organizationId: string) => async () => {
   expect(rows, `the SSO connection of ${organizationId} must survive a refused call`).toHaveLength(1);
 };
 
+/** Each side's SCIM bearer token (decision 060), made once by its admin. */
+const scimTokenBySide = new Map<string, Promise<string>>();
+const scimTokenOf = (s: Side) => {
+  if (!scimTokenBySide.has(s.name)) {
+    scimTokenBySide.set(
+      s.name,
+      s.admin.post('/api/scim/tokens', { name: 'Walk' }).then((res) => res.json<{ token: string }>().token),
+    );
+  }
+  return scimTokenBySide.get(s.name)!;
+};
+const scimAs = async (s: Side, method: Method, url: string, body?: unknown) =>
+  t.app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${await scimTokenOf(s)}` },
+    ...(body !== undefined ? { payload: body as object } : {}),
+  });
+const scimUserBody = (userName: string) => ({
+  schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+  userName,
+  name: { givenName: 'Walk', familyName: 'Through' },
+  emails: [{ type: 'work', value: userName }],
+});
+/** A SCIM user of the side's organization (a recipient kept by SCIM) and its userName. */
+const throwawayScimUser = async (s: Side) => {
+  const userName = `walk-${uid()}@example.com`;
+  const res = await scimAs(s, 'POST', '/scim/v2/Users', scimUserBody(userName));
+  return { id: (await created(res)).id, userName };
+};
+const throwawayScimGroup = async (s: Side) =>
+  (
+    await created(
+      await scimAs(s, 'POST', '/scim/v2/Groups', {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+        displayName: `Walk ${uid()}`,
+      }),
+    )
+  ).id;
+/** Asserts a SCIM user is still there and active after a refused call. */
+const scimUserActive = (id: string) => async () => {
+  const rows = await t.db.select({ isActive: recipients.isActive }).from(recipients).where(eq(recipients.id, id));
+  expect(rows, `SCIM user ${id} must survive a refused call, active`).toEqual([{ isActive: true }]);
+};
+const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
+
 /** Asserts a domain is still there and still pending after a refused call. */
 const domainPending = (id: string) => async () => {
   const rows = await t.db
@@ -883,6 +929,67 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
     return { url: `/api/roster/runs/${id}/reject`, ok: 200, intact: rosterRunWaiting(id) };
   },
 
+  // Directory (SCIM): tokens by session, the protocol by token (walked in "a SCIM token")
+  'GET /api/scim/tokens': async () => ({ url: '/api/scim/tokens', ok: 200 }),
+  'POST /api/scim/tokens': async () => ({ url: '/api/scim/tokens', body: { name: `Walk ${uid()}` }, ok: 201 }),
+  'POST /api/scim/tokens/:id/revoke': async (s) => {
+    const id = (await created(await s.admin.post('/api/scim/tokens', { name: `Walk ${uid()}` }))).id;
+    return { url: `/api/scim/tokens/${id}/revoke`, ok: 200 };
+  },
+  'GET /scim/v2/ServiceProviderConfig': async () => ({ url: '/scim/v2/ServiceProviderConfig', ok: 200 }),
+  'GET /scim/v2/ResourceTypes': async () => ({ url: '/scim/v2/ResourceTypes', ok: 200 }),
+  'GET /scim/v2/ResourceTypes/:id': async () => ({ url: '/scim/v2/ResourceTypes/User', ok: 200 }),
+  'GET /scim/v2/Schemas': async () => ({ url: '/scim/v2/Schemas', ok: 200 }),
+  'GET /scim/v2/Schemas/:id': async () => ({
+    url: '/scim/v2/Schemas/urn:ietf:params:scim:schemas:core:2.0:User',
+    ok: 200,
+  }),
+  'GET /scim/v2/Users': async () => ({ url: '/scim/v2/Users', ok: 200 }),
+  'POST /scim/v2/Users': async () => ({
+    url: '/scim/v2/Users',
+    body: scimUserBody(`walk-${uid()}@example.com`),
+    ok: 201,
+  }),
+  'GET /scim/v2/Users/:id': async (s) => {
+    const { id } = await throwawayScimUser(s);
+    return { url: `/scim/v2/Users/${id}`, ok: 200 };
+  },
+  'PUT /scim/v2/Users/:id': async (s) => {
+    const { id, userName } = await throwawayScimUser(s);
+    return { url: `/scim/v2/Users/${id}`, body: scimUserBody(userName), ok: 200, intact: scimUserActive(id) };
+  },
+  'PATCH /scim/v2/Users/:id': async (s) => {
+    const { id } = await throwawayScimUser(s);
+    return {
+      url: `/scim/v2/Users/${id}`,
+      body: { schemas: [PATCH_OP], Operations: [{ op: 'Replace', path: 'active', value: 'False' }] },
+      ok: 200,
+      intact: scimUserActive(id),
+    };
+  },
+  'DELETE /scim/v2/Users/:id': async (s) => {
+    const { id } = await throwawayScimUser(s);
+    return { url: `/scim/v2/Users/${id}`, ok: 204, intact: scimUserActive(id) };
+  },
+  'GET /scim/v2/Groups': async () => ({ url: '/scim/v2/Groups', ok: 200 }),
+  'POST /scim/v2/Groups': async () => ({
+    url: '/scim/v2/Groups',
+    body: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: `Walk ${uid()}` },
+    ok: 201,
+  }),
+  'GET /scim/v2/Groups/:id': async (s) => ({ url: `/scim/v2/Groups/${await throwawayScimGroup(s)}`, ok: 200 }),
+  'PUT /scim/v2/Groups/:id': async (s) => ({
+    url: `/scim/v2/Groups/${await throwawayScimGroup(s)}`,
+    body: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: `Walk ${uid()}` },
+    ok: 200,
+  }),
+  'PATCH /scim/v2/Groups/:id': async (s) => ({
+    url: `/scim/v2/Groups/${await throwawayScimGroup(s)}`,
+    body: { schemas: [PATCH_OP], Operations: [{ op: 'Replace', path: 'displayName', value: `Walk ${uid()}` }] },
+    ok: 200,
+  }),
+  'DELETE /scim/v2/Groups/:id': async (s) => ({ url: `/scim/v2/Groups/${await throwawayScimGroup(s)}`, ok: 204 }),
+
   // Integrations
   'GET /api/integrations': async () => ({ url: '/api/integrations', ok: 200 }),
   'POST /api/integrations': async () => ({
@@ -1354,7 +1461,9 @@ describe('every row, walked with each kind of caller', () => {
         const { res, label } = await attempt('signedOut', signedOut, row, call);
         expect.soft(res.statusCode, label).toBe(refused.signedOut ?? call.ok);
         if (refused.signedOut === 401) {
-          expect.soft(res.json(), label).toMatchObject({ code: 'unauthenticated' });
+          expect
+            .soft(res.json(), label)
+            .toMatchObject(row.access === 'scim' ? { status: '401' } : { code: 'unauthenticated' });
           await call.intact?.();
         }
       }
@@ -1410,7 +1519,7 @@ describe('an API key', () => {
   for (const row of ROLE_TABLE) {
     if (!isLive(row) || row.access === 'public') continue;
     const key = liveKey(row);
-    it(`${key}: ${row.access === 'recipient' ? '401' : row.organization === 'header' ? 'as a member' : '403 api_key_not_allowed'}`, async () => {
+    it(`${key}: ${row.access === 'recipient' || row.access === 'scim' ? '401' : row.organization === 'header' ? 'as a member' : '403 api_key_not_allowed'}`, async () => {
       const { apiKey } = await integrationsOf(A);
       const admin = callerOf(`${A.name} admin`, A.admin, A.adminAccount);
       const call = await FIXTURES[key](A, 'member', admin);
@@ -1422,9 +1531,10 @@ describe('an API key', () => {
       });
       await call.cleanup?.();
       const label = `${key} with an API key → ${res.statusCode} ${res.body.slice(0, 200)}`;
-      if (row.access === 'recipient') {
-        // The recipient's page takes its own session only: a key is nobody there.
+      if (row.access === 'recipient' || row.access === 'scim') {
+        // The recipient's page takes its own session only, SCIM its own token: a key is nobody there.
         expect.soft(res.statusCode, label).toBe(401);
+        await call.intact?.();
       } else if (row.organization === 'header') {
         expect.soft(res.statusCode, label).toBe(refusals(row).member ?? call.ok);
         if (refusals(row).member === 403) await call.intact?.();
@@ -1432,6 +1542,28 @@ describe('an API key', () => {
         expect.soft(res.statusCode, label).toBe(403);
         expect.soft(res.json(), label).toMatchObject({ code: 'api_key_not_allowed' });
         await call.intact?.();
+      }
+    });
+  }
+});
+
+describe('a SCIM token', () => {
+  // SCIM's calls (decision 060) take the organization's bearer token: admitted with A's token,
+  // and A's token naming B's rows answers 404 in SCIM's error JSON, leaving them as they were.
+  for (const row of ROLE_TABLE) {
+    if (!isLive(row) || row.access !== 'scim') continue;
+    const key = liveKey(row);
+    it(`${key}: admitted with the organization's token${'rowParam' in row ? ', 404 for another organization' : ''}`, async () => {
+      const admin = callerOf(`${A.name} admin`, A.admin, A.adminAccount);
+      const call = await FIXTURES[key](A, 'admin', admin);
+      const res = await scimAs(A, row.method, call.url, call.body);
+      expect.soft(res.statusCode, `${key} → ${res.body.slice(0, 200)}`).toBe(call.ok);
+      if ('rowParam' in row) {
+        const theirs = await FIXTURES[key](B, 'crossAdmin', admin);
+        const refused = await scimAs(A, row.method, theirs.url, theirs.body);
+        expect.soft(refused.statusCode, `${key} naming B's row → ${refused.body.slice(0, 200)}`).toBe(404);
+        expect.soft(refused.json()).toMatchObject({ status: '404' });
+        await theirs.intact?.();
       }
     });
   }
@@ -1493,7 +1625,9 @@ describe('refused callers are refused whatever they send', () => {
       const { url, body } = malformed(row);
       const signedOut = await send({ label: 'signed out', organizationId: A.organizationId }, row.method, url, body);
       expect.soft(signedOut.statusCode, signedOut.body).toBe(401);
-      expect.soft(signedOut.json()).toMatchObject({ code: 'unauthenticated' });
+      expect
+        .soft(signedOut.json())
+        .toMatchObject(row.access === 'scim' ? { status: '401' } : { code: 'unauthenticated' });
       if (row.access === 'admin' && row.organization === 'header') {
         const member = callerOf(`${A.name} member`, A.memberClient, A.memberAccount);
         const res = await send(member, row.method, url, body);

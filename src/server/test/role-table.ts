@@ -17,8 +17,10 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - superAdmin: a platform super admin;
  * - recipient: a recipient signed in to their own page (decision 032): their portal session only;
  *   every staff session is refused (401), and the call reads that recipient's rows alone.
+ * - scim: the organization's SCIM bearer token (decision 060): no session or API key is anybody
+ *   there (401 in SCIM's error JSON), and the token acts on its own organization's rows only.
  */
-export type Access = 'public' | 'signedIn' | 'member' | 'admin' | 'superAdmin' | 'recipient';
+export type Access = 'public' | 'signedIn' | 'member' | 'admin' | 'superAdmin' | 'recipient' | 'scim';
 
 /**
  * How the call names the organization it acts on:
@@ -28,8 +30,9 @@ export type Access = 'public' | 'signedIn' | 'member' | 'admin' | 'superAdmin' |
  * - row: the organization of the row named in the path (photos: an <img> sends no header);
  * - token: the organization of the invitation whose token is sent;
  * - query: the `organizationId` query parameter (the live desk's stream: an EventSource sends no header).
+ * - bearer: the organization whose SCIM token is sent (`Authorization: Bearer scim_…`).
  */
-type OrganizationBy = 'none' | 'header' | 'path' | 'row' | 'token' | 'query';
+type OrganizationBy = 'none' | 'header' | 'path' | 'row' | 'token' | 'query' | 'bearer';
 
 export type RoleRow = {
   readonly group: string;
@@ -781,6 +784,177 @@ export const ROLE_TABLE = [
     what: 'Reject a waiting roster run',
   },
 
+  // Directory (SCIM) provisioning (decision 060): tokens in Settings, the protocol at /scim/v2
+  {
+    group: 'Directory (SCIM)',
+    method: 'GET',
+    path: '/api/scim/tokens',
+    access: 'admin',
+    organization: 'header',
+    what: 'SCIM bearer tokens with their last use',
+  },
+  {
+    group: 'Directory (SCIM)',
+    method: 'POST',
+    path: '/api/scim/tokens',
+    access: 'admin',
+    organization: 'header',
+    what: 'Create a SCIM bearer token (answered once)',
+  },
+  {
+    group: 'Directory (SCIM)',
+    method: 'POST',
+    path: '/api/scim/tokens/:id/revoke',
+    access: 'admin',
+    organization: 'header',
+    rowParam: 'id',
+    what: 'Revoke a SCIM bearer token',
+  },
+  {
+    group: 'Directory (SCIM)',
+    method: 'GET',
+    path: '/scim/v2/ServiceProviderConfig',
+    access: 'scim',
+    organization: 'bearer',
+    what: 'What the SCIM service supports',
+  },
+  {
+    group: 'Directory (SCIM)',
+    method: 'GET',
+    path: '/scim/v2/ResourceTypes',
+    access: 'scim',
+    organization: 'bearer',
+    what: 'SCIM resource types',
+  },
+  {
+    group: 'Directory (SCIM)',
+    method: 'GET',
+    path: '/scim/v2/ResourceTypes/:id',
+    access: 'scim',
+    organization: 'bearer',
+    what: 'One SCIM resource type',
+  },
+  {
+    group: 'Directory (SCIM)',
+    method: 'GET',
+    path: '/scim/v2/Schemas',
+    access: 'scim',
+    organization: 'bearer',
+    what: 'SCIM schemas',
+  },
+  {
+    group: 'Directory (SCIM)',
+    method: 'GET',
+    path: '/scim/v2/Schemas/:id',
+    access: 'scim',
+    organization: 'bearer',
+    what: 'One SCIM schema',
+  },
+  {
+    group: 'Directory (SCIM)',
+    method: 'GET',
+    path: '/scim/v2/Users',
+    access: 'scim',
+    organization: 'bearer',
+    what: 'Users (recipients kept by SCIM), by filter and page',
+  },
+  {
+    group: 'Directory (SCIM)',
+    method: 'POST',
+    path: '/scim/v2/Users',
+    access: 'scim',
+    organization: 'bearer',
+    what: 'Provision a user as a recipient (adopts a hand-typed one with the same email)',
+  },
+  {
+    group: 'Directory (SCIM)',
+    method: 'GET',
+    path: '/scim/v2/Users/:id',
+    access: 'scim',
+    organization: 'bearer',
+    rowParam: 'id',
+    what: 'One user',
+  },
+  {
+    group: 'Directory (SCIM)',
+    method: 'PUT',
+    path: '/scim/v2/Users/:id',
+    access: 'scim',
+    organization: 'bearer',
+    rowParam: 'id',
+    what: 'Replace a user',
+  },
+  {
+    group: 'Directory (SCIM)',
+    method: 'PATCH',
+    path: '/scim/v2/Users/:id',
+    access: 'scim',
+    organization: 'bearer',
+    rowParam: 'id',
+    what: 'Change a user (Entra ID and Okta forms)',
+  },
+  {
+    group: 'Directory (SCIM)',
+    method: 'DELETE',
+    path: '/scim/v2/Users/:id',
+    access: 'scim',
+    organization: 'bearer',
+    rowParam: 'id',
+    what: 'Deactivate a user (never erased)',
+  },
+  {
+    group: 'Directory (SCIM)',
+    method: 'GET',
+    path: '/scim/v2/Groups',
+    access: 'scim',
+    organization: 'bearer',
+    what: 'Groups (departments, households), by filter and page',
+  },
+  {
+    group: 'Directory (SCIM)',
+    method: 'POST',
+    path: '/scim/v2/Groups',
+    access: 'scim',
+    organization: 'bearer',
+    what: 'Create a group',
+  },
+  {
+    group: 'Directory (SCIM)',
+    method: 'GET',
+    path: '/scim/v2/Groups/:id',
+    access: 'scim',
+    organization: 'bearer',
+    rowParam: 'id',
+    what: 'One group with its members',
+  },
+  {
+    group: 'Directory (SCIM)',
+    method: 'PUT',
+    path: '/scim/v2/Groups/:id',
+    access: 'scim',
+    organization: 'bearer',
+    rowParam: 'id',
+    what: 'Replace a group',
+  },
+  {
+    group: 'Directory (SCIM)',
+    method: 'PATCH',
+    path: '/scim/v2/Groups/:id',
+    access: 'scim',
+    organization: 'bearer',
+    rowParam: 'id',
+    what: 'Change a group and its members',
+  },
+  {
+    group: 'Directory (SCIM)',
+    method: 'DELETE',
+    path: '/scim/v2/Groups/:id',
+    access: 'scim',
+    organization: 'bearer',
+    rowParam: 'id',
+    what: 'Delete a group (its members stay)',
+  },
+
   // The live desk (decision 043)
   {
     group: 'Live desk',
@@ -1440,12 +1614,17 @@ export function refusals(row: RoleRow) {
   return {
     signedOut: row.access === 'public' ? null : 401,
     /** A member who is not an admin. */
-    member: row.access === 'recipient' ? 401 : row.access === 'admin' || row.access === 'superAdmin' ? 403 : null,
+    member:
+      row.access === 'recipient' || row.access === 'scim'
+        ? 401
+        : row.access === 'admin' || row.access === 'superAdmin'
+          ? 403
+          : null,
     /** An organization admin who is not a super admin. */
-    admin: row.access === 'recipient' ? 401 : row.access === 'superAdmin' ? 403 : null,
+    admin: row.access === 'recipient' || row.access === 'scim' ? 401 : row.access === 'superAdmin' ? 403 : null,
     /** A signed-in user who is not a member of the organization named. */
     nonMember:
-      row.access === 'recipient'
+      row.access === 'recipient' || row.access === 'scim'
         ? 401
         : row.access === 'superAdmin' || row.organization === 'header'
           ? 403
@@ -1453,7 +1632,8 @@ export function refusals(row: RoleRow) {
             ? 404
             : null,
     /** An admin naming another organization's row (or, for path calls, another organization). */
-    otherOrganizationRow: row.rowParam || row.queryRefs || path ? 404 : null,
+    // SCIM's rows are walked with tokens (role-table.test.ts: "a SCIM token"): a session is nobody there.
+    otherOrganizationRow: row.access !== 'scim' && (row.rowParam || row.queryRefs || path) ? 404 : null,
   } as const;
 }
 
@@ -1464,6 +1644,7 @@ const ACCESS_LABEL: Record<Access, string> = {
   admin: 'admin of the organization',
   superAdmin: 'super admin',
   recipient: 'the recipient (their page’s session)',
+  scim: 'the organization’s SCIM token',
 };
 
 function organizationLabel(row: RoleRow) {
@@ -1480,6 +1661,8 @@ function organizationLabel(row: RoleRow) {
       return "the invitation's organization";
     case 'query':
       return 'query `organizationId`';
+    case 'bearer':
+      return "the SCIM token's organization";
   }
 }
 
@@ -1506,6 +1689,7 @@ function refusedLabels(row: RoleRow) {
 }
 
 function otherRowLabel(row: RoleRow) {
+  if (row.access === 'scim') return row.rowParam ? `404 (\`:${row.rowParam}\`, with the other's token)` : 'n/a';
   const named: string[] = [];
   if (row.organization === 'path') named.push(`\`:${row.path.includes(':orgId') ? 'orgId' : 'id'}\``);
   if (row.organization === 'query') named.push('query `organizationId`');
@@ -1550,6 +1734,8 @@ export function renderRolesMarkdown(table: readonly RoleRow[] = ROLE_TABLE): str
     '- **API keys** (`Authorization: Bearer pk_…` or `x-api-key`, decision 011): the calls naming the organization in',
     "  `x-organization-id` admit a key as a member of the key's organization (the header may be left out; another",
     '  organization answers 403); every other signed-in call answers 403 `{"code": "api_key_not_allowed"}`. Walked too.',
+    "- **SCIM** (`/scim/v2`, decision 060): the organization's SCIM bearer token only; a session, an API key, a",
+    "  revoked or unknown token answer 401 in SCIM's error JSON; another organization's ids answer 404. Walked too.",
     ...(table.some(isPlanned)
       ? [
           '- Rows marked _(planned)_ are calls of the specification the server does not serve yet: the test',

@@ -17,6 +17,10 @@ import { OrganizationSettingsForm } from '@/features/organizations/components/Or
 import { UserManagementPane } from '@/features/team/components/UserManagementPane';
 import { DomainsPane } from '@/features/domains/components/DomainsPane';
 import { initialTab, visibleTabs, type SettingsTab, type SettingsTabId } from '@/features/settings/settingsTabs';
+import { Spinner } from '@/components/ui/spinner';
+
+/** Settings > Directory (decision 060): its own chunk, loaded when the tab is opened. */
+const DirectoryPane = lazy(() => import('@/features/directory/components/DirectoryPane'));
 
 // Single sign-on's settings load with their tab (decision 059).
 const SsoConnectionCard = lazy(() =>
@@ -62,6 +66,13 @@ function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrg
       return (
         <Suspense fallback={null}>
           <RosterPane organizationId={organization.id} />
+        </Suspense>
+      );
+      return <DomainsPane organizationId={organization.id} />;
+    case 'directory':
+      return (
+        <Suspense fallback={<Spinner className="size-5" label="Loading the directory settings" />}>
+          <DirectoryPane organizationId={organization.id} />
         </Suspense>
       );
     case 'billing':

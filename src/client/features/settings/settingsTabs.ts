@@ -4,6 +4,7 @@ import {
   Building2,
   ClipboardList,
   CreditCard,
+  FolderSync,
   KeyRound,
   SlidersHorizontal,
   UserCircle,
@@ -13,7 +14,16 @@ import {
 } from 'lucide-react';
 
 export type SettingsTabId =
-  'organization' | 'customization' | 'notifications' | 'mailrooms' | 'account' | 'users' | 'sso' | 'roster' | 'billing';
+  | 'organization'
+  | 'customization'
+  | 'notifications'
+  | 'mailrooms'
+  | 'account'
+  | 'users'
+  | 'sso'
+  | 'roster'
+  | 'directory'
+  | 'billing';
 
 export interface SettingsTab {
   id: SettingsTabId;
@@ -34,6 +44,8 @@ export const settingsTabs: SettingsTab[] = [
   { id: 'sso', label: 'Single sign-on', icon: KeyRound, adminOnly: true },
   // Issue 43 section 3: the resident roster fetched on a schedule (decision 061).
   { id: 'roster', label: 'Roster', icon: ClipboardList, adminOnly: true },
+  // Issue 43 §2: SCIM provisioning of recipients from the organization's directory.
+  { id: 'directory', label: 'Directory', icon: FolderSync, adminOnly: true },
   { id: 'billing', label: 'Billing and Plans', icon: CreditCard, adminOnly: true },
 ];
 

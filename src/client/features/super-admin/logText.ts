@@ -70,6 +70,7 @@ export function logActor(entry: PlatformLogEntry): string {
   if (entry.actor) return entry.actor.email;
   if (entry.details?.via === 'shell') return 'Shell command';
   if (entry.details?.via === 'inbox') return 'Owner of the listed address';
+  if (entry.kind === 'scim') return 'Directory (SCIM) guard';
   return entry.kind === 'webhook' ? 'Payment provider' : 'Sign-in guard';
 }
 
@@ -102,5 +103,7 @@ export function logSummary(entry: PlatformLogEntry): string {
       }`;
     case 'organization.domain_verified':
       return `verified the email domain ${String(entry.after?.domain ?? 'unknown')} of ${target}`;
+    case 'scim.token_refused':
+      return `refused a SCIM request from ${target}: ${String(details.reason ?? 'bad')} bearer token (${String(details.method ?? '')} ${String(details.path ?? '')})`;
   }
 }

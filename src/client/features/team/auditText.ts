@@ -147,6 +147,7 @@ function paymentFailed(entry: AuditEntry): string {
 /** Who did it: the actor's name; "Billing" for what the payment provider or the plan's expiry did; else "Someone". */
 export function auditActor(entry: AuditEntry): string {
   if (entry.actor) return displayName(entry.actor);
+  if (entry.action.startsWith('scim.')) return 'The directory (SCIM)';
   return entry.action.startsWith('billing.') ? 'Billing' : 'Someone';
 }
 
@@ -246,6 +247,29 @@ export function auditAction(entry: AuditEntry, nameOf?: (userId: string) => stri
       return `approved a roster run from ${target}`;
     case 'roster.run_rejected':
       return `rejected a roster run from ${target}`;
+    case 'scim_token.created':
+      return `created the SCIM token ${target}`;
+    case 'scim_token.revoked':
+      return `revoked the SCIM token ${target}`;
+    // Like every entry about a recipient, by id only (decision 015): which fields, never their values.
+    case 'scim.user_created':
+      return 'provisioned a recipient';
+    case 'scim.user_adopted':
+      return 'took over an existing recipient with the same email';
+    case 'scim.user_updated': {
+      const fields = Array.isArray(entry.after?.fields) ? (entry.after.fields as string[]).join(', ') : '';
+      return fields ? `updated a recipient (${fields})` : 'updated a recipient';
+    }
+    case 'scim.user_deactivated':
+      return 'deactivated a recipient who left';
+    case 'scim.user_reactivated':
+      return 'reactivated a recipient';
+    case 'scim.group_created':
+      return `created the group ${target}`;
+    case 'scim.group_updated':
+      return `updated the group ${target}`;
+    case 'scim.group_deleted':
+      return `deleted the group ${target}`;
     default:
       return 'made a change';
   }

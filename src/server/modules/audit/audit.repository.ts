@@ -18,7 +18,9 @@ type AuditTargetType =
   | 'sso_connection'
   | 'user'
   | 'roster_source'
-  | 'roster_run';
+  | 'roster_run'
+  | 'scim_token'
+  | 'scim_group';
 
 /** Stands for a secret that changed in an entry's before and after: the secret itself never goes in. */
 export const SECRET_CHANGED = '(changed)';

@@ -25,6 +25,8 @@ export const PLATFORM_LOG_QUOTAS = {
   'sign_in:account': 120,
   /** Two-factor codes refused at sign-in for one account (once per account and window, decision 029). */
   'sign_in:two_factor': 120,
+  /** Anyone: a SCIM request with a missing, unknown or revoked bearer token (decision 060). */
+  'scim:invalid_token': 60,
 } as const;
 export type PlatformLogSource = keyof typeof PLATFORM_LOG_QUOTAS;
 
@@ -100,5 +102,29 @@ export async function logWebhookFailure(
     targetType: 'provider',
     targetLabel: provider,
     details: { ...failure },
+  });
+}
+
+/**
+ * A SCIM request refused for its bearer token (missing, unknown or revoked). A revoked token names
+ * its organization; an unknown one names nobody, so all count against one anonymous quota.
+ */
+export async function logScimTokenRefused(
+  db: DbOrTx,
+  entry: {
+    reason: 'missing' | 'unknown' | 'revoked';
+    ip: string;
+    method: string;
+    path: string;
+    organizationId?: string;
+  },
+) {
+  await recordWithinQuota(db, 'scim:invalid_token', {
+    kind: 'scim',
+    action: 'scim.token_refused',
+    targetType: entry.organizationId ? 'organization' : 'login',
+    targetId: entry.organizationId ?? null,
+    targetLabel: entry.ip,
+    details: { reason: entry.reason, ip: entry.ip, method: entry.method, path: entry.path },
   });
 }

@@ -1332,6 +1332,8 @@ describe('the sweep that proves an erasure: no table can hide them', () => {
     // A waiting run's preview names residents from the roster file until it is approved or
     // rejected (then cleared); decision 061 records that the erasure does not reach it yet.
     roster_runs: "a roster run's counts and row errors; a waiting run's preview of the file (decision 061)",
+    scim_tokens: "the organization's SCIM tokens: names, prefixes and hashes (decision 060)",
+    scim_groups: "the directory's departments and households by name, never a person's data (decision 060)",
     mail_item_counts: 'counts by status',
     billing_checkouts: "the organization's payments",
     billing_events: "the payment providers' events",

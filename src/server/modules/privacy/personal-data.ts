@@ -38,6 +38,8 @@ const ERASED_VALUES = {
   unit: null,
   department: null,
   isActive: false,
+  // SCIM's userName is usually the person's address (decision 060).
+  scimUserName: null,
 } as const;
 
 /** Whether the row already looks as an erasure leaves it (a second erasure then has nothing to look for). */

@@ -16,7 +16,7 @@ export type RecipientValues = Omit<
   'id' | 'organizationId' | 'createdAt' | 'updatedAt' | 'notificationsOptOutAt' | 'pickupCode' | 'notifyBy'
 >;
 /** The columns a directory feed (SCIM, the roster) writes; a hand import leaves them unset. */
-export type DirectoryColumns = 'managedBy' | 'externalId' | 'leftAt' | 'preferredLanguage';
+export type DirectoryColumns = 'managedBy' | 'externalId' | 'leftAt' | 'preferredLanguage' | 'scimUserName';
 export type RecipientChanges = Partial<RecipientValues>;
 export type RecipientListFilter = { search?: string; active?: boolean; limit: number; offset: number };
 /** What duplicate detection needs of an existing recipient. */
@@ -88,11 +88,18 @@ export const recipientsRepository = {
     return { total: row?.total ?? 0, active: row?.active ?? 0 };
   },
 
-  async findById(db: DbOrTx, organizationId: string, id: string): Promise<RecipientRow | undefined> {
-    const [row] = await db
+  /** `forUpdate`: locked for the caller's transaction (an edit checked against the row as it is). */
+  async findById(
+    db: DbOrTx,
+    organizationId: string,
+    id: string,
+    options: { forUpdate?: boolean } = {},
+  ): Promise<RecipientRow | undefined> {
+    const query = db
       .select()
       .from(recipients)
       .where(and(eq(recipients.organizationId, organizationId), eq(recipients.id, id)));
+    const [row] = options.forUpdate ? await query.for('update') : await query;
     return row;
   },
 

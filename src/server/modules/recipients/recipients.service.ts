@@ -1,13 +1,16 @@
 import type { z } from 'zod';
-import type {
-  ErrorReply,
-  Recipient,
-  RecipientBody,
-  RecipientImportBody,
-  RecipientImportPreview,
-  RecipientImportResult,
-  RecipientListQuery,
-  RecipientSummary as RecipientSummarySchema,
+import {
+  DIRECTORY_FIELD_LABELS,
+  DIRECTORY_OWNED_FIELDS,
+  SCIM_MESSAGES,
+  type ErrorReply,
+  type Recipient,
+  type RecipientBody,
+  type RecipientImportBody,
+  type RecipientImportPreview,
+  type RecipientImportResult,
+  type RecipientListQuery,
+  type RecipientSummary as RecipientSummarySchema,
 } from '../../../contract';
 import type { Deps, OrgCaller } from '../../context';
 import { jsonListPage, type ListPage } from '../../http';
@@ -25,7 +28,12 @@ import {
   type ImportValues,
 } from './recipients.import';
 import { endPageAccess } from './page-links';
-import { recipientsRepository, type RecipientChanges, type RecipientRow } from './recipients.repository';
+import {
+  recipientsRepository,
+  type RecipientChanges,
+  type RecipientRow,
+  type RecipientValues,
+} from './recipients.repository';
 
 export const RECIPIENT_NOT_FOUND = 'Recipient not found';
 
@@ -49,6 +57,8 @@ export function toRecipientDto(r: RecipientRow): Recipient {
     recipientType: r.recipientType,
     isActive: r.isActive,
     notifyBy: r.notifyBy,
+    managedBy: r.managedBy ?? null,
+    leftAt: r.leftAt ? iso(r.leftAt) : null,
     createdAt: iso(r.createdAt),
     updatedAt: iso(r.updatedAt),
   };
@@ -104,6 +114,65 @@ export type FeedChanges = {
   update: Array<{ id: string; values: FeedValues }>;
   /** Gone from the feed: left_at now, deactivated after the grace period. */
   leave: string[];
+};
+
+/**
+ * The fields of `changes` a directory feed owns on this recipient that the change would alter (an
+ * edit form sending a field unchanged is not refused). Generic over `managedBy`: SCIM's recipients
+ * and the roster's are guarded alike.
+ */
+function ownedFieldsChanged(row: RecipientRow, changes: RecipientChanges): string[] {
+  if (!row.managedBy) return [];
+  const changed: string[] = [];
+  for (const field of DIRECTORY_OWNED_FIELDS) {
+    const next = changes[field];
+    if (next === undefined) continue;
+    if ((row[field] ?? null) !== (next ?? null)) changed.push(field);
+  }
+  return changed;
+}
+
+/**
+ * A recipient's change on the caller's transaction, with what every change implies: the
+ * deactivation ends their page (issue 41 item 8: sessions and unused links deleted, not suspended,
+ * so reactivating opens nothing until they ask for a new link), and the desk hears of it (decision
+ * 043) at commit. The one place a recipient row changes, for the desk and the directory feeds.
+ */
+async function applyChanges(tx: DbOrTx, organizationId: string, id: string, changes: RecipientChanges) {
+  const row = await recipientsRepository.update(tx, organizationId, id, changes);
+  if (!row) return undefined;
+  if (changes.isActive === false) await endPageAccess(tx, organizationId, id);
+  await publishLive(tx, liveChange(organizationId, 'recipients', [id]));
+  return row;
+}
+
+/** The columns a directory feed writes besides the desk's (recipients.repository: DirectoryColumns). */
+export type DirectoryRecipientValues = RecipientValues;
+
+/**
+ * What a directory feed (SCIM, the roster import) writes, on the feed's own transaction so that
+ * its audit entry commits with the change. The same repository and the same deactivation path as
+ * the desk's edits: there is no second writer of recipients.
+ */
+export const directoryRecipients = {
+  async create(tx: DbOrTx, organizationId: string, values: DirectoryRecipientValues): Promise<RecipientRow> {
+    const row = await recipientsRepository.insert(tx, organizationId, values);
+    await publishLive(tx, liveChange(organizationId, 'recipients', [row.id]));
+    return row;
+  },
+
+  /** Undefined when the recipient is not the organization's. */
+  update(tx: DbOrTx, organizationId: string, id: string, changes: RecipientChanges): Promise<RecipientRow | undefined> {
+    return applyChanges(tx, organizationId, id, changes);
+  },
+
+  /**
+   * The feed says the person left: inactive, `leftAt` set (once: a repeated deactivation keeps the
+   * first date), their page's sessions ended. Never erased: their waiting items stay at the desk.
+   */
+  async deactivate(tx: DbOrTx, organizationId: string, row: RecipientRow, at = new Date()) {
+    return applyChanges(tx, organizationId, row.id, { isActive: false, leftAt: row.leftAt ?? at });
+  },
 };
 
 export function createRecipientsService({ db }: Deps) {
@@ -172,13 +241,24 @@ export function createRecipientsService({ db }: Deps) {
         if (!row) throw notFound(RECIPIENT_NOT_FOUND);
         return toRecipientDto(row);
       }
-      return changing(caller, async (tx) => {
-        const row = await recipientsRepository.update(tx, caller.organizationId, id, changes);
+      return db.transaction(async (tx) => {
+        const current = await recipientsRepository.findById(tx, caller.organizationId, id, { forUpdate: true });
+        if (!current) throw notFound(RECIPIENT_NOT_FOUND);
+        const owned = ownedFieldsChanged(current, changes);
+        if (owned.length > 0) {
+          throw new AppError(
+            409,
+            SCIM_MESSAGES.managedByDirectory(
+              current.managedBy!,
+              owned.map((f) => DIRECTORY_FIELD_LABELS[f as keyof typeof DIRECTORY_FIELD_LABELS]),
+            ),
+            'managed_by_directory',
+            owned.map((path) => ({ path, message: 'Kept by the directory' })),
+          );
+        }
+        const row = await applyChanges(tx, caller.organizationId, id, changes);
         if (!row) throw notFound(RECIPIENT_NOT_FOUND);
-        // Deactivation ends their page (issue 41 item 8): sessions and unused links are deleted,
-        // not suspended, so reactivating them opens nothing until they ask for a new link.
-        if (changes.isActive === false) await endPageAccess(tx, caller.organizationId, id);
-        return { result: toRecipientDto(row), ids: [id] };
+        return toRecipientDto(row);
       });
     },
 

@@ -116,14 +116,19 @@ export function RecipientActions({
       danger: false,
       busy: false,
     },
-    {
-      key: 'toggle',
-      label: toggleLabel,
-      icon: recipient.isActive ? PowerOff : Power,
-      onClick: () => onToggleActive(recipient),
-      danger: false,
-      busy: togglingId === recipient.id,
-    },
+    // Whether a directory's recipient is active is the directory's to say (decision 060).
+    ...(recipient.managedBy
+      ? []
+      : [
+          {
+            key: 'toggle',
+            label: toggleLabel,
+            icon: recipient.isActive ? PowerOff : Power,
+            onClick: () => onToggleActive(recipient),
+            danger: false,
+            busy: togglingId === recipient.id,
+          },
+        ]),
     ...(canDelete
       ? [
           {

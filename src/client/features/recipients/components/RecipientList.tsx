@@ -5,7 +5,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { humanize } from '@/lib/format';
 import { recipientName } from '@/lib/resources/recipients';
 import { RecipientActions, type RecipientActionHandlers } from './RecipientActions';
-import { RecipientStatusBadge } from './RecipientStatusBadge';
+import { RecipientStatusBadges } from './RecipientStatusBadge';
 
 function Contact({ recipient }: { recipient: Recipient }) {
   if (!recipient.email && !recipient.phone) return <span className="text-fg-subtle">No contact details</span>;
@@ -93,7 +93,7 @@ export function RecipientList({ recipients, isLoading, ...handlers }: RecipientL
                     <TableCell>{recipient.unit ?? <Dash />}</TableCell>
                     <TableCell className="max-w-48 truncate">{recipient.department ?? <Dash />}</TableCell>
                     <TableCell>
-                      <RecipientStatusBadge active={recipient.isActive} />
+                      <RecipientStatusBadges recipient={recipient} />
                     </TableCell>
                     <TableCell>
                       <RecipientActions recipient={recipient} layout="icons" {...handlers} />
@@ -125,7 +125,7 @@ export function RecipientList({ recipients, isLoading, ...handlers }: RecipientL
                     <p className="truncate font-medium text-fg">{recipientName(recipient)}</p>
                     <p className="text-xs text-fg-subtle">{humanize(recipient.recipientType)}</p>
                   </div>
-                  <RecipientStatusBadge active={recipient.isActive} />
+                  <RecipientStatusBadges recipient={recipient} />
                 </div>
                 <div className="space-y-1 text-sm text-fg-muted">
                   <Contact recipient={recipient} />

@@ -1,5 +1,5 @@
 import type { PlatformLogEntry, PlatformLogKind } from '@contract';
-import { ScrollText, ShieldAlert, ShieldCheck, Webhook, type LucideIcon } from 'lucide-react';
+import { FolderSync, ScrollText, ShieldAlert, ShieldCheck, Webhook, type LucideIcon } from 'lucide-react';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { IconTile } from '@/components/IconTile';
 import { formatDateTime, relativeTime } from '@/lib/format';
@@ -13,12 +13,14 @@ const KINDS: Array<{ value: PlatformLogKind | 'all'; label: string }> = [
   { value: 'super_admin', label: 'Super admin changes' },
   { value: 'sign_in', label: 'Sign-in failures' },
   { value: 'webhook', label: 'Payment webhooks' },
+  { value: 'scim', label: 'Directory (SCIM) refusals' },
 ];
 
 const icons: Record<PlatformLogKind, { icon: LucideIcon; tone: string }> = {
   super_admin: { icon: ShieldCheck, tone: 'bg-indigo-50 dark:bg-indigo-950/40 text-indigo-600 dark:text-indigo-400' },
   sign_in: { icon: ShieldAlert, tone: 'bg-amber-50 dark:bg-amber-950/40 text-amber-700 dark:text-amber-300' },
   webhook: { icon: Webhook, tone: 'bg-red-50 dark:bg-red-950/40 text-red-600 dark:text-red-400' },
+  scim: { icon: FolderSync, tone: 'bg-orange-50 dark:bg-orange-950/40 text-orange-700 dark:text-orange-300' },
 };
 
 /** "5 minutes ago · Nov 24, 2026, 9:16 PM": how long ago, and the moment itself. */

@@ -78,6 +78,16 @@ const icons: Record<AuditAction, LucideIcon> = {
   'roster.run_started': History,
   'roster.run_approved': ShieldCheck,
   'roster.run_rejected': Ban,
+  'scim_token.created': KeyRound,
+  'scim_token.revoked': KeyRound,
+  'scim.user_created': UserCheck,
+  'scim.user_adopted': UserCheck,
+  'scim.user_updated': Pencil,
+  'scim.user_deactivated': UserMinus,
+  'scim.user_reactivated': UserCheck,
+  'scim.group_created': Building2,
+  'scim.group_updated': Pencil,
+  'scim.group_deleted': Trash2,
 };
 
 /** Who invited, removed, changed a role or a setting, and when; newest first, a page at a time. */
