@@ -116,10 +116,7 @@ export function readRecipientsCsv(csv: string, options: { mapping?: CsvMapping; 
       else columns.set(field, index);
     }
     if (absent.length > 0) {
-      throw badRequest(
-        `The file has no column ${absent.join(', ')} of the saved mapping`,
-        'import_missing_columns',
-      );
+      throw badRequest(`The file has no column ${absent.join(', ')} of the saved mapping`, 'import_missing_columns');
     }
   } else {
     header.record.forEach((name, index) => {
