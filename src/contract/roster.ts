@@ -8,19 +8,6 @@ import { limitParam, offsetParam } from './pagination';
  * the roster keeps, applied at once or after an admin approves the preview.
  */
 
-/** The fields a roster column can fill: the CSV import's, and the roster's own id column. */
-export const ROSTER_FIELDS = [
-  'externalId',
-  'firstName',
-  'lastName',
-  'email',
-  'phone',
-  'unit',
-  'department',
-  'recipientType',
-] as const;
-export type RosterField = (typeof ROSTER_FIELDS)[number];
-
 export const ROSTER_MAX_ROWS = 50_000;
 export const ROSTER_MAX_BYTES = 20 * 1024 * 1024;
 export const ROSTER_MESSAGES = {
@@ -59,7 +46,7 @@ export const RosterMapping = z.object({
 export type RosterMapping = z.infer<typeof RosterMapping>;
 
 /** 'hourly', 'daily', or a five-field cron expression (UTC); the server checks the expression itself. */
-export const RosterSchedule = z
+const RosterSchedule = z
   .string()
   .trim()
   .min(1, 'A schedule is required')
@@ -148,7 +135,7 @@ export const RosterSource = z.object({
 });
 export type RosterSource = z.infer<typeof RosterSource>;
 
-export const ROSTER_RUN_STATUSES = ['fetched', 'awaiting_approval', 'applied', 'failed', 'rejected'] as const;
+const ROSTER_RUN_STATUSES = ['fetched', 'awaiting_approval', 'applied', 'failed', 'rejected'] as const;
 export const RosterRun = z.object({
   id: z.uuid(),
   sourceId: z.uuid(),

@@ -46,7 +46,7 @@ const normalizeHeader = (name: string) => name.toLowerCase().replace(/[\s_-]+/g,
  * fills it, matched like the import's own names (case, spaces, underscores and hyphens aside).
  * `externalId` is a directory feed's id column. Without one, the headers are recognised by name.
  */
-export type CsvMapping = Partial<Record<Field | 'externalId', string>>;
+type CsvMapping = Partial<Record<Field | 'externalId', string>>;
 
 export type CsvRow = { line: number; raw: Record<Field, string>; externalId?: string };
 
@@ -116,10 +116,7 @@ export function readRecipientsCsv(csv: string, options: { mapping?: CsvMapping; 
       else columns.set(field, index);
     }
     if (absent.length > 0) {
-      throw badRequest(
-        `The file has no column ${absent.join(', ')} of the saved mapping`,
-        'import_missing_columns',
-      );
+      throw badRequest(`The file has no column ${absent.join(', ')} of the saved mapping`, 'import_missing_columns');
     }
   } else {
     header.record.forEach((name, index) => {

@@ -9,7 +9,7 @@ import type { FeedChanges, FeedValues } from '../recipients/recipients.service';
  * recipient typed by hand already has is taken over, not duplicated.
  */
 
-export type ManagedRecipient = {
+type ManagedRecipient = {
   id: string;
   externalId: string | null;
   firstName: string;
@@ -26,9 +26,9 @@ export type ManagedRecipient = {
 /** A parsed row with the id column read. */
 export type RosterRow = CheckedRow & { externalId: string };
 
-export type RowError = { line: number; messages: string[] };
+type RowError = { line: number; messages: string[] };
 
-export type RosterDiff = {
+type RosterDiff = {
   changes: FeedChanges;
   preview: Omit<RosterPreview, 'run' | 'reason'>;
   unchanged: number;

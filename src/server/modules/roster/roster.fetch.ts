@@ -11,7 +11,7 @@ import { isPublicAddress, isPublicUrl } from '../../lib/public-address';
  * the URL or host is the tenant's choice, so it is an SSRF surface like the webhooks.
  */
 
-export const ROSTER_FETCH_TIMEOUT_MS = 30_000;
+const ROSTER_FETCH_TIMEOUT_MS = 30_000;
 
 /** A fetch that failed: the message the run records and the admins read. */
 export class RosterFetchError extends Error {}

@@ -10,7 +10,7 @@ export type RosterSourceValues = Omit<
 >;
 
 /** How long a taken run holds its source: longer than a fetch (30 s) and the biggest apply. */
-export const RUN_LEASE_SECONDS = 600;
+const RUN_LEASE_SECONDS = 600;
 
 export const rosterRepository = {
   async listSources(db: DbOrTx, organizationId: string) {

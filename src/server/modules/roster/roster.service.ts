@@ -30,7 +30,7 @@ import {
 } from './roster.repository';
 
 /** Fetch attempts of one scheduled run before the admins are told; the waits between them. */
-export const ROSTER_FETCH_ATTEMPTS = 3;
+const ROSTER_FETCH_ATTEMPTS = 3;
 const RETRY_DELAYS_MS = [60_000, 5 * 60_000];
 /** Row errors kept on a run (the counts keep the total). */
 const KEPT_ROW_ERRORS = 500;
@@ -38,7 +38,7 @@ const KEPT_ROW_ERRORS = 500;
 const SCHEDULES: Record<string, string> = { hourly: '0 * * * *', daily: '0 3 * * *' };
 
 /** When a schedule is next due after `from` (UTC); null for an expression that never fires. */
-export function nextScheduled(schedule: string, from = new Date()): Date | null {
+function nextScheduled(schedule: string, from = new Date()): Date | null {
   return new Cron(SCHEDULES[schedule] ?? schedule, { timezone: 'UTC', paused: true }).nextRun(from);
 }
 
@@ -54,7 +54,7 @@ function checkSchedule(schedule: string) {
 const sourceLabel = (s: Pick<RosterSourceRow, 'kind' | 'url' | 'host' | 'path' | 'username'>) =>
   s.kind === 'https' ? (s.url ?? '') : `sftp://${s.username}@${s.host}${s.path?.startsWith('/') ? '' : '/'}${s.path}`;
 
-export function toSourceDto(s: RosterSourceRow): RosterSource {
+function toSourceDto(s: RosterSourceRow): RosterSource {
   return {
     id: s.id,
     kind: s.kind,
@@ -76,7 +76,7 @@ export function toSourceDto(s: RosterSourceRow): RosterSource {
   };
 }
 
-export function toRunDto(r: RosterRunRow): RosterRun {
+function toRunDto(r: RosterRunRow): RosterRun {
   return {
     id: r.id,
     sourceId: r.sourceId,
