@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import {
   OIDC_CALLBACK_PATH,
   SSO_MESSAGES,
@@ -37,19 +38,23 @@ export const STARTS_PER_MINUTE = 300;
 const invalid = (path: string, message: string) => new AppError(400, message, 'validation_error', [{ path, message }]);
 
 /**
- * What the SAML half (saml/saml.service.ts) hands to createSsoService through app.ts: its start
- * (which stores its own pending request and answers the provider's URL), and the reading of the
- * provider's metadata (pasted XML, or fetched from its URL) when an admin saves, which answers the
- * columns to store or throws a 4xx AppError with the field and its message.
+ * A protocol's own start (the SAML half registers one: saml/): it builds the request to the
+ * provider for this state and says what the answer must be checked against.
+ */
+export type SsoProtocolStarter = (
+  connection: SsoConnectionRow,
+  request: { state: string; emailHint: string | undefined },
+) => Promise<{ url: string; samlRequestId?: string }>;
+
+/**
+ * What the SAML half (saml/) hands to createSsoService through app.ts: its start, and the reading
+ * of the provider's metadata (by URL or pasted XML) when an admin saves, which answers what the
+ * connection stores or throws a 400 AppError with the field and its message.
  */
 export type SsoSamlHalf = {
-  start: (
-    connection: SsoConnectionRow,
-    options: { emailHint?: string | null; invitationToken?: string | null },
-  ) => Promise<string>;
-  resolveSettings: (input: { idpMetadataUrl?: string | null; idpMetadataXml?: string | null }) => Promise<{
-    idpMetadataUrl: string | null;
-    idpMetadataXml: string | null;
+  start: SsoProtocolStarter;
+  readMetadata: (body: SsoConnectionBody) => Promise<{
+    idpMetadataXml: string;
     idpEntityId: string;
     idpSsoUrl: string;
     idpCertificates: string[];
@@ -145,7 +150,7 @@ export function createSsoService(
         throw invalid('oidcIssuer', SSO_MESSAGES.issuerInvalid);
       }
       // Read before the transaction: it may fetch the metadata from the provider.
-      const saml = body.protocol === 'saml' && protocols.saml ? await protocols.saml.resolveSettings(body) : undefined;
+      const saml = body.protocol === 'saml' && protocols.saml ? await protocols.saml.readMetadata(body) : undefined;
       return db.transaction(async (tx) => {
         const before = await ssoRepository.findConnection(tx, organizationId);
         const secret = body.oidcClientSecret ? secrets.encrypt(body.oidcClientSecret) : (before?.oidcClientSecret ?? null);
@@ -166,7 +171,7 @@ export function createSsoService(
           oidcClientId: body.protocol === 'oidc' ? (body.oidcClientId ?? null) : (before?.oidcClientId ?? null),
           oidcClientSecret: secret,
           // The other protocol's settings stay as they were: switching back loses nothing.
-          idpMetadataUrl: saml ? saml.idpMetadataUrl : (before?.idpMetadataUrl ?? null),
+          idpMetadataUrl: saml ? (body.idpMetadataUrl ?? null) : (before?.idpMetadataUrl ?? null),
           idpMetadataXml: saml ? saml.idpMetadataXml : (before?.idpMetadataXml ?? null),
           idpEntityId: saml ? saml.idpEntityId : (before?.idpEntityId ?? null),
           idpSsoUrl: saml ? saml.idpSsoUrl : (before?.idpSsoUrl ?? null),
@@ -247,22 +252,29 @@ export function createSsoService(
       if (!limited.allowed) return { location: refusedTo('unavailable') };
       const connection = await connectionForEmail(email);
       if (!connection) return { location: refusedTo('not_available') };
+      const state = crypto.randomBytes(32).toString('base64url');
+      const base = {
+        organizationId: connection.organizationId,
+        connectionId: connection.id,
+        stateHash: hashToken(state),
+        emailHint: email,
+        invitationToken: invitationToken ?? null,
+        expiresAt: new Date(Date.now() + SIGN_IN_REQUEST_TTL_MS),
+      };
       try {
         if (connection.protocol === 'saml') {
-          // The SAML half keeps its own pending request (RelayState, AuthnRequest ID); the
-          // provider answers by a cross-site POST, which a SameSite=Lax cookie would not follow.
           if (!protocols.saml) return { location: refusedTo('not_available') };
-          return { location: await protocols.saml.start(connection, { emailHint: email, invitationToken }) };
+          const started = await protocols.saml.start(connection, { state, emailHint: email });
+          await asPlatform(() =>
+            ssoRepository.insertSignInRequest(db, { ...base, samlRequestId: started.samlRequestId ?? null }),
+          );
+          return { location: started.url, state };
         }
         const configuration = await configurationFor(deps, connection);
         const oidc = await authorizationUrl(configuration, redirectUri(), email);
         await asPlatform(() =>
           ssoRepository.insertSignInRequest(db, {
-            organizationId: connection.organizationId,
-            connectionId: connection.id,
-            emailHint: email,
-            invitationToken: invitationToken ?? null,
-            expiresAt: new Date(Date.now() + SIGN_IN_REQUEST_TTL_MS),
+            ...base,
             stateHash: hashToken(oidc.state),
             nonce: oidc.nonce,
             codeVerifier: oidc.codeVerifier,
