@@ -46,21 +46,6 @@ export type SsoProtocolStarter = (
   request: { state: string; emailHint: string | undefined },
 ) => Promise<{ url: string; samlRequestId?: string }>;
 
-/**
- * What the SAML half (saml/) hands to createSsoService through app.ts: its start, and the reading
- * of the provider's metadata (by URL or pasted XML) when an admin saves, which answers what the
- * connection stores or throws a 400 AppError with the field and its message.
- */
-export type SsoSamlHalf = {
-  start: SsoProtocolStarter;
-  readMetadata: (body: SsoConnectionBody) => Promise<{
-    idpMetadataXml: string;
-    idpEntityId: string;
-    idpSsoUrl: string;
-    idpCertificates: string[];
-  }>;
-};
-
 export type SsoStartResult = { location: string; state?: string };
 export type SsoCallbackResult = { location: string; signedIn?: SsoSignedIn };
 
@@ -121,7 +106,7 @@ function changed(before: Record<string, unknown> | undefined, after: Record<stri
 export function createSsoService(
   deps: Deps,
   domains: Pick<DomainsService, 'organizationForEmail'>,
-  protocols: { saml?: SsoSamlHalf } = {},
+  protocols: { saml?: SsoProtocolStarter } = {},
 ) {
   const { db, config, secrets, log, publicUrl } = deps;
   const redirectUri = () => `${publicUrl()}${OIDC_CALLBACK_PATH}`;
@@ -149,8 +134,6 @@ export function createSsoService(
       if (body.protocol === 'oidc' && body.oidcIssuer && !isIssuerUrl(body.oidcIssuer, config.ssoAllowHttpIssuers)) {
         throw invalid('oidcIssuer', SSO_MESSAGES.issuerInvalid);
       }
-      // Read before the transaction: it may fetch the metadata from the provider.
-      const saml = body.protocol === 'saml' && protocols.saml ? await protocols.saml.readMetadata(body) : undefined;
       return db.transaction(async (tx) => {
         const before = await ssoRepository.findConnection(tx, organizationId);
         const secret = body.oidcClientSecret ? secrets.encrypt(body.oidcClientSecret) : (before?.oidcClientSecret ?? null);
@@ -170,12 +153,6 @@ export function createSsoService(
           oidcIssuer: body.protocol === 'oidc' ? (body.oidcIssuer ?? null) : (before?.oidcIssuer ?? null),
           oidcClientId: body.protocol === 'oidc' ? (body.oidcClientId ?? null) : (before?.oidcClientId ?? null),
           oidcClientSecret: secret,
-          // The other protocol's settings stay as they were: switching back loses nothing.
-          idpMetadataUrl: saml ? (body.idpMetadataUrl ?? null) : (before?.idpMetadataUrl ?? null),
-          idpMetadataXml: saml ? saml.idpMetadataXml : (before?.idpMetadataXml ?? null),
-          idpEntityId: saml ? saml.idpEntityId : (before?.idpEntityId ?? null),
-          idpSsoUrl: saml ? saml.idpSsoUrl : (before?.idpSsoUrl ?? null),
-          idpCertificates: saml ? saml.idpCertificates : (before?.idpCertificates ?? []),
           allowIdpInitiated: body.allowIdpInitiated ?? false,
           defaultRole: body.defaultRole ?? 'member',
           adminClaim: body.adminClaim ?? null,
@@ -264,7 +241,7 @@ export function createSsoService(
       try {
         if (connection.protocol === 'saml') {
           if (!protocols.saml) return { location: refusedTo('not_available') };
-          const started = await protocols.saml.start(connection, { state, emailHint: email });
+          const started = await protocols.saml(connection, { state, emailHint: email });
           await asPlatform(() =>
             ssoRepository.insertSignInRequest(db, { ...base, samlRequestId: started.samlRequestId ?? null }),
           );
