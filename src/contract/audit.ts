@@ -37,6 +37,12 @@ export const AUDIT_ACTIONS = [
   'sso.signed_in',
   'member.joined_by_sso',
   'member.role_changed_by_sso',
+  'roster.source_created',
+  'roster.source_updated',
+  'roster.source_deleted',
+  'roster.run_started',
+  'roster.run_approved',
+  'roster.run_rejected',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;

@@ -13,6 +13,9 @@ export const DOMAIN_TXT_LABEL = '_pigeonhole';
 export const domainTxtName = (domain: string) => `${DOMAIN_TXT_LABEL}.${domain}`;
 export const domainTxtValue = (token: string) => `${DOMAIN_TXT_PREFIX}${token}`;
 
+/** Claims are rows an admin can add at will: bounded (a real organization has a handful). */
+export const MAX_DOMAINS_PER_ORGANIZATION = 20;
+
 export const DOMAIN_MESSAGES = {
   required: 'Enter a domain',
   invalid: 'Enter a domain name like example.com, without http://, a path or an @',
@@ -23,6 +26,7 @@ export const DOMAIN_MESSAGES = {
   publicSuffix: (suffix: string) =>
     `${suffix} is shared by many owners and cannot be claimed: enter your organization's own domain under it, like example.${suffix}`,
   alreadyClaimed: 'This organization has already added this domain',
+  tooMany: `An organization can add at most ${MAX_DOMAINS_PER_ORGANIZATION} domains: remove one it no longer uses first`,
   verifiedElsewhere:
     'This domain is verified by another organization. If it is yours, ask Pigeonhole support to look into it.',
   notFound: 'Domain not found',

@@ -26,3 +26,5 @@ export * from './expected-packages';
 export * from './live';
 export * from './domains';
 export * from './sso';
+export * from './roster';
+export * from './sso-saml';

@@ -77,11 +77,15 @@ import { createStripeWebhooks } from './modules/billing/stripe-webhooks';
 import { createStripeGateway } from './modules/billing/stripe.gateway';
 import { createPaypalGateway } from './modules/billing/paypal.gateway';
 import { createSuperAdminService } from './modules/super-admin/super-admin.service';
+import { createRosterService, type RosterService } from './modules/roster/roster.service';
+import { rosterRoutes } from './modules/roster/roster.routes';
 import { superAdminRoutes } from './modules/super-admin/super-admin.routes';
 import { createDomainsService } from './modules/domains/domains.service';
 import { domainsRoutes } from './modules/domains/domains.routes';
 import { createSsoService } from './modules/sso/sso.service';
 import { ssoRoutes } from './modules/sso/sso.routes';
+import { createSamlService } from './modules/sso/saml/saml.service';
+import { samlRoutes } from './modules/sso/saml/saml.routes';
 import { createPickupsService } from './modules/pickups/pickups.service';
 import { pickupsRoutes } from './modules/pickups/pickups.routes';
 import { createExpectedPackagesService } from './modules/expected-packages/expected-packages.service';
@@ -251,7 +255,12 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
   // An organization's email domains (decision 058): its admins prove them, the console vouches.
   const domains = createDomainsService(deps);
   // Single sign-on (decision 059): password sign-in asks it whether the address must use it.
-  const sso = createSsoService(deps, domains);
+  // SAML 2.0 (decision 062): its start and its reading of the provider's metadata plug into sso.
+  const saml = createSamlService(deps, domains);
+  const sso = createSsoService(deps, domains, {
+    saml: (connection, request) => saml.startRequest(connection, request),
+    samlSettings: (body, before) => saml.resolveSettings(body, before),
+  });
   const twoFactor = createTwoFactorService(deps);
   authRoutes(app, createAuthService(deps, twoFactor, { passwordRefusal: sso.passwordRefusal }));
   twoFactorRoutes(app, twoFactor);
@@ -328,7 +337,11 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
   billingRoutes(app, createBillingService(deps, gateways), createStripeWebhooks(deps, gateways.stripe));
   domainsRoutes(app, domains);
   ssoRoutes(app, sso, deps);
+  samlRoutes(app, saml);
   superAdminRoutes(app, createSuperAdminService(deps), domains);
+  // The resident roster (decision 061): server.ts starts its schedule beside the worker.
+  app.decorate('roster', createRosterService(deps));
+  rosterRoutes(app, app.roster);
   app.decorate('reencryptSecrets', () => reencryptIntegrationSecrets(db, deps.secrets));
 
   await serveClient(app, path.join(config.rootDir, 'dist', 'client'));
@@ -387,6 +400,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** SECRETS_KEY rotation: rewrites stored integration secrets with the current key. */
     reencryptSecrets: () => Promise<RotationResult>;
+    /** The resident roster's runs and schedule tick (modules/roster). */
+    roster: RosterService;
     /** LISTEN/NOTIFY between the instances on one database (lib/change-feed.ts). */
     changeFeed: ChangeFeed;
     /** Resolves when the sign-in links asked for so far have gone out (decision 032). */

@@ -12,6 +12,7 @@ import { startHousekeeping } from './modules/auth/housekeeping';
 import { deleteOldNotificationJobs } from './modules/notifications/retention';
 import { portalRepository } from './modules/portal/portal.repository';
 import { expireOneTimePlans } from './modules/billing/plan-expiry';
+import { startRosterSchedule } from './modules/roster/roster.schedule';
 import { idempotencyRepository } from './modules/mail-items/idempotency';
 import { ssoRepository } from './modules/sso/sso.repository';
 
@@ -75,10 +76,13 @@ export async function startServer(config: Config, options: { mailer?: Mailer } =
     ]);
     const worker = config.notificationsWorker ? app.notifications.createWorker() : undefined;
     worker?.start();
+    // The roster's schedule ticks where the worker runs; its claim runs each due source once.
+    const stopRoster = config.notificationsWorker ? startRosterSchedule(app.roster, app.log) : undefined;
     let stopping: Promise<void> | undefined;
     const stop = () =>
       (stopping ??= (async () => {
         stopHousekeeping();
+        stopRoster?.();
         // The worker stops claiming and waits for its sends in flight to be recorded, while the
         // HTTP server drains; both before the database closes.
         await Promise.all([

@@ -1301,3 +1301,97 @@ export const ssoUsedAssertions = pgTable(
     index('sso_used_assertions_expires_idx').on(t.expiresAt),
   ],
 );
+
+/**
+ * Where an organization's resident roster comes from (issue 43 section 3, decision 061): a CSV
+ * fetched over HTTPS or SFTP on a schedule, read with a saved column mapping. `secret` is the
+ * HTTPS header's value, or the SFTP password or private key, encrypted like integration secrets
+ * (lib/secrets.ts) and never replied. `next_run_at` is when the schedule is next due; an instance
+ * that takes the run sets `running_until` (a lease) so no other instance takes it meanwhile.
+ */
+export const rosterSources = pgTable(
+  'roster_sources',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    kind: varchar('kind', { length: 8 }).$type<'https' | 'sftp'>().notNull(),
+    url: text('url'),
+    /** The HTTPS header that carries `secret` (e.g. Authorization); null: no header. */
+    headerName: varchar('header_name', { length: 100 }),
+    host: varchar('host', { length: 253 }),
+    port: integer('port'),
+    path: text('path'),
+    username: varchar('username', { length: 100 }),
+    /** 'password' or 'private_key' for SFTP; null for HTTPS. */
+    sftpAuth: varchar('sftp_auth', { length: 12 }).$type<'password' | 'private_key'>(),
+    secret: text('secret'),
+    /** Field -> the CSV's column header (the CSV import's fields, plus the id column). */
+    mapping: jsonb('mapping').$type<Record<string, string>>().notNull(),
+    /** 'hourly', 'daily', or a five-field cron expression (croner), in UTC. */
+    schedule: varchar('schedule', { length: 100 }).notNull(),
+    graceDays: integer('grace_days').notNull().default(14),
+    /** The share (percent) of the roster a run may mark as left before it waits for approval. */
+    approvalShare: integer('approval_share').notNull().default(10),
+    enabled: boolean('enabled').notNull().default(true),
+    nextRunAt: ts('next_run_at'),
+    runningUntil: ts('running_until'),
+    /** Failed fetches in a row of the current scheduled run (retried 3 times, then the admins hear). */
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('roster_sources_org_id_idx').on(t.organizationId, t.id),
+    // The schedule's scan: due sources of every organization.
+    index('roster_sources_due_idx').on(t.nextRunAt).where(sql`${t.enabled}`),
+    check('roster_sources_kind_check', sql`${t.kind} in ('https', 'sftp')`),
+    check('roster_sources_share_check', sql`${t.approvalShare} between 0 and 100`),
+    check('roster_sources_grace_check', sql`${t.graceDays} between 0 and 365`),
+  ],
+);
+
+/**
+ * One run of a roster source: its counts, its errors, and (while it waits for an admin) the
+ * preview of what it would change, which approving applies.
+ */
+export const rosterRuns = pgTable(
+  'roster_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    sourceId: uuid('source_id')
+      .notNull()
+      .references(() => rosterSources.id, { onDelete: 'cascade' }),
+    status: varchar('status', { length: 20 })
+      .$type<'fetched' | 'awaiting_approval' | 'applied' | 'failed' | 'rejected'>()
+      .notNull(),
+    trigger: varchar('trigger', { length: 10 }).$type<'schedule' | 'manual'>().notNull(),
+    attempt: integer('attempt').notNull().default(1),
+    added: integer('added').notNull().default(0),
+    changed: integer('changed').notNull().default(0),
+    moved: integer('moved').notNull().default(0),
+    left: integer('left').notNull().default(0),
+    unchanged: integer('unchanged').notNull().default(0),
+    errors: integer('errors').notNull().default(0),
+    errorText: text('error_text'),
+    /** Row errors: line and messages. */
+    rowErrors: jsonb('row_errors').$type<Array<{ line: number; messages: string[] }>>(),
+    /** The diff while it waits for approval; cleared once applied or rejected. */
+    preview: jsonb('preview').$type<Record<string, unknown>>(),
+    decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    startedAt: ts('started_at').notNull().defaultNow(),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [
+    uniqueIndex('roster_runs_org_id_idx').on(t.organizationId, t.id),
+    index('roster_runs_org_source_started_idx').on(t.organizationId, t.sourceId, t.startedAt),
+    check(
+      'roster_runs_status_check',
+      sql`${t.status} in ('fetched', 'awaiting_approval', 'applied', 'failed', 'rejected')`,
+    ),
+  ],
+);

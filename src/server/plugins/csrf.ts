@@ -16,6 +16,11 @@ export function refuseCrossSiteWrites(app: FastifyInstance, appUrl: string | und
   const configured = appUrl ? new URL(appUrl).host : undefined;
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method)) return;
+    // The one route a foreign site must be able to POST to: the SAML assertion consumer service,
+    // where the identity provider's own page submits the signed response (HTTP-POST binding). It
+    // carries no ambient authority to borrow: what it acts on is the signed response alone
+    // (modules/sso/saml/saml.routes.ts, decision 062).
+    if (request.routeOptions.config?.crossSiteAllowed === true) return;
     if (isCrossSite(request, configured)) throw forbidden(CROSS_SITE_MESSAGE, 'cross_site_request');
   });
 }
@@ -40,5 +45,12 @@ function hostOf(request: FastifyRequest): string | undefined {
     return new URL(`${request.protocol}://${request.host}`).host;
   } catch {
     return undefined;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Lets cross-site writes reach this route: the SAML ACS only (see above). */
+    crossSiteAllowed?: boolean;
   }
 }

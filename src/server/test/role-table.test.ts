@@ -22,6 +22,8 @@ import {
   expectedPackages,
   organizationDomains,
   ssoConnections,
+  rosterRuns,
+  rosterSources,
 } from '../db/schema';
 import { createSecretBox } from '../lib/secrets';
 import { hashToken, newToken } from '../lib/tokens';
@@ -215,9 +217,20 @@ const throwaway = {
   member: async (s: Side) => (await joinAs(t, s.organizationId, 'member')).userId,
 };
 
+/**
+ * The walk's earlier domains removed, so its many claims stay under the per-organization cap
+ * (decision 058); each row's own domain is made after this, and checked before the next row runs.
+ */
+const clearWalkDomains = (organizationId: string) =>
+  t.db
+    .delete(organizationDomains)
+    .where(and(eq(organizationDomains.organizationId, organizationId), like(organizationDomains.domain, 'walk-%')));
+
 /** A pending email domain of the side's organization, claimed by its admin. */
-const throwawayDomain = async (s: Side) =>
-  (await created(await s.admin.post('/api/domains', { domain: `walk-${uid()}.example` }))).id;
+const throwawayDomain = async (s: Side) => {
+  await clearWalkDomains(s.organizationId);
+  return (await created(await s.admin.post('/api/domains', { domain: `walk-${uid()}.example` }))).id;
+};
 
 /** The side's organization has a (disabled) single sign-on connection. */
 async function ensureSsoConnection(organizationId: string) {
@@ -243,6 +256,58 @@ const domainPending = (id: string) => async () => {
     .from(organizationDomains)
     .where(eq(organizationDomains.id, id));
   expect(rows, `domain ${id} must survive a refused call, pending`).toEqual([{ status: 'pending' }]);
+};
+
+/**
+ * The side's roster source, made afresh (one per organization): its URL answers nothing, so a
+ * run of it is recorded as failed, which is all the walk needs.
+ */
+async function throwawayRosterSource(s: Side) {
+  await t.db.delete(rosterSources).where(eq(rosterSources.organizationId, s.organizationId));
+  return (
+    await created(
+      await s.admin.post('/api/roster/sources', {
+        kind: 'https',
+        url: 'http://127.0.0.1:9/roster.csv',
+        mapping: { externalId: 'id', firstName: 'first', lastName: 'last' },
+      }),
+    )
+  ).id;
+}
+/** A run of the side's roster waiting for approval, with nothing to apply. */
+async function waitingRosterRun(s: Side) {
+  const sourceId = await throwawayRosterSource(s);
+  const [run] = await t.db
+    .insert(rosterRuns)
+    .values({
+      organizationId: s.organizationId,
+      sourceId,
+      status: 'awaiting_approval',
+      trigger: 'manual',
+      preview: {
+        reason: 'first_run',
+        added: [],
+        changed: [],
+        moved: [],
+        left: [],
+        changes: { insert: [], adopt: [], update: [], leave: [] },
+      },
+    })
+    .returning();
+  return run!.id;
+}
+const rosterRunWaiting = (id: string) => async () => {
+  const rows = await t.db.select({ status: rosterRuns.status }).from(rosterRuns).where(eq(rosterRuns.id, id));
+  expect(rows, `roster run ${id} must still wait after a refused call`).toEqual([{ status: 'awaiting_approval' }]);
+};
+const rosterSourceExists = (id: string) => async () => {
+  const rows = await t.db.select({ id: rosterSources.id }).from(rosterSources).where(eq(rosterSources.id, id));
+  expect(rows, `roster source ${id} must survive a refused call`).toHaveLength(1);
+};
+const ROSTER_SOURCE_BODY = {
+  kind: 'https',
+  url: 'http://127.0.0.1:9/roster.csv',
+  mapping: { externalId: 'id', firstName: 'first', lastName: 'last' },
 };
 
 /** Asserts a row still exists after a refused delete. */
@@ -724,7 +789,10 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
 
   // Single sign-on's email domains
   'GET /api/domains': async () => ({ url: '/api/domains', ok: 200 }),
-  'POST /api/domains': async () => ({ url: '/api/domains', body: { domain: `walk-${uid()}.example` }, ok: 201 }),
+  'POST /api/domains': async (s) => {
+    await clearWalkDomains(s.organizationId);
+    return { url: '/api/domains', body: { domain: `walk-${uid()}.example` }, ok: 201 };
+  },
   // Marked verified beforehand, so an admitted check answers 200 without asking any DNS server
   // (the checks themselves are domains.test.ts's, against a server on loopback).
   'POST /api/domains/:id/verify': async (s) => {
@@ -739,6 +807,17 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
     const id = await throwawayDomain(s);
     return { url: `/api/domains/${id}`, ok: 204, intact: domainPending(id) };
   },
+  // SAML's public endpoints (decision 062); the sign-ins themselves are sso/saml/saml.test.ts's,
+  // against a real identity provider. Without a connection the ACS sends the browser back to the
+  // sign-in page (303) and creates nothing.
+  'GET /api/sso/saml/service-provider': async () => ({ url: '/api/sso/saml/service-provider', ok: 200 }),
+  'GET /api/sso/saml/:organizationId/metadata': async (s) => ({ url: `/api/sso/saml/${s.organizationId}/metadata`, ok: 200 }),
+  'POST /api/sso/saml/:organizationId/acs': async (s) => ({
+    url: `/api/sso/saml/${s.organizationId}/acs`,
+    body: 'SAMLResponse=PHg%2B',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    ok: 303,
+  }),
 
   // Single sign-on's connection (decision 059): made beforehand where the call needs one; the
   // sign-in itself is sso.test.ts's, against a real provider on loopback.
@@ -771,6 +850,38 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
   'POST /api/sso/lookup': async () => ({ url: '/api/sso/lookup', body: { email: `walk@${uid()}.example` }, ok: 200 }),
   'GET /api/sso/start': async () => ({ url: `/api/sso/start?email=walk%40${uid()}.example`, ok: 302 }),
   'GET /api/sso/oidc/callback': async () => ({ url: `/api/sso/oidc/callback?state=${uid()}&code=x`, ok: 302 }),
+
+  // The resident roster (decision 061)
+  'GET /api/roster/sources': async () => ({ url: '/api/roster/sources', ok: 200 }),
+  'POST /api/roster/sources': async (s) => {
+    await t.db.delete(rosterSources).where(eq(rosterSources.organizationId, s.organizationId));
+    return { url: '/api/roster/sources', body: ROSTER_SOURCE_BODY, ok: 201 };
+  },
+  'PUT /api/roster/sources/:id': async (s) => {
+    const id = await throwawayRosterSource(s);
+    return { url: `/api/roster/sources/${id}`, body: ROSTER_SOURCE_BODY, ok: 200, intact: rosterSourceExists(id) };
+  },
+  'DELETE /api/roster/sources/:id': async (s) => {
+    const id = await throwawayRosterSource(s);
+    return { url: `/api/roster/sources/${id}`, ok: 204, intact: rosterSourceExists(id) };
+  },
+  'POST /api/roster/sources/:id/run': async (s) => {
+    const id = await throwawayRosterSource(s);
+    return { url: `/api/roster/sources/${id}/run`, ok: 200, intact: rosterSourceExists(id) };
+  },
+  'GET /api/roster/runs': async () => ({ url: '/api/roster/runs', ok: 200 }),
+  'GET /api/roster/runs/:id/preview': async (s) => ({
+    url: `/api/roster/runs/${await waitingRosterRun(s)}/preview`,
+    ok: 200,
+  }),
+  'POST /api/roster/runs/:id/approve': async (s) => {
+    const id = await waitingRosterRun(s);
+    return { url: `/api/roster/runs/${id}/approve`, ok: 200, intact: rosterRunWaiting(id) };
+  },
+  'POST /api/roster/runs/:id/reject': async (s) => {
+    const id = await waitingRosterRun(s);
+    return { url: `/api/roster/runs/${id}/reject`, ok: 200, intact: rosterRunWaiting(id) };
+  },
 
   // Integrations
   'GET /api/integrations': async () => ({ url: '/api/integrations', ok: 200 }),

@@ -22,6 +22,8 @@ import { initialTab, visibleTabs, type SettingsTab, type SettingsTabId } from '@
 const SsoConnectionCard = lazy(() =>
   import('@/features/sso/components/SsoConnectionCard').then((m) => ({ default: m.SsoConnectionCard })),
 );
+// The roster's screens load when the tab is opened (decision 061): most visits never need them.
+const RosterPane = lazy(() => import('@/features/roster/components/RosterPane'));
 
 function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrganization }) {
   const user = useSignedInUser();
@@ -55,6 +57,12 @@ function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrg
             <SsoConnectionCard organizationId={organization.id} />
           </Suspense>
         </div>
+      );
+    case 'roster':
+      return (
+        <Suspense fallback={null}>
+          <RosterPane organizationId={organization.id} />
+        </Suspense>
       );
     case 'billing':
       return <BillingView organization={organization} />;

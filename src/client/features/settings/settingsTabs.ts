@@ -2,6 +2,7 @@ import type { Role } from '@contract';
 import {
   Bell,
   Building2,
+  ClipboardList,
   CreditCard,
   KeyRound,
   SlidersHorizontal,
@@ -12,7 +13,7 @@ import {
 } from 'lucide-react';
 
 export type SettingsTabId =
-  'organization' | 'customization' | 'notifications' | 'mailrooms' | 'account' | 'users' | 'sso' | 'billing';
+  'organization' | 'customization' | 'notifications' | 'mailrooms' | 'account' | 'users' | 'sso' | 'roster' | 'billing';
 
 export interface SettingsTab {
   id: SettingsTabId;
@@ -31,6 +32,8 @@ export const settingsTabs: SettingsTab[] = [
   { id: 'users', label: 'User Management', icon: Users, adminOnly: true },
   // Issue 43: the organization's identity provider and the email domains it may sign in.
   { id: 'sso', label: 'Single sign-on', icon: KeyRound, adminOnly: true },
+  // Issue 43 section 3: the resident roster fetched on a schedule (decision 061).
+  { id: 'roster', label: 'Roster', icon: ClipboardList, adminOnly: true },
   { id: 'billing', label: 'Billing and Plans', icon: CreditCard, adminOnly: true },
 ];
 

@@ -234,6 +234,18 @@ export function auditAction(entry: AuditEntry, nameOf?: (userId: string) => stri
       return `joined through single sign-on as ${textOf(entry, 'role') ?? 'member'}`;
     case 'member.role_changed_by_sso':
       return "became an admin through the identity provider's mapping";
+    case 'roster.source_created':
+      return `added the roster source ${target}`;
+    case 'roster.source_updated':
+      return updated(entry, `the roster source ${target}`);
+    case 'roster.source_deleted':
+      return `removed the roster source ${target}`;
+    case 'roster.run_started':
+      return `ran the roster from ${target}`;
+    case 'roster.run_approved':
+      return `approved a roster run from ${target}`;
+    case 'roster.run_rejected':
+      return `rejected a roster run from ${target}`;
     default:
       return 'made a change';
   }

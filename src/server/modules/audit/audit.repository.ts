@@ -16,7 +16,9 @@ type AuditTargetType =
   | 'recipient'
   | 'domain'
   | 'sso_connection'
-  | 'user';
+  | 'user'
+  | 'roster_source'
+  | 'roster_run';
 
 /** Stands for a secret that changed in an entry's before and after: the secret itself never goes in. */
 export const SECRET_CHANGED = '(changed)';

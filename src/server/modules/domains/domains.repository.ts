@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { organizationDomains } from '../../db/schema';
 
@@ -33,6 +33,19 @@ export const domainsRepository = {
       .from(organizationDomains)
       .where(and(eq(organizationDomains.organizationId, organizationId), eq(organizationDomains.domain, domain)));
     return row;
+  },
+
+  /**
+   * How many domains the organization has claimed, counted under a per-organization transaction
+   * lock so two claims at once cannot both pass the cap. Call inside the claim's transaction.
+   */
+  async countLocked(tx: DbOrTx, organizationId: string): Promise<number> {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${'domains:' + organizationId}, 0))`);
+    const [row] = await tx
+      .select({ n: count() })
+      .from(organizationDomains)
+      .where(eq(organizationDomains.organizationId, organizationId));
+    return row?.n ?? 0;
   },
 
   async insert(

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import {
   DOMAIN_MESSAGES,
+  MAX_DOMAINS_PER_ORGANIZATION,
   SUPER_ADMIN_MESSAGES,
   domainTxtName,
   domainTxtValue,
@@ -120,6 +121,9 @@ export function createDomainsService({ db, config }: Deps, lookupTxt: TxtLookup 
       }
       try {
         const row = await db.transaction(async (tx) => {
+          if ((await domainsRepository.countLocked(tx, organizationId)) >= MAX_DOMAINS_PER_ORGANIZATION) {
+            throw unprocessable(DOMAIN_MESSAGES.tooMany, 'too_many_domains');
+          }
           const created = await domainsRepository.insert(tx, organizationId, {
             domain,
             verificationToken: newVerificationToken(),

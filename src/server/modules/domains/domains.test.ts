@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DOMAIN_MESSAGES, type OrganizationDomain } from '../../../contract';
+import { DOMAIN_MESSAGES, MAX_DOMAINS_PER_ORGANIZATION, type OrganizationDomain } from '../../../contract';
 import type { Deps } from '../../context';
 import { auditLog, organizationDomains, platformLog } from '../../db/schema';
 import { Client, adminAndMember, createTestApp, signUpWithOrganization, type TestApp } from '../../test/harness';
@@ -114,6 +114,30 @@ describe('claiming a domain', () => {
     const again = await admin.post('/api/domains', { domain: domain.toUpperCase() });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ code: 'domain_already_claimed', message: DOMAIN_MESSAGES.alreadyClaimed });
+  });
+
+  it(`caps an organization at ${MAX_DOMAINS_PER_ORGANIZATION} domains (422, nothing written), even when claimed at once`, async () => {
+    const { client: admin, org } = await signUpWithOrganization(t);
+    const organizationId = org.id;
+    // All at once: the cap is counted under a lock, so a burst cannot slip past it.
+    const answers = await Promise.all(
+      Array.from({ length: MAX_DOMAINS_PER_ORGANIZATION + 3 }, () =>
+        admin.post('/api/domains', { domain: freshDomain() }),
+      ),
+    );
+    expect(answers.filter((r) => r.statusCode === 201)).toHaveLength(MAX_DOMAINS_PER_ORGANIZATION);
+    const refused = answers.filter((r) => r.statusCode !== 201);
+    expect(refused).toHaveLength(3);
+    for (const r of refused) {
+      expect(r.statusCode).toBe(422);
+      expect(r.json()).toMatchObject({ code: 'too_many_domains', message: DOMAIN_MESSAGES.tooMany });
+    }
+    const rows = await t.db
+      .select()
+      .from(organizationDomains)
+      .where(eq(organizationDomains.organizationId, organizationId));
+    expect(rows).toHaveLength(MAX_DOMAINS_PER_ORGANIZATION);
+    expect(await auditOf(organizationId, 'domain.claimed')).toHaveLength(MAX_DOMAINS_PER_ORGANIZATION);
   });
 
   it('lets several organizations claim one pending domain, and refuses it once another verified it', async () => {

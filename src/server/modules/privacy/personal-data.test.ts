@@ -1328,6 +1328,10 @@ describe('the sweep that proves an erasure: no table can hide them', () => {
     mailrooms: 'rooms of the building',
     mailroom_locations: 'shelves and lockers',
     organization_domains: "the organization's email domains and their DNS tokens (decision 058)",
+    roster_sources: "where the organization's roster file is fetched from, and its column mapping (decision 061)",
+    // A waiting run's preview names residents from the roster file until it is approved or
+    // rejected (then cleared); decision 061 records that the erasure does not reach it yet.
+    roster_runs: "a roster run's counts and row errors; a waiting run's preview of the file (decision 061)",
     mail_item_counts: 'counts by status',
     billing_checkouts: "the organization's payments",
     billing_events: "the payment providers' events",

@@ -41,7 +41,14 @@ const REQUIRED: Array<[Field, string]> = [
 
 const normalizeHeader = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, '');
 
-export type CsvRow = { line: number; raw: Record<Field, string> };
+/**
+ * A saved column mapping (the roster's, decision 061): field -> the header of the column that
+ * fills it, matched like the import's own names (case, spaces, underscores and hyphens aside).
+ * `externalId` is a directory feed's id column. Without one, the headers are recognised by name.
+ */
+export type CsvMapping = Partial<Record<Field | 'externalId', string>>;
+
+export type CsvRow = { line: number; raw: Record<Field, string>; externalId?: string };
 
 /** A valid row's recipient, every optional field resolved to a value or null. */
 export type ImportValues = Required<Omit<RecipientValues, 'isActive' | DirectoryColumns>> & {
@@ -69,7 +76,8 @@ function detectDelimiter(firstLine: string) {
 }
 
 /** Reads the file: a header row, then one recipient per non-blank record. Refuses unreadable files with 400. */
-export function readRecipientsCsv(csv: string): CsvRow[] {
+export function readRecipientsCsv(csv: string, options: { mapping?: CsvMapping; maxRows?: number } = {}): CsvRow[] {
+  const maxRows = options.maxRows ?? IMPORT_MAX_ROWS;
   const text = csv.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   if (text.trim() === '') throw badRequest('The file is empty', 'import_empty');
   let records: ParsedRecord[];
@@ -83,7 +91,7 @@ export function readRecipientsCsv(csv: string): CsvRow[] {
       skip_records_with_empty_values: true,
       // The header, the most rows allowed, and one more to know the file has too many: a file of
       // 500,000 rows is refused after reading 5,002 of them, not all.
-      to: IMPORT_MAX_ROWS + 2,
+      to: maxRows + 2,
       info: true,
       raw: true,
     }) as unknown as ParsedRecord[];
@@ -94,11 +102,31 @@ export function readRecipientsCsv(csv: string): CsvRow[] {
 
   const [header, ...body] = records;
   if (!header) throw badRequest('The file is empty', 'import_empty');
-  const columns = new Map<Field, number>();
-  header.record.forEach((name, index) => {
-    const field = HEADER_FIELDS[normalizeHeader(name)];
-    if (field && !columns.has(field)) columns.set(field, index);
-  });
+  const columns = new Map<Field | 'externalId', number>();
+  if (options.mapping) {
+    const byName = new Map<string, number>();
+    header.record.forEach((name, index) => {
+      if (!byName.has(normalizeHeader(name))) byName.set(normalizeHeader(name), index);
+    });
+    const absent: string[] = [];
+    for (const [field, name] of Object.entries(options.mapping) as Array<[Field | 'externalId', string | undefined]>) {
+      if (!name) continue;
+      const index = byName.get(normalizeHeader(name));
+      if (index === undefined) absent.push(`"${name}"`);
+      else columns.set(field, index);
+    }
+    if (absent.length > 0) {
+      throw badRequest(
+        `The file has no column ${absent.join(', ')} of the saved mapping`,
+        'import_missing_columns',
+      );
+    }
+  } else {
+    header.record.forEach((name, index) => {
+      const field = HEADER_FIELDS[normalizeHeader(name)];
+      if (field && !columns.has(field)) columns.set(field, index);
+    });
+  }
   const missing = REQUIRED.filter(([field]) => !columns.has(field)).map(([, label]) => label);
   if (missing.length > 0) {
     throw badRequest(
@@ -110,10 +138,10 @@ export function readRecipientsCsv(csv: string): CsvRow[] {
   const rows: CsvRow[] = [];
   for (const { record, raw, info } of body) {
     if (record.every((v) => v.trim() === '')) continue;
-    if (rows.length >= IMPORT_MAX_ROWS) {
-      throw badRequest(`The file has more than ${IMPORT_MAX_ROWS} rows`, 'import_too_many_rows');
+    if (rows.length >= maxRows) {
+      throw badRequest(`The file has more than ${maxRows} rows`, 'import_too_many_rows');
     }
-    const cell = (field: Field) => {
+    const cell = (field: Field | 'externalId') => {
       const index = columns.get(field);
       return index === undefined ? '' : (record[index] ?? '');
     };
@@ -128,6 +156,7 @@ export function readRecipientsCsv(csv: string): CsvRow[] {
         department: cell('department'),
         recipientType: cell('recipientType'),
       },
+      ...(columns.has('externalId') ? { externalId: cell('externalId').trim() } : {}),
     });
   }
   return rows;

@@ -165,6 +165,73 @@ export const recipientsRepository = {
       .orderBy(asc(recipients.createdAt), asc(recipients.id));
   },
 
+  /** A directory feed's recipients (issue 43): what its next run is diffed against. */
+  async listManaged(db: DbOrTx, organizationId: string, feed: 'scim' | 'roster') {
+    return db
+      .select({
+        id: recipients.id,
+        externalId: recipients.externalId,
+        firstName: recipients.firstName,
+        lastName: recipients.lastName,
+        email: recipients.email,
+        phone: recipients.phone,
+        unit: recipients.unit,
+        department: recipients.department,
+        recipientType: recipients.recipientType,
+        isActive: recipients.isActive,
+        leftAt: recipients.leftAt,
+      })
+      .from(recipients)
+      .where(and(eq(recipients.organizationId, organizationId), eq(recipients.managedBy, feed)));
+  },
+
+  /** Recipients with one of these emails (lower case), with the feed that keeps them (null: by hand). */
+  async findByEmails(db: DbOrTx, organizationId: string, emails: string[]) {
+    if (emails.length === 0) return [];
+    return db
+      .select({ id: recipients.id, email: recipients.email, managedBy: recipients.managedBy })
+      .from(recipients)
+      .where(and(eq(recipients.organizationId, organizationId), inArray(sql`lower(${recipients.email})`, emails)))
+      .orderBy(asc(recipients.createdAt), asc(recipients.id));
+  },
+
+  /** The feed says they left: the desk shows "left" from now; deactivated after the grace period. */
+  async markLeft(db: DbOrTx, organizationId: string, ids: string[], at: Date): Promise<number> {
+    let marked = 0;
+    for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
+      const rows = await db
+        .update(recipients)
+        .set({ leftAt: at, updatedAt: at })
+        .where(
+          and(
+            eq(recipients.organizationId, organizationId),
+            inArray(recipients.id, ids.slice(i, i + INSERT_CHUNK)),
+            isNull(recipients.leftAt),
+          ),
+        )
+        .returning({ id: recipients.id });
+      marked += rows.length;
+    }
+    return marked;
+  },
+
+  /** Deactivates the feed's recipients who left before `before`; answers their ids. */
+  async deactivateLeftBefore(db: DbOrTx, organizationId: string, feed: 'scim' | 'roster', before: Date) {
+    const rows = await db
+      .update(recipients)
+      .set({ isActive: false, updatedAt: new Date() })
+      .where(
+        and(
+          eq(recipients.organizationId, organizationId),
+          eq(recipients.managedBy, feed),
+          eq(recipients.isActive, true),
+          sql`${recipients.leftAt} < ${before.toISOString()}`,
+        ),
+      )
+      .returning({ id: recipients.id });
+    return rows.map((r) => r.id);
+  },
+
   /** Serializes imports into one organization for the rest of the transaction (a double-click imports once). */
   async lockImports(tx: DbOrTx, organizationId: string) {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('recipients-import'), hashtext(${organizationId}))`);

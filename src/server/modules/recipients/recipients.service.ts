@@ -22,6 +22,7 @@ import {
   readRecipientsCsv,
   toPreview,
   type CheckedRow,
+  type ImportValues,
 } from './recipients.import';
 import { endPageAccess } from './page-links';
 import { recipientsRepository, type RecipientChanges, type RecipientRow } from './recipients.repository';
@@ -85,6 +86,25 @@ function changesOf(input: RecipientUpdateInput): RecipientChanges {
   if (input.isActive !== undefined) changes.isActive = input.isActive;
   return changes;
 }
+
+/**
+ * A directory feed writing recipients (the roster, decision 061; SCIM): which feed, in which
+ * organization, and the admin who approved the change (null for a scheduled run).
+ */
+export type FeedCaller = { organizationId: string; feed: 'scim' | 'roster'; userId: string | null };
+
+/** A feed's recipient as it writes it: the import's values and the feed's own id. */
+export type FeedValues = ImportValues & { externalId: string };
+
+/** What one feed run changes, applied together or not at all. */
+export type FeedChanges = {
+  insert: FeedValues[];
+  /** A recipient typed by hand with the same email: the feed takes it over (no duplicate). */
+  adopt: Array<{ id: string; values: FeedValues }>;
+  update: Array<{ id: string; values: FeedValues }>;
+  /** Gone from the feed: left_at now, deactivated after the grace period. */
+  leave: string[];
+};
 
 export function createRecipientsService({ db }: Deps) {
   /** The dashboard's Active Recipients card counts them. */
@@ -167,6 +187,45 @@ export function createRecipientsService({ db }: Deps) {
       await changing(caller, async (tx) => {
         if (!(await recipientsRepository.delete(tx, caller.organizationId, id))) throw notFound(RECIPIENT_NOT_FOUND);
         return { result: undefined, ids: [id] };
+      });
+    },
+
+    /**
+     * A directory feed's run, in one transaction with `record` (the feed's own bookkeeping):
+     * inserts, take-overs, updates (a returning person's `left_at` cleared and reactivated) and
+     * leavers marked. The one place a feed writes recipients.
+     */
+    async applyFeedChanges(
+      caller: FeedCaller,
+      changes: FeedChanges,
+      record: (tx: DbOrTx) => Promise<void>,
+    ): Promise<void> {
+      const { organizationId, feed } = caller;
+      const managed = (v: FeedValues) => ({ ...v, managedBy: feed, leftAt: null, isActive: true });
+      await db.transaction(async (tx) => {
+        await recipientsRepository.lockImports(tx, organizationId);
+        await recipientsRepository.insertMany(tx, organizationId, changes.insert.map(managed));
+        for (const { id, values } of [...changes.adopt, ...changes.update]) {
+          await recipientsRepository.update(tx, organizationId, id, managed(values));
+        }
+        await recipientsRepository.markLeft(tx, organizationId, changes.leave, new Date());
+        await record(tx);
+        const touched = changes.insert.length + changes.adopt.length + changes.update.length + changes.leave.length;
+        if (touched > 0) await publishLive(tx, liveChange(organizationId, 'recipients'));
+      });
+    },
+
+    /**
+     * Deactivates the feed's recipients who left more than `graceDays` ago, through the same path
+     * as a desk's deactivation: their page's sessions and links end. Answers how many.
+     */
+    async deactivateDeparted(caller: FeedCaller, graceDays: number): Promise<number> {
+      const before = new Date(Date.now() - graceDays * 86_400_000);
+      return db.transaction(async (tx) => {
+        const ids = await recipientsRepository.deactivateLeftBefore(tx, caller.organizationId, caller.feed, before);
+        for (const id of ids) await endPageAccess(tx, caller.organizationId, id);
+        if (ids.length > 0) await publishLive(tx, liveChange(caller.organizationId, 'recipients', ids));
+        return ids.length;
       });
     },
 

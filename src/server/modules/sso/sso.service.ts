@@ -24,6 +24,7 @@ import { domainsRepository } from '../domains/domains.repository';
 import { SsoRefusal, completeSsoSignIn, type SsoSignedIn } from './complete-sign-in';
 import { authorizationUrl, configurationFor, discover, finishSignIn } from './oidc';
 import { ssoRepository, type SsoConnectionRow } from './sso.repository';
+import type { ssoConnections } from '../../db/schema';
 
 /** How long a sign-in sent to the provider may take to come back. */
 export const SIGN_IN_REQUEST_TTL_MS = 10 * 60_000;
@@ -106,7 +107,14 @@ function changed(before: Record<string, unknown> | undefined, after: Record<stri
 export function createSsoService(
   deps: Deps,
   domains: Pick<DomainsService, 'organizationForEmail'>,
-  protocols: { saml?: SsoProtocolStarter } = {},
+  protocols: {
+    saml?: SsoProtocolStarter;
+    /** The SAML half's reading of the provider's metadata (pasted or by URL) into the connection's columns. */
+    samlSettings?: (
+      body: SsoConnectionBody,
+      before: SsoConnectionRow | undefined,
+    ) => Promise<Partial<typeof ssoConnections.$inferInsert>>;
+  } = {},
 ) {
   const { db, config, secrets, log, publicUrl } = deps;
   const redirectUri = () => `${publicUrl()}${OIDC_CALLBACK_PATH}`;
@@ -134,6 +142,11 @@ export function createSsoService(
       if (body.protocol === 'oidc' && body.oidcIssuer && !isIssuerUrl(body.oidcIssuer, config.ssoAllowHttpIssuers)) {
         throw invalid('oidcIssuer', SSO_MESSAGES.issuerInvalid);
       }
+      // The provider's metadata is read (and fetched) before the transaction: a slow provider holds no lock.
+      const saml =
+        body.protocol === 'saml' && protocols.samlSettings
+          ? await protocols.samlSettings(body, await ssoRepository.findConnection(db, organizationId))
+          : {};
       return db.transaction(async (tx) => {
         const before = await ssoRepository.findConnection(tx, organizationId);
         const secret = body.oidcClientSecret ? secrets.encrypt(body.oidcClientSecret) : (before?.oidcClientSecret ?? null);
@@ -159,6 +172,7 @@ export function createSsoService(
           adminValue: body.adminValue ?? null,
           requireSso: body.requireSso ?? false,
           breakGlassUserId: body.breakGlassUserId ?? null,
+          ...saml,
           createdBy: caller.userId,
           updatedAt: new Date(),
         });

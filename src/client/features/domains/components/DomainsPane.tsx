@@ -121,9 +121,11 @@ function DomainRow({ domain, organizationId, onRemove }: DomainRowProps) {
           )}
           iconClassName="size-4"
         />
-        <div className="min-w-0 flex-1">
+        {/* At least 12rem for the name, so on a phone the actions wrap below it rather than
+            squeezing the domain to a few letters. */}
+        <div className="min-w-48 flex-1">
           <p className="flex flex-wrap items-center gap-2">
-            <span className="truncate text-sm font-medium text-fg">{domain.domain}</span>
+            <span className="break-all text-sm font-medium text-fg">{domain.domain}</span>
             <Badge tone={verified ? 'green' : 'yellow'} data-status={domain.status}>
               {verified ? 'Verified' : 'Pending'}
             </Badge>
@@ -136,7 +138,7 @@ function DomainRow({ domain, organizationId, onRemove }: DomainRowProps) {
               : `Added ${formatDateTime(domain.createdAt)}; waiting for its DNS record`}
           </p>
         </div>
-        <div className="flex shrink-0 items-center gap-1">
+        <div className="ml-auto flex shrink-0 items-center gap-1">
           {!verified && (
             <Button variant="outline" size="sm" onClick={check} disabled={verify.isPending} className="mr-1">
               {verify.isPending ? (

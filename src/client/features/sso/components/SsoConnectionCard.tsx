@@ -26,6 +26,7 @@ import {
   useSsoConnection,
   useTestSsoConnection,
 } from '../api/connection';
+import { SamlFields } from './SamlFields';
 
 /**
  * Settings > Single sign-on: the organization's identity provider (decision 059). OpenID Connect
@@ -248,10 +249,14 @@ function SsoConnectionForm({ organizationId, saved }: { organizationId: string; 
               </FormField>
             </div>
           ) : (
-            // The SAML half fills this slot (SamlFields: metadata URL or XML, our entity id, ACS URL and metadata).
-            <div data-testid="sso-saml-fields" className="rounded-md border border-line p-3 text-sm text-fg-secondary">
-              SAML 2.0 settings are coming soon. Choose OpenID Connect for now.
-            </div>
+            // The SAML half's fields (decision 062): metadata URL or XML, our entity id, ACS URL and metadata.
+            <SamlFields
+              organizationId={organizationId}
+              saved={saved}
+              value={form.saml}
+              errors={errors}
+              onChange={(patch) => set('saml', { ...form.saml, ...patch })}
+            />
           )}
 
           <FormField id="sso-default-role" label="Role of a person's first sign-in">

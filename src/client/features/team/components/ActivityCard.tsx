@@ -72,6 +72,12 @@ const icons: Record<AuditAction, LucideIcon> = {
   'sso.signed_in': KeyRound,
   'member.joined_by_sso': UserCheck,
   'member.role_changed_by_sso': ShieldCheck,
+  'roster.source_created': Download,
+  'roster.source_updated': Download,
+  'roster.source_deleted': Trash2,
+  'roster.run_started': History,
+  'roster.run_approved': ShieldCheck,
+  'roster.run_rejected': Ban,
 };
 
 /** Who invited, removed, changed a role or a setting, and when; newest first, a page at a time. */
