@@ -34,8 +34,7 @@ export const SSO_MESSAGES = {
   enableNeedsDomain: 'Verify at least one email domain before turning single sign-on on',
   samlNotReady: 'SAML is not available yet: choose OpenID Connect',
   discoveryFailed: (reason: string) => `The provider's discovery document could not be read: ${reason}`,
-  passwordRefused:
-    "Your organization signs you in through its identity provider: use 'Continue with single sign-on'.",
+  passwordRefused: "Your organization signs you in through its identity provider: use 'Continue with single sign-on'.",
   lookupRateLimited: 'Too many checks: try again in a minute.',
   invitationThroughProvider:
     "This invitation's address is signed in through the organization's identity provider: use 'Continue with single sign-on'.",
@@ -115,7 +114,11 @@ export const SsoConnectionBody = z
   })
   .superRefine((b, ctx) => {
     if (Boolean(b.adminClaim) !== Boolean(b.adminValue)) {
-      ctx.addIssue({ code: 'custom', path: [b.adminClaim ? 'adminValue' : 'adminClaim'], message: SSO_MESSAGES.adminMappingPair });
+      ctx.addIssue({
+        code: 'custom',
+        path: [b.adminClaim ? 'adminValue' : 'adminClaim'],
+        message: SSO_MESSAGES.adminMappingPair,
+      });
     }
     if (b.requireSso && !b.enabled) {
       ctx.addIssue({ code: 'custom', path: ['requireSso'], message: SSO_MESSAGES.requireSsoNeedsEnabled });
@@ -128,7 +131,8 @@ export const SsoConnectionBody = z
       else if (!isIssuerUrl(b.oidcIssuer, true)) {
         ctx.addIssue({ code: 'custom', path: ['oidcIssuer'], message: SSO_MESSAGES.issuerInvalid });
       }
-      if (!b.oidcClientId) ctx.addIssue({ code: 'custom', path: ['oidcClientId'], message: SSO_MESSAGES.clientIdRequired });
+      if (!b.oidcClientId)
+        ctx.addIssue({ code: 'custom', path: ['oidcClientId'], message: SSO_MESSAGES.clientIdRequired });
     }
   });
 export type SsoConnectionBody = z.infer<typeof SsoConnectionBody>;

@@ -1198,7 +1198,10 @@ export const ssoConnections = pgTable(
     idpEntityId: varchar('idp_entity_id', { length: 1024 }),
     idpSsoUrl: varchar('idp_sso_url', { length: 2048 }),
     /** The provider's signing certificates (base64 DER, as in its metadata): a rollover lists two. */
-    idpCertificates: text('idp_certificates').array().notNull().default(sql`'{}'::text[]`),
+    idpCertificates: text('idp_certificates')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** SAML responses nobody asked for (provider-started sign-in) are refused unless this is on. */
     allowIdpInitiated: boolean('allow_idp_initiated').notNull().default(false),
     /** The role of a member created by a first sign-in. */
@@ -1217,10 +1220,7 @@ export const ssoConnections = pgTable(
     // One provider per organization; sign-in finds it by the organization of the address's domain.
     uniqueIndex('sso_connections_org_idx').on(t.organizationId),
     check('sso_connections_protocol_check', sql`${t.protocol} in ('oidc', 'saml')`),
-    check(
-      'sso_connections_admin_mapping_check',
-      sql`(${t.adminClaim} is null) = (${t.adminValue} is null)`,
-    ),
+    check('sso_connections_admin_mapping_check', sql`(${t.adminClaim} is null) = (${t.adminValue} is null)`),
   ],
 );
 
@@ -1354,7 +1354,9 @@ export const rosterSources = pgTable(
   (t) => [
     uniqueIndex('roster_sources_org_id_idx').on(t.organizationId, t.id),
     // The schedule's scan: due sources of every organization.
-    index('roster_sources_due_idx').on(t.nextRunAt).where(sql`${t.enabled}`),
+    index('roster_sources_due_idx')
+      .on(t.nextRunAt)
+      .where(sql`${t.enabled}`),
     check('roster_sources_kind_check', sql`${t.kind} in ('https', 'sftp')`),
     check('roster_sources_share_check', sql`${t.approvalShare} between 0 and 100`),
     check('roster_sources_grace_check', sql`${t.graceDays} between 0 and 365`),

@@ -857,7 +857,10 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
   // against a real identity provider. Without a connection the ACS sends the browser back to the
   // sign-in page (303) and creates nothing.
   'GET /api/sso/saml/service-provider': async () => ({ url: '/api/sso/saml/service-provider', ok: 200 }),
-  'GET /api/sso/saml/:organizationId/metadata': async (s) => ({ url: `/api/sso/saml/${s.organizationId}/metadata`, ok: 200 }),
+  'GET /api/sso/saml/:organizationId/metadata': async (s) => ({
+    url: `/api/sso/saml/${s.organizationId}/metadata`,
+    ok: 200,
+  }),
   'POST /api/sso/saml/:organizationId/acs': async (s) => ({
     url: `/api/sso/saml/${s.organizationId}/acs`,
     body: 'SAMLResponse=PHg%2B',

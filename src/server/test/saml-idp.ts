@@ -26,7 +26,21 @@ export function makeKeyPair(commonName = 'Test IdP'): KeyPair {
     const cert = path.join(dir, 'cert.pem');
     execFileSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', `/CN=${commonName}`],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '2',
+        '-subj',
+        `/CN=${commonName}`,
+      ],
       { stdio: 'ignore' },
     );
     return { privateKey: fs.readFileSync(key, 'utf8'), certificate: fs.readFileSync(cert, 'utf8') };
@@ -124,9 +138,15 @@ export function createTestIdp(options: { entityId?: string; ssoUrl?: string; key
     if (o.sign === false) {
       return Buffer.from(fill(samlify.SamlLib.defaultLoginResponseTemplate.context)).toString('base64');
     }
-    const { context } = await idp.createLoginResponse(sp, { extract: {} }, 'post', { email: o.email }, {
-      customTagReplacement: (template) => ({ id, context: fill(template) }),
-    });
+    const { context } = await idp.createLoginResponse(
+      sp,
+      { extract: {} },
+      'post',
+      { email: o.email },
+      {
+        customTagReplacement: (template) => ({ id, context: fill(template) }),
+      },
+    );
     return context;
   };
 

@@ -63,7 +63,11 @@ export type SsoSignedIn = {
 export const NO_PASSWORD = '!sso';
 
 /** Whether the provider's claims make this person an admin under the connection's mapping. */
-export function mapsToAdmin(connection: SsoConnectionRow, groups: readonly string[] = [], claims: Record<string, unknown> = {}) {
+export function mapsToAdmin(
+  connection: SsoConnectionRow,
+  groups: readonly string[] = [],
+  claims: Record<string, unknown> = {},
+) {
   const { adminClaim, adminValue } = connection;
   if (!adminClaim || !adminValue) return false;
   const value = adminClaim in claims ? claims[adminClaim] : adminClaim === 'groups' ? groups : undefined;

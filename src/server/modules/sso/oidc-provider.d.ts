@@ -18,14 +18,17 @@ declare module 'oidc-provider' {
     save(): Promise<string>;
   }
   class Provider {
-    constructor(issuer: string, configuration: Record<string, unknown> & {
-      interactions?: { url: (ctx: Ctx, interaction: { uid: string }) => string };
-      findAccount?: (
-        ctx: Ctx,
-        id: string,
-      ) => { accountId: string; claims: () => Record<string, unknown> } | undefined;
-      loadExistingGrant?: (ctx: Ctx) => Promise<Grant | undefined>;
-    });
+    constructor(
+      issuer: string,
+      configuration: Record<string, unknown> & {
+        interactions?: { url: (ctx: Ctx, interaction: { uid: string }) => string };
+        findAccount?: (
+          ctx: Ctx,
+          id: string,
+        ) => { accountId: string; claims: () => Record<string, unknown> } | undefined;
+        loadExistingGrant?: (ctx: Ctx) => Promise<Grant | undefined>;
+      },
+    );
     Grant: typeof Grant;
     on(event: string, listener: (...args: unknown[]) => void): this;
     callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>;

@@ -42,7 +42,13 @@ function discoveryOptions(config: Config): client.DiscoveryRequestOptions {
 
 /** What "Test" shows: the provider's discovery document, read without any client credential. */
 export async function discover(config: Config, issuer: string) {
-  const found = await client.discovery(issuerOf(issuer), 'pigeonhole-test', undefined, client.None(), discoveryOptions(config));
+  const found = await client.discovery(
+    issuerOf(issuer),
+    'pigeonhole-test',
+    undefined,
+    client.None(),
+    discoveryOptions(config),
+  );
   const meta = found.serverMetadata();
   return { issuer: meta.issuer, authorizationEndpoint: meta.authorization_endpoint ?? null };
 }
@@ -50,7 +56,10 @@ export async function discover(config: Config, issuer: string) {
 const configurations = new Map<string, { at: number; configuration: Promise<client.Configuration> }>();
 
 /** The connection's client configuration (discovered, cached per connection version). */
-export function configurationFor({ config, secrets }: OidcDeps, connection: SsoConnectionRow): Promise<client.Configuration> {
+export function configurationFor(
+  { config, secrets }: OidcDeps,
+  connection: SsoConnectionRow,
+): Promise<client.Configuration> {
   const key = `${connection.id}:${connection.updatedAt.getTime()}`;
   const cached = configurations.get(key);
   if (cached && Date.now() - cached.at < DISCOVERY_CACHE_MS) return cached.configuration;

@@ -149,7 +149,9 @@ export function createSsoService(
           : {};
       return db.transaction(async (tx) => {
         const before = await ssoRepository.findConnection(tx, organizationId);
-        const secret = body.oidcClientSecret ? secrets.encrypt(body.oidcClientSecret) : (before?.oidcClientSecret ?? null);
+        const secret = body.oidcClientSecret
+          ? secrets.encrypt(body.oidcClientSecret)
+          : (before?.oidcClientSecret ?? null);
         if (body.protocol === 'oidc' && !secret) throw invalid('oidcClientSecret', SSO_MESSAGES.clientSecretRequired);
         if (body.breakGlassUserId) {
           const role = await membersRepository.findRole(tx, organizationId, body.breakGlassUserId);
@@ -282,7 +284,11 @@ export function createSsoService(
      * The provider's answer. Every refusal goes to /login with its code (and is logged with the
      * reason); nothing is created by a refused answer.
      */
-    async oidcCallback(callbackUrl: URL, browserState: string | undefined, client: ClientInfo): Promise<SsoCallbackResult> {
+    async oidcCallback(
+      callbackUrl: URL,
+      browserState: string | undefined,
+      client: ClientInfo,
+    ): Promise<SsoCallbackResult> {
       const state = callbackUrl.searchParams.get('state');
       try {
         if (!state) throw new SsoRefusal('expired', 'no state');

@@ -134,7 +134,9 @@ describe('signing in through the provider', () => {
     expect(me.statusCode).toBe(200);
     expect(me.json()).toMatchObject({ email: ana.email, firstName: 'Ana', lastName: 'Lima', emailVerified: true });
     const orgs = await browser.get('/api/organizations');
-    expect(orgs.json<Array<{ id: string; role: string }>>()).toEqual([expect.objectContaining({ id: org.id, role: 'member' })]);
+    expect(orgs.json<Array<{ id: string; role: string }>>()).toEqual([
+      expect.objectContaining({ id: org.id, role: 'member' }),
+    ]);
 
     const [user] = await usersWithEmail(ana.email!);
     expect(await identitiesOf(connection.id)).toEqual([
@@ -162,9 +164,7 @@ describe('signing in through the provider', () => {
     const clerk = person(domain, { groups: ['staff'] });
     expect((await signIn(boss.email!, boss)).location).toBe('/');
     expect((await signIn(clerk.email!, clerk)).location).toBe('/');
-    const roles = Object.fromEntries(
-      (await membersOf(org.id)).map((m) => [m.userId, m.role]),
-    );
+    const roles = Object.fromEntries((await membersOf(org.id)).map((m) => [m.userId, m.role]));
     const [bossUser] = await usersWithEmail(boss.email!);
     const [clerkUser] = await usersWithEmail(clerk.email!);
     expect(roles[bossUser!.id]).toBe('admin');
@@ -184,7 +184,7 @@ describe('signing in through the provider', () => {
 });
 
 describe('invitations through the provider', () => {
-  it("an invitation to an address under single sign-on is accepted through the provider, with the invited role", async () => {
+  it('an invitation to an address under single sign-on is accepted through the provider, with the invited role', async () => {
     const { org, domain } = await ssoOrganization();
     const invited = person(domain);
     const token = `invite-${uid()}-${uid()}`;
@@ -285,7 +285,7 @@ describe('refused with a clear reason and nothing created', () => {
     await expectNothingCreated(ana.email!, connection.id, org.id);
   });
 
-  it("an address of a domain the organization has not verified", async () => {
+  it('an address of a domain the organization has not verified', async () => {
     const { org, domain, connection } = await ssoOrganization();
     const stranger = person('unverified.example.net');
     // The sign-in starts from a verified address; the provider answers another one.
@@ -374,9 +374,13 @@ describe('Require single sign-on', () => {
     expect(refused.json()).toMatchObject({ code: 'sso_required', message: SSO_MESSAGES.passwordRefused });
     expect(refused.cookies.find((c) => c.name === 'pigeonhole.sid')).toBeUndefined();
     // By username too: the address decides, whatever was typed.
-    expect((await new Client(t).post('/api/login', { username: staff.username, password: staff.password })).statusCode).toBe(403);
+    expect(
+      (await new Client(t).post('/api/login', { username: staff.username, password: staff.password })).statusCode,
+    ).toBe(403);
     // A wrong password still says only that.
-    expect((await new Client(t).post('/api/login', { username: staff.email, password: 'wrong-horse-9' })).statusCode).toBe(401);
+    expect(
+      (await new Client(t).post('/api/login', { username: staff.email, password: 'wrong-horse-9' })).statusCode,
+    ).toBe(401);
 
     const breakGlass = await new Client(t).post('/api/login', { username: keeper.email, password: keeper.password });
     expect(breakGlass.statusCode, breakGlass.body).toBe(200);
@@ -423,18 +427,45 @@ describe('the settings', () => {
     const { client: admin, org } = await signUpWithOrganization(t);
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ protocol: 'oidc', oidcClientId: 'x', oidcClientSecret: 'y' }, 'oidcIssuer', SSO_MESSAGES.issuerRequired],
-      [{ protocol: 'oidc', oidcIssuer: 'ftp://idp.example.com', oidcClientId: 'x', oidcClientSecret: 'y' }, 'oidcIssuer', SSO_MESSAGES.issuerInvalid],
-      [{ protocol: 'oidc', oidcIssuer: idp.issuer, oidcClientSecret: 'y' }, 'oidcClientId', SSO_MESSAGES.clientIdRequired],
-      [{ protocol: 'oidc', oidcIssuer: idp.issuer, oidcClientId: 'x' }, 'oidcClientSecret', SSO_MESSAGES.clientSecretRequired],
-      [{ protocol: 'oidc', oidcIssuer: idp.issuer, oidcClientId: 'x', oidcClientSecret: 'y', adminClaim: 'groups' }, 'adminValue', SSO_MESSAGES.adminMappingPair],
-      [{ protocol: 'oidc', oidcIssuer: idp.issuer, oidcClientId: 'x', oidcClientSecret: 'y', enabled: true }, 'enabled', SSO_MESSAGES.enableNeedsDomain],
-      [{ protocol: 'oidc', oidcIssuer: idp.issuer, oidcClientId: 'x', oidcClientSecret: 'y', requireSso: true }, 'requireSso', SSO_MESSAGES.requireSsoNeedsEnabled],
+      [
+        { protocol: 'oidc', oidcIssuer: 'ftp://idp.example.com', oidcClientId: 'x', oidcClientSecret: 'y' },
+        'oidcIssuer',
+        SSO_MESSAGES.issuerInvalid,
+      ],
+      [
+        { protocol: 'oidc', oidcIssuer: idp.issuer, oidcClientSecret: 'y' },
+        'oidcClientId',
+        SSO_MESSAGES.clientIdRequired,
+      ],
+      [
+        { protocol: 'oidc', oidcIssuer: idp.issuer, oidcClientId: 'x' },
+        'oidcClientSecret',
+        SSO_MESSAGES.clientSecretRequired,
+      ],
+      [
+        { protocol: 'oidc', oidcIssuer: idp.issuer, oidcClientId: 'x', oidcClientSecret: 'y', adminClaim: 'groups' },
+        'adminValue',
+        SSO_MESSAGES.adminMappingPair,
+      ],
+      [
+        { protocol: 'oidc', oidcIssuer: idp.issuer, oidcClientId: 'x', oidcClientSecret: 'y', enabled: true },
+        'enabled',
+        SSO_MESSAGES.enableNeedsDomain,
+      ],
+      [
+        { protocol: 'oidc', oidcIssuer: idp.issuer, oidcClientId: 'x', oidcClientSecret: 'y', requireSso: true },
+        'requireSso',
+        SSO_MESSAGES.requireSsoNeedsEnabled,
+      ],
       [{ protocol: 'smtp' }, 'protocol', 'Protocol must be oidc or saml'],
     ];
     for (const [body, path, message] of cases) {
       const res = await admin.put('/api/sso/connection', body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
-      expect(res.json<{ errors?: Array<{ path: string; message: string }> }>().errors, JSON.stringify(body)).toContainEqual({
+      expect(
+        res.json<{ errors?: Array<{ path: string; message: string }> }>().errors,
+        JSON.stringify(body),
+      ).toContainEqual({
         path,
         message,
       });
@@ -466,7 +497,9 @@ describe('the settings', () => {
 
   it('"Test" reads the discovery document', async () => {
     const { client: admin } = await signUpWithOrganization(t);
-    const ok = await admin.post('/api/sso/connection/test', { oidcIssuer: `${idp.issuer}/.well-known/openid-configuration` });
+    const ok = await admin.post('/api/sso/connection/test', {
+      oidcIssuer: `${idp.issuer}/.well-known/openid-configuration`,
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ ok: true, issuer: idp.issuer, authorizationEndpoint: `${idp.issuer}/auth` });
     const bad = await admin.post('/api/sso/connection/test', { oidcIssuer: 'http://127.0.0.1:9/' });

@@ -67,7 +67,12 @@ export async function startTestOidcProvider(clients: TestClient[]) {
             return;
           }
           people.set(person.sub, person);
-          await provider.interactionFinished(req, res, { login: { accountId: person.sub } }, { mergeWithLastSubmission: false });
+          await provider.interactionFinished(
+            req,
+            res,
+            { login: { accountId: person.sub } },
+            { mergeWithLastSubmission: false },
+          );
         } catch (err) {
           res.statusCode = 500;
           res.end(String(err));

@@ -9,7 +9,11 @@ import { Textarea } from '@/components/ui/textarea';
 import { useSamlServiceProvider } from '../api/samlServiceProvider';
 
 /** The SAML half's fields as the connection form keeps them (its `saml` record). */
-export type SamlFieldValues = { idpMetadataUrl?: string | null; idpMetadataXml?: string | null; allowIdpInitiated?: boolean };
+export type SamlFieldValues = {
+  idpMetadataUrl?: string | null;
+  idpMetadataXml?: string | null;
+  allowIdpInitiated?: boolean;
+};
 
 /**
  * SAML 2.0 in Settings > Single sign-on (decision 062): what to register at the provider (our entity
@@ -49,7 +53,9 @@ export function SamlFields({
           </div>
         </div>
       ) : sp.isError ? (
-        <p className="text-sm text-fg-muted" role="alert">Our SAML details could not be loaded. Reload the page to try again.</p>
+        <p className="text-sm text-fg-muted" role="alert">
+          Our SAML details could not be loaded. Reload the page to try again.
+        </p>
       ) : (
         <Skeleton className="h-24 w-full" aria-label="Loading our SAML details" />
       )}
@@ -73,7 +79,9 @@ export function SamlFields({
         label="Or your provider's metadata XML"
         optional
         error={errors.idpMetadataXml}
-        hint={readFrom ? 'Leave both empty to keep the metadata already saved.' : 'Pasted metadata is used before the URL.'}
+        hint={
+          readFrom ? 'Leave both empty to keep the metadata already saved.' : 'Pasted metadata is used before the URL.'
+        }
       >
         <Textarea
           {...fieldA11y('saml-metadata-xml', errors.idpMetadataXml)}
@@ -98,8 +106,8 @@ export function SamlFields({
         <div>
           <Label htmlFor="saml-idp-initiated">Allow sign-in started at the provider</Label>
           <p className="text-xs text-fg-subtle">
-            Off: only sign-ins started on Pigeonhole’s sign-in page are accepted (safer). On: the provider’s app
-            tile signs people in too.
+            Off: only sign-ins started on Pigeonhole’s sign-in page are accepted (safer). On: the provider’s app tile
+            signs people in too.
           </p>
         </div>
         <Switch

@@ -1,9 +1,4 @@
-import {
-  ROLES,
-  SsoConnectionBody,
-  type SsoConnection,
-  type SsoProtocol,
-} from '@contract';
+import { ROLES, SsoConnectionBody, type SsoConnection, type SsoProtocol } from '@contract';
 import { KeyRound } from 'lucide-react';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { CopyField } from '@/components/CopyButton';
@@ -84,7 +79,17 @@ function bodyOf(f: Form) {
 }
 
 /** A labelled on/off setting. */
-function Toggle({ label, hint, checked, onChange }: { label: string; hint: ReactNode; checked: boolean; onChange: (v: boolean) => void }) {
+function Toggle({
+  label,
+  hint,
+  checked,
+  onChange,
+}: {
+  label: string;
+  hint: ReactNode;
+  checked: boolean;
+  onChange: (v: boolean) => void;
+}) {
   const id = useId();
   return (
     <div className="flex items-start justify-between gap-4">
@@ -128,7 +133,11 @@ export function SsoConnectionCard({ organizationId }: { organizationId: string }
   }
   // A new saved version starts the form afresh from it.
   return (
-    <SsoConnectionForm key={connection.data?.updatedAt ?? 'none'} organizationId={organizationId} saved={connection.data} />
+    <SsoConnectionForm
+      key={connection.data?.updatedAt ?? 'none'}
+      organizationId={organizationId}
+      saved={connection.data}
+    />
   );
 }
 
@@ -269,7 +278,13 @@ function SsoConnectionForm({ organizationId, saved }: { organizationId: string; 
             />
           </FormField>
           <div className="grid gap-4 sm:grid-cols-2">
-            <FormField id="sso-admin-claim" label="Admin claim or group attribute" optional error={errors.adminClaim} hint="For example groups">
+            <FormField
+              id="sso-admin-claim"
+              label="Admin claim or group attribute"
+              optional
+              error={errors.adminClaim}
+              hint="For example groups"
+            >
               <Input
                 {...fieldA11y('sso-admin-claim', errors.adminClaim)}
                 value={form.adminClaim}
@@ -293,11 +308,18 @@ function SsoConnectionForm({ organizationId, saved }: { organizationId: string; 
           />
           <Toggle
             label="Require single sign-on"
-            hint={errors.requireSso ?? 'Passwords are refused to your domains’ addresses, except the break-glass admin’s.'}
+            hint={
+              errors.requireSso ?? 'Passwords are refused to your domains’ addresses, except the break-glass admin’s.'
+            }
             checked={form.requireSso}
             onChange={(v) => set('requireSso', v)}
           />
-          <FormField id="sso-break-glass" label="Break-glass admin (may still use a password)" optional error={errors.breakGlassUserId}>
+          <FormField
+            id="sso-break-glass"
+            label="Break-glass admin (may still use a password)"
+            optional
+            error={errors.breakGlassUserId}
+          >
             <ChoiceSelect
               id="sso-break-glass"
               options={[NO_BREAK_GLASS, ...admins.map((m) => m.userId)]}

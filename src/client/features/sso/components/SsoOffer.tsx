@@ -34,7 +34,10 @@ export function SsoOffer({ email, invitationToken }: { email: string; invitation
   return (
     <div className="space-y-3">
       {refusal && (
-        <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
+        <p
+          role="alert"
+          className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300"
+        >
           {refusal}
         </p>
       )}

@@ -59,7 +59,10 @@ export function parseIdpMetadata(xml: string): IdpMetadata {
   if (!entityId) throw invalid('The metadata has no entityID');
 
   const ssoUrl = (
-    select(`string(md:IDPSSODescriptor/md:SingleSignOnService[@Binding='${REDIRECT_BINDING}']/@Location)`, entity) as string
+    select(
+      `string(md:IDPSSODescriptor/md:SingleSignOnService[@Binding='${REDIRECT_BINDING}']/@Location)`,
+      entity,
+    ) as string
   ).trim();
   if (!ssoUrl) throw invalid('The metadata has no single sign-on URL for the HTTP-Redirect binding');
   let parsed: URL;
@@ -104,7 +107,8 @@ export async function fetchIdpMetadata(url: string, allowPrivate: boolean): Prom
   if (parsed.protocol !== 'https:' && !(allowPrivate && parsed.protocol === 'http:')) {
     throw invalid('The metadata URL must start with https://');
   }
-  const fail = (why: string) => new AppError(422, `The metadata could not be fetched: ${why}`, 'saml_metadata_fetch_failed');
+  const fail = (why: string) =>
+    new AppError(422, `The metadata could not be fetched: ${why}`, 'saml_metadata_fetch_failed');
   let text: string;
   try {
     const response = await outboundFetch(allowPrivate)(parsed.toString(), {
@@ -116,20 +120,27 @@ export async function fetchIdpMetadata(url: string, allowPrivate: boolean): Prom
       await response.body?.cancel();
       throw fail(`the server answered ${response.status}`);
     }
-    text = await readCapped(response.body as ReadableStream<Uint8Array> | null, MAX_METADATA_BYTES, () => fail(`it is larger than ${MAX_METADATA_BYTES / 1024} KB`));
+    text = await readCapped(response.body as ReadableStream<Uint8Array> | null, MAX_METADATA_BYTES, () =>
+      fail(`it is larger than ${MAX_METADATA_BYTES / 1024} KB`),
+    );
   } catch (err) {
     if (err instanceof AppError) throw err;
     const e = err as Error & { code?: string; cause?: { code?: string; message?: string } };
     if (e.code === 'EPRIVATETARGET' || e.cause?.code === 'EPRIVATETARGET') {
       throw fail('the address is not public (private, loopback and link-local addresses are refused)');
     }
-    if (e.name === 'TimeoutError' || e.name === 'AbortError') throw fail(`no answer within ${METADATA_FETCH_TIMEOUT_MS / 1000} s`);
+    if (e.name === 'TimeoutError' || e.name === 'AbortError')
+      throw fail(`no answer within ${METADATA_FETCH_TIMEOUT_MS / 1000} s`);
     throw fail(e.cause?.message ?? e.message);
   }
   return parseIdpMetadata(text);
 }
 
-async function readCapped(body: ReadableStream<Uint8Array> | null, max: number, tooLarge: () => Error): Promise<string> {
+async function readCapped(
+  body: ReadableStream<Uint8Array> | null,
+  max: number,
+  tooLarge: () => Error,
+): Promise<string> {
   if (!body) return '';
   const chunks: Uint8Array[] = [];
   let size = 0;

@@ -32,9 +32,9 @@ describe('SAML protocol layer', () => {
   it('refuses metadata that is not an IdP, has no certificate, or has a DOCTYPE', () => {
     expect(() => parseIdpMetadata('<not-xml')).toThrow(/well-formed|identity provider/);
     expect(() => parseIdpMetadata(spXml)).toThrow(/no identity provider/);
-    expect(() => parseIdpMetadata(idp.metadataXml.replace(/<ds:X509Certificate>[^<]+<\/ds:X509Certificate>/g, ''))).toThrow(
-      /no signing certificate/,
-    );
+    expect(() =>
+      parseIdpMetadata(idp.metadataXml.replace(/<ds:X509Certificate>[^<]+<\/ds:X509Certificate>/g, '')),
+    ).toThrow(/no signing certificate/);
     expect(() => parseIdpMetadata(`<!DOCTYPE x [<!ENTITY a "b">]>${idp.metadataXml}`)).toThrow(/DOCTYPE/);
   });
 
@@ -60,13 +60,17 @@ describe('SAML protocol layer', () => {
 
   it('refuses an unsigned response', async () => {
     const response = await idp.respond(spXml, { email: 'ana@example.com', sign: false });
-    expect(await refusal(validateSamlResponse(urls, settings, response))).toMatchObject({ code: 'saml_signature_invalid' });
+    expect(await refusal(validateSamlResponse(urls, settings, response))).toMatchObject({
+      code: 'saml_signature_invalid',
+    });
   });
 
   it('refuses a response signed by another key', async () => {
     const other = createTestIdp({ entityId: idp.entityId, keys: makeKeyPair('Impostor') });
     const response = await other.respond(spXml, { email: 'ana@example.com' });
-    expect(await refusal(validateSamlResponse(urls, settings, response))).toMatchObject({ code: 'saml_signature_invalid' });
+    expect(await refusal(validateSamlResponse(urls, settings, response))).toMatchObject({
+      code: 'saml_signature_invalid',
+    });
   });
 
   it('refuses signature wrapping: a second unsigned assertion beside or around the signed one', async () => {
@@ -95,9 +99,16 @@ describe('SAML protocol layer', () => {
 
   it('refuses another audience, another recipient, another issuer, an expired or too old assertion', async () => {
     const audience = await idp.respond(spXml, { email: 'ana@example.com', audience: 'https://elsewhere.example/sp' });
-    expect(await refusal(validateSamlResponse(urls, settings, audience))).toMatchObject({ code: 'saml_audience_mismatch' });
-    const recipient = await idp.respond(spXml, { email: 'ana@example.com', recipient: 'https://elsewhere.example/acs' });
-    expect(await refusal(validateSamlResponse(urls, settings, recipient))).toMatchObject({ code: 'saml_audience_mismatch' });
+    expect(await refusal(validateSamlResponse(urls, settings, audience))).toMatchObject({
+      code: 'saml_audience_mismatch',
+    });
+    const recipient = await idp.respond(spXml, {
+      email: 'ana@example.com',
+      recipient: 'https://elsewhere.example/acs',
+    });
+    expect(await refusal(validateSamlResponse(urls, settings, recipient))).toMatchObject({
+      code: 'saml_audience_mismatch',
+    });
     const issuer = await idp.respond(spXml, { email: 'ana@example.com', issuer: 'https://other-idp.example/saml' });
     expect(await refusal(validateSamlResponse(urls, settings, issuer))).toMatchObject({ code: 'saml_issuer_mismatch' });
     const expired = await idp.respond(spXml, { email: 'ana@example.com', issuedMinutesAgo: 10, validForMinutes: -5 });
@@ -107,7 +118,10 @@ describe('SAML protocol layer', () => {
   });
 
   it('refuses a response whose outer InResponseTo differs from the signed one', async () => {
-    const signed = Buffer.from(await idp.respond(spXml, { email: 'ana@example.com', inResponseTo: '_req-1' }), 'base64').toString();
+    const signed = Buffer.from(
+      await idp.respond(spXml, { email: 'ana@example.com', inResponseTo: '_req-1' }),
+      'base64',
+    ).toString();
     const changed = signed.replace(/(<samlp:Response[^>]*InResponseTo=")_req-1"/, '$1_req-2"');
     expect(await refusal(validateSamlResponse(urls, settings, Buffer.from(changed).toString('base64')))).toMatchObject({
       code: 'saml_in_response_to_mismatch',

@@ -98,14 +98,26 @@ export class SamlRefused extends AppError {
 function refusalOf(err: Error): SamlRefused {
   const m = err.message;
   if (/multiple assertions|signature|Cannot obtain assertion from signed data/i.test(m)) {
-    return new SamlRefused('The SAML response is not signed by the identity provider’s certificate', 'saml_signature_invalid');
+    return new SamlRefused(
+      'The SAML response is not signed by the identity provider’s certificate',
+      'saml_signature_invalid',
+    );
   }
-  if (/audience/i.test(m)) return new SamlRefused('The SAML assertion is meant for another service (audience)', 'saml_audience_mismatch');
-  if (/expired|not yet valid/i.test(m)) return new SamlRefused('The SAML assertion has expired or is not valid yet', 'saml_expired');
+  if (/audience/i.test(m))
+    return new SamlRefused('The SAML assertion is meant for another service (audience)', 'saml_audience_mismatch');
+  if (/expired|not yet valid/i.test(m))
+    return new SamlRefused('The SAML assertion has expired or is not valid yet', 'saml_expired');
   if (/No decryption key/i.test(m)) {
-    return new SamlRefused('Encrypted SAML assertions are not supported: turn assertion encryption off', 'saml_encrypted');
+    return new SamlRefused(
+      'Encrypted SAML assertions are not supported: turn assertion encryption off',
+      'saml_encrypted',
+    );
   }
-  if (/SAML provider returned/i.test(m)) return new SamlRefused(`The identity provider refused the sign-in (${m.replace(/^SAML provider returned /, '')})`, 'saml_status');
+  if (/SAML provider returned/i.test(m))
+    return new SamlRefused(
+      `The identity provider refused the sign-in (${m.replace(/^SAML provider returned /, '')})`,
+      'saml_status',
+    );
   return new SamlRefused('The SAML response is not valid', 'saml_invalid');
 }
 
@@ -128,7 +140,8 @@ function emailOf(profile: Profile, attributes: Record<string, string | string[]>
     const value = Array.isArray(found?.[1]) ? found[1][0] : found?.[1];
     if (typeof value === 'string' && value.includes('@')) return value.trim();
   }
-  if (profile.nameIDFormat === EMAIL_FORMAT || /^[^\s@]+@[^\s@]+$/.test(profile.nameID ?? '')) return profile.nameID.trim();
+  if (profile.nameIDFormat === EMAIL_FORMAT || /^[^\s@]+@[^\s@]+$/.test(profile.nameID ?? ''))
+    return profile.nameID.trim();
   return undefined;
 }
 
@@ -163,7 +176,10 @@ export async function validateSamlResponse(
   if (!assertion) throw new SamlRefused('The SAML response holds no signed assertion', 'saml_signature_invalid');
 
   if (profile.issuer !== idp.entityId) {
-    throw new SamlRefused('The SAML assertion was issued by another identity provider (issuer)', 'saml_issuer_mismatch');
+    throw new SamlRefused(
+      'The SAML assertion was issued by another identity provider (issuer)',
+      'saml_issuer_mismatch',
+    );
   }
   const assertionId = assertion.$?.ID;
   if (!assertionId) throw new SamlRefused('The SAML assertion has no ID', 'saml_invalid');
@@ -173,7 +189,8 @@ export async function validateSamlResponse(
   const data = confirmations.map((c) => first(c.SubjectConfirmationData)?.$).filter((d) => d !== undefined);
   if (data.length === 0) throw new SamlRefused('The SAML assertion has no bearer subject confirmation', 'saml_invalid');
   const forUs = data.filter((d) => d.Recipient === urls.acsUrl);
-  if (forUs.length === 0) throw new SamlRefused('The SAML assertion is meant for another service (recipient)', 'saml_audience_mismatch');
+  if (forUs.length === 0)
+    throw new SamlRefused('The SAML assertion is meant for another service (recipient)', 'saml_audience_mismatch');
   const live = forUs.filter((d) => {
     const until = Date.parse(d.NotOnOrAfter ?? '');
     const from = d.NotBefore ? Date.parse(d.NotBefore) : -Infinity;
@@ -190,7 +207,10 @@ export async function validateSamlResponse(
   }
 
   const conditionsUntil = Date.parse(first(assertion.Conditions)?.$?.NotOnOrAfter ?? '');
-  const notOnOrAfter = new Date(Math.max(Date.parse(confirmation.NotOnOrAfter!), Number.isFinite(conditionsUntil) ? conditionsUntil : 0) + CLOCK_SKEW_MS);
+  const notOnOrAfter = new Date(
+    Math.max(Date.parse(confirmation.NotOnOrAfter!), Number.isFinite(conditionsUntil) ? conditionsUntil : 0) +
+      CLOCK_SKEW_MS,
+  );
   const attributes = (profile.attributes ?? {}) as Record<string, string | string[]>;
   return {
     assertionId,

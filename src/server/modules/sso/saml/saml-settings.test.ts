@@ -24,7 +24,8 @@ let base: string;
 beforeAll(async () => {
   t = await createTestApp({ APP_URL });
   server = http.createServer((req, res) => {
-    if (req.url === '/metadata') return void res.writeHead(200, { 'content-type': 'application/xml' }).end(idp.metadataXml);
+    if (req.url === '/metadata')
+      return void res.writeHead(200, { 'content-type': 'application/xml' }).end(idp.metadataXml);
     if (req.url === '/huge') {
       res.writeHead(200, { 'content-type': 'application/xml' });
       res.end(`<x>${'a'.repeat(MAX_METADATA_BYTES + 10)}</x>`);
@@ -57,7 +58,11 @@ const connectionOf = async (organizationId: string) =>
 describe('SAML settings', () => {
   it('reads pasted metadata into the connection, audited, and keeps it when saved again without it', async () => {
     const { client, org } = await adminWithDomain();
-    const res = await client.put('/api/sso/connection', { protocol: 'saml', enabled: true, idpMetadataXml: idp.metadataXml });
+    const res = await client.put('/api/sso/connection', {
+      protocol: 'saml',
+      enabled: true,
+      idpMetadataXml: idp.metadataXml,
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
       protocol: 'saml',

@@ -31,7 +31,8 @@ export function samlRoutes(app: App, saml: SamlService) {
   app.get(SAML_SERVICE_PROVIDER_PATH, {
     schema: {
       tags,
-      summary: 'What to register at the SAML identity provider for this organization: entity id, ACS URL, metadata URL (admin)',
+      summary:
+        'What to register at the SAML identity provider for this organization: entity id, ACS URL, metadata URL (admin)',
       response: { 200: SamlServiceProvider, ...errorReplies(400, 401, 403) },
     },
     preValidation: [app.authenticate, app.requireOrganization, app.requireAdmin],
@@ -41,7 +42,8 @@ export function samlRoutes(app: App, saml: SamlService) {
   app.get('/api/sso/saml/:organizationId/metadata', {
     schema: {
       tags,
-      summary: "Our SAML service provider metadata for the organization (public): entity id, ACS URL, signed assertions wanted",
+      summary:
+        'Our SAML service provider metadata for the organization (public): entity id, ACS URL, signed assertions wanted',
       params: OrganizationParams,
       response: { 200: z.string(), ...errorReplies(404) },
     },
@@ -68,13 +70,17 @@ export function samlRoutes(app: App, saml: SamlService) {
       bodyLimit: ACS_BODY_LIMIT_BYTES,
       schema: {
         tags,
-        summary: "The assertion consumer service (HTTP-POST binding): the provider's signed response signs the person in",
+        summary:
+          "The assertion consumer service (HTTP-POST binding): the provider's signed response signs the person in",
         description:
           'Redirects (303) to / with a session on success, or to /login?sso_error=<code>&reason=<saml_…> when refused ' +
           '(unsigned or wrongly signed, signature wrapping, another audience, issuer or recipient, expired, replayed, ' +
           'unsolicited when not allowed, an address outside the verified domains).',
         params: OrganizationParams,
-        body: z.object({ SAMLResponse: z.string().max(ACS_BODY_LIMIT_BYTES).optional(), RelayState: z.string().max(1024).optional() }),
+        body: z.object({
+          SAMLResponse: z.string().max(ACS_BODY_LIMIT_BYTES).optional(),
+          RelayState: z.string().max(1024).optional(),
+        }),
       },
       handler: async (request, reply) => {
         try {
@@ -91,4 +97,7 @@ export function samlRoutes(app: App, saml: SamlService) {
   });
 }
 
-const clientOf = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent']?.slice(0, 300) });
+const clientOf = (request: FastifyRequest) => ({
+  ip: request.ip,
+  userAgent: request.headers['user-agent']?.slice(0, 300),
+});

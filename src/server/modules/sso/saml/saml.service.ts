@@ -25,7 +25,6 @@ import { organizationsRepository } from '../../organizations/organizations.repos
  * and then completeSsoSignIn (verified domain, account, membership, session).
  */
 
-
 /** The refusals of the ACS, by what failed; the sign-in page shows the SSO_ERRORS words of `code`. */
 function refusalOf(err: SamlRefused): SsoRefusal {
   return new SsoRefusal(err.code === 'saml_expired' ? 'expired' : 'refused', `${err.code}: ${err.message}`);
@@ -78,16 +77,24 @@ export function createSamlService(deps: Deps, domains: SsoSignInContext['domains
         throw new AppError(err.statusCode, err.message, err.code, [{ path, message: err.message }]);
       };
       let parsed: IdpMetadata;
-      if (xml) parsed = await Promise.resolve().then(() => parseIdpMetadata(xml)).catch(onField('idpMetadataXml'));
+      if (xml)
+        parsed = await Promise.resolve()
+          .then(() => parseIdpMetadata(xml))
+          .catch(onField('idpMetadataXml'));
       else if (input.idpMetadataUrl) {
-        parsed = await fetchIdpMetadata(input.idpMetadataUrl, config.allowPrivateTargets).catch(onField('idpMetadataUrl'));
+        parsed = await fetchIdpMetadata(input.idpMetadataUrl, config.allowPrivateTargets).catch(
+          onField('idpMetadataUrl'),
+        );
       }
       // Saved again without new metadata (turning it on, changing the role): what was read stays.
       else if (before?.idpEntityId) return {};
       else {
-        throw new AppError(400, "Paste the identity provider's metadata XML or enter its metadata URL", 'saml_metadata_required', [
-          { path: 'idpMetadataXml', message: "Paste the identity provider's metadata XML or enter its metadata URL" },
-        ]);
+        throw new AppError(
+          400,
+          "Paste the identity provider's metadata XML or enter its metadata URL",
+          'saml_metadata_required',
+          [{ path: 'idpMetadataXml', message: "Paste the identity provider's metadata XML or enter its metadata URL" }],
+        );
       }
       return {
         idpMetadataUrl: xml ? null : (input.idpMetadataUrl ?? null),
@@ -140,7 +147,10 @@ export function createSamlService(deps: Deps, domains: SsoSignInContext['domains
           ? await asPlatform(() => ssoRepository.takeSignInRequest(db, hashToken(body.RelayState!)))
           : undefined;
         if (!request || request.connectionId !== connection.id || request.samlRequestId !== assertion.inResponseTo) {
-          throw new SsoRefusal('expired', 'saml_request_unknown: no pending sign-in request matches InResponseTo and RelayState');
+          throw new SsoRefusal(
+            'expired',
+            'saml_request_unknown: no pending sign-in request matches InResponseTo and RelayState',
+          );
         }
         invitationToken = request.invitationToken;
       } else if (!connection.allowIdpInitiated) {
@@ -169,7 +179,10 @@ export function createSamlService(deps: Deps, domains: SsoSignInContext['domains
           connection,
           subject: assertion.nameId,
           email: assertion.email,
-          names: { firstName: attribute(assertion.attributes, GIVEN_NAME), lastName: attribute(assertion.attributes, SURNAME) },
+          names: {
+            firstName: attribute(assertion.attributes, GIVEN_NAME),
+            lastName: attribute(assertion.attributes, SURNAME),
+          },
           groups,
           claims: assertion.attributes,
           invitationToken,
@@ -179,8 +192,19 @@ export function createSamlService(deps: Deps, domains: SsoSignInContext['domains
   };
 }
 
-const GIVEN_NAME = ['givenname', 'firstname', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname', 'urn:oid:2.5.4.42'];
-const SURNAME = ['surname', 'sn', 'lastname', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname', 'urn:oid:2.5.4.4'];
+const GIVEN_NAME = [
+  'givenname',
+  'firstname',
+  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname',
+  'urn:oid:2.5.4.42',
+];
+const SURNAME = [
+  'surname',
+  'sn',
+  'lastname',
+  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname',
+  'urn:oid:2.5.4.4',
+];
 const GROUPS = ['groups', 'memberof', 'http://schemas.microsoft.com/ws/2008/06/identity/claims/groups'];
 
 function attribute(attributes: Record<string, string | string[]>, names: string[]): string | null {
@@ -192,7 +216,8 @@ function attribute(attributes: Record<string, string | string[]>, names: string[
 
 function groupsOf(attributes: Record<string, string | string[]>): string[] {
   for (const [key, value] of Object.entries(attributes)) {
-    if (GROUPS.includes(key.toLowerCase())) return (Array.isArray(value) ? value : [value]).filter((v) => typeof v === 'string');
+    if (GROUPS.includes(key.toLowerCase()))
+      return (Array.isArray(value) ? value : [value]).filter((v) => typeof v === 'string');
   }
   return [];
 }

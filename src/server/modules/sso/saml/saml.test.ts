@@ -69,10 +69,16 @@ async function startSignIn(o: Org, email = `someone@${o.domain}`) {
 
 /** The provider's auto-submitted form: a cross-site POST from its own origin. */
 function postToAcs(organizationId: string, fields: Record<string, string>) {
-  return postRaw(t, `/api/sso/saml/${organizationId}/acs`, 'application/x-www-form-urlencoded', new URLSearchParams(fields).toString(), {
-    origin: 'https://idp.example.test',
-    'sec-fetch-site': 'cross-site',
-  });
+  return postRaw(
+    t,
+    `/api/sso/saml/${organizationId}/acs`,
+    'application/x-www-form-urlencoded',
+    new URLSearchParams(fields).toString(),
+    {
+      origin: 'https://idp.example.test',
+      'sec-fetch-site': 'cross-site',
+    },
+  );
 }
 
 async function signIn(o: Org, email: string, options: Partial<ResponseOptions> = {}) {
@@ -86,7 +92,13 @@ const membersOf = async (organizationId: string) =>
   t.db.select().from(organizationMembers).where(eq(organizationMembers.organizationId, organizationId));
 
 /** Refused: back to the sign-in page with the code and the SAML reason, and nothing created. */
-async function expectRefused(res: Awaited<ReturnType<typeof postToAcs>>, o: Org, email: string, code: string, reason?: string) {
+async function expectRefused(
+  res: Awaited<ReturnType<typeof postToAcs>>,
+  o: Org,
+  email: string,
+  code: string,
+  reason?: string,
+) {
   expect(res.statusCode, res.body).toBe(303);
   const location = new URL(res.headers.location as string, APP_URL);
   expect(location.pathname).toBe('/login');
@@ -105,7 +117,9 @@ describe('our SAML metadata', () => {
     expect(res.headers['content-type']).toContain('application/samlmetadata+xml');
     expect(res.body).toContain(`entityID="${APP_URL}/api/sso/saml/${org.id}/metadata"`);
     expect(res.body).toContain(`Location="${APP_URL}/api/sso/saml/${org.id}/acs"`);
-    expect((await t.app.inject({ method: 'GET', url: `/api/sso/saml/${crypto.randomUUID()}/metadata` })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/sso/saml/${crypto.randomUUID()}/metadata` })).statusCode,
+    ).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: '/api/sso/saml/not-an-id/metadata' })).statusCode).toBe(404);
   });
 });
@@ -162,7 +176,13 @@ describe('signing in through the SAML provider', () => {
     const impostor = createTestIdp({ entityId: idp.entityId, keys: makeKeyPair('Impostor') });
     const { requestId, relayState } = await startSignIn(o);
     const SAMLResponse = await impostor.respond(o.spXml, { email, inResponseTo: requestId });
-    await expectRefused(await postToAcs(o.org.id, { SAMLResponse, RelayState: relayState }), o, email, 'refused', 'saml_signature_invalid');
+    await expectRefused(
+      await postToAcs(o.org.id, { SAMLResponse, RelayState: relayState }),
+      o,
+      email,
+      'refused',
+      'saml_signature_invalid',
+    );
   });
 
   it('refuses signature wrapping: an unsigned assertion beside the signed one, or around it', async () => {
@@ -181,7 +201,10 @@ describe('signing in through the SAML provider', () => {
         place === 'beside'
           ? signed.replace(assertion, evil + assertion)
           : signed.replace(assertion, evil.replace('</saml:Subject>', `${assertion}</saml:Subject>`));
-      const res = await postToAcs(o.org.id, { SAMLResponse: Buffer.from(wrapped).toString('base64'), RelayState: relayState });
+      const res = await postToAcs(o.org.id, {
+        SAMLResponse: Buffer.from(wrapped).toString('base64'),
+        RelayState: relayState,
+      });
       await expectRefused(res, o, evilEmail, 'refused', 'saml_signature_invalid');
       expect(await userOf(email)).toBeUndefined();
     }
@@ -209,9 +232,27 @@ describe('signing in through the SAML provider', () => {
   it('refuses another audience, another issuer, an expired assertion', async () => {
     const o = await organizationWithSaml();
     const email = `gi@${o.domain}`;
-    await expectRefused(await signIn(o, email, { audience: 'https://elsewhere.example/sp' }), o, email, 'refused', 'saml_audience_mismatch');
-    await expectRefused(await signIn(o, email, { issuer: 'https://other-idp.example/saml' }), o, email, 'refused', 'saml_issuer_mismatch');
-    await expectRefused(await signIn(o, email, { issuedMinutesAgo: 10, validForMinutes: -5 }), o, email, 'expired', 'saml_expired');
+    await expectRefused(
+      await signIn(o, email, { audience: 'https://elsewhere.example/sp' }),
+      o,
+      email,
+      'refused',
+      'saml_audience_mismatch',
+    );
+    await expectRefused(
+      await signIn(o, email, { issuer: 'https://other-idp.example/saml' }),
+      o,
+      email,
+      'refused',
+      'saml_issuer_mismatch',
+    );
+    await expectRefused(
+      await signIn(o, email, { issuedMinutesAgo: 10, validForMinutes: -5 }),
+      o,
+      email,
+      'expired',
+      'saml_expired',
+    );
   });
 
   it('refuses a response that answers no pending request of ours, or the request of another organization', async () => {
@@ -221,11 +262,22 @@ describe('signing in through the SAML provider', () => {
     // An InResponseTo we never sent.
     const { relayState } = await startSignIn(o);
     const made = await idp.respond(o.spXml, { email, inResponseTo: '_never-sent' });
-    await expectRefused(await postToAcs(o.org.id, { SAMLResponse: made, RelayState: relayState }), o, email, 'expired', 'saml_request_unknown');
+    await expectRefused(
+      await postToAcs(o.org.id, { SAMLResponse: made, RelayState: relayState }),
+      o,
+      email,
+      'expired',
+      'saml_request_unknown',
+    );
     // Another organization's pending request.
     const theirs = await startSignIn(other);
     const crossed = await idp.respond(o.spXml, { email, inResponseTo: theirs.requestId });
-    await expectRefused(await postToAcs(o.org.id, { SAMLResponse: crossed, RelayState: theirs.relayState }), o, email, 'expired');
+    await expectRefused(
+      await postToAcs(o.org.id, { SAMLResponse: crossed, RelayState: theirs.relayState }),
+      o,
+      email,
+      'expired',
+    );
   });
 
   it('refuses an unsolicited response unless the admin allowed provider-started sign-in', async () => {
@@ -247,7 +299,12 @@ describe('signing in through the SAML provider', () => {
     // Started for an address of the verified domain; the provider answers with another one.
     const { requestId, relayState } = await startSignIn(o);
     const SAMLResponse = await idp.respond(o.spXml, { email, inResponseTo: requestId });
-    await expectRefused(await postToAcs(o.org.id, { SAMLResponse, RelayState: relayState }), o, email, 'unverified_domain');
+    await expectRefused(
+      await postToAcs(o.org.id, { SAMLResponse, RelayState: relayState }),
+      o,
+      email,
+      'unverified_domain',
+    );
   });
 
   it('answers the sign-in page for an organization without SAML, and keeps refusing cross-site writes elsewhere', async () => {
