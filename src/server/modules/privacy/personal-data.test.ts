@@ -1332,6 +1332,10 @@ describe('the sweep that proves an erasure: no table can hide them', () => {
     // A waiting run's preview names residents from the roster file until it is approved or
     // rejected (then cleared); decision 061 records that the erasure does not reach it yet.
     roster_runs: "a roster run's counts and row errors; a waiting run's preview of the file (decision 061)",
+    sso_connections: "the organization's identity provider: its URLs, client id and certificates (decision 059)",
+    sso_sign_in_requests: 'a staff sign-in on its way through the provider, kept ten minutes (decision 059)',
+    sso_used_assertions: 'ids of spent SAML assertions and OIDC codes, never a person (decisions 059, 062)',
+    user_identities: 'which provider account is which staff account (decision 059)',
     scim_tokens: "the organization's SCIM tokens: names, prefixes and hashes (decision 060)",
     scim_groups: "the directory's departments and households by name, never a person's data (decision 060)",
     mail_item_counts: 'counts by status',
