@@ -142,6 +142,8 @@ describe('a team run by its admin', () => {
       'Account',
       'User Management',
       'Single sign-on',
+      'Roster',
+      'Directory',
       'Billing and Plans',
     ]);
     expect(await statusOf(member.page, '/api/user-invitations', orgId)).toBe(200);

@@ -8,7 +8,7 @@ import type { RosterService } from './roster.service';
  * them. `protect` skips a tick while the previous one is still running on this instance.
  */
 export function startRosterSchedule(roster: RosterService, log: FastifyBaseLogger, pattern = '* * * * *') {
-  const job = new Cron(pattern, { protect: true, timezone: 'UTC', name: 'roster' }, async () => {
+  const job = new Cron(pattern, { protect: true, timezone: 'UTC' }, async () => {
     try {
       await roster.tick();
     } catch (err) {
