@@ -151,8 +151,9 @@ export type DirectoryRecipientValues = RecipientValues;
 
 /**
  * What a directory feed (SCIM, the roster import) writes, on the feed's own transaction so that
- * its audit entry commits with the change. The same repository and the same deactivation path as
- * the desk's edits: there is no second writer of recipients.
+ * its audit entry and bookkeeping commit with the change. The same repository and the same
+ * deactivation path as the desk's edits: there is no second writer of recipients, and the feeds
+ * have this one entry point (SCIM writes a person at a time, the roster a run at once).
  */
 export const directoryRecipients = {
   async create(tx: DbOrTx, organizationId: string, values: DirectoryRecipientValues): Promise<RecipientRow> {
@@ -172,6 +173,36 @@ export const directoryRecipients = {
    */
   async deactivate(tx: DbOrTx, organizationId: string, row: RecipientRow, at = new Date()) {
     return applyChanges(tx, organizationId, row.id, { isActive: false, leftAt: row.leftAt ?? at });
+  },
+
+  /**
+   * A whole feed run (the roster's diff) on the feed's transaction, after its import lock:
+   * inserts, take-overs, updates (a returning person's `left_at` cleared and reactivated) and
+   * leavers marked, announced to the desk once.
+   */
+  async applyBatch(tx: DbOrTx, caller: FeedCaller, changes: FeedChanges): Promise<void> {
+    const { organizationId, feed } = caller;
+    const managed = (v: FeedValues) => ({ ...v, managedBy: feed, leftAt: null, isActive: true });
+    await recipientsRepository.lockImports(tx, organizationId);
+    await recipientsRepository.insertMany(tx, organizationId, changes.insert.map(managed));
+    for (const { id, values } of [...changes.adopt, ...changes.update]) {
+      await recipientsRepository.update(tx, organizationId, id, managed(values));
+    }
+    await recipientsRepository.markLeft(tx, organizationId, changes.leave, new Date());
+    const touched = changes.insert.length + changes.adopt.length + changes.update.length + changes.leave.length;
+    if (touched > 0) await publishLive(tx, liveChange(organizationId, 'recipients'));
+  },
+
+  /**
+   * Deactivates the feed's recipients who left more than `graceDays` ago, as `deactivate` does one:
+   * their page's sessions and links end. Answers how many.
+   */
+  async deactivateDeparted(tx: DbOrTx, caller: FeedCaller, graceDays: number): Promise<number> {
+    const before = new Date(Date.now() - graceDays * 86_400_000);
+    const ids = await recipientsRepository.deactivateLeftBefore(tx, caller.organizationId, caller.feed, before);
+    for (const id of ids) await endPageAccess(tx, caller.organizationId, id);
+    if (ids.length > 0) await publishLive(tx, liveChange(caller.organizationId, 'recipients', ids));
+    return ids.length;
   },
 };
 
@@ -267,45 +298,6 @@ export function createRecipientsService({ db }: Deps) {
       await changing(caller, async (tx) => {
         if (!(await recipientsRepository.delete(tx, caller.organizationId, id))) throw notFound(RECIPIENT_NOT_FOUND);
         return { result: undefined, ids: [id] };
-      });
-    },
-
-    /**
-     * A directory feed's run, in one transaction with `record` (the feed's own bookkeeping):
-     * inserts, take-overs, updates (a returning person's `left_at` cleared and reactivated) and
-     * leavers marked. The one place a feed writes recipients.
-     */
-    async applyFeedChanges(
-      caller: FeedCaller,
-      changes: FeedChanges,
-      record: (tx: DbOrTx) => Promise<void>,
-    ): Promise<void> {
-      const { organizationId, feed } = caller;
-      const managed = (v: FeedValues) => ({ ...v, managedBy: feed, leftAt: null, isActive: true });
-      await db.transaction(async (tx) => {
-        await recipientsRepository.lockImports(tx, organizationId);
-        await recipientsRepository.insertMany(tx, organizationId, changes.insert.map(managed));
-        for (const { id, values } of [...changes.adopt, ...changes.update]) {
-          await recipientsRepository.update(tx, organizationId, id, managed(values));
-        }
-        await recipientsRepository.markLeft(tx, organizationId, changes.leave, new Date());
-        await record(tx);
-        const touched = changes.insert.length + changes.adopt.length + changes.update.length + changes.leave.length;
-        if (touched > 0) await publishLive(tx, liveChange(organizationId, 'recipients'));
-      });
-    },
-
-    /**
-     * Deactivates the feed's recipients who left more than `graceDays` ago, through the same path
-     * as a desk's deactivation: their page's sessions and links end. Answers how many.
-     */
-    async deactivateDeparted(caller: FeedCaller, graceDays: number): Promise<number> {
-      const before = new Date(Date.now() - graceDays * 86_400_000);
-      return db.transaction(async (tx) => {
-        const ids = await recipientsRepository.deactivateLeftBefore(tx, caller.organizationId, caller.feed, before);
-        for (const id of ids) await endPageAccess(tx, caller.organizationId, id);
-        if (ids.length > 0) await publishLive(tx, liveChange(caller.organizationId, 'recipients', ids));
-        return ids.length;
       });
     },
 

@@ -19,7 +19,7 @@ import { membersRepository } from '../organizations/members.repository';
 import { organizationsRepository } from '../organizations/organizations.repository';
 import { checkRow, readRecipientsCsv } from '../recipients/recipients.import';
 import { recipientsRepository } from '../recipients/recipients.repository';
-import { createRecipientsService, type FeedCaller, type FeedChanges } from '../recipients/recipients.service';
+import { directoryRecipients, type FeedCaller, type FeedChanges } from '../recipients/recipients.service';
 import { approvalReason, diffRoster, type RosterRow } from './roster.diff';
 import { RosterFetchError, fetchRoster, type FetchOptions, type RosterLocation } from './roster.fetch';
 import {
@@ -126,7 +126,6 @@ function changedFields(before: Record<string, unknown>, after: Record<string, un
 
 export function createRosterService(deps: Deps) {
   const { db, config, secrets, log } = deps;
-  const recipients = createRecipientsService(deps);
   const fetchOptions: FetchOptions = { allowPrivateTargets: config.allowPrivateTargets };
 
   /** The body as columns: checks what zod cannot (HTTPS only, public targets, the cron expression). */
@@ -342,7 +341,8 @@ export function createRosterService(deps: Deps) {
         return run;
       }
       const feed: FeedCaller = { organizationId: org, feed: 'roster', userId: actorId };
-      await recipients.applyFeedChanges(feed, diff.changes, async (tx) => {
+      await db.transaction(async (tx) => {
+        await directoryRecipients.applyBatch(tx, feed, diff.changes);
         run = await rosterRepository.insertRun(tx, org, { ...base, status: 'applied' });
         await rosterRepository.release(tx, org, source.id, keepNext);
       });
@@ -490,29 +490,31 @@ export function createRosterService(deps: Deps) {
       const source = await rosterRepository.findSource(db, caller.organizationId, run.sourceId);
       const stored = run.preview as StoredPreview;
       let applied: RosterRunRow | undefined;
-      await recipients.applyFeedChanges(
-        { organizationId: caller.organizationId, feed: 'roster', userId: caller.userId },
-        stored.changes,
-        async (tx) => {
-          const locked = await rosterRepository.findRun(tx, caller.organizationId, runId, true);
-          if (locked?.status !== 'awaiting_approval')
-            throw conflict(ROSTER_MESSAGES.notAwaiting, 'roster_run_not_waiting');
-          applied = await rosterRepository.updateRun(tx, caller.organizationId, runId, {
-            status: 'applied',
-            preview: null,
-            decidedBy: caller.userId,
-          });
-          await auditRepository.record(tx, {
-            organizationId: caller.organizationId,
-            actorId: caller.userId,
-            action: 'roster.run_approved',
-            targetType: 'roster_run',
-            targetId: runId,
-            targetLabel: source ? sourceLabel(source) : null,
-            after: { added: run.added, changed: run.changed, moved: run.moved, left: run.left },
-          });
-        },
-      );
+      await db.transaction(async (tx) => {
+        // Locked first: two admins approving at once apply it once.
+        const locked = await rosterRepository.findRun(tx, caller.organizationId, runId, true);
+        if (locked?.status !== 'awaiting_approval')
+          throw conflict(ROSTER_MESSAGES.notAwaiting, 'roster_run_not_waiting');
+        await directoryRecipients.applyBatch(
+          tx,
+          { organizationId: caller.organizationId, feed: 'roster', userId: caller.userId },
+          stored.changes,
+        );
+        applied = await rosterRepository.updateRun(tx, caller.organizationId, runId, {
+          status: 'applied',
+          preview: null,
+          decidedBy: caller.userId,
+        });
+        await auditRepository.record(tx, {
+          organizationId: caller.organizationId,
+          actorId: caller.userId,
+          action: 'roster.run_approved',
+          targetType: 'roster_run',
+          targetId: runId,
+          targetLabel: source ? sourceLabel(source) : null,
+          after: { added: run.added, changed: run.changed, moved: run.moved, left: run.left },
+        });
+      });
       return toRunDto(applied!);
     },
 
@@ -570,7 +572,8 @@ export function createRosterService(deps: Deps) {
         byOrganization.set(s.organizationId, Math.max(byOrganization.get(s.organizationId) ?? 0, s.graceDays));
       }
       for (const [organizationId, graceDays] of byOrganization) {
-        total += await recipients.deactivateDeparted({ organizationId, feed: 'roster', userId: null }, graceDays);
+        const feed: FeedCaller = { organizationId, feed: 'roster', userId: null };
+        total += await db.transaction((tx) => directoryRecipients.deactivateDeparted(tx, feed, graceDays));
       }
       return total;
     },
