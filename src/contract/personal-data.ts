@@ -145,6 +145,11 @@ export const EraseRecipientResult = z.object({
     expectedPackages: z.number().int(),
     /** Sign-in links and signed-in sessions of their page, ended. */
     pageAccess: z.number().int(),
+    /**
+     * Roster runs that named them (decision 061): a waiting preview discarded (the run marked
+     * failed, to be run again), row errors' values replaced by "[erased]".
+     */
+    rosterRuns: z.number().int(),
   }),
 });
 export type EraseRecipientResult = z.infer<typeof EraseRecipientResult>;

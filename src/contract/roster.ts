@@ -21,6 +21,8 @@ export const ROSTER_MESSAGES = {
     'The roster URL or host is not a public address (private, loopback and link-local addresses are refused)',
   badCron: 'The schedule is not a valid cron expression (five fields, e.g. "0 3 * * *")',
   secretNeeded: 'A password or private key is required for SFTP',
+  previewDiscarded:
+    'The preview was discarded because a recipient in it was erased: run the roster again for a new preview',
 } as const;
 
 const columnName = z

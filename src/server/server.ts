@@ -63,8 +63,9 @@ export async function startServer(config: Config, options: { mailer?: Mailer } =
     if (config.secretsKeyPrevious.length > 0) {
       const rotated = await app.reencryptSecrets();
       // Once this reports nothing left to re-encrypt, SECRETS_KEY_PREVIOUS can go.
-      if (rotated.unreadable > 0) log.warn(rotated, 'some integration secrets fit no key: re-enter them');
-      else log.info(rotated, 'integration secrets re-encrypted with SECRETS_KEY');
+      if (rotated.unreadable > 0)
+        log.warn(rotated, 'some stored secrets (integrations, roster sources) fit no key: re-enter them');
+      else log.info(rotated, 'integration and roster secrets re-encrypted with SECRETS_KEY');
     }
     const address = await app.listen({ host: config.host, port: config.port });
     const stopHousekeeping = startHousekeeping(database.db, app.log, [

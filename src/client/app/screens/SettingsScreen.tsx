@@ -68,7 +68,6 @@ function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrg
           <RosterPane organizationId={organization.id} />
         </Suspense>
       );
-      return <DomainsPane organizationId={organization.id} />;
     case 'directory':
       return (
         <Suspense fallback={<Spinner className="size-5" label="Loading the directory settings" />}>

@@ -25,11 +25,12 @@ export function FormField({ id, label, error, hint, aside, optional, children }:
       </div>
       {children}
       {error ? (
-        <p id={`${id}-error`} className="text-sm text-red-600 dark:text-red-400">
+        <p id={`${id}-error`} className="text-sm wrap-anywhere text-red-600 dark:text-red-400">
           {error}
         </p>
       ) : (
-        hint && <p className="text-xs text-fg-subtle">{hint}</p>
+        // A long URL in a hint wraps rather than widening the page on a phone.
+        hint && <p className="text-xs wrap-anywhere text-fg-subtle">{hint}</p>
       )}
     </div>
   );

@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { integrations, type IntegrationConfig } from '../../db/schema';
+import { integrations, rosterSources, type IntegrationConfig } from '../../db/schema';
 import type { SecretBox } from '../../lib/secrets';
 
 /** Where an integration keeps a secret in its stored config. */
@@ -23,7 +23,8 @@ export type RotationResult = { reencrypted: number; unreadable: number };
 
 /**
  * After SECRETS_KEY changed (the old key in SECRETS_KEY_PREVIOUS): re-encrypts every stored
- * integration secret that the current key did not write. Rows are locked while rewritten, so
+ * integration secret, and every roster source's secret (its HTTPS header value, its SFTP password
+ * or private key: decision 061), that the current key did not write. Rows are locked while rewritten, so
  * instances starting together do the work once; a value no configured key can read is counted
  * and left as it is (its integration needs the secret typed again).
  */
@@ -45,6 +46,22 @@ export async function reencryptIntegrationSecrets(db: Db, secrets: SecretBox): P
         }
       }
       if (config !== row.config) await tx.update(integrations).set({ config }).where(eq(integrations.id, row.id));
+    }
+    // The roster's sources, of every organization (decision 061).
+    const sources = await tx
+      .select({ id: rosterSources.id, secret: rosterSources.secret })
+      .from(rosterSources)
+      .where(isNotNull(rosterSources.secret))
+      .for('update');
+    for (const source of sources) {
+      if (!source.secret || secrets.isCurrent(source.secret)) continue;
+      try {
+        const secret = secrets.encrypt(secrets.decrypt(source.secret));
+        await tx.update(rosterSources).set({ secret }).where(eq(rosterSources.id, source.id));
+        reencrypted += 1;
+      } catch {
+        unreadable += 1;
+      }
     }
     return { reencrypted, unreadable };
   });

@@ -1,7 +1,9 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import sharp from 'sharp';
-import { ERASE_CONFIRM_MESSAGE } from '../../../contract';
+import { ERASE_CONFIRM_MESSAGE, ROSTER_MESSAGES, type RosterRun } from '../../../contract';
 import {
   auditLog,
   integrations,
@@ -11,6 +13,7 @@ import {
   organizationSettings,
   photos,
   recipients,
+  rosterRuns,
 } from '../../db/schema';
 import { Client, joinAs } from '../../test/harness';
 import { mailTestApp } from '../../test/smtp';
@@ -319,6 +322,29 @@ async function signedInToPage(email: string) {
   });
 }
 
+/**
+ * A roster source of the organization serving `rows` (id, first, last, email) from a loopback
+ * server, and its first run: waiting for approval with its preview of the file (decision 061).
+ */
+async function waitingRosterRun(admin: Client, rows: string[][]): Promise<RosterRun> {
+  const body = ['ID,First,Last,Email', ...rows.map((r) => r.join(','))].join('\n');
+  const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/csv' }).end(body));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/roster.csv`;
+    const mapping = { externalId: 'ID', firstName: 'First', lastName: 'Last', email: 'Email' };
+    const source = await admin.post('/api/roster/sources', { kind: 'https', url, mapping });
+    expect(source.statusCode, source.body).toBe(201);
+    const run = await admin.post(`/api/roster/sources/${source.json<{ id: string }>().id}/run`);
+    expect(run.statusCode, run.body).toBe(200);
+    expect(run.json()).toMatchObject({ status: 'awaiting_approval' });
+    return run.json<RosterRun>();
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+}
+
 const piiOf = (p: Person) => [p.firstName, p.lastName, p.email, p.phone, p.unit, p.department];
 
 async function auditOf(organizationId: string, action?: string) {
@@ -555,6 +581,7 @@ describe('POST /api/recipients/:id/erase', () => {
       expectedPackages: 0,
       // The link to their page in the arrival email that went out.
       pageAccess: 1,
+      rosterRuns: 0,
     });
 
     // Not one copy left anywhere in the database.
@@ -688,6 +715,7 @@ describe('POST /api/recipients/:id/erase', () => {
         idempotentReplies: 0,
         expectedPackages: 0,
         pageAccess: 0,
+        rosterRuns: 0,
       },
     });
     expect(await rowsAbout(recipient.id, [])).toEqual(rows);
@@ -1307,6 +1335,66 @@ describe('POST /api/recipients/:id/erase: other people’s lists of proxies and 
   });
 });
 
+describe('a roster run waiting for approval (decision 061)', () => {
+  it('loses its preview when it names the erased recipient, is marked to be run again, and row errors lose their address', async () => {
+    const { admin } = await orgWithMember();
+    const p = person();
+    const recipient = await addRecipient(admin, p);
+    // The file adopts the hand-typed recipient (same email), lists a neighbour, and has a second
+    // row with their address: a row error naming it.
+    const run = await waitingRosterRun(admin, [
+      ['a1', p.firstName, p.lastName, p.email],
+      ['a2', 'Other', `Row${seq}`, p.email],
+      ['a3', 'Neighbour', `Keep${seq}`, `neighbour${seq}@example.com`],
+    ]);
+    expect(run.counts).toMatchObject({ added: 2, errors: 1 });
+    expect(JSON.stringify(run.rowErrors)).toContain(p.email);
+    const preview = (await admin.get(`/api/roster/runs/${run.id}/preview`)).json<{ added: unknown[] }>();
+    expect(JSON.stringify(preview.added)).toContain(p.email);
+    // Another organization's waiting run with the same person in its file is theirs to keep.
+    const other = await orgWithMember('Elsewhere');
+    const theirs = await waitingRosterRun(other.admin, [['b1', p.firstName, p.lastName, p.email]]);
+
+    const res = await admin.post(`/api/recipients/${recipient.id}/erase`, { confirm: true });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().counts).toMatchObject({ recipient: 1, rosterRuns: 1 });
+
+    const runs = (await admin.get('/api/roster/runs')).json<{ runs: RosterRun[] }>().runs;
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({
+      id: run.id,
+      status: 'failed',
+      errorText: ROSTER_MESSAGES.previewDiscarded,
+      // The counts stay: they name nobody.
+      counts: { added: 2, errors: 1 },
+      rowErrors: [{ line: 3, messages: [`The email ${ERASED_TEXT} belongs to another recipient`] }],
+    });
+    expect((await admin.get(`/api/roster/runs/${run.id}/preview`)).json()).toMatchObject({
+      added: [],
+      changed: [],
+      moved: [],
+      left: [],
+    });
+    const [stored] = await t.db.select().from(rosterRuns).where(eq(rosterRuns.id, run.id));
+    expect(stored!.preview).toBeNull();
+    const names = (v: unknown) => JSON.stringify(v).toLowerCase();
+    for (const value of [p.email, p.firstName, p.lastName]) {
+      expect(names(stored)).not.toContain(value.toLowerCase());
+    }
+    // Nothing left to approve: the admin runs the roster again for a fresh preview.
+    const approved = await admin.post(`/api/roster/runs/${run.id}/approve`);
+    expect(approved.statusCode).toBe(409);
+    expect(approved.json()).toMatchObject({ message: ROSTER_MESSAGES.notAwaiting });
+    const [kept] = await t.db.select().from(rosterRuns).where(eq(rosterRuns.id, theirs.id));
+    expect(kept).toMatchObject({ organizationId: other.org.id, status: 'awaiting_approval' });
+    expect(JSON.stringify(kept!.preview)).toContain(p.email);
+
+    // Erasing again finds nothing in the roster either.
+    const again = await admin.post(`/api/recipients/${recipient.id}/erase`, { confirm: true });
+    expect(again.json().counts).toMatchObject({ rosterRuns: 0 });
+  });
+});
+
 describe('the sweep that proves an erasure: no table can hide them', () => {
   /**
    * Tables that never hold a recipient's data, each with why. The sweep of every text column
@@ -1334,9 +1422,6 @@ describe('the sweep that proves an erasure: no table can hide them', () => {
     mailroom_locations: 'shelves and lockers',
     organization_domains: "the organization's email domains and their DNS tokens (decision 058)",
     roster_sources: "where the organization's roster file is fetched from, and its column mapping (decision 061)",
-    // A waiting run's preview names residents from the roster file until it is approved or
-    // rejected (then cleared); decision 061 records that the erasure does not reach it yet.
-    roster_runs: "a roster run's counts and row errors; a waiting run's preview of the file (decision 061)",
     sso_connections: "the organization's identity provider: its URLs, client id and certificates (decision 059)",
     sso_sign_in_requests: 'a staff sign-in on its way through the provider, kept ten minutes (decision 059)',
     sso_used_assertions: 'ids of spent SAML assertions and OIDC codes, never a person (decisions 059, 062)',
@@ -1391,6 +1476,8 @@ describe('the sweep that proves an erasure: no table can hide them', () => {
       { 'idempotency-key': `sweep-${seq}` },
     );
     expect(keyed.statusCode, keyed.body).toBe(201);
+    // The roster's file lists them: its first run waits for approval with a preview of them (decision 061).
+    await waitingRosterRun(admin, [[`sweep-${seq}`, p.firstName, p.lastName, p.email]]);
 
     const tables = (await textColumns()).map((c) => c.table_name);
     const holding = new Set((await copiesOf(piiOf(p))).map((c) => c.split('.')[0]!));

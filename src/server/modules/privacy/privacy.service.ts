@@ -7,8 +7,17 @@ import { auditRepository } from '../audit/audit.repository';
 import { expectedPackagesRepository } from '../expected-packages/expected-packages.repository';
 import { endPageAccess } from '../recipients/page-links';
 import { recipientsRepository } from '../recipients/recipients.repository';
+import { rosterRepository } from '../roster/roster.repository';
 import { RECIPIENT_NOT_FOUND, toRecipientDto } from '../recipients/recipients.service';
-import { erasurePattern, isErased, mentionsOf, personalDataRepository, type ErasureCounts } from './personal-data';
+import {
+  ERASED_TEXT,
+  erasurePattern,
+  isErased,
+  mentionValues,
+  mentionsOf,
+  personalDataRepository,
+  type ErasureCounts,
+} from './personal-data';
 
 /**
  * A recipient's personal data on request (decision 015): its export and its erasure. A module of
@@ -96,6 +105,14 @@ export function createPrivacyService({ db }: Deps) {
         // The tracking numbers they expected say what they order: gone with the rest (decision 033).
         const expected = await expectedPackagesRepository.deleteAllOf(tx, organizationId, id);
         const pageAccess = await endPageAccess(tx, organizationId, id);
+        // A roster run waiting for approval keeps a preview of the file: one that names them is
+        // discarded (the run to be made again), and row errors lose their address (decision 061).
+        const rosterRuns = await rosterRepository.forgetRecipient(
+          tx,
+          organizationId,
+          [id, ...(isErased(row) ? [] : mentionValues(row))],
+          ERASED_TEXT,
+        );
         const erased = await personalDataRepository.eraseRecipient(tx, organizationId, id);
         const counts: ErasureCounts = {
           recipient: erased ? 1 : 0,
@@ -114,6 +131,7 @@ export function createPrivacyService({ db }: Deps) {
           idempotentReplies,
           expectedPackages: expected,
           pageAccess,
+          rosterRuns,
         };
         if (Object.values(counts).some((n) => n > 0)) {
           await auditRepository.record(tx, {

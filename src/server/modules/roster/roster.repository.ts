@@ -1,6 +1,8 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { ROSTER_MESSAGES } from '../../../contract';
 import { rosterRuns, rosterSources } from '../../db/schema';
+import { escapeLike } from '../../lib/like';
 
 export type RosterSourceRow = typeof rosterSources.$inferSelect;
 export type RosterRunRow = typeof rosterRuns.$inferSelect;
@@ -174,5 +176,71 @@ export const rosterRepository = {
         ),
       );
     return (row?.n ?? 0) > 0;
+  },
+
+  /**
+   * A recipient's erasure (decision 061, amended): every run of the organization whose waiting
+   * preview names them (`needles`: their id, full name, email, phone) loses its preview and is
+   * marked failed, to be run again; every run whose row errors name them has those values
+   * replaced by `erased`. Case aside. Answers the runs changed.
+   */
+  async forgetRecipient(tx: DbOrTx, organizationId: string, needles: string[], erased: string): Promise<number> {
+    const values = [...new Set(needles.map((n) => n.trim()).filter((n) => n.length >= 2))];
+    if (values.length === 0) return 0;
+    // As each value stands inside JSON text (a quote or a backslash escaped).
+    const inJson = values.map((v) => JSON.stringify(v).slice(1, -1));
+    const mentions = (column: typeof rosterRuns.preview | typeof rosterRuns.rowErrors) =>
+      or(...inJson.map((v) => sql`${column}::text ilike ${`%${escapeLike(v)}%`}`));
+    const rows = await tx
+      .select({
+        id: rosterRuns.id,
+        status: rosterRuns.status,
+        preview: rosterRuns.preview,
+        rowErrors: rosterRuns.rowErrors,
+      })
+      .from(rosterRuns)
+      .where(
+        and(
+          eq(rosterRuns.organizationId, organizationId),
+          or(mentions(rosterRuns.preview), mentions(rosterRuns.rowErrors)),
+        ),
+      )
+      .for('update');
+    const lower = inJson.map((v) => v.toLowerCase());
+    const names = (value: unknown) => {
+      const text = JSON.stringify(value ?? null).toLowerCase();
+      return lower.some((v) => text.includes(v));
+    };
+    const pattern = new RegExp(
+      values
+        .sort((a, b) => b.length - a.length)
+        .map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('|'),
+      'gi',
+    );
+    let changed = 0;
+    for (const row of rows) {
+      const patch: Partial<typeof rosterRuns.$inferInsert> = {};
+      if (row.preview && names(row.preview)) {
+        patch.preview = null;
+        if (row.status === 'awaiting_approval') {
+          patch.status = 'failed';
+          patch.errorText = ROSTER_MESSAGES.previewDiscarded;
+        }
+      }
+      if (row.rowErrors && names(row.rowErrors)) {
+        patch.rowErrors = row.rowErrors.map((e) => ({
+          ...e,
+          messages: e.messages.map((m) => m.replace(pattern, erased)),
+        }));
+      }
+      if (Object.keys(patch).length === 0) continue;
+      await tx
+        .update(rosterRuns)
+        .set(patch)
+        .where(and(eq(rosterRuns.organizationId, organizationId), eq(rosterRuns.id, row.id)));
+      changed += 1;
+    }
+    return changed;
   },
 };

@@ -4,7 +4,15 @@ import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RosterPreview, RosterRun, RosterSource } from '../../../contract';
 import { auditLog, notificationJobs, recipientSessions, recipients, rosterSources } from '../../db/schema';
-import { type Client, createSecondInstance, joinAs, signUpWithOrganization, type TestApp } from '../../test/harness';
+import {
+  type Client,
+  createSecondInstance,
+  joinAs,
+  signUpWithOrganization,
+  TEST_SECRETS_KEY,
+  type TestApp,
+} from '../../test/harness';
+import { createSecretBox } from '../../lib/secrets';
 import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
 import { testWorkers } from '../../test/notification-workers';
 import { hashToken, newToken } from '../../lib/tokens';
@@ -423,5 +431,39 @@ describe('the routes', () => {
     expect(JSON.stringify(entries)).not.toContain('sesame');
     expect((await admin.delete(`/api/roster/sources/${source.id}`)).statusCode).toBe(204);
     expect((await admin.get('/api/roster/sources')).json()).toEqual([]);
+  });
+});
+
+// Last in the file: the rotation re-encrypts every source on the database with a key the main
+// instance does not hold.
+describe('SECRETS_KEY rotation', () => {
+  it("re-encrypts the source's header value once with the new key, and the next run still sends it", async () => {
+    const { path, source } = await setUp(building(2, 'rotation'));
+    const read = async () =>
+      (await t.db.select().from(rosterSources).where(eq(rosterSources.id, source.id)))[0]!.secret!;
+    const before = await read();
+    const NEW_KEY = Buffer.alloc(32, 9).toString('base64');
+    const newBox = createSecretBox(Buffer.from(NEW_KEY, 'base64'));
+    expect(() => newBox.decrypt(before)).toThrow(/cannot be read/);
+
+    const rotating = await createSecondInstance(t, { SECRETS_KEY: NEW_KEY, SECRETS_KEY_PREVIOUS: TEST_SECRETS_KEY });
+    const first = await rotating.app.reencryptSecrets();
+    expect(first.unreadable).toBe(0);
+    expect(first.reencrypted).toBeGreaterThanOrEqual(1); // this source, and earlier tests' sources
+    expect(await rotating.app.reencryptSecrets()).toEqual({ reencrypted: 0, unreadable: 0 });
+    const after = await read();
+    expect(after).not.toBe(before);
+    expect(newBox.decrypt(after)).toBe('sesame');
+
+    // An instance with only the new key fetches with the same header as before.
+    const rotated = await createSecondInstance(t, { SECRETS_KEY: NEW_KEY });
+    seenAuth.delete(path);
+    await t.db
+      .update(rosterSources)
+      .set({ nextRunAt: new Date(Date.now() - 1000) })
+      .where(eq(rosterSources.id, source.id));
+    const made = (await rotated.app.roster.tick()).filter((r) => r.sourceId === source.id);
+    expect(made).toMatchObject([{ status: 'awaiting_approval', counts: { added: 2 } }]);
+    expect(seenAuth.get(path)).toBe('sesame');
   });
 });

@@ -26,9 +26,33 @@ const STATUS: Record<RosterRun['status'], { label: string; tone: 'neutral' | 'ye
   rejected: { label: 'Rejected', tone: 'neutral' },
 };
 
-const countsText = (c: RosterRun['counts']) =>
-  `${c.added} added · ${c.changed} changed · ${c.moved} moved · ${c.left} left · ${c.unchanged} unchanged` +
-  (c.errors > 0 ? ` · ${c.errors} row error${c.errors === 1 ? '' : 's'}` : '');
+const countParts = (c: RosterRun['counts']) => [
+  `${c.added} added`,
+  `${c.changed} changed`,
+  `${c.moved} moved`,
+  `${c.left} left`,
+  `${c.unchanged} unchanged`,
+  ...(c.errors > 0 ? [`${c.errors} row error${c.errors === 1 ? '' : 's'}`] : []),
+];
+const countsText = (c: RosterRun['counts']) => countParts(c).join(' · ');
+
+/**
+ * The counts, each kept on one line with its separator ("1 left ·", never "1" and "left" apart,
+ * nor a line starting with "·") on a narrow screen.
+ */
+function Counts({ counts }: { counts: RosterRun['counts'] }) {
+  const parts = countParts(counts);
+  return (
+    <>
+      {parts.map((part, i) => (
+        <span key={part}>
+          <span className="whitespace-nowrap">{i < parts.length - 1 ? `${part} ·` : part}</span>
+          {i < parts.length - 1 ? ' ' : null}
+        </span>
+      ))}
+    </>
+  );
+}
 
 /** A waiting run's preview: who would be added, changed, moved and marked as left; approve or reject. */
 function RunPreview({
@@ -84,7 +108,7 @@ function RunPreview({
             : p.reason === 'share_left'
               ? 'This run would mark more residents as left than your approval share allows.'
               : 'What this run changed.'}{' '}
-          {countsText(p.run.counts)}
+          <Counts counts={p.run.counts} />
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
@@ -105,7 +129,7 @@ function RunPreview({
           'Row errors',
           p.run.rowErrors.map((e) => `Line ${e.line}: ${e.messages.join('; ')}`),
         )}
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-2">
           {waiting ? (
             <>
               <Button onClick={() => act('approve')} disabled={decide.isPending}>
@@ -146,7 +170,7 @@ function RunsCard({ organizationId, onPreview }: { organizationId: string; onPre
         ) : (
           <ul className="divide-y divide-line" aria-label="Roster runs">
             {runs.data.runs.map((run) => (
-              <li key={run.id} className="flex flex-col gap-1 py-3 sm:flex-row sm:items-center sm:justify-between">
+              <li key={run.id} className="flex items-start justify-between gap-3 py-3 sm:items-center">
                 <div className="min-w-0">
                   <div className="flex flex-wrap items-center gap-2">
                     <Badge tone={STATUS[run.status].tone}>{STATUS[run.status].label}</Badge>
@@ -157,11 +181,11 @@ function RunsCard({ organizationId, onPreview }: { organizationId: string; onPre
                     </span>
                   </div>
                   <p className="text-sm text-fg-secondary">
-                    {run.status === 'failed' ? run.errorText : countsText(run.counts)}
+                    {run.status === 'failed' ? run.errorText : <Counts counts={run.counts} />}
                   </p>
                 </div>
                 {run.status !== 'failed' ? (
-                  <Button variant="outline" size="sm" onClick={() => onPreview(run.id)}>
+                  <Button variant="outline" size="sm" className="shrink-0" onClick={() => onPreview(run.id)}>
                     {run.status === 'awaiting_approval' ? 'Review' : 'Details'}
                   </Button>
                 ) : null}
@@ -215,8 +239,8 @@ function SourceSummary({ organizationId, source }: { organizationId: string; sou
           <p className="text-sm text-fg-secondary">
             {source.enabled ? `Runs ${source.schedule}` : 'Not on a schedule'}
             {source.nextRunAt && source.enabled ? `, next ${formatDateTime(source.nextRunAt)}` : ''}. Those who left
-            stay active {source.graceDays} days; a run marking more than {source.approvalShare} % as left waits for
-            approval.
+            stay active {source.graceDays} days; a run marking more than {`${source.approvalShare}\u00a0%`} as left
+            waits for approval.
           </p>
           <div className="flex flex-wrap gap-2">
             <Button
