@@ -31,6 +31,11 @@ function refusalOf(err: SamlRefused): SsoRefusal {
   return new SsoRefusal(err.code === 'saml_expired' ? 'expired' : 'refused', `${err.code}: ${err.message}`);
 }
 
+const SIGNED_REQUESTS_UNAVAILABLE =
+  'This identity provider wants signed sign-in requests (WantAuthnRequestsSigned), and this Pigeonhole server has ' +
+  'no SAML signing key (SAML_SP_KEY_FILE, SAML_SP_CERT_FILE): ask its operator to set one, or turn request ' +
+  'signing off at the provider';
+
 /** The connection's columns the SAML half fills from the provider's metadata. */
 export type SamlColumns = Pick<
   SsoConnectionRow,
@@ -59,7 +64,7 @@ export function createSamlService(deps: Deps, domains: SsoSignInContext['domains
       if (!isUuid(organizationId) || !(await organizationsRepository.findById(db, organizationId))) {
         throw notFound('Organization not found');
       }
-      return spMetadataXml(urlsOf(organizationId));
+      return spMetadataXml(urlsOf(organizationId), config.samlSpSigning);
     },
 
     /**
@@ -97,6 +102,13 @@ export function createSamlService(deps: Deps, domains: SsoSignInContext['domains
           [{ path: 'idpMetadataXml', message: "Paste the identity provider's metadata XML or enter its metadata URL" }],
         );
       }
+      // A provider that wants signed AuthnRequests refuses unsigned ones: say so now, not at sign-in.
+      if (parsed.wantsSignedRequests && !config.samlSpSigning) {
+        const path = xml ? 'idpMetadataXml' : 'idpMetadataUrl';
+        throw new AppError(400, SIGNED_REQUESTS_UNAVAILABLE, 'saml_signing_unavailable', [
+          { path, message: SIGNED_REQUESTS_UNAVAILABLE },
+        ]);
+      }
       return {
         idpMetadataUrl: xml ? null : (input.idpMetadataUrl ?? null),
         idpMetadataXml: xml ?? null,
@@ -117,7 +129,7 @@ export function createSamlService(deps: Deps, domains: SsoSignInContext['domains
       // An xs:ID must not start with a digit: the leading underscore keeps it an NCName.
       const samlRequestId = `_${crypto.randomUUID()}`;
       const urls = urlsOf(connection.organizationId);
-      const url = await authnRequestUrl(urls, idp, samlRequestId, request.state);
+      const url = await authnRequestUrl(urls, idp, samlRequestId, request.state, config.samlSpSigning);
       // The state's cookie (browser-binding.ts) is scoped to this organization's ACS.
       return { url, samlRequestId, acsPath: new URL(urls.acsUrl).pathname };
     },
