@@ -20,11 +20,11 @@ export const SAML_STATE_COOKIE = 'pigeonhole.saml_state';
 
 /** How long a sign-in sent to the provider may take to come back: the pending request's life, and its cookie's. */
 export const SIGN_IN_REQUEST_TTL_MS = 10 * 60_000;
-const maxAge = () => Math.floor(SIGN_IN_REQUEST_TTL_MS / 1000);
+const maxAge = Math.floor(SIGN_IN_REQUEST_TTL_MS / 1000);
 
 /** The OIDC state cookie: the session cookies' rules (Lax, Secure in production), only /api/sso sees it. */
 export function oidcStateCookie(config: Config) {
-  return { ...sessionCookieOptions(config), path: '/api/sso', maxAge: maxAge() };
+  return { ...sessionCookieOptions(config), path: '/api/sso', maxAge };
 }
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
@@ -45,7 +45,7 @@ export function samlStateCookie(config: Config, publicUrl: string, acsPath: stri
     httpOnly: true,
     secure,
     sameSite: secure ? ('none' as const) : ('lax' as const),
-    maxAge: maxAge(),
+    maxAge,
   };
 }
 
