@@ -1,3 +1,4 @@
+import type { Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSamlIdpServer } from '../src/server/test/saml-idp';
 import { registerThroughUi } from './support/register';
@@ -69,6 +70,10 @@ describe('SAML sign-in', () => {
     const person = await stack.newPage(DESKTOP);
     const email = `lena.${tag}@${domain}`;
     idp.signInAs(email);
+    let acsRequest: Request | undefined;
+    person.page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname.endsWith('/acs')) acsRequest = request;
+    });
     await person.page.goto('/login');
     await person.page.getByLabel('Email').fill(email);
     const offer = person.page.getByRole('link', { name: 'Continue with single sign-on' });
@@ -79,6 +84,13 @@ describe('SAML sign-in', () => {
       .poll(() => person.page.getByRole('heading', { name: 'Dashboard' }).isVisible(), { timeout: 15_000 })
       .toBe(true);
     await expect.poll(() => person.page.getByText(orgName).first().isVisible()).toBe(true);
+    // The ACS took the answer because this browser kept the start's SameSite=None; Secure state
+    // cookie (on http://127.0.0.1, a secure context) and sent it with the provider's form; the
+    // ACS cleared it then.
+    expect((await acsRequest!.allHeaders()).cookie ?? '').toMatch(/pigeonhole\.saml_state=[\w-]{20,}/);
+    const cookies = await person.page.context().cookies();
+    expect(cookies.find((c) => c.name === 'pigeonhole.saml_state')).toBeUndefined();
+    expect(cookies.find((c) => c.name === 'pigeonhole.sid')).toBeDefined();
     const rows = await stack.sql(
       `select m.role from organization_members m join users u on u.id = m.user_id where u.email = $1 and m.organization_id = $2`,
       [email, organizationId],

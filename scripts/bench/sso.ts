@@ -15,7 +15,7 @@
 import pg from 'pg';
 import { OIDC_CALLBACK_PATH, ssoStartUrl } from '../../src/contract';
 import { SESSION_COOKIE } from '../../src/server/plugins/session';
-import { SSO_STATE_COOKIE } from '../../src/server/modules/sso/sso.routes';
+import { SSO_STATE_COOKIE } from '../../src/server/modules/sso/browser-binding';
 import { CookieJar, followProvider, startTestOidcProvider } from '../../src/server/modules/sso/test-oidc-provider';
 import {
   accountHeaders,

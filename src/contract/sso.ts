@@ -32,12 +32,9 @@ export const SSO_MESSAGES = {
     'Choose a break-glass admin before requiring single sign-on: someone must be able to sign in if the provider fails',
   requireSsoNeedsEnabled: 'Turn single sign-on on before requiring it',
   enableNeedsDomain: 'Verify at least one email domain before turning single sign-on on',
-  samlNotReady: 'SAML is not available yet: choose OpenID Connect',
   discoveryFailed: (reason: string) => `The provider's discovery document could not be read: ${reason}`,
   passwordRefused: "Your organization signs you in through its identity provider: use 'Continue with single sign-on'.",
   lookupRateLimited: 'Too many checks: try again in a minute.',
-  invitationThroughProvider:
-    "This invitation's address is signed in through the organization's identity provider: use 'Continue with single sign-on'.",
 } as const;
 
 /**

@@ -340,7 +340,7 @@ export async function buildApp({ config, db, mailer, logStream }: BuildOptions) 
   billingRoutes(app, createBillingService(deps, gateways), createStripeWebhooks(deps, gateways.stripe));
   domainsRoutes(app, domains);
   ssoRoutes(app, sso, deps);
-  samlRoutes(app, saml);
+  samlRoutes(app, saml, deps);
   superAdminRoutes(app, createSuperAdminService(deps), domains);
   // The resident roster (decision 061): server.ts starts its schedule beside the worker.
   app.decorate('roster', createRosterService(deps));

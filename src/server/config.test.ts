@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { defaultPoolSize, loadConfig, startupWarnings } from './config';
+import { makeKeyPair } from './test/saml-idp';
 
 describe('loadConfig', () => {
   it('has working defaults', () => {
@@ -68,6 +71,32 @@ describe('loadConfig', () => {
   it('refuses to start in production without APP_URL: links must never come from a request', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' }, '/srv/app')).toThrow(/APP_URL: required in production/);
     expect(loadConfig({ NODE_ENV: 'development' }, '/srv/app').appUrl).toBeUndefined();
+  });
+
+  it("reads the SAML signing key pair: both files or neither, and the certificate must be the key's", () => {
+    expect(loadConfig({}, '/srv/app').samlSpSigning).toBeUndefined();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'saml-sp-config-'));
+    try {
+      const one = makeKeyPair('SP one');
+      const two = makeKeyPair('SP two');
+      fs.writeFileSync(path.join(dir, 'one.key'), one.privateKey);
+      fs.writeFileSync(path.join(dir, 'one.crt'), one.certificate);
+      fs.writeFileSync(path.join(dir, 'two.crt'), two.certificate);
+      // Relative to the root directory, as DATA_DIR is.
+      expect(loadConfig({ SAML_SP_KEY_FILE: 'one.key', SAML_SP_CERT_FILE: 'one.crt' }, dir).samlSpSigning).toEqual(one);
+      expect(() => loadConfig({ SAML_SP_KEY_FILE: 'one.key' }, dir)).toThrow(/SAML_SP_CERT_FILE: required/);
+      expect(() => loadConfig({ SAML_SP_KEY_FILE: 'one.key', SAML_SP_CERT_FILE: 'two.crt' }, dir)).toThrow(
+        /is not the certificate of SAML_SP_KEY_FILE/,
+      );
+      expect(() => loadConfig({ SAML_SP_KEY_FILE: 'one.crt', SAML_SP_CERT_FILE: 'one.crt' }, dir)).toThrow(
+        /not a PEM private key/,
+      );
+      expect(() => loadConfig({ SAML_SP_KEY_FILE: 'none.key', SAML_SP_CERT_FILE: 'one.crt' }, dir)).toThrow(
+        /SAML_SP_KEY_FILE: cannot read/,
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('has a sales address for the landing page, and refuses one that is not an email', () => {

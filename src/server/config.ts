@@ -1,3 +1,5 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -252,6 +254,15 @@ const EnvSchema = z.object({
    */
   SSO_ALLOW_HTTP_ISSUERS: z.enum(['true', 'false']).default('false'),
   /**
+   * Our SAML signing key pair (decision 062), PEM files: the RSA private key and its X.509
+   * certificate. Set both (or neither): every AuthnRequest is then signed (RSA-SHA256) and our
+   * SP metadata publishes the certificate with AuthnRequestsSigned="true"; a provider whose
+   * metadata says WantAuthnRequestsSigned is refused at save without them. One pair for all
+   * organizations; the same files on every instance.
+   */
+  SAML_SP_KEY_FILE: z.string().optional(),
+  SAML_SP_CERT_FILE: z.string().optional(),
+  /**
    * The DNS servers that check a domain's verification record (decision 058): comma-separated
    * addresses with an optional port (`1.1.1.1`, `127.0.0.1:5353`, `[::1]:53`). Unset: the
    * machine's resolvers. Tests point it at a server on loopback.
@@ -327,6 +338,8 @@ export type Config = {
   allowPrivateTargets: boolean;
   /** SSO_ALLOW_HTTP_ISSUERS: an OIDC issuer may be plain http (tests on loopback only). */
   ssoAllowHttpIssuers: boolean;
+  /** SAML_SP_KEY_FILE and SAML_SP_CERT_FILE, read and checked: signs AuthnRequests; undefined: unsigned. */
+  samlSpSigning: SamlSpSigning | undefined;
   /** DNS_SERVERS: the servers that check domain verification records; empty: the machine's resolvers. */
   dnsServers: string[];
   /** SCIM requests per organization and minute (SCIM_RATE_LIMIT_PER_MINUTE). */
@@ -435,6 +448,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
     secretsKey: e.SECRETS_KEY || undefined,
     allowPrivateTargets: e.ALLOW_PRIVATE_TARGETS === 'true',
     ssoAllowHttpIssuers: e.SSO_ALLOW_HTTP_ISSUERS === 'true',
+    samlSpSigning: readSamlSpSigning(e.SAML_SP_KEY_FILE, e.SAML_SP_CERT_FILE, rootDir),
     dnsServers: e.DNS_SERVERS,
     secretsKeyPrevious: e.SECRETS_KEY_PREVIOUS.split(',')
       .map((s) => s.trim())
@@ -474,4 +488,48 @@ export function startupWarnings(config: Config): string[] {
     );
   }
   return warnings;
+}
+
+/** Our SAML signing key pair (PEM), as node-saml takes it. */
+export type SamlSpSigning = { privateKey: string; certificate: string };
+
+/**
+ * Reads SAML_SP_KEY_FILE and SAML_SP_CERT_FILE: both or neither, an RSA key, a certificate that
+ * is its public half. A mistake stops the start, rather than signing requests no provider accepts.
+ */
+function readSamlSpSigning(keyFile: string | undefined, certFile: string | undefined, rootDir: string) {
+  if (!keyFile && !certFile) return undefined;
+  const fail = (message: string): never => {
+    throw new Error(`Invalid configuration:\n  ${message}`);
+  };
+  if (!keyFile || !certFile) {
+    fail(
+      `${keyFile ? 'SAML_SP_CERT_FILE' : 'SAML_SP_KEY_FILE'}: required with ${keyFile ? 'SAML_SP_KEY_FILE' : 'SAML_SP_CERT_FILE'} (signing needs the key and its certificate)`,
+    );
+  }
+  const read = (name: string, file: string) => {
+    try {
+      return fs.readFileSync(path.resolve(rootDir, file), 'utf8');
+    } catch (err) {
+      return fail(`${name}: cannot read ${file} (${(err as Error).message})`);
+    }
+  };
+  const privateKey = read('SAML_SP_KEY_FILE', keyFile!);
+  const certificate = read('SAML_SP_CERT_FILE', certFile!);
+  let key: crypto.KeyObject | undefined;
+  let cert: crypto.X509Certificate | undefined;
+  try {
+    key = crypto.createPrivateKey(privateKey);
+  } catch {
+    fail('SAML_SP_KEY_FILE: not a PEM private key');
+  }
+  if (key!.asymmetricKeyType !== 'rsa')
+    fail('SAML_SP_KEY_FILE: must be an RSA key (RSA-SHA256 is what providers accept)');
+  try {
+    cert = new crypto.X509Certificate(certificate);
+  } catch {
+    fail('SAML_SP_CERT_FILE: not a PEM X.509 certificate');
+  }
+  if (!cert!.checkPrivateKey(key!)) fail('SAML_SP_CERT_FILE: is not the certificate of SAML_SP_KEY_FILE');
+  return { privateKey, certificate };
 }

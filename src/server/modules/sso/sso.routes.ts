@@ -13,15 +13,9 @@ import type { Deps } from '../../context';
 import type { App } from '../../http';
 import { errorReplies } from '../../http';
 import { callerOf } from '../../plugins/organization';
-import { sessionCookieOptions } from '../../plugins/session-cookie';
 import type { ClientInfo } from '../auth/auth.service';
-import { SIGN_IN_REQUEST_TTL_MS, type SsoService } from './sso.service';
-
-/**
- * The cookie binding a sign-in to the browser that started it: the callback's state must match it
- * (a sign-in link started elsewhere and followed here, login CSRF, is refused). Only /api/sso sees it.
- */
-export const SSO_STATE_COOKIE = 'pigeonhole.sso_state';
+import { oidcStateCookie, samlStateCookie, SAML_STATE_COOKIE, SSO_STATE_COOKIE } from './browser-binding';
+import type { SsoService } from './sso.service';
 
 const clientOf = (request: FastifyRequest): ClientInfo => ({
   ip: request.ip,
@@ -39,11 +33,7 @@ const SsoTestBody = z.object({ oidcIssuer: z.string().trim().max(2048).nullish()
 export function ssoRoutes(app: App, sso: SsoService, { config, publicUrl }: Pick<Deps, 'config' | 'publicUrl'>) {
   const tags = ['Single sign-on'];
   const admin = [app.authenticate, app.requireOrganization, app.requireAdmin];
-  const stateCookie = {
-    ...sessionCookieOptions(config),
-    path: '/api/sso',
-    maxAge: Math.floor(SIGN_IN_REQUEST_TTL_MS / 1000),
-  };
+  const stateCookie = oidcStateCookie(config);
 
   app.get('/api/sso/connection', {
     schema: {
@@ -114,7 +104,10 @@ export function ssoRoutes(app: App, sso: SsoService, { config, publicUrl }: Pick
     handler: async (request, reply) => {
       const { email, invitation } = request.query;
       const started = await sso.start(email, invitation || undefined, clientOf(request));
-      if (started.state) reply.setCookie(SSO_STATE_COOKIE, started.state, stateCookie);
+      // The state, bound to this browser (browser-binding.ts): where the protocol's answer arrives.
+      if (started.state && started.samlAcsPath) {
+        reply.setCookie(SAML_STATE_COOKIE, started.state, samlStateCookie(config, publicUrl(), started.samlAcsPath));
+      } else if (started.state) reply.setCookie(SSO_STATE_COOKIE, started.state, stateCookie);
       return reply.redirect(started.location, 302);
     },
   });

@@ -22,12 +22,11 @@ import type { DomainsService } from '../domains/domains.service';
 import { membersRepository } from '../organizations/members.repository';
 import { domainsRepository } from '../domains/domains.repository';
 import { SsoRefusal, completeSsoSignIn, type SsoSignedIn } from './complete-sign-in';
+import { SIGN_IN_REQUEST_TTL_MS, startedInThisBrowser } from './browser-binding';
 import { authorizationUrl, configurationFor, discover, finishSignIn } from './oidc';
 import { ssoRepository, type SsoConnectionRow } from './sso.repository';
 import type { ssoConnections } from '../../db/schema';
 
-/** How long a sign-in sent to the provider may take to come back. */
-export const SIGN_IN_REQUEST_TTL_MS = 10 * 60_000;
 /**
  * Sign-in page lookups and sign-in starts one address (IP) may make per minute: generous, since an
  * office behind one NAT address signs in together at nine; low enough that a script cannot list
@@ -45,9 +44,13 @@ const invalid = (path: string, message: string) => new AppError(400, message, 'v
 export type SsoProtocolStarter = (
   connection: SsoConnectionRow,
   request: { state: string; emailHint: string | undefined },
-) => Promise<{ url: string; samlRequestId?: string }>;
+) => Promise<{ url: string; samlRequestId: string; acsPath: string }>;
 
-export type SsoStartResult = { location: string; state?: string };
+/**
+ * Where to send the browser, and the state to bind to it (browser-binding.ts): in the OIDC
+ * cookie, or, for SAML, in the cookie of the organization's ACS path (`samlAcsPath`).
+ */
+export type SsoStartResult = { location: string; state?: string; samlAcsPath?: string };
 export type SsoCallbackResult = { location: string; signedIn?: SsoSignedIn };
 
 export function toConnectionDto(row: SsoConnectionRow, redirectUri: string): SsoConnection {
@@ -108,13 +111,13 @@ export function createSsoService(
   deps: Deps,
   domains: Pick<DomainsService, 'organizationForEmail'>,
   protocols: {
-    saml?: SsoProtocolStarter;
+    saml: SsoProtocolStarter;
     /** The SAML half's reading of the provider's metadata (pasted or by URL) into the connection's columns. */
-    samlSettings?: (
+    samlSettings: (
       body: SsoConnectionBody,
       before: SsoConnectionRow | undefined,
     ) => Promise<Partial<typeof ssoConnections.$inferInsert>>;
-  } = {},
+  },
 ) {
   const { db, config, secrets, log, publicUrl } = deps;
   const redirectUri = () => `${publicUrl()}${OIDC_CALLBACK_PATH}`;
@@ -138,13 +141,12 @@ export function createSsoService(
     /** Saves the organization's whole connection; the stored secret stays unless a new one is given. */
     async save(caller: OrgCaller, body: SsoConnectionBody): Promise<SsoConnection> {
       const { organizationId } = caller;
-      if (body.protocol === 'saml' && !protocols.saml) throw invalid('protocol', SSO_MESSAGES.samlNotReady);
       if (body.protocol === 'oidc' && body.oidcIssuer && !isIssuerUrl(body.oidcIssuer, config.ssoAllowHttpIssuers)) {
         throw invalid('oidcIssuer', SSO_MESSAGES.issuerInvalid);
       }
       // The provider's metadata is read (and fetched) before the transaction: a slow provider holds no lock.
       const saml =
-        body.protocol === 'saml' && protocols.samlSettings
+        body.protocol === 'saml'
           ? await protocols.samlSettings(body, await ssoRepository.findConnection(db, organizationId))
           : {};
       return db.transaction(async (tx) => {
@@ -256,12 +258,11 @@ export function createSsoService(
       };
       try {
         if (connection.protocol === 'saml') {
-          if (!protocols.saml) return { location: refusedTo('not_available') };
           const started = await protocols.saml(connection, { state, emailHint: email });
           await asPlatform(() =>
-            ssoRepository.insertSignInRequest(db, { ...base, samlRequestId: started.samlRequestId ?? null }),
+            ssoRepository.insertSignInRequest(db, { ...base, samlRequestId: started.samlRequestId }),
           );
-          return { location: started.url, state };
+          return { location: started.url, state, samlAcsPath: started.acsPath };
         }
         const configuration = await configurationFor(deps, connection);
         const oidc = await authorizationUrl(configuration, redirectUri(), email);
@@ -295,7 +296,7 @@ export function createSsoService(
         // The request is taken (single use) whatever follows: a replayed state finds nothing.
         const request = await asPlatform(() => ssoRepository.takeSignInRequest(db, hashToken(state)));
         if (!request) throw new SsoRefusal('expired', 'unknown, used or expired state');
-        if (!browserState || browserState !== state) throw new SsoRefusal('expired', 'started in another browser');
+        if (!startedInThisBrowser(browserState, state)) throw new SsoRefusal('expired', 'started in another browser');
         if (callbackUrl.searchParams.get('error')) {
           throw new SsoRefusal('provider_error', callbackUrl.searchParams.get('error') ?? undefined);
         }

@@ -14,7 +14,7 @@ import {
 } from '../../db/schema';
 import { Client, signUpWithOrganization, type TestApp, createTestApp } from '../../test/harness';
 import { hashToken } from '../../lib/tokens';
-import { SSO_STATE_COOKIE } from './sso.routes';
+import { SSO_STATE_COOKIE } from './browser-binding';
 import { followProvider, startTestOidcProvider, type TestPerson } from './test-oidc-provider';
 
 /**

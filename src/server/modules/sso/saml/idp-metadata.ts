@@ -12,7 +12,8 @@ import { outboundFetch } from '../../../lib/outbound';
  * handed the values we extract here (decision 062).
  */
 
-export type IdpMetadata = { entityId: string; ssoUrl: string; certificates: string[] };
+/** `wantsSignedRequests`: the IDPSSODescriptor's WantAuthnRequestsSigned (read at save, not stored). */
+export type IdpMetadata = { entityId: string; ssoUrl: string; certificates: string[]; wantsSignedRequests: boolean };
 
 /** Metadata larger than this is refused: a real provider's is a few kilobytes (Entra's about 20). */
 export const MAX_METADATA_BYTES = 512 * 1024;
@@ -89,7 +90,8 @@ export function parseIdpMetadata(xml: string): IdpMetadata {
       throw invalid('A signing certificate in the metadata cannot be read');
     }
   }
-  return { entityId, ssoUrl, certificates };
+  const wants = (select('string(md:IDPSSODescriptor/@WantAuthnRequestsSigned)', entity) as string).trim();
+  return { entityId, ssoUrl, certificates, wantsSignedRequests: wants === 'true' || wants === '1' };
 }
 
 /**

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createTestIdp, makeKeyPair } from '../../../test/saml-idp';
 import { parseIdpMetadata } from './idp-metadata';
@@ -49,6 +50,45 @@ describe('SAML protocol layer', () => {
     expect(url.startsWith(idp.ssoUrl)).toBe(true);
     expect(new URL(url).searchParams.get('RelayState')).toBe('relay-1');
     expect(idp.requestIdOf(url)).toBe('_req-1');
+  });
+
+  it('signs the AuthnRequest with our key pair (RSA-SHA256 over the redirect query) and publishes its certificate', async () => {
+    const keys = makeKeyPair('Pigeonhole SP');
+    const signing = { privateKey: keys.privateKey, certificate: keys.certificate };
+    const url = await authnRequestUrl(urls, settings, '_req-2', 'relay-2', signing);
+    expect(idp.requestIdOf(url)).toBe('_req-2');
+    const query = new URL(url).searchParams;
+    expect(query.get('SigAlg')).toBe('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256');
+    // What the provider verifies: the query's parameters as received, in the binding's order.
+    const raw = Object.fromEntries(
+      new URL(url).search
+        .slice(1)
+        .split('&')
+        .map((p) => [p.split('=')[0], p]),
+    );
+    const octets = [raw.SAMLRequest, raw.RelayState, raw.SigAlg].join('&');
+    const metadata = spMetadataXml(urls, signing);
+    expect(metadata).toContain('AuthnRequestsSigned="true"');
+    const published = /<KeyDescriptor use="signing">[\s\S]*?<ds:X509Certificate>([^<]+)</.exec(metadata)?.[1];
+    const cert = new crypto.X509Certificate(Buffer.from(published!.replace(/\s+/g, ''), 'base64'));
+    const signature = Buffer.from(query.get('Signature')!, 'base64');
+    expect(crypto.verify('sha256', Buffer.from(octets), cert.publicKey, signature)).toBe(true);
+    expect(crypto.verify('sha256', Buffer.from(octets.replace('relay-2', 'relay-3')), cert.publicKey, signature)).toBe(
+      false,
+    );
+
+    // Without a key pair: unsigned, and the metadata says so.
+    const unsigned = new URL(await authnRequestUrl(urls, settings, '_req-3', 'relay-3')).searchParams;
+    expect(unsigned.get('Signature')).toBeNull();
+    expect(spXml).toContain('AuthnRequestsSigned="false"');
+    expect(spXml).not.toContain('KeyDescriptor');
+  });
+
+  it('reads whether the provider wants signed AuthnRequests (WantAuthnRequestsSigned)', () => {
+    expect(settings.wantsSignedRequests).toBe(false);
+    const wanting = idp.metadataXml.replace(/WantAuthnRequestsSigned="false"/, 'WantAuthnRequestsSigned="true"');
+    expect(wanting).not.toBe(idp.metadataXml);
+    expect(parseIdpMetadata(wanting).wantsSignedRequests).toBe(true);
   });
 
   it('accepts a signed response and reads the signed assertion', async () => {

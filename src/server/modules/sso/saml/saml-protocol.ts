@@ -1,4 +1,5 @@
 import { SAML, generateServiceProviderMetadata, ValidateInResponseTo, type Profile } from '@node-saml/node-saml';
+import type { SamlSpSigning } from '../../../config';
 import { AppError } from '../../../lib/errors';
 
 /**
@@ -31,17 +32,22 @@ export const MAX_ASSERTION_AGE_MS = 10 * 60_000;
 
 const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 
-/** Our metadata for the provider's admin: entity id, the ACS (HTTP-POST), signed assertions wanted. */
-export function spMetadataXml(urls: SpUrls): string {
+/**
+ * Our metadata for the provider's admin: entity id, the ACS (HTTP-POST), signed assertions
+ * wanted; with our signing key pair (SAML_SP_KEY_FILE, SAML_SP_CERT_FILE), its certificate as a
+ * signing KeyDescriptor and AuthnRequestsSigned="true".
+ */
+export function spMetadataXml(urls: SpUrls, signing?: SamlSpSigning): string {
   return generateServiceProviderMetadata({
     issuer: urls.entityId,
     callbackUrl: urls.acsUrl,
     identifierFormat: EMAIL_FORMAT,
     wantAssertionsSigned: true,
+    ...(signing ? { privateKey: signing.privateKey, publicCerts: [signing.certificate] } : {}),
   });
 }
 
-function samlFor(urls: SpUrls, idp: IdpSettings, requestId?: string): SAML {
+function samlFor(urls: SpUrls, idp: IdpSettings, requestId?: string, signing?: SamlSpSigning): SAML {
   return new SAML({
     issuer: urls.entityId,
     audience: urls.entityId,
@@ -61,16 +67,25 @@ function samlFor(urls: SpUrls, idp: IdpSettings, requestId?: string): SAML {
     validateInResponseTo: ValidateInResponseTo.never,
     disableRequestedAuthnContext: true,
     ...(requestId ? { generateUniqueId: () => requestId } : {}),
+    // With our key pair, the AuthnRequest is signed as the HTTP-Redirect binding signs it: SigAlg
+    // and Signature over the query (RSA-SHA256; node-saml's default would be SHA-1).
+    ...(signing ? { privateKey: signing.privateKey, signatureAlgorithm: 'sha256' as const } : {}),
   });
 }
 
 /**
  * The URL to send the browser to (HTTP-Redirect binding): an AuthnRequest whose ID is
  * `requestId` (stored with the pending sign-in request, and echoed by the provider as
- * InResponseTo) and our RelayState.
+ * InResponseTo) and our RelayState, signed when we have a key pair.
  */
-export async function authnRequestUrl(urls: SpUrls, idp: IdpSettings, requestId: string, relayState: string) {
-  return samlFor(urls, idp, requestId).getAuthorizeUrlAsync(relayState, undefined, {});
+export async function authnRequestUrl(
+  urls: SpUrls,
+  idp: IdpSettings,
+  requestId: string,
+  relayState: string,
+  signing?: SamlSpSigning,
+) {
+  return samlFor(urls, idp, requestId, signing).getAuthorizeUrlAsync(relayState, undefined, {});
 }
 
 /** What a valid response tells us, read from the signed assertion only. */

@@ -1,11 +1,14 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, organizationDomains, ssoConnections } from '../../../db/schema';
 import { createTestApp, joinAs, signUpWithOrganization, type TestApp } from '../../../test/harness';
-import { createTestIdp } from '../../../test/saml-idp';
+import { createTestIdp, makeKeyPair } from '../../../test/saml-idp';
 import { fetchIdpMetadata, MAX_METADATA_BYTES } from './idp-metadata';
 
 /**
@@ -39,17 +42,18 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-async function adminWithDomain() {
-  const { client, org } = await signUpWithOrganization(t);
-  await t.db.insert(organizationDomains).values({
+async function adminWithDomain(app: TestApp = t) {
+  const { client, org } = await signUpWithOrganization(app);
+  const domain = `settings-${crypto.randomBytes(4).toString('hex')}.example.org`;
+  await app.db.insert(organizationDomains).values({
     organizationId: org.id,
-    domain: `settings-${crypto.randomBytes(4).toString('hex')}.example.org`,
+    domain,
     verificationToken: crypto.randomBytes(16).toString('hex'),
     status: 'verified',
     verifiedAt: new Date(),
     verifiedBy: 'dns',
   });
-  return { client, org };
+  return { client, org, domain };
 }
 
 const connectionOf = async (organizationId: string) =>
@@ -142,5 +146,62 @@ describe('SAML settings', () => {
     });
     const { client: member } = await joinAs(t, org.id);
     expect((await member.get('/api/sso/saml/service-provider')).statusCode).toBe(403);
+  });
+
+  it("signs AuthnRequests with the server's key pair; a provider wanting them signed is refused without one", async () => {
+    const wanting = idp.metadataXml.replace(/WantAuthnRequestsSigned="false"/, 'WantAuthnRequestsSigned="true"');
+    // No SAML_SP_KEY_FILE here: refused at the field, nothing saved.
+    const { client, org } = await adminWithDomain();
+    const refused = await client.put('/api/sso/connection', {
+      protocol: 'saml',
+      enabled: true,
+      idpMetadataXml: wanting,
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      code: 'saml_signing_unavailable',
+      errors: [{ path: 'idpMetadataXml', message: expect.stringContaining('SAML_SP_KEY_FILE') }],
+    });
+    expect(await connectionOf(org.id)).toBeUndefined();
+
+    // A server with a key pair: metadata with the certificate, requests signed with the key.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'saml-sp-'));
+    const keys = makeKeyPair('Pigeonhole SP');
+    fs.writeFileSync(path.join(dir, 'sp.key'), keys.privateKey);
+    fs.writeFileSync(path.join(dir, 'sp.crt'), keys.certificate);
+    const signed = await createTestApp({
+      APP_URL,
+      SAML_SP_KEY_FILE: path.join(dir, 'sp.key'),
+      SAML_SP_CERT_FILE: path.join(dir, 'sp.crt'),
+    });
+    fs.rmSync(dir, { recursive: true, force: true });
+    const admin = await adminWithDomain(signed);
+    const saved = await admin.client.put('/api/sso/connection', {
+      protocol: 'saml',
+      enabled: true,
+      idpMetadataXml: wanting,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const metadata = (await signed.app.inject({ method: 'GET', url: `/api/sso/saml/${admin.org.id}/metadata` })).body;
+    expect(metadata).toContain('AuthnRequestsSigned="true"');
+    const certBody = keys.certificate.replace(/-----[^-]+-----|\s+/g, '');
+    expect(metadata.replace(/\s+/g, '')).toContain(certBody);
+    const start = await signed.app.inject({
+      method: 'GET',
+      url: `/api/sso/start?${new URLSearchParams({ email: `ana@${admin.domain}` })}`,
+    });
+    expect(start.statusCode, start.body).toBe(302);
+    const url = new URL(start.headers.location as string);
+    const raw = Object.fromEntries(
+      url.search
+        .slice(1)
+        .split('&')
+        .map((p) => [p.split('=')[0], p]),
+    );
+    const octets = [raw.SAMLRequest, raw.RelayState, raw.SigAlg].join('&');
+    const signature = Buffer.from(url.searchParams.get('Signature') ?? '', 'base64');
+    expect(
+      crypto.verify('sha256', Buffer.from(octets), new crypto.X509Certificate(keys.certificate).publicKey, signature),
+    ).toBe(true);
   });
 });

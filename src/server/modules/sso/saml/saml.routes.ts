@@ -1,9 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SAML_SERVICE_PROVIDER_PATH, SamlServiceProvider } from '../../../../contract';
+import type { Deps } from '../../../context';
+import { isUuid } from '../../../db/tenant-scope';
 import type { App } from '../../../http';
 import { callerOf } from '../../../plugins/organization';
 import { errorReplies } from '../../../http';
+import { SAML_STATE_COOKIE, samlStateCookie } from '../browser-binding';
 import { SsoRefusal } from '../complete-sign-in';
 import type { SamlService } from './saml.service';
 
@@ -25,7 +28,7 @@ function toLogin(reply: FastifyReply, err: SsoRefusal) {
  * response from the provider's site). Neither has a session or an organization header: the
  * organization is in the path, as it is in the entity id and ACS URL registered at the provider.
  */
-export function samlRoutes(app: App, saml: SamlService) {
+export function samlRoutes(app: App, saml: SamlService, { config, publicUrl }: Pick<Deps, 'config' | 'publicUrl'>) {
   const tags = ['Single sign-on'];
 
   app.get(SAML_SERVICE_PROVIDER_PATH, {
@@ -65,7 +68,9 @@ export function samlRoutes(app: App, saml: SamlService) {
       // The provider's page POSTs here from its own site, so the browser marks it cross-site: the
       // CSRF guard (plugins/csrf.ts) lets exactly this route through. What stands in for it here
       // is the response itself: signed by the organization's provider, for our audience and ACS,
-      // answering a sign-in this server started (or allowed provider-started), used once.
+      // answering a sign-in this server started in this very browser (the state cookie the start
+      // set, SameSite=None so that it rides on this cross-site POST; browser-binding.ts), or
+      // provider-started where the admin allowed it; used once.
       config: { crossSiteAllowed: true },
       bodyLimit: ACS_BODY_LIMIT_BYTES,
       schema: {
@@ -75,7 +80,8 @@ export function samlRoutes(app: App, saml: SamlService) {
         description:
           'Redirects (303) to / with a session on success, or to /login?sso_error=<code>&reason=<saml_…> when refused ' +
           '(unsigned or wrongly signed, signature wrapping, another audience, issuer or recipient, expired, replayed, ' +
-          'unsolicited when not allowed, an address outside the verified domains).',
+          'a sign-in started in another browser (no or another `pigeonhole.saml_state` cookie), unsolicited when not ' +
+          'allowed, an address outside the verified domains). The state cookie is cleared either way.',
         params: OrganizationParams,
         body: z.object({
           SAMLResponse: z.string().max(ACS_BODY_LIMIT_BYTES).optional(),
@@ -83,8 +89,15 @@ export function samlRoutes(app: App, saml: SamlService) {
         }),
       },
       handler: async (request, reply) => {
+        const { organizationId } = request.params;
+        // The state cookie serves one answer, taken or refused (the path is ours only for an id).
+        if (isUuid(organizationId)) {
+          const acsPath = new URL(saml.urlsOf(organizationId).acsUrl).pathname;
+          reply.clearCookie(SAML_STATE_COOKIE, samlStateCookie(config, publicUrl(), acsPath));
+        }
         try {
-          const { session } = await saml.consume(request.params.organizationId, request.body, clientOf(request));
+          const browserState = request.cookies[SAML_STATE_COOKIE];
+          const { session } = await saml.consume(organizationId, request.body, browserState, clientOf(request));
           reply.setSessionCookie(session.token, session.expire);
           return reply.redirect('/', 303);
         } catch (err) {

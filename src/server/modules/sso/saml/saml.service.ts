@@ -3,6 +3,7 @@ import type { Deps } from '../../../context';
 import { asPlatform, isUuid } from '../../../db/tenant-scope';
 import { AppError, notFound } from '../../../lib/errors';
 import { hashToken } from '../../../lib/tokens';
+import { startedInThisBrowser } from '../browser-binding';
 import { completeSsoSignIn, SsoRefusal, type SsoSignedIn, type SsoSignInContext } from '../complete-sign-in';
 import { ssoRepository, type SsoConnectionRow } from '../sso.repository';
 import { fetchIdpMetadata, parseIdpMetadata, type IdpMetadata } from './idp-metadata';
@@ -29,6 +30,11 @@ import { organizationsRepository } from '../../organizations/organizations.repos
 function refusalOf(err: SamlRefused): SsoRefusal {
   return new SsoRefusal(err.code === 'saml_expired' ? 'expired' : 'refused', `${err.code}: ${err.message}`);
 }
+
+const SIGNED_REQUESTS_UNAVAILABLE =
+  'This identity provider wants signed sign-in requests (WantAuthnRequestsSigned), and this Pigeonhole server has ' +
+  'no SAML signing key (SAML_SP_KEY_FILE, SAML_SP_CERT_FILE): ask its operator to set one, or turn request ' +
+  'signing off at the provider';
 
 /** The connection's columns the SAML half fills from the provider's metadata. */
 export type SamlColumns = Pick<
@@ -58,7 +64,7 @@ export function createSamlService(deps: Deps, domains: SsoSignInContext['domains
       if (!isUuid(organizationId) || !(await organizationsRepository.findById(db, organizationId))) {
         throw notFound('Organization not found');
       }
-      return spMetadataXml(urlsOf(organizationId));
+      return spMetadataXml(urlsOf(organizationId), config.samlSpSigning);
     },
 
     /**
@@ -96,6 +102,13 @@ export function createSamlService(deps: Deps, domains: SsoSignInContext['domains
           [{ path: 'idpMetadataXml', message: "Paste the identity provider's metadata XML or enter its metadata URL" }],
         );
       }
+      // A provider that wants signed AuthnRequests refuses unsigned ones: say so now, not at sign-in.
+      if (parsed.wantsSignedRequests && !config.samlSpSigning) {
+        const path = xml ? 'idpMetadataXml' : 'idpMetadataUrl';
+        throw new AppError(400, SIGNED_REQUESTS_UNAVAILABLE, 'saml_signing_unavailable', [
+          { path, message: SIGNED_REQUESTS_UNAVAILABLE },
+        ]);
+      }
       return {
         idpMetadataUrl: xml ? null : (input.idpMetadataUrl ?? null),
         idpMetadataXml: xml ?? null,
@@ -115,8 +128,10 @@ export function createSamlService(deps: Deps, domains: SsoSignInContext['domains
       if (connection.protocol !== 'saml' || !connection.enabled || !idp) throw new SsoRefusal('not_available');
       // An xs:ID must not start with a digit: the leading underscore keeps it an NCName.
       const samlRequestId = `_${crypto.randomUUID()}`;
-      const url = await authnRequestUrl(urlsOf(connection.organizationId), idp, samlRequestId, request.state);
-      return { url, samlRequestId };
+      const urls = urlsOf(connection.organizationId);
+      const url = await authnRequestUrl(urls, idp, samlRequestId, request.state, config.samlSpSigning);
+      // The state's cookie (browser-binding.ts) is scoped to this organization's ACS.
+      return { url, samlRequestId, acsPath: new URL(urls.acsUrl).pathname };
     },
 
     /**
@@ -124,7 +139,12 @@ export function createSamlService(deps: Deps, domains: SsoSignInContext['domains
      * SsoRefusal (the route turns it into the sign-in page with its words); nothing is created
      * unless every check passed.
      */
-    async consume(organizationId: string, body: SamlAcsBody, client: SsoSignInContext['client']): Promise<SsoSignedIn> {
+    async consume(
+      organizationId: string,
+      body: SamlAcsBody,
+      browserState: string | undefined,
+      client: SsoSignInContext['client'],
+    ): Promise<SsoSignedIn> {
       if (!isUuid(organizationId)) throw new SsoRefusal('not_available', 'not an organization id');
       const connection = await asPlatform(() => ssoRepository.findConnection(db, organizationId));
       const idp = connection && idpOf(connection);
@@ -140,11 +160,14 @@ export function createSamlService(deps: Deps, domains: SsoSignInContext['domains
       }
 
       // Which sign-in this answers. The signed InResponseTo decides whether it is an answer at all;
-      // the RelayState (ours, random, hashed at rest) finds the request, which is taken once.
+      // the RelayState (ours, random, hashed at rest) finds the request, which is taken once, and
+      // must be the state this browser's cookie holds: a response to a sign-in another browser
+      // started (login CSRF: an attacker's own response posted into a victim's browser) is refused.
       let invitationToken: string | null = null;
       if (assertion.inResponseTo !== null) {
-        const request = body.RelayState
-          ? await asPlatform(() => ssoRepository.takeSignInRequest(db, hashToken(body.RelayState!)))
+        const relayState = body.RelayState;
+        const request = relayState
+          ? await asPlatform(() => ssoRepository.takeSignInRequest(db, hashToken(relayState)))
           : undefined;
         if (!request || request.connectionId !== connection.id || request.samlRequestId !== assertion.inResponseTo) {
           throw new SsoRefusal(
@@ -152,8 +175,16 @@ export function createSamlService(deps: Deps, domains: SsoSignInContext['domains
             'saml_request_unknown: no pending sign-in request matches InResponseTo and RelayState',
           );
         }
+        if (!startedInThisBrowser(browserState, relayState!)) {
+          throw new SsoRefusal(
+            'expired',
+            'saml_other_browser: the sign-in was started in another browser (no or another state cookie)',
+          );
+        }
         invitationToken = request.invitationToken;
       } else if (!connection.allowIdpInitiated) {
+        // A provider-started response answers no request, so no browser can be bound to it: the
+        // admin's switch is the only thing that lets one in (decision 062).
         throw new SsoRefusal(
           'refused',
           'saml_unsolicited: a provider-started (unsolicited) response, and the admin has not allowed provider-started sign-in',

@@ -1,9 +1,18 @@
 import crypto from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, organizationDomains, organizationMembers, ssoConnections, users } from '../../../db/schema';
+import type { Config } from '../../../config';
+import {
+  auditLog,
+  organizationDomains,
+  organizationMembers,
+  ssoConnections,
+  ssoUsedAssertions,
+  users,
+} from '../../../db/schema';
 import { Client, createTestApp, postRaw, signUpWithOrganization, type TestApp } from '../../../test/harness';
 import { createTestIdp, makeKeyPair, type ResponseOptions } from '../../../test/saml-idp';
+import { samlStateCookie } from '../browser-binding';
 import { parseIdpMetadata } from './idp-metadata';
 
 /**
@@ -13,7 +22,8 @@ import { parseIdpMetadata } from './idp-metadata';
  * Every refusal leaves no user and no membership behind.
  */
 
-const APP_URL = 'http://pigeonhole.test';
+// https, as in production: the state cookie is SameSite=None; Secure (browser-binding.ts).
+const APP_URL = 'https://pigeonhole.test';
 let t: TestApp;
 const idp = createTestIdp();
 
@@ -55,20 +65,31 @@ async function organizationWithSaml(options: { allowIdpInitiated?: boolean; admi
 
 type Org = Awaited<ReturnType<typeof organizationWithSaml>>;
 
+const STATE_COOKIE = 'pigeonhole.saml_state';
+
 /**
  * Starts a sign-in as the login page does (GET /api/sso/start, sso.service's start with our
- * AuthnRequest): the redirect's AuthnRequest ID and RelayState.
+ * AuthnRequest): the redirect's AuthnRequest ID and RelayState, and the state cookie the starting
+ * browser keeps (as `cookie: name=value`, what that browser sends to the ACS).
  */
 async function startSignIn(o: Org, email = `someone@${o.domain}`) {
   const res = await t.app.inject({ method: 'GET', url: `/api/sso/start?${new URLSearchParams({ email })}` });
   expect(res.statusCode, res.body).toBe(302);
   const url = res.headers.location as string;
   expect(url.startsWith(idp.ssoUrl), url).toBe(true);
-  return { requestId: idp.requestIdOf(url), relayState: new URL(url).searchParams.get('RelayState')! };
+  const state = res.cookies.find((c) => c.name === STATE_COOKIE);
+  expect(state?.value).toBeTruthy();
+  return {
+    requestId: idp.requestIdOf(url),
+    relayState: new URL(url).searchParams.get('RelayState')!,
+    browser: `${STATE_COOKIE}=${state!.value}`,
+    setCookie: state!,
+    allCookies: res.cookies,
+  };
 }
 
-/** The provider's auto-submitted form: a cross-site POST from its own origin. */
-function postToAcs(organizationId: string, fields: Record<string, string>) {
+/** The provider's auto-submitted form: a cross-site POST from its own origin, with the browser's cookies. */
+function postToAcs(organizationId: string, fields: Record<string, string>, browser?: string) {
   return postRaw(
     t,
     `/api/sso/saml/${organizationId}/acs`,
@@ -77,14 +98,15 @@ function postToAcs(organizationId: string, fields: Record<string, string>) {
     {
       origin: 'https://idp.example.test',
       'sec-fetch-site': 'cross-site',
+      ...(browser ? { cookie: browser } : {}),
     },
   );
 }
 
 async function signIn(o: Org, email: string, options: Partial<ResponseOptions> = {}) {
-  const { requestId, relayState } = await startSignIn(o, email);
+  const { requestId, relayState, browser } = await startSignIn(o, email);
   const SAMLResponse = await idp.respond(o.spXml, { email, inResponseTo: requestId, ...options });
-  return postToAcs(o.org.id, { SAMLResponse, RelayState: relayState });
+  return postToAcs(o.org.id, { SAMLResponse, RelayState: relayState }, browser);
 }
 
 const userOf = async (email: string) => (await t.db.select().from(users).where(eq(users.email, email)))[0];
@@ -174,10 +196,10 @@ describe('signing in through the SAML provider', () => {
     const o = await organizationWithSaml();
     const email = `di@${o.domain}`;
     const impostor = createTestIdp({ entityId: idp.entityId, keys: makeKeyPair('Impostor') });
-    const { requestId, relayState } = await startSignIn(o);
+    const { requestId, relayState, browser } = await startSignIn(o);
     const SAMLResponse = await impostor.respond(o.spXml, { email, inResponseTo: requestId });
     await expectRefused(
-      await postToAcs(o.org.id, { SAMLResponse, RelayState: relayState }),
+      await postToAcs(o.org.id, { SAMLResponse, RelayState: relayState }, browser),
       o,
       email,
       'refused',
@@ -190,7 +212,7 @@ describe('signing in through the SAML provider', () => {
     const email = `ed@${o.domain}`;
     const evilEmail = `mallory@${o.domain}`;
     for (const place of ['beside', 'around'] as const) {
-      const { requestId, relayState } = await startSignIn(o);
+      const { requestId, relayState, browser } = await startSignIn(o);
       const signed = Buffer.from(await idp.respond(o.spXml, { email, inResponseTo: requestId }), 'base64').toString();
       const assertion = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(signed)![0];
       const evil = assertion
@@ -201,10 +223,11 @@ describe('signing in through the SAML provider', () => {
         place === 'beside'
           ? signed.replace(assertion, evil + assertion)
           : signed.replace(assertion, evil.replace('</saml:Subject>', `${assertion}</saml:Subject>`));
-      const res = await postToAcs(o.org.id, {
-        SAMLResponse: Buffer.from(wrapped).toString('base64'),
-        RelayState: relayState,
-      });
+      const res = await postToAcs(
+        o.org.id,
+        { SAMLResponse: Buffer.from(wrapped).toString('base64'), RelayState: relayState },
+        browser,
+      );
       await expectRefused(res, o, evilEmail, 'refused', 'saml_signature_invalid');
       expect(await userOf(email)).toBeUndefined();
     }
@@ -213,10 +236,10 @@ describe('signing in through the SAML provider', () => {
   it('refuses a replayed assertion: the same response twice, SP-started and provider-started', async () => {
     const o = await organizationWithSaml({ allowIdpInitiated: true });
     const email = `fa@${o.domain}`;
-    const { requestId, relayState } = await startSignIn(o);
+    const { requestId, relayState, browser } = await startSignIn(o);
     const SAMLResponse = await idp.respond(o.spXml, { email, inResponseTo: requestId });
-    expect((await postToAcs(o.org.id, { SAMLResponse, RelayState: relayState })).headers.location).toBe('/');
-    const replay = await postToAcs(o.org.id, { SAMLResponse, RelayState: relayState });
+    expect((await postToAcs(o.org.id, { SAMLResponse, RelayState: relayState }, browser)).headers.location).toBe('/');
+    const replay = await postToAcs(o.org.id, { SAMLResponse, RelayState: relayState }, browser);
     expect(new URL(replay.headers.location as string, APP_URL).searchParams.get('sso_error')).toBe('expired');
     expect(replay.cookies.find((c) => c.name === 'pigeonhole.sid')).toBeUndefined();
 
@@ -260,10 +283,10 @@ describe('signing in through the SAML provider', () => {
     const other = await organizationWithSaml();
     const email = `ha@${o.domain}`;
     // An InResponseTo we never sent.
-    const { relayState } = await startSignIn(o);
+    const { relayState, browser } = await startSignIn(o);
     const made = await idp.respond(o.spXml, { email, inResponseTo: '_never-sent' });
     await expectRefused(
-      await postToAcs(o.org.id, { SAMLResponse: made, RelayState: relayState }),
+      await postToAcs(o.org.id, { SAMLResponse: made, RelayState: relayState }, browser),
       o,
       email,
       'expired',
@@ -273,7 +296,7 @@ describe('signing in through the SAML provider', () => {
     const theirs = await startSignIn(other);
     const crossed = await idp.respond(o.spXml, { email, inResponseTo: theirs.requestId });
     await expectRefused(
-      await postToAcs(o.org.id, { SAMLResponse: crossed, RelayState: theirs.relayState }),
+      await postToAcs(o.org.id, { SAMLResponse: crossed, RelayState: theirs.relayState }, theirs.browser),
       o,
       email,
       'expired',
@@ -297,10 +320,10 @@ describe('signing in through the SAML provider', () => {
     const o = await organizationWithSaml();
     const email = `ka@unverified-${crypto.randomBytes(3).toString('hex')}.example.org`;
     // Started for an address of the verified domain; the provider answers with another one.
-    const { requestId, relayState } = await startSignIn(o);
+    const { requestId, relayState, browser } = await startSignIn(o);
     const SAMLResponse = await idp.respond(o.spXml, { email, inResponseTo: requestId });
     await expectRefused(
-      await postToAcs(o.org.id, { SAMLResponse, RelayState: relayState }),
+      await postToAcs(o.org.id, { SAMLResponse, RelayState: relayState }, browser),
       o,
       email,
       'unverified_domain',
@@ -316,5 +339,87 @@ describe('signing in through the SAML provider', () => {
     expect(login.statusCode).toBe(403);
     const form = await postRaw(t, '/api/login', 'application/x-www-form-urlencoded', 'a=b');
     expect(form.statusCode).toBe(415);
+  });
+});
+
+describe('a sign-in is bound to the browser that started it (login CSRF)', () => {
+  it('keeps the state in an HttpOnly SameSite=None; Secure cookie for the ACS only, cleared by the ACS', async () => {
+    const o = await organizationWithSaml();
+    const email = `lu@${o.domain}`;
+    const acsPath = `/api/sso/saml/${o.org.id}/acs`;
+    const { requestId, relayState, browser, setCookie, allCookies } = await startSignIn(o, email);
+    expect(setCookie).toMatchObject({ path: acsPath, httpOnly: true, secure: true, sameSite: 'None', maxAge: 600 });
+    expect(setCookie.value).toBe(relayState);
+    // Not the OIDC state cookie: a Lax cookie does not ride on the provider's cross-site POST.
+    expect(allCookies.find((c) => c.name === 'pigeonhole.sso_state')).toBeUndefined();
+
+    const SAMLResponse = await idp.respond(o.spXml, { email, inResponseTo: requestId });
+    const res = await postToAcs(o.org.id, { SAMLResponse, RelayState: relayState }, browser);
+    expect(res.headers.location).toBe('/');
+    const cleared = res.cookies.find((c) => c.name === STATE_COOKIE);
+    expect(cleared).toMatchObject({ value: '', path: acsPath, secure: true, sameSite: 'None' });
+    expect(cleared!.expires!.getTime()).toBeLessThan(Date.now());
+  });
+
+  it("refuses a response posted into a browser without the state cookie, or with another sign-in's, creating nothing", async () => {
+    const o = await organizationWithSaml();
+    const attackerEmail = `mallory@${o.domain}`;
+    const usedAssertions = async () =>
+      t.db.select().from(ssoUsedAssertions).where(eq(ssoUsedAssertions.connectionId, o.connection.id));
+
+    // The attacker starts a sign-in in their own browser and gets the provider's answer for
+    // their own account, then has a victim's browser post it (an auto-submitting form).
+    const attacker = await startSignIn(o, attackerEmail);
+    const forged = await idp.respond(o.spXml, { email: attackerEmail, inResponseTo: attacker.requestId });
+    const noCookie = await postToAcs(o.org.id, { SAMLResponse: forged, RelayState: attacker.relayState });
+    await expectRefused(noCookie, o, attackerEmail, 'expired', 'saml_other_browser');
+    expect(noCookie.cookies.find((c) => c.name === STATE_COOKIE)?.value).toBe('');
+
+    // A victim in the middle of a sign-in of their own: their cookie holds their own state.
+    const again = await startSignIn(o, attackerEmail);
+    const victim = await startSignIn(o, `vera@${o.domain}`);
+    const second = await idp.respond(o.spXml, { email: attackerEmail, inResponseTo: again.requestId });
+    await expectRefused(
+      await postToAcs(o.org.id, { SAMLResponse: second, RelayState: again.relayState }, victim.browser),
+      o,
+      attackerEmail,
+      'expired',
+      'saml_other_browser',
+    );
+    // A cookie that merely resembles the state does not pass either.
+    const third = await startSignIn(o, attackerEmail);
+    const thirdResponse = await idp.respond(o.spXml, { email: attackerEmail, inResponseTo: third.requestId });
+    await expectRefused(
+      await postToAcs(
+        o.org.id,
+        { SAMLResponse: thirdResponse, RelayState: third.relayState },
+        `${STATE_COOKIE}=${third.relayState.slice(0, -1)}x`,
+      ),
+      o,
+      attackerEmail,
+      'expired',
+      'saml_other_browser',
+    );
+    expect(await usedAssertions()).toHaveLength(0);
+
+    // The victim's own sign-in is untouched and still goes through in their browser.
+    const theirs = await idp.respond(o.spXml, { email: `vera@${o.domain}`, inResponseTo: victim.requestId });
+    const res = await postToAcs(o.org.id, { SAMLResponse: theirs, RelayState: victim.relayState }, victim.browser);
+    expect(res.headers.location).toBe('/');
+    expect(await userOf(`vera@${o.domain}`)).toBeDefined();
+    expect(await userOf(attackerEmail)).toBeUndefined();
+  });
+
+  it('is Secure on https, in production and on loopback; Lax only on plain http elsewhere outside production', () => {
+    const path = '/api/sso/saml/x/acs';
+    const dev = { env: 'development' } as Config;
+    expect(samlStateCookie(dev, 'https://mail.example.com', path)).toMatchObject({ secure: true, sameSite: 'none' });
+    expect(samlStateCookie(dev, 'http://localhost:5000', path)).toMatchObject({ secure: true, sameSite: 'none' });
+    expect(samlStateCookie(dev, 'http://127.0.0.1:5000', path)).toMatchObject({ secure: true, sameSite: 'none' });
+    expect(samlStateCookie({ env: 'production' } as Config, 'http://mail.lan', path)).toMatchObject({
+      secure: true,
+      sameSite: 'none',
+    });
+    expect(samlStateCookie(dev, 'http://mail.lan:5000', path)).toMatchObject({ secure: false, sameSite: 'lax' });
   });
 });
