@@ -120,10 +120,15 @@ function TokenRow({ token, onRevoke }: { token: ScimToken; onRevoke: (t: ScimTok
           <code className="font-mono text-xs text-fg-subtle">{token.prefix}…</code>
           <Badge tone={revoked ? 'neutral' : 'green'}>{revoked ? 'Revoked' : 'Active'}</Badge>
         </p>
-        <p className="text-xs text-fg-subtle">
+        <p className="text-xs break-words text-fg-subtle">
           Created {formatDateTime(token.createdAt)}
-          {token.createdBy ? ` by ${token.createdBy.email}` : ''} ·{' '}
-          {token.lastUsedAt ? `last used ${relativeTime(token.lastUsedAt)}` : 'never used'}
+          {token.createdBy ? (
+            <>
+              {' '}
+              by <span className="break-all">{token.createdBy.email}</span>
+            </>
+          ) : null}{' '}
+          · {token.lastUsedAt ? `last used ${relativeTime(token.lastUsedAt)}` : 'never used'}
           {revoked && token.revokedAt ? ` · revoked ${formatDateTime(token.revokedAt)}` : ''}
         </p>
       </div>

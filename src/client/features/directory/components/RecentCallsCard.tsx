@@ -15,22 +15,22 @@ const statusTone = (status: number) =>
 
 function CallRow({ call }: { call: ScimRequest }) {
   return (
-    <li className="flex flex-col gap-1 px-4 py-3 sm:flex-row sm:items-center sm:gap-3 sm:px-5">
-      <div className="flex min-w-0 flex-1 items-center gap-2">
-        <span className="w-14 shrink-0 font-mono text-xs font-semibold text-fg-secondary">{call.method}</span>
-        <code className="min-w-0 truncate font-mono text-sm text-fg" title={call.path}>
+    <li className="flex flex-col gap-1.5 px-4 py-3 sm:flex-row sm:items-center sm:gap-3 sm:px-5">
+      <div className="flex min-w-0 flex-1 items-baseline gap-2">
+        <span className="w-12 shrink-0 font-mono text-xs font-semibold text-fg-secondary sm:w-14">{call.method}</span>
+        <code className="min-w-0 font-mono text-sm break-all text-fg sm:truncate" title={call.path}>
           {call.path}
           {call.filter && <span className="text-fg-subtle">?filter={call.filter} …</span>}
         </code>
       </div>
-      <div className="flex items-center gap-3 pl-16 text-xs text-fg-subtle sm:pl-0">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 pl-14 text-xs text-fg-subtle sm:flex-nowrap sm:pl-0">
         <Badge tone={statusTone(call.status)} aria-label={`Status ${call.status}`}>
           {call.status}
         </Badge>
         <span className="whitespace-nowrap">{call.token?.name ?? 'Deleted token'}</span>
-        <span className="whitespace-nowrap tabular-nums">{call.durationMs} ms</span>
+        <span className="whitespace-nowrap tabular-nums sm:w-16 sm:text-right">{call.durationMs} ms</span>
         <time
-          className="ml-auto whitespace-nowrap sm:ml-0 sm:w-24 sm:text-right"
+          className="whitespace-nowrap sm:w-28 sm:text-right"
           dateTime={call.createdAt}
           title={formatDateTime(call.createdAt)}
         >
@@ -75,7 +75,7 @@ export function RecentCallsCard({ organizationId }: { organizationId: string }) 
             />
           }
           empty={
-            <EmptyState icon={Activity} title="No calls yet" className="py-8">
+            <EmptyState icon={Activity} title="No calls yet" className="rounded-lg border border-line py-8">
               Once your identity provider starts provisioning with a token, each request it makes is listed here with
               its result, so you can see a sync arrive or find the call that failed.
             </EmptyState>
