@@ -515,7 +515,7 @@ export function createScimService({ db, publicUrl }: Deps) {
             caller,
             'scim.group_updated',
             { type: 'scim_group', id, label: updated!.displayName },
-            changes,
+            { ...changes, kind: updated!.kind },
           );
         }
         const members = (await scimRepository.membersOf(tx, caller.organizationId, [id])).get(id) ?? [];
@@ -604,7 +604,7 @@ export function createScimService({ db, publicUrl }: Deps) {
             caller,
             'scim.group_updated',
             { type: 'scim_group', id, label: updated.displayName },
-            changes,
+            { ...changes, kind: updated.kind },
           );
         }
         return groupJson(updated);

@@ -2,7 +2,9 @@ import crypto from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedScimToken, Recipient, ScimToken } from '../../../contract';
-import { auditLog, platformLog, recipientSessions, recipients } from '../../db/schema';
+import { auditLog, platformLog, recipientSessions, recipients, scimRequests } from '../../db/schema';
+import { filterShape } from './scim.routes';
+import { scimRepository } from './scim.repository';
 import { Client, adminAndMember, createTestApp, signUpWithOrganization, type TestApp } from '../../test/harness';
 
 /**
@@ -740,6 +742,34 @@ describe('the request log (Settings → Directory → Recent calls)', () => {
     const log = await logOf(admin, 1);
     expect(log).toHaveLength(1);
     void token;
+  });
+});
+
+describe('the request log’s retention and filters', () => {
+  it('keeps a filter’s attribute and operator only, Entra’s and Okta’s forms alike', () => {
+    expect(filterShape('userName eq "ana@contoso.example"')).toBe('userName eq');
+    expect(filterShape('externalId eq "00u1"')).toBe('externalId eq');
+    expect(filterShape('emails[type eq "work"].value eq "ana@contoso.example"')).toBe('emails[…].value eq');
+    expect(filterShape('displayName eq "Finance" and externalId eq "x"')).toBe('displayName eq');
+    expect(filterShape('not a filter')).toBe('(unreadable)');
+    expect(filterShape(undefined)).toBeNull();
+  });
+
+  it('purges calls older than 30 days, every organization’s, and keeps the others', async () => {
+    const { admin, scim, org } = await directory();
+    expect((await scim.get('/Users')).statusCode).toBe(200);
+    await expect.poll(async () => (await admin.get('/api/scim/requests')).json<unknown[]>().length).toBe(1);
+    await t.db.insert(scimRequests).values({
+      organizationId: org.id,
+      method: 'GET',
+      path: '/Users',
+      status: 200,
+      durationMs: 1,
+      createdAt: new Date(Date.now() - 31 * 86_400_000),
+    });
+    expect((await admin.get('/api/scim/requests')).json<unknown[]>()).toHaveLength(2);
+    await scimRepository.purgeRequests(t.db, new Date(Date.now() - 30 * 86_400_000));
+    expect((await admin.get('/api/scim/requests')).json<unknown[]>()).toHaveLength(1);
   });
 });
 
