@@ -125,7 +125,14 @@ export function createScimService({ db, publicUrl }: Deps) {
       isActive: fields.isActive ?? row.isActive,
     };
     const changed = USER_COLUMNS.filter((c) => (row[c] ?? null) !== (next[c] ?? null));
-    if (changed.length === 0) return row;
+    if (changed.length === 0) {
+      // The same department, now the user's own rather than the group's: only the mark changes.
+      if ((row.departmentGroupId ?? null) === (next.departmentGroupId ?? null)) return row;
+      const marked = await directoryRecipients.update(tx, caller.organizationId, row.id, {
+        departmentGroupId: next.departmentGroupId ?? null,
+      });
+      return marked!;
+    }
     const { organizationId } = caller;
     let action: AuditAction = 'scim.user_updated';
     if (next.isActive === false && row.isActive) {

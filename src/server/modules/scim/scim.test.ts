@@ -836,6 +836,16 @@ describe('groups change recipients', () => {
     expect((await scim.delete(`/Groups/${b.id}`)).statusCode).toBe(204);
     expect(await departmentOf(u.id)).toBeNull();
     expect((await recipientRow(u.id)).departmentGroupId).toBeNull();
+
+    // The user's own department equal to the group's name: theirs from then on, kept when they leave.
+    const c = (
+      await scim.post('/Groups', { schemas: [GROUP], displayName: 'Customs', members: [{ value: u.id }] })
+    ).json<{ id: string }>();
+    expect(await departmentOf(u.id)).toBe('Customs');
+    await scim.patch(`/Users/${u.id}`, { op: 'replace', value: { [`${ENTERPRISE}:department`]: 'Customs' } });
+    expect((await recipientRow(u.id)).departmentGroupId).toBeNull();
+    await scim.patch(`/Groups/${c.id}`, { op: 'remove', path: `members[value eq "${u.id}"]` });
+    expect(await departmentOf(u.id)).toBe('Customs');
   });
 
   it('a household’s members may collect each other’s mail at the desk (Okta add, Entra remove)', async () => {
