@@ -95,18 +95,19 @@ export function filterShape(filter: unknown): string | null {
   return `${attribute} ${m[2]!.toLowerCase()}`.slice(0, 64);
 }
 
+const ID_LIKE = /^[\w-]{1,64}$/;
+
 /** The request log's row: path without query, the filter's shape, the User or Group named or created. */
 function requestLogRow(request: FastifyRequest, reply: FastifyReply) {
-  const path = request.url.split('?')[0]!.slice(SCIM_BASE_PATH.length) || '/';
-  const named = /^\/(?:Users|Groups)\/([^/]+)$/.exec(path)?.[1];
+  let path = request.url.split('?')[0]!.slice(SCIM_BASE_PATH.length) || '/';
+  const segment = /^\/(Users|Groups)\/([^/]+)$/.exec(path);
+  // An id is kept as sent (ours are UUIDs); anything else in its place (a userName or an email a
+  // client put in the path) is personal data and is not.
+  const named = segment && ID_LIKE.test(segment[2]!) ? segment[2] : undefined;
+  if (segment && !named) path = `/${segment[1]}/…`;
   const location = reply.getHeader('location');
-  const created = typeof location === 'string' ? /\/(?:Users|Groups)\/([^/?]+)$/.exec(location)?.[1] : undefined;
-  let resourceId: string | null = null;
-  try {
-    resourceId = named || created ? decodeURIComponent((named ?? created)!).slice(0, 64) : null;
-  } catch {
-    resourceId = (named ?? created)!.slice(0, 64);
-  }
+  const created = typeof location === 'string' ? /\/(?:Users|Groups)\/([\w-]+)$/.exec(location)?.[1] : undefined;
+  const resourceId = (named ?? created ?? null)?.slice(0, 64) ?? null;
   return {
     method: request.method.slice(0, 8),
     path: path.slice(0, 200),

@@ -705,15 +705,19 @@ describe('the request log (Settings → Directory → Recent calls)', () => {
     expect(log[1]!.resourceId).toBe('4f0c0000-0000-4000-8000-000000000000');
     expect(log[4]).toMatchObject({ filter: 'userName eq', resourceId: null });
     expect(log.every((r) => r.durationMs >= 0)).toBe(true);
+    // Something else than an id in the path (an email) is not kept either.
+    expect((await scim.get(`/Users/${encodeURIComponent(user.userName)}`)).statusCode).toBe(404);
+    const [emailed] = await logOf(admin, 6);
+    expect(emailed).toMatchObject({ path: '/Users/…', status: 404, resourceId: null });
     // The userName filtered on is nowhere in the log.
-    expect(JSON.stringify(log)).not.toContain(user.userName);
+    expect(JSON.stringify(await logOf(admin, 6))).not.toContain(user.userName.split('@')[0]);
     // Writes keep their one audit entry; reads write none.
     expect(await auditCount(org.id, 'scim.user_created')).toBe(1);
     expect(await auditCount(org.id)).toBe(2); // the token's creation and the user's
 
     // Pages, the total in X-Total-Count.
-    const page = await admin.get('/api/scim/requests?limit=2&offset=2');
-    expect(page.headers['x-total-count']).toBe('5');
+    const page = await admin.get('/api/scim/requests?limit=2&offset=3');
+    expect(page.headers['x-total-count']).toBe('6');
     expect(page.json<Logged[]>().map((r) => r.status)).toEqual([200, 201]);
     const bad = await admin.get('/api/scim/requests?limit=0');
     expect(bad.statusCode).toBe(400);
