@@ -6,7 +6,8 @@ import { startStack, uniqueAccount, type Stack } from './support/stack';
  * Issue 43 §2, SCIM provisioning (decision 060), in Chromium: an admin creates a token in
  * Settings → Directory (shown once), a SCIM client provisions two people with it as Entra ID does
  * (filter, then create) and deactivates one; the desk's Recipients list shows both marked
- * "Directory", the one who left marked "Left".
+ * "Directory", the one who left marked "Left"; Settings → Directory → Recent calls lists every call,
+ * reads and a failed one too, without the userNames filtered on.
  */
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -30,6 +31,8 @@ describe('directory provisioning', () => {
     await page.goto('/settings');
     await page.getByRole('tab', { name: 'Directory' }).click();
     await expect.poll(() => page.getByText('No SCIM tokens yet').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('No calls yet').isVisible()).toBe(true);
+    await stack.screenshot(page, 'directory-recent-calls-empty-1280');
     const baseUrl = await page.getByLabel('SCIM base URL (Tenant URL)').inputValue();
     expect(baseUrl).toBe(`${stack.url}/scim/v2`);
 
@@ -87,7 +90,10 @@ describe('directory provisioning', () => {
     await expect.poll(() => tomas.getByText('Left', { exact: true }).isVisible()).toBe(true);
     await expect.poll(() => tomas.getByText('Directory', { exact: true }).isVisible()).toBe(true);
 
-    // The token's last use shows in Settings.
+    // A call that fails: listed too, with its status.
+    expect((await scim('GET', '/Users/not-a-user')).status).toBe(404);
+
+    // The token's last use shows in Settings, and every call in Recent calls, newest first.
     await page.goto('/settings');
     await page.getByRole('tab', { name: 'Directory' }).click();
     await expect
@@ -98,5 +104,24 @@ describe('directory provisioning', () => {
           .isVisible(),
       )
       .toBe(true);
+    const calls = page.getByRole('list', { name: 'SCIM calls' });
+    await expect.poll(() => calls.getByRole('listitem').count()).toBe(6);
+    const newest = calls.getByRole('listitem').first();
+    expect(await newest.textContent()).toContain('/Users/not-a-user');
+    expect(await newest.getByLabel('Status 404').isVisible()).toBe(true);
+    expect(await calls.getByText('?filter=userName eq …').count()).toBe(2);
+    expect(await calls.textContent()).not.toContain('contoso.example');
+    await page.getByRole('heading', { name: 'Recent calls' }).scrollIntoViewIfNeeded();
+    await stack.screenshot(page, 'directory-recent-calls-1280');
+
+    const { page: phone } = await stack.newPage(
+      { width: 390, height: 844 },
+      { storageState: await page.context().storageState() },
+    );
+    await phone.goto('/settings');
+    await phone.getByRole('tab', { name: 'Directory' }).click();
+    await expect.poll(() => phone.getByRole('list', { name: 'SCIM calls' }).getByRole('listitem').count()).toBe(6);
+    await phone.getByRole('heading', { name: 'Recent calls' }).scrollIntoViewIfNeeded();
+    await stack.screenshot(phone, 'directory-recent-calls-390');
   });
 });

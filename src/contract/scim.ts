@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, Timestamp } from './common';
+import { limitParam, offsetParam } from './pagination';
 
 /**
  * SCIM 2.0 provisioning (issue 43 §2, decision 060). An admin creates a bearer token in Settings →
@@ -49,6 +50,36 @@ export const CreatedScimToken = ScimToken.extend({ token: z.string() });
 export type CreatedScimToken = z.infer<typeof CreatedScimToken>;
 
 export const ScimTokenParams = z.object({ id: Id });
+
+/** How long the SCIM request log keeps a call (the hourly housekeeping purges older ones). */
+export const SCIM_REQUEST_RETENTION_DAYS = 30;
+
+/** A page of the request log: `GET /api/scim/requests?limit=&offset=`, the total in X-Total-Count. */
+export const ScimRequestsQuery = z.object({
+  limit: limitParam(100, 20),
+  offset: offsetParam,
+});
+export type ScimRequestsQuery = z.input<typeof ScimRequestsQuery>;
+
+/**
+ * One authenticated call to /scim/v2 (decision 060): reads too. The path carries no query; of a
+ * filter only its attribute and operator are kept (`userName eq`): its value is personal data.
+ */
+export const ScimRequest = z.object({
+  id: z.uuid(),
+  method: z.string(),
+  /** Under /scim/v2, without the query: `/Users/4f0c…`. */
+  path: z.string(),
+  filter: z.string().nullable(),
+  status: z.number().int(),
+  /** The User or Group the call named or created, when it did. */
+  resourceId: z.string().nullable(),
+  durationMs: z.number().int(),
+  /** The token it came with (null: since deleted with its organization's data). */
+  token: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+  createdAt: Timestamp,
+});
+export type ScimRequest = z.infer<typeof ScimRequest>;
 
 /**
  * The recipient fields a directory feed (SCIM or the roster) owns: the desk cannot change them on a

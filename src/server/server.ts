@@ -15,6 +15,8 @@ import { expireOneTimePlans } from './modules/billing/plan-expiry';
 import { startRosterSchedule } from './modules/roster/roster.schedule';
 import { idempotencyRepository } from './modules/mail-items/idempotency';
 import { ssoRepository } from './modules/sso/sso.repository';
+import { scimRepository } from './modules/scim/scim.repository';
+import { SCIM_REQUEST_RETENTION_DAYS } from '../contract';
 
 export type RunningServer = {
   url: string;
@@ -74,6 +76,7 @@ export async function startServer(config: Config, options: { mailer?: Mailer } =
       () => portalRepository.sweepExpired(database.db),
       () => idempotencyRepository.purgeExpired(database.db.$client),
       () => ssoRepository.purgeExpired(database.db),
+      () => scimRepository.purgeRequests(database.db, new Date(Date.now() - SCIM_REQUEST_RETENTION_DAYS * 86_400_000)),
     ]);
     const worker = config.notificationsWorker ? app.notifications.createWorker() : undefined;
     worker?.start();

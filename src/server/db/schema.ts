@@ -407,6 +407,13 @@ export const recipients = pgTable(
     /** SCIM's userName (migration 0040): unique per organization ignoring case, what `userName eq` finds. */
     scimUserName: varchar('scim_user_name', { length: 255 }),
     /**
+     * The SCIM department group whose name `department` holds (migration 0042, decision 060); null
+     * when the department is the user's own (the enterprise extension's, which wins) or the desk's.
+     */
+    departmentGroupId: uuid('department_group_id').references((): AnyPgColumn => scimGroups.id, {
+      onDelete: 'set null',
+    }),
+    /**
      * The email in lower case and the phone's digits, computed by PostgreSQL (migration 0033,
      * decision 051): what a link asked for on the recipient's page is looked up by, through an
      * index. Never written by the app; they follow the email and phone (an erasure clears them).
@@ -1431,6 +1438,35 @@ export const scimTokens = pgTable(
   (t) => [
     uniqueIndex('scim_tokens_token_hash_idx').on(t.tokenHash),
     index('scim_tokens_org_created_idx').on(t.organizationId, t.createdAt),
+  ],
+);
+
+/**
+ * Every authenticated SCIM call (decision 060, migration 0042): who called (the token), what, and
+ * how it ended, for the admins' "Recent calls" in Settings → Directory; purged after 30 days. The
+ * path has no query: a filter's value is a userName or email, so only `attribute op` is kept.
+ */
+export const scimRequests = pgTable(
+  'scim_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    tokenId: uuid('token_id').references(() => scimTokens.id, { onDelete: 'set null' }),
+    method: varchar('method', { length: 8 }).notNull(),
+    path: varchar('path', { length: 200 }).notNull(),
+    /** The filter's attribute and operator (`userName eq`), never its value. */
+    filter: varchar('filter', { length: 64 }),
+    status: integer('status').notNull(),
+    /** The User or Group the call named or created (an unknown id as sent, cut to 64 characters). */
+    resourceId: varchar('resource_id', { length: 64 }),
+    durationMs: integer('duration_ms').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('scim_requests_org_created_idx').on(t.organizationId, t.createdAt.desc()),
+    index('scim_requests_created_idx').on(t.createdAt),
   ],
 );
 

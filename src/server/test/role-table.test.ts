@@ -934,6 +934,7 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
 
   // Directory (SCIM): tokens by session, the protocol by token (walked in "a SCIM token")
   'GET /api/scim/tokens': async () => ({ url: '/api/scim/tokens', ok: 200 }),
+  'GET /api/scim/requests': async () => ({ url: '/api/scim/requests?limit=5', ok: 200 }),
   'POST /api/scim/tokens': async () => ({ url: '/api/scim/tokens', body: { name: `Walk ${uid()}` }, ok: 201 }),
   'POST /api/scim/tokens/:id/revoke': async (s) => {
     const id = (await created(await s.admin.post('/api/scim/tokens', { name: `Walk ${uid()}` }))).id;

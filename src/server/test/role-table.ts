@@ -813,6 +813,14 @@ export const ROLE_TABLE = [
   {
     group: 'Directory (SCIM)',
     method: 'GET',
+    path: '/api/scim/requests',
+    access: 'admin',
+    organization: 'header',
+    what: 'The SCIM calls of the last 30 days (without filter values)',
+  },
+  {
+    group: 'Directory (SCIM)',
+    method: 'GET',
     path: '/scim/v2/ServiceProviderConfig',
     access: 'scim',
     organization: 'bearer',

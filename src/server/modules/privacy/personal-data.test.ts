@@ -1428,6 +1428,8 @@ describe('the sweep that proves an erasure: no table can hide them', () => {
     user_identities: 'which provider account is which staff account (decision 059)',
     scim_tokens: "the organization's SCIM tokens: names, prefixes and hashes (decision 060)",
     scim_groups: "the directory's departments and households by name, never a person's data (decision 060)",
+    scim_requests:
+      "SCIM calls: method, path (a User's id, never a name), a filter's attribute without its value (decision 060)",
     mail_item_counts: 'counts by status',
     billing_checkouts: "the organization's payments",
     billing_events: "the payment providers' events",

@@ -16,7 +16,8 @@ export type RecipientValues = Omit<
   'id' | 'organizationId' | 'createdAt' | 'updatedAt' | 'notificationsOptOutAt' | 'pickupCode' | 'notifyBy'
 >;
 /** The columns a directory feed (SCIM, the roster) writes; a hand import leaves them unset. */
-export type DirectoryColumns = 'managedBy' | 'externalId' | 'leftAt' | 'preferredLanguage' | 'scimUserName';
+export type DirectoryColumns =
+  'managedBy' | 'externalId' | 'leftAt' | 'preferredLanguage' | 'scimUserName' | 'departmentGroupId';
 export type RecipientChanges = Partial<RecipientValues>;
 export type RecipientListFilter = { search?: string; active?: boolean; limit: number; offset: number };
 /** What duplicate detection needs of an existing recipient. */

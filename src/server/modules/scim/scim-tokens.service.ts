@@ -1,15 +1,22 @@
 import crypto from 'node:crypto';
-import { SCIM_MESSAGES, type CreatedScimToken, type ScimToken } from '../../../contract';
+import type { z } from 'zod';
+import {
+  SCIM_MESSAGES,
+  type CreatedScimToken,
+  type ScimRequest,
+  type ScimRequestsQuery,
+  type ScimToken,
+} from '../../../contract';
 import type { Deps, OrgCaller } from '../../context';
 import type { DbOrTx } from '../../db/client';
-import { asPlatform } from '../../db/tenant-scope';
+import { asPlatform, withTenants } from '../../db/tenant-scope';
 import { notFound } from '../../lib/errors';
 import * as rateLimiter from '../../lib/rate-limiter';
 import { iso, isoOrNull } from '../../lib/time';
 import { hashToken } from '../../lib/tokens';
 import { auditRepository } from '../audit/audit.repository';
 import { logScimTokenRefused } from '../audit/platform-events';
-import { scimRepository, type ScimTokenRow } from './scim.repository';
+import { scimRepository, type ScimRequestValues, type ScimTokenRow } from './scim.repository';
 import { ScimError } from './scim.protocol';
 
 /** Tokens look like 'scim_' + base64url of 32 random bytes; the list shows the first characters. */
@@ -35,7 +42,7 @@ function toTokenDto(row: ScimTokenRow, creatorEmail: string | null): ScimToken {
 /** Where a refused request came from, for the platform log. */
 export type RequestOrigin = { ip: string; method: string; path: string };
 
-export function createScimTokensService({ db, config }: Deps) {
+export function createScimTokensService({ db, config, log }: Deps) {
   const audit = (
     tx: DbOrTx,
     caller: OrgCaller,
@@ -86,6 +93,42 @@ export function createScimTokensService({ db, config }: Deps) {
         const found = await scimRepository.findToken(tx, caller.organizationId, id);
         return toTokenDto(result.row, found?.creatorEmail ?? null);
       });
+    },
+
+    /** Admins (the route checks): a page of the organization's SCIM calls, newest first. */
+    async requests(
+      caller: OrgCaller,
+      query: z.output<typeof ScimRequestsQuery>,
+    ): Promise<{ items: ScimRequest[]; total: number }> {
+      const { rows, total } = await scimRepository.listRequests(db, caller.organizationId, query.limit, query.offset);
+      return {
+        total,
+        items: rows.map(({ request: r, tokenName }) => ({
+          id: r.id,
+          method: r.method,
+          path: r.path,
+          filter: r.filter,
+          status: r.status,
+          resourceId: r.resourceId,
+          durationMs: r.durationMs,
+          token: r.tokenId && tokenName !== null ? { id: r.tokenId, name: tokenName } : null,
+          createdAt: iso(r.createdAt),
+        })),
+      };
+    },
+
+    /**
+     * One row of the request log for an authenticated call, after its reply. Never fails the call
+     * (it has been answered): a failed write is logged and dropped.
+     */
+    async recordRequest(caller: ScimCaller, values: Omit<ScimRequestValues, 'tokenId'>): Promise<void> {
+      try {
+        await withTenants([caller.organizationId], () =>
+          scimRepository.insertRequest(db, caller.organizationId, { ...values, tokenId: caller.tokenId }),
+        );
+      } catch (err) {
+        log.warn({ err, organizationId: caller.organizationId }, 'SCIM request not recorded');
+      }
     },
 
     /**

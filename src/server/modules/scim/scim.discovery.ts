@@ -46,6 +46,7 @@ export function resourceTypes(baseUrl: string) {
       endpoint: '/Groups',
       description: 'A department or household whose members are recipients',
       schema: SCHEMA.group,
+      schemaExtensions: [{ schema: SCHEMA.groupKind, required: false }],
       meta: { resourceType: 'ResourceType', location: `${baseUrl}/ResourceTypes/Group` },
     },
   ];
@@ -121,6 +122,15 @@ export function schemas(baseUrl: string) {
         }),
       ],
       meta: { resourceType: 'Schema', location: `${baseUrl}/Schemas/${SCHEMA.group}` },
+    },
+    {
+      schemas: [SCHEMA.schema],
+      id: SCHEMA.groupKind,
+      name: 'PigeonholeGroup',
+      description:
+        'What the group is at the desk: a department (its name becomes its members’ department) or a household (its members may collect each other’s mail); set when the group is created',
+      attributes: [attr('kind', 'string', { mutability: 'immutable', canonicalValues: ['department', 'household'] })],
+      meta: { resourceType: 'Schema', location: `${baseUrl}/Schemas/${SCHEMA.groupKind}` },
     },
   ];
 }

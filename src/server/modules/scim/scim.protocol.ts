@@ -11,6 +11,8 @@ export const SCHEMA = {
   user: 'urn:ietf:params:scim:schemas:core:2.0:User',
   group: 'urn:ietf:params:scim:schemas:core:2.0:Group',
   enterprise: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User',
+  /** Pigeonhole's Group extension (decision 060): `kind`, department (the default) or household. */
+  groupKind: 'urn:pigeonhole:params:scim:schemas:extension:2.0:Group',
   list: 'urn:ietf:params:scim:api:messages:2.0:ListResponse',
   patch: 'urn:ietf:params:scim:api:messages:2.0:PatchOp',
   error: 'urn:ietf:params:scim:api:messages:2.0:Error',

@@ -1,10 +1,11 @@
 import { and, asc, count, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { recipients, scimGroupMembers, scimGroups, scimTokens, users } from '../../db/schema';
+import { recipients, scimGroupMembers, scimGroups, scimRequests, scimTokens, users } from '../../db/schema';
 
 export type ScimTokenRow = typeof scimTokens.$inferSelect;
 export type ScimGroupRow = typeof scimGroups.$inferSelect;
 export type RecipientRow = typeof recipients.$inferSelect;
+export type ScimRequestValues = Omit<typeof scimRequests.$inferInsert, 'id' | 'organizationId' | 'createdAt'>;
 
 /** The unique indexes whose violation is SCIM's `uniqueness` (409). */
 export const SCIM_USER_NAME_INDEX = 'recipients_org_scim_user_name_idx';
@@ -93,6 +94,37 @@ export const scimRepository = {
           ),
         ),
       );
+  },
+
+  // The request log (every authenticated call) ----------------------------------------------------
+
+  async insertRequest(db: DbOrTx, organizationId: string, values: ScimRequestValues) {
+    await db.insert(scimRequests).values({ ...values, organizationId });
+  },
+
+  /** A page of the organization's calls, newest first, with the token's name (by scim_requests_org_created_idx). */
+  async listRequests(db: DbOrTx, organizationId: string, limit: number, offset: number) {
+    const where = eq(scimRequests.organizationId, organizationId);
+    const [rows, [total]] = await Promise.all([
+      db
+        .select({ request: scimRequests, tokenName: scimTokens.name })
+        .from(scimRequests)
+        .leftJoin(
+          scimTokens,
+          and(eq(scimTokens.id, scimRequests.tokenId), eq(scimTokens.organizationId, scimRequests.organizationId)),
+        )
+        .where(where)
+        .orderBy(sql`${scimRequests.createdAt} desc`, sql`${scimRequests.id} desc`)
+        .limit(limit)
+        .offset(offset),
+      db.select({ n: count() }).from(scimRequests).where(where),
+    ]);
+    return { rows, total: total?.n ?? 0 };
+  },
+
+  /** Housekeeping (platform code): calls older than the retention, all organizations. */
+  async purgeRequests(db: DbOrTx, before: Date) {
+    await db.delete(scimRequests).where(lt(scimRequests.createdAt, before));
   },
 
   // Users (recipients managed by SCIM): reads only -------------------------------------------------
@@ -193,6 +225,59 @@ export const scimRepository = {
       )
       .where(and(eq(scimGroupMembers.organizationId, organizationId), eq(scimGroupMembers.recipientId, recipientId)))
       .orderBy(asc(scimGroups.displayName));
+  },
+
+  /** The organization's SCIM users among these ids (a group's members being added), locked for the change. */
+  async usersByIds(db: DbOrTx, organizationId: string, ids: string[]) {
+    if (ids.length === 0) return [];
+    return db
+      .select()
+      .from(recipients)
+      .where(and(scimUser(organizationId), inArray(recipients.id, ids)))
+      .orderBy(asc(recipients.id))
+      .for('update');
+  },
+
+  /** Recipients whose department this group set (of these ids, or all), locked for the change. */
+  async departmentSetBy(db: DbOrTx, organizationId: string, groupId: string, ids?: string[]) {
+    if (ids && ids.length === 0) return [];
+    return db
+      .select()
+      .from(recipients)
+      .where(
+        and(
+          eq(recipients.organizationId, organizationId),
+          eq(recipients.departmentGroupId, groupId),
+          ids ? inArray(recipients.id, ids) : undefined,
+        ),
+      )
+      .orderBy(asc(recipients.id))
+      .for('update');
+  },
+
+  /** The department group (first by name) a recipient is a member of, other than `except`. */
+  async departmentGroupOf(db: DbOrTx, organizationId: string, recipientId: string, except?: string) {
+    const [row] = await db
+      .select({ id: scimGroups.id, displayName: scimGroups.displayName })
+      .from(scimGroupMembers)
+      .innerJoin(
+        scimGroups,
+        and(
+          eq(scimGroups.id, scimGroupMembers.groupId),
+          eq(scimGroups.organizationId, scimGroupMembers.organizationId),
+        ),
+      )
+      .where(
+        and(
+          eq(scimGroupMembers.organizationId, organizationId),
+          eq(scimGroupMembers.recipientId, recipientId),
+          eq(scimGroups.kind, 'department'),
+          except ? sql`${scimGroups.id} <> ${except}` : undefined,
+        ),
+      )
+      .orderBy(asc(sql`lower(${scimGroups.displayName})`), asc(scimGroups.id))
+      .limit(1);
+    return row;
   },
 
   // Groups -----------------------------------------------------------------------------------------

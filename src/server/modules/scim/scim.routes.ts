@@ -1,9 +1,19 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { CreateScimTokenBody, CreatedScimToken, SCIM_BASE_PATH, ScimToken, ScimTokenParams } from '../../../contract';
+import {
+  CreateScimTokenBody,
+  CreatedScimToken,
+  SCIM_BASE_PATH,
+  SCIM_REQUEST_RETENTION_DAYS,
+  ScimRequest,
+  ScimRequestsQuery,
+  ScimToken,
+  ScimTokenParams,
+  TOTAL_COUNT_HEADER,
+} from '../../../contract';
 import { withTenants } from '../../db/tenant-scope';
 import type { App } from '../../http';
-import { errorReplies } from '../../http';
+import { errorReplies, sendItemsPage } from '../../http';
 import { AppError } from '../../lib/errors';
 import { isDatabaseUnavailable } from '../../lib/pg-errors';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../../plugins/json-body';
@@ -40,6 +50,17 @@ export function scimTokenRoutes(app: App, tokens: ScimTokensService) {
       reply.status(201).send(await tokens.create(callerOf(request), request.body.name)),
   });
 
+  app.get('/api/scim/requests', {
+    schema: {
+      tags,
+      summary: `The organization's SCIM calls, newest first, kept ${SCIM_REQUEST_RETENTION_DAYS} days (admin); the total is in ${TOTAL_COUNT_HEADER}`,
+      querystring: ScimRequestsQuery,
+      response: { 200: z.array(ScimRequest), ...errorReplies(400, 401, 403) },
+    },
+    preValidation: admin,
+    handler: async (request, reply) => sendItemsPage(reply, await tokens.requests(callerOf(request), request.query)),
+  });
+
   app.post('/api/scim/tokens/:id/revoke', {
     schema: {
       tags,
@@ -62,6 +83,40 @@ const send = (reply: FastifyReply, status: number, body?: unknown) =>
   body === undefined
     ? reply.status(status).send()
     : reply.status(status).type(SCIM_CONTENT_TYPE).send(JSON.stringify(body));
+
+/** `userName eq "ana@…"` → `userName eq`: a filter's value is personal data and is not kept. */
+export function filterShape(filter: unknown): string | null {
+  if (typeof filter !== 'string' || filter.trim() === '') return null;
+  const m = /^\s*\(?\s*([A-Za-z][\w.:$-]*(?:\[[^\]]*\])?(?:\.[\w$]+)?)\s+(eq|ne|co|sw|ew|gt|ge|lt|le|pr)\b/i.exec(
+    filter,
+  );
+  if (!m) return '(unreadable)';
+  const attribute = m[1]!.replace(/\[[^\]]*\]/, '[…]');
+  return `${attribute} ${m[2]!.toLowerCase()}`.slice(0, 64);
+}
+
+const ID_LIKE = /^[\w-]{1,64}$/;
+
+/** The request log's row: path without query, the filter's shape, the User or Group named or created. */
+function requestLogRow(request: FastifyRequest, reply: FastifyReply) {
+  let path = request.url.split('?')[0]!.slice(SCIM_BASE_PATH.length) || '/';
+  const segment = /^\/(Users|Groups)\/([^/]+)$/.exec(path);
+  // An id is kept as sent (ours are UUIDs); anything else in its place (a userName or an email a
+  // client put in the path) is personal data and is not.
+  const named = segment && ID_LIKE.test(segment[2]!) ? segment[2] : undefined;
+  if (segment && !named) path = `/${segment[1]}/…`;
+  const location = reply.getHeader('location');
+  const created = typeof location === 'string' ? /\/(?:Users|Groups)\/([\w-]+)$/.exec(location)?.[1] : undefined;
+  const resourceId = (named ?? created ?? null)?.slice(0, 64) ?? null;
+  return {
+    method: request.method.slice(0, 8),
+    path: path.slice(0, 200),
+    filter: filterShape((request.query as { filter?: unknown } | undefined)?.filter),
+    status: reply.statusCode,
+    resourceId,
+    durationMs: Math.max(0, Math.round(reply.elapsedTime)),
+  };
+}
 
 /**
  * SCIM 2.0 at /scim/v2 (decision 060), in a scope of its own: SCIM's media type, SCIM's error
@@ -92,8 +147,14 @@ export function scimProtocolRoutes(app: App, tokens: ScimTokensService, scim: Sc
           method: request.method,
           path: request.url.split('?')[0]!.slice(0, 200),
         });
-        await tokens.throttle(caller);
+        // Set before the rate limit: a refused 429 is a call of this organization's token, recorded too.
         request.scimCaller = caller;
+        await tokens.throttle(caller);
+      });
+      // Every authenticated call, reads too, one row after its reply (decision 060); never fails the call.
+      scope.addHook('onResponse', async (request, reply) => {
+        if (!request.scimCaller) return;
+        await tokens.recordRequest(request.scimCaller, requestLogRow(request, reply));
       });
       // The handler's statements run scoped to the token's organization: row-level security is the second wall.
       scope.addHook('preHandler', (request, _reply, done) => {

@@ -119,9 +119,20 @@ export function createScimService({ db, publicUrl }: Deps) {
    * update naming the changed fields. Nothing changed: nothing written, nothing recorded.
    */
   async function applyUser(tx: DbOrTx, caller: ScimCaller, row: RecipientRow, fields: ScimUserFields) {
-    const next: RecipientChanges = { ...fields, isActive: fields.isActive ?? row.isActive };
+    const next: RecipientChanges = {
+      ...fields,
+      ...(await departmentOf(tx, caller, row, fields.department)),
+      isActive: fields.isActive ?? row.isActive,
+    };
     const changed = USER_COLUMNS.filter((c) => (row[c] ?? null) !== (next[c] ?? null));
-    if (changed.length === 0) return row;
+    if (changed.length === 0) {
+      // The same department, now the user's own rather than the group's: only the mark changes.
+      if ((row.departmentGroupId ?? null) === (next.departmentGroupId ?? null)) return row;
+      const marked = await directoryRecipients.update(tx, caller.organizationId, row.id, {
+        departmentGroupId: next.departmentGroupId ?? null,
+      });
+      return marked!;
+    }
     const { organizationId } = caller;
     let action: AuditAction = 'scim.user_updated';
     if (next.isActive === false && row.isActive) {
@@ -137,12 +148,84 @@ export function createScimService({ db, publicUrl }: Deps) {
     return updated!;
   }
 
+  /**
+   * A user's department (decision 060): their own, the enterprise extension's, wins; without one,
+   * the group's that gave them theirs, or else the first by name of the department groups they
+   * are in, else none.
+   */
+  async function departmentOf(tx: DbOrTx, caller: ScimCaller, row: RecipientRow, own: string | null) {
+    if (own !== null) return { department: own, departmentGroupId: null };
+    if (row.departmentGroupId) return { department: row.department, departmentGroupId: row.departmentGroupId };
+    const group = await scimRepository.departmentGroupOf(tx, caller.organizationId, row.id);
+    return { department: group?.displayName ?? null, departmentGroupId: group?.id ?? null };
+  }
+
+  /** One recipient's department as a group sets it, through the recipients' writer, audited as a user update. */
+  async function setDepartment(
+    tx: DbOrTx,
+    caller: ScimCaller,
+    row: RecipientRow,
+    next: { department: string | null; departmentGroupId: string | null },
+    via: ScimGroupRow,
+  ) {
+    if (row.department === next.department && row.departmentGroupId === next.departmentGroupId) return;
+    await directoryRecipients.update(tx, caller.organizationId, row.id, next);
+    if (row.department !== next.department) {
+      await audit(
+        tx,
+        caller,
+        'scim.user_updated',
+        { type: 'recipient', id: row.id },
+        {
+          fields: ['department'],
+          group: via.id,
+        },
+      );
+    }
+  }
+
+  /** Members joining a department group take its name, unless they already have a department (their own wins). */
+  async function joinDepartment(tx: DbOrTx, caller: ScimCaller, group: ScimGroupRow, ids: string[]) {
+    if (group.kind !== 'department') return;
+    for (const row of await scimRepository.usersByIds(tx, caller.organizationId, ids)) {
+      if (row.department === null)
+        await setDepartment(tx, caller, row, { department: group.displayName, departmentGroupId: group.id }, group);
+    }
+  }
+
+  /**
+   * The recipients whose department this group set (of `ids`, or all) after they left it, or it
+   * was renamed or deleted: its new name, or their next department group's, or none.
+   */
+  async function refreshDepartment(
+    tx: DbOrTx,
+    caller: ScimCaller,
+    group: ScimGroupRow,
+    ids?: string[],
+    options: { leaving?: boolean } = {},
+  ) {
+    if (group.kind !== 'department') return;
+    for (const row of await scimRepository.departmentSetBy(tx, caller.organizationId, group.id, ids)) {
+      const next = options.leaving
+        ? await scimRepository.departmentGroupOf(tx, caller.organizationId, row.id, group.id)
+        : { id: group.id, displayName: group.displayName };
+      await setDepartment(
+        tx,
+        caller,
+        row,
+        { department: next?.displayName ?? null, departmentGroupId: next?.id ?? null },
+        group,
+      );
+    }
+  }
+
   async function groupJson(row: ScimGroupRow, members?: string[]) {
     return {
-      schemas: [SCHEMA.group],
+      schemas: [SCHEMA.group, SCHEMA.groupKind],
       id: row.id,
       ...(row.externalId ? { externalId: row.externalId } : {}),
       displayName: row.displayName,
+      [SCHEMA.groupKind]: { kind: row.kind },
       ...(members ? { members: members.map((value) => ({ value, $ref: `${baseUrl()}/Users/${value}` })) } : {}),
       meta: {
         resourceType: 'Group',
@@ -177,7 +260,13 @@ export function createScimService({ db, publicUrl }: Deps) {
     }
     const members = getAttr(resource, 'members');
     if (members !== undefined && !Array.isArray(members)) throw invalidValue('members must be an array');
+    const extension = getAttr(resource, SCHEMA.groupKind);
+    const kind = isObject(extension) ? getAttr(extension, 'kind') : undefined;
+    if (kind !== undefined && kind !== 'department' && kind !== 'household') {
+      throw invalidValue('kind is department or household');
+    }
     return {
+      kind: kind as 'department' | 'household' | undefined,
       displayName: displayName.trim(),
       externalId: (externalId as string | undefined)?.trim() || null,
       members: members === undefined ? undefined : memberIdsOf(members),
@@ -385,9 +474,10 @@ export function createScimService({ db, publicUrl }: Deps) {
         const row = await scimRepository.insertGroup(tx, caller.organizationId, {
           displayName: group.displayName,
           externalId: group.externalId,
-          kind: 'department',
+          kind: group.kind ?? 'department',
         });
         await scimRepository.addMembers(tx, caller.organizationId, row.id, members);
+        await joinDepartment(tx, caller, row, members);
         await audit(
           tx,
           caller,
@@ -395,6 +485,7 @@ export function createScimService({ db, publicUrl }: Deps) {
           { type: 'scim_group', id: row.id, label: row.displayName },
           {
             members: members.length,
+            kind: row.kind,
           },
         );
         return groupJson(row, members);
@@ -413,12 +504,15 @@ export function createScimService({ db, publicUrl }: Deps) {
         });
         if (updated!.displayName !== row.displayName) changes.displayName = true;
         if (updated!.externalId !== row.externalId) changes.externalId = true;
+        if (changes.displayName) await refreshDepartment(tx, caller, updated!);
         if (group.members) {
           await requireMembers(tx, caller, group.members);
           const before = (await scimRepository.membersOf(tx, caller.organizationId, [id])).get(id) ?? [];
           const removed = before.filter((m) => !group.members!.includes(m));
           await scimRepository.removeMembers(tx, caller.organizationId, id, removed);
+          await refreshDepartment(tx, caller, updated!, removed, { leaving: true });
           const added = await scimRepository.addMembers(tx, caller.organizationId, id, group.members);
+          await joinDepartment(tx, caller, updated!, added);
           if (added.length) changes.membersAdded = added.length;
           if (removed.length) changes.membersRemoved = removed.length;
         }
@@ -428,7 +522,7 @@ export function createScimService({ db, publicUrl }: Deps) {
             caller,
             'scim.group_updated',
             { type: 'scim_group', id, label: updated!.displayName },
-            changes,
+            { ...changes, kind: updated!.kind },
           );
         }
         const members = (await scimRepository.membersOf(tx, caller.organizationId, [id])).get(id) ?? [];
@@ -492,15 +586,21 @@ export function createScimService({ db, publicUrl }: Deps) {
           }))!;
           if (checked.displayName !== row.displayName) changes.displayName = true;
           if (checked.externalId !== row.externalId) changes.externalId = true;
+          if (changes.displayName) await refreshDepartment(tx, caller, updated);
         }
+        const leave = async (ids?: string[]) => {
+          const gone = await scimRepository.removeMembers(tx, organizationId, id, ids);
+          await refreshDepartment(tx, caller, updated, gone, { leaving: true });
+          return gone.length;
+        };
         for (const m of memberOps) {
-          if (m.op === 'remove') removed += (await scimRepository.removeMembers(tx, organizationId, id, m.ids)).length;
+          if (m.op === 'remove') removed += await leave(m.ids);
           else {
             await requireMembers(tx, caller, m.ids!);
-            if (m.op === 'replace') {
-              removed += (await scimRepository.removeMembers(tx, organizationId, id)).length;
-            }
-            added += (await scimRepository.addMembers(tx, organizationId, id, m.ids!)).length;
+            if (m.op === 'replace') removed += await leave();
+            const joined = await scimRepository.addMembers(tx, organizationId, id, m.ids!);
+            await joinDepartment(tx, caller, updated, joined);
+            added += joined.length;
           }
         }
         if (added) changes.membersAdded = added;
@@ -511,7 +611,7 @@ export function createScimService({ db, publicUrl }: Deps) {
             caller,
             'scim.group_updated',
             { type: 'scim_group', id, label: updated.displayName },
-            changes,
+            { ...changes, kind: updated.kind },
           );
         }
         return groupJson(updated);
@@ -520,7 +620,9 @@ export function createScimService({ db, publicUrl }: Deps) {
 
     async deleteGroup(caller: ScimCaller, id: string) {
       await writing(async (tx) => {
-        await requireGroup(tx, caller, id, true);
+        const group = await requireGroup(tx, caller, id, true);
+        // Those whose department it set take their next department group's name, or none.
+        await refreshDepartment(tx, caller, group, undefined, { leaving: true });
         const row = await scimRepository.deleteGroup(tx, caller.organizationId, id);
         await audit(tx, caller, 'scim.group_deleted', { type: 'scim_group', id, label: row!.displayName }, {});
       });

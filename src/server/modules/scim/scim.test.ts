@@ -2,7 +2,9 @@ import crypto from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedScimToken, Recipient, ScimToken } from '../../../contract';
-import { auditLog, platformLog, recipientSessions, recipients } from '../../db/schema';
+import { auditLog, platformLog, recipientSessions, recipients, scimRequests } from '../../db/schema';
+import { filterShape } from './scim.routes';
+import { scimRepository } from './scim.repository';
 import { Client, adminAndMember, createTestApp, signUpWithOrganization, type TestApp } from '../../test/harness';
 
 /**
@@ -24,6 +26,7 @@ beforeAll(async () => {
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+const KIND = 'urn:pigeonhole:params:scim:schemas:extension:2.0:Group';
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
@@ -224,7 +227,7 @@ describe('discovery', () => {
     expect(types.Resources.map((r) => r.id)).toEqual(['User', 'Group']);
     expect((await scim.get('/ResourceTypes/User')).json()).toMatchObject({ endpoint: '/Users' });
     const all = (await scim.get('/Schemas')).json<{ Resources: Array<{ id: string }> }>();
-    expect(all.Resources.map((s) => s.id)).toEqual([USER, ENTERPRISE, GROUP]);
+    expect(all.Resources.map((s) => s.id)).toEqual([USER, ENTERPRISE, GROUP, KIND]);
     expect((await scim.get(`/Schemas/${USER}`)).statusCode).toBe(200);
     expect((await scim.get('/Schemas/nope')).json()).toMatchObject({ status: '404' });
   });
@@ -658,5 +661,242 @@ describe('the desk and the fields the directory owns', () => {
     const refused = await admin.put(`/api/recipients/${r.id}`, { unit: '4B' });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toContain('the scheduled roster import');
+  });
+});
+
+describe('the request log (Settings → Directory → Recent calls)', () => {
+  type Logged = {
+    method: string;
+    path: string;
+    filter: string | null;
+    status: number;
+    resourceId: string | null;
+    durationMs: number;
+    token: { name: string } | null;
+  };
+  const logOf = async (admin: Client, count: number) => {
+    // Written after the reply: wait for the rows.
+    await expect
+      .poll(async () => Number((await admin.get('/api/scim/requests?limit=100')).headers['x-total-count']))
+      .toBeGreaterThanOrEqual(count);
+    const res = await admin.get('/api/scim/requests?limit=100');
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<Logged[]>();
+  };
+
+  it('records every call, reads too, with its status, and never a filter’s value', async () => {
+    const { admin, scim, org } = await directory();
+    const user = entraUser();
+    const { id } = await provision(scim, user); // a read (filter) and a write (POST)
+    expect((await scim.get(`/Users/${id}`)).statusCode).toBe(200);
+    expect((await scim.get('/Users/4f0c0000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    expect((await scim.post('/Users', { schemas: [USER] })).statusCode).toBe(400);
+    const log = await logOf(admin, 5);
+    expect(log).toHaveLength(5);
+    // Newest first.
+    expect(log.map((r) => [r.method, r.path, r.status])).toEqual([
+      ['POST', '/Users', 400],
+      ['GET', '/Users/4f0c0000-0000-4000-8000-000000000000', 404],
+      ['GET', `/Users/${id}`, 200],
+      ['POST', '/Users', 201],
+      ['GET', '/Users', 200],
+    ]);
+    expect(log[3]).toMatchObject({ resourceId: id, token: { name: 'Entra ID' } });
+    expect(log[1]!.resourceId).toBe('4f0c0000-0000-4000-8000-000000000000');
+    expect(log[4]).toMatchObject({ filter: 'userName eq', resourceId: null });
+    expect(log.every((r) => r.durationMs >= 0)).toBe(true);
+    // Something else than an id in the path (an email) is not kept either.
+    expect((await scim.get(`/Users/${encodeURIComponent(user.userName)}`)).statusCode).toBe(404);
+    const [emailed] = await logOf(admin, 6);
+    expect(emailed).toMatchObject({ path: '/Users/…', status: 404, resourceId: null });
+    // The userName filtered on is nowhere in the log.
+    expect(JSON.stringify(await logOf(admin, 6))).not.toContain(user.userName.split('@')[0]);
+    // Writes keep their one audit entry; reads write none.
+    expect(await auditCount(org.id, 'scim.user_created')).toBe(1);
+    expect(await auditCount(org.id)).toBe(2); // the token's creation and the user's
+
+    // Pages, the total in X-Total-Count.
+    const page = await admin.get('/api/scim/requests?limit=2&offset=3');
+    expect(page.headers['x-total-count']).toBe('6');
+    expect(page.json<Logged[]>().map((r) => r.status)).toEqual([200, 201]);
+    const bad = await admin.get('/api/scim/requests?limit=0');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('limit must be at least 1');
+  });
+
+  it('is admins’ only, and another organization reads its own calls, never these', async () => {
+    const { admin, member, org } = await adminAndMember(t, 'Log Tower');
+    const token = (await admin.post('/api/scim/tokens', { name: 'Okta' })).json<CreatedScimToken>().token;
+    expect((await scimClient(token).get('/Groups')).statusCode).toBe(200);
+    await logOf(admin, 1);
+    expect((await member.get('/api/scim/requests')).statusCode).toBe(403);
+    const other = await directory();
+    const theirs = await other.admin.get('/api/scim/requests');
+    expect(theirs.statusCode).toBe(200);
+    expect(theirs.json()).toEqual([]);
+    // Naming the first organization in the header: refused, as every admin list (docs/roles.md).
+    const crossed = await other.admin.get('/api/scim/requests', { 'x-organization-id': org.id });
+    expect(crossed.statusCode).toBe(403);
+  });
+
+  it('does not record a refused token (the platform log has it), and a revoked token’s calls stay listed', async () => {
+    const { admin, scim, token } = await directory();
+    expect((await scimClient('scim_nope').get('/Users')).statusCode).toBe(401);
+    expect((await scim.get('/Users')).statusCode).toBe(200);
+    const log = await logOf(admin, 1);
+    expect(log).toHaveLength(1);
+    void token;
+  });
+});
+
+describe('the request log’s retention and filters', () => {
+  it('keeps a filter’s attribute and operator only, Entra’s and Okta’s forms alike', () => {
+    expect(filterShape('userName eq "ana@contoso.example"')).toBe('userName eq');
+    expect(filterShape('externalId eq "00u1"')).toBe('externalId eq');
+    expect(filterShape('emails[type eq "work"].value eq "ana@contoso.example"')).toBe('emails[…].value eq');
+    expect(filterShape('displayName eq "Finance" and externalId eq "x"')).toBe('displayName eq');
+    expect(filterShape('not a filter')).toBe('(unreadable)');
+    expect(filterShape(undefined)).toBeNull();
+  });
+
+  it('purges calls older than 30 days, every organization’s, and keeps the others', async () => {
+    const { admin, scim, org } = await directory();
+    expect((await scim.get('/Users')).statusCode).toBe(200);
+    await expect.poll(async () => (await admin.get('/api/scim/requests')).json<unknown[]>().length).toBe(1);
+    await t.db.insert(scimRequests).values({
+      organizationId: org.id,
+      method: 'GET',
+      path: '/Users',
+      status: 200,
+      durationMs: 1,
+      createdAt: new Date(Date.now() - 31 * 86_400_000),
+    });
+    expect((await admin.get('/api/scim/requests')).json<unknown[]>()).toHaveLength(2);
+    await scimRepository.purgeRequests(t.db, new Date(Date.now() - 30 * 86_400_000));
+    expect((await admin.get('/api/scim/requests')).json<unknown[]>()).toHaveLength(1);
+  });
+});
+
+describe('groups change recipients', () => {
+  const departmentOf = async (id: string) => (await recipientRow(id)).department;
+
+  it('Entra: a department group’s name becomes its members’ department; the user’s own wins; leaving clears only the group’s', async () => {
+    const { scim, org } = await directory();
+    const plain = await provision(scim, entraUser({ [ENTERPRISE]: {} }));
+    const own = await provision(scim); // the enterprise extension's department: Finance
+    const { id } = (await scim.post('/Groups', { schemas: [GROUP], displayName: 'Logistics', members: [] })).json<{
+      id: string;
+    }>();
+    const before = await auditCount(org.id, 'scim.user_updated');
+    await scim.patch(`/Groups/${id}`, { op: 'Add', path: 'members', value: [{ value: plain.id }, { value: own.id }] });
+    expect(await departmentOf(plain.id)).toBe('Logistics');
+    expect(await departmentOf(own.id)).toBe('Finance');
+    expect(await auditCount(org.id, 'scim.user_updated')).toBe(before + 1);
+    // The SCIM user still shows only its own department; a PATCH that does not touch it keeps the group's.
+    const json = (await scim.get(`/Users/${plain.id}`)).json<Record<string, unknown>>();
+    expect(json[ENTERPRISE]).toEqual({});
+    await scim.patch(`/Users/${plain.id}`, { op: 'Replace', path: 'preferredLanguage', value: 'fr-CA' });
+    expect(await departmentOf(plain.id)).toBe('Logistics');
+    // A rename follows.
+    await scim.patch(`/Groups/${id}`, { op: 'Replace', path: 'displayName', value: 'Logistics & Mail' });
+    expect(await departmentOf(plain.id)).toBe('Logistics & Mail');
+    // The user's own department, sent later, wins; removed again, the group's comes back.
+    await scim.patch(`/Users/${plain.id}`, {
+      op: 'Add',
+      path: `${ENTERPRISE}:department`,
+      value: 'Legal',
+    });
+    expect(await departmentOf(plain.id)).toBe('Legal');
+    await scim.patch(`/Users/${plain.id}`, { op: 'Remove', path: `${ENTERPRISE}:department` });
+    expect(await departmentOf(plain.id)).toBe('Logistics & Mail');
+    // Leaving clears it; the user's own stays.
+    await scim.patch(`/Groups/${id}`, {
+      op: 'Remove',
+      path: 'members',
+      value: [{ value: plain.id }, { value: own.id }],
+    });
+    expect(await departmentOf(plain.id)).toBeNull();
+    expect(await departmentOf(own.id)).toBe('Finance');
+    const entries = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.organizationId, org.id), eq(auditLog.targetId, plain.id)));
+    expect(entries.filter((e) => (e.after as { group?: string }).group === id).length).toBeGreaterThanOrEqual(3);
+    expect(JSON.stringify(entries)).not.toContain('Logistics');
+  });
+
+  it('Okta: members[value eq] removal and a group’s deletion clear what it set; another department group takes over', async () => {
+    const { scim } = await directory();
+    const u = await provision(scim, entraUser({ [ENTERPRISE]: {} }));
+    const a = (
+      await scim.post('/Groups', { schemas: [GROUP], displayName: 'Accounts', members: [{ value: u.id }] })
+    ).json<{ id: string }>();
+    const b = (
+      await scim.post('/Groups', { schemas: [GROUP], displayName: 'Billing', members: [{ value: u.id }] })
+    ).json<{ id: string }>();
+    expect(await departmentOf(u.id)).toBe('Accounts');
+    await scim.patch(`/Groups/${a.id}`, { op: 'remove', path: `members[value eq "${u.id}"]` });
+    expect(await departmentOf(u.id)).toBe('Billing');
+    expect((await scim.delete(`/Groups/${b.id}`)).statusCode).toBe(204);
+    expect(await departmentOf(u.id)).toBeNull();
+    expect((await recipientRow(u.id)).departmentGroupId).toBeNull();
+
+    // The user's own department equal to the group's name: theirs from then on, kept when they leave.
+    const c = (
+      await scim.post('/Groups', { schemas: [GROUP], displayName: 'Customs', members: [{ value: u.id }] })
+    ).json<{ id: string }>();
+    expect(await departmentOf(u.id)).toBe('Customs');
+    await scim.patch(`/Users/${u.id}`, { op: 'replace', value: { [`${ENTERPRISE}:department`]: 'Customs' } });
+    expect((await recipientRow(u.id)).departmentGroupId).toBeNull();
+    await scim.patch(`/Groups/${c.id}`, { op: 'remove', path: `members[value eq "${u.id}"]` });
+    expect(await departmentOf(u.id)).toBe('Customs');
+  });
+
+  it('a household’s members may collect each other’s mail at the desk (Okta add, Entra remove)', async () => {
+    const { scim, admin } = await directory();
+    const ana = await provision(scim, entraUser({ name: { givenName: 'Ana', familyName: 'Lopez' } }));
+    const ben = await provision(scim, entraUser({ name: { givenName: 'Ben', familyName: 'Okafor' } }));
+    const created = await scim.post('/Groups', {
+      schemas: [GROUP, KIND],
+      displayName: 'Flat 12B',
+      [KIND]: { kind: 'household' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({ [KIND]: { kind: 'household' } });
+    const { id } = created.json<{ id: string }>();
+    await scim.patch(`/Groups/${id}`, { op: 'add', path: 'members', value: [{ value: ana.id }, { value: ben.id }] });
+    // A household sets no department.
+    expect((await recipientRow(ana.id)).department).toBe('Finance');
+    const lookup = await admin.get(`/api/recipients/${ana.id}/pickup-lookup`);
+    expect(lookup.statusCode, lookup.body).toBe(200);
+    expect(lookup.json<{ recipient: { proxies: string[] } }>().recipient.proxies).toEqual(['Ben Okafor']);
+
+    // Signatures off (decision 053), as handovers.test does: only who collects is tried here.
+    const off = await admin.put(`/api/organization-settings/${admin.organizationId}`, {
+      handoverRequiresSignature: false,
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    const item = await admin.post('/api/mail-items', { type: 'package', recipientId: ana.id });
+    expect(item.statusCode, item.body).toBe(201);
+    const handOver = (collectorName: string) =>
+      admin.post('/api/handovers', {
+        itemIds: [item.json<{ id: string }>().id],
+        collectorName,
+        identifiedBy: 'id_checked',
+      });
+    await scim.patch(`/Groups/${id}`, { op: 'Remove', path: 'members', value: [{ value: ben.id }] });
+    expect(
+      (await admin.get(`/api/recipients/${ana.id}/pickup-lookup`)).json<{ recipient: { proxies: string[] } }>()
+        .recipient.proxies,
+    ).toEqual([]);
+    const refused = await handOver('Ben Okafor');
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json()).toMatchObject({ code: 'proxy_reason_required' });
+    await scim.patch(`/Groups/${id}`, { op: 'Add', path: 'members', value: [{ value: ben.id }] });
+    const ok = await handOver('Ben Okafor');
+    expect(ok.statusCode, ok.body).toBe(201);
+
+    const wrong = await scim.post('/Groups', { schemas: [GROUP, KIND], displayName: 'X', [KIND]: { kind: 'flat' } });
+    expect(wrong.json()).toMatchObject({ status: '400', scimType: 'invalidValue' });
   });
 });

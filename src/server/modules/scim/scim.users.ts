@@ -51,7 +51,8 @@ export function toScimUser(
     phoneNumbers: row.phone ? [{ value: row.phone, type: 'work', primary: true }] : [],
     addresses: row.unit ? [{ type: 'work', formatted: row.unit, primary: true }] : [],
     ...(row.preferredLanguage ? { preferredLanguage: row.preferredLanguage } : {}),
-    [SCHEMA.enterprise]: row.department ? { department: row.department } : {},
+    // The user's own department only: one a department group gave them is the desk's view, not the directory's.
+    [SCHEMA.enterprise]: row.department && !row.departmentGroupId ? { department: row.department } : {},
     groups: groups.map((g) => ({ value: g.id, display: g.displayName, $ref: `${baseUrl}/Groups/${g.id}` })),
     meta: {
       resourceType: 'User',

@@ -20,6 +20,7 @@ import { toastFailure } from '@/lib/useErrorToast';
 import { useCreateScimToken } from '../api/createScimToken';
 import { useRevokeScimToken } from '../api/revokeScimToken';
 import { useScimTokens } from '../api/scimTokens';
+import { RecentCallsCard } from './RecentCallsCard';
 
 /** A read-only value with its label and Copy button. */
 function CopyValue({ label, value, copyLabel }: { label: string; value: string; copyLabel: string }) {
@@ -119,10 +120,15 @@ function TokenRow({ token, onRevoke }: { token: ScimToken; onRevoke: (t: ScimTok
           <code className="font-mono text-xs text-fg-subtle">{token.prefix}…</code>
           <Badge tone={revoked ? 'neutral' : 'green'}>{revoked ? 'Revoked' : 'Active'}</Badge>
         </p>
-        <p className="text-xs text-fg-subtle">
+        <p className="text-xs break-words text-fg-subtle">
           Created {formatDateTime(token.createdAt)}
-          {token.createdBy ? ` by ${token.createdBy.email}` : ''} ·{' '}
-          {token.lastUsedAt ? `last used ${relativeTime(token.lastUsedAt)}` : 'never used'}
+          {token.createdBy ? (
+            <>
+              {' '}
+              by <span className="break-all">{token.createdBy.email}</span>
+            </>
+          ) : null}{' '}
+          · {token.lastUsedAt ? `last used ${relativeTime(token.lastUsedAt)}` : 'never used'}
           {revoked && token.revokedAt ? ` · revoked ${formatDateTime(token.revokedAt)}` : ''}
         </p>
       </div>
@@ -165,58 +171,61 @@ export default function DirectoryPane({ organizationId }: { organizationId: stri
   };
 
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Directory (SCIM provisioning)</CardTitle>
-        <CardDescription>
-          Let your identity provider keep recipients in step with your directory: people it adds appear at the desk,
-          changes follow, and those who leave are marked Left with their waiting mail kept. Fields the directory owns
-          cannot be edited at the desk.
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="space-y-5">
-        <CopyValue label="SCIM base URL (Tenant URL)" value={baseUrl} copyLabel="Copy the SCIM base URL" />
-        <CreateTokenForm organizationId={organizationId} onCreated={setCreated} />
-        {created && <NewTokenNotice token={created} onDone={() => setCreated(null)} />}
-        <div className="overflow-hidden rounded-lg border border-line">
-          <ListState
-            data={tokens.data}
-            isPending={tokens.isPending}
-            isError={tokens.isError}
-            error={{ title: 'The tokens could not be loaded', onRetry: () => void tokens.refetch(), retrySize: 'sm' }}
-            skeleton={
-              <SkeletonRows
-                label="Loading the tokens"
-                className="space-y-3 p-5"
-                row={() => <Skeleton className="h-9 w-full" />}
-              />
-            }
-            empty={
-              <EmptyState icon={FolderSync} title="No SCIM tokens yet" className="py-8">
-                Create a token, then give it and the base URL above to Entra ID, Okta or another SCIM client.
-              </EmptyState>
-            }
-          >
-            {(list) => (
-              <ul aria-label="SCIM tokens" className="divide-y divide-line-subtle">
-                {list.map((token) => (
-                  <TokenRow key={token.id} token={token} onRevoke={setRevoking} />
-                ))}
-              </ul>
-            )}
-          </ListState>
-        </div>
-      </CardContent>
-      <ConfirmDialog
-        open={Boolean(revoking)}
-        onOpenChange={(open) => !open && setRevoking(null)}
-        title="Revoke token?"
-        description={`${revoking?.name ?? 'The token'} will be refused from its next request: provisioning with it stops until a new token is set in the identity provider. Recipients already provisioned stay.`}
-        confirmLabel="Revoke token"
-        pendingLabel="Revoking…"
-        pending={revoke.isPending}
-        onConfirm={confirmRevoke}
-      />
-    </Card>
+    <div className="space-y-6">
+      <Card>
+        <CardHeader>
+          <CardTitle>Directory (SCIM provisioning)</CardTitle>
+          <CardDescription>
+            Let your identity provider keep recipients in step with your directory: people it adds appear at the desk,
+            changes follow, and those who leave are marked Left with their waiting mail kept. Fields the directory owns
+            cannot be edited at the desk.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="space-y-5">
+          <CopyValue label="SCIM base URL (Tenant URL)" value={baseUrl} copyLabel="Copy the SCIM base URL" />
+          <CreateTokenForm organizationId={organizationId} onCreated={setCreated} />
+          {created && <NewTokenNotice token={created} onDone={() => setCreated(null)} />}
+          <div className="overflow-hidden rounded-lg border border-line">
+            <ListState
+              data={tokens.data}
+              isPending={tokens.isPending}
+              isError={tokens.isError}
+              error={{ title: 'The tokens could not be loaded', onRetry: () => void tokens.refetch(), retrySize: 'sm' }}
+              skeleton={
+                <SkeletonRows
+                  label="Loading the tokens"
+                  className="space-y-3 p-5"
+                  row={() => <Skeleton className="h-9 w-full" />}
+                />
+              }
+              empty={
+                <EmptyState icon={FolderSync} title="No SCIM tokens yet" className="py-8">
+                  Create a token, then give it and the base URL above to Entra ID, Okta or another SCIM client.
+                </EmptyState>
+              }
+            >
+              {(list) => (
+                <ul aria-label="SCIM tokens" className="divide-y divide-line-subtle">
+                  {list.map((token) => (
+                    <TokenRow key={token.id} token={token} onRevoke={setRevoking} />
+                  ))}
+                </ul>
+              )}
+            </ListState>
+          </div>
+        </CardContent>
+        <ConfirmDialog
+          open={Boolean(revoking)}
+          onOpenChange={(open) => !open && setRevoking(null)}
+          title="Revoke token?"
+          description={`${revoking?.name ?? 'The token'} will be refused from its next request: provisioning with it stops until a new token is set in the identity provider. Recipients already provisioned stay.`}
+          confirmLabel="Revoke token"
+          pendingLabel="Revoking…"
+          pending={revoke.isPending}
+          onConfirm={confirmRevoke}
+        />
+      </Card>
+      <RecentCallsCard organizationId={organizationId} />
+    </div>
   );
 }
