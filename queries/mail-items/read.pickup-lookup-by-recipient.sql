@@ -10,8 +10,17 @@
           'recipient', json_build_object(
             'id', h.id, 'firstName', h.first_name, 'lastName', h.last_name, 'email', h.email, 'unit', h.unit,
             'department', h.department, 'isActive', h.is_active,
-            'proxies', array(select p.name from recipient_proxies p
-                             where p.organization_id = h.organization_id and p.recipient_id = h.id order by p.name)),
+            'proxies', array(
+    select p.name from recipient_proxies p where p.organization_id = h.organization_id and p.recipient_id = h.id
+    union
+    select o.first_name || ' ' || o.last_name
+    from scim_group_members m
+    join scim_groups g on g.organization_id = m.organization_id and g.id = m.group_id and g.kind = 'household'
+    join scim_group_members om on om.organization_id = m.organization_id and om.group_id = m.group_id
+                               and om.recipient_id <> m.recipient_id
+    join recipients o on o.organization_id = om.organization_id and o.id = om.recipient_id and o.is_active
+    where m.organization_id = h.organization_id and m.recipient_id = h.id
+    order by 1)),
           'items', (select coalesce(json_agg((select row_to_json(o) from (select i."id" as "id",
     i."recipient_id" as "recipientId",
     i."tracking_number" as "trackingNumber",

@@ -101,6 +101,25 @@ export const handoversRepository = {
 };
 
 /**
+ * The names that may collect the items of the recipient aliased `r` besides their own, as one SQL
+ * array: the proxies they named and the other active members of their SCIM household groups
+ * (decision 060). Read by the hand-over's check and the pickup lookup's reply, so the desk offers
+ * exactly whom the hand-over accepts. Index reads: recipient_proxies by recipient,
+ * scim_group_members by (organization, recipient) and by its primary key.
+ */
+export const mayCollectNamesSql = (r: string) => `array(
+    select p.name from recipient_proxies p where p.organization_id = ${r}.organization_id and p.recipient_id = ${r}.id
+    union
+    select o.first_name || ' ' || o.last_name
+    from scim_group_members m
+    join scim_groups g on g.organization_id = m.organization_id and g.id = m.group_id and g.kind = 'household'
+    join scim_group_members om on om.organization_id = m.organization_id and om.group_id = m.group_id
+                               and om.recipient_id <> m.recipient_id
+    join recipients o on o.organization_id = om.organization_id and o.id = om.recipient_id and o.is_active
+    where m.organization_id = ${r}.organization_id and m.recipient_id = ${r}.id
+    order by 1)`;
+
+/**
  * Who may collect a recipient's items: the recipient's own name, the proxies they named and the
  * active members of their SCIM household groups (decision 060); with
  * the recipient's current pickup code and whether they are active, which a hand-over by code checks.
@@ -121,17 +140,7 @@ export async function collectorsOf(
   }>({
     name: 'handover_collectors_and_code',
     text: `select r.first_name, r.last_name, r.pickup_code, r.is_active,
-                  array(select p.name from recipient_proxies p
-                        where p.organization_id = r.organization_id and p.recipient_id = r.id
-                        union
-                        select o.first_name || ' ' || o.last_name
-                        from scim_group_members m
-                        join scim_groups g on g.organization_id = m.organization_id and g.id = m.group_id and g.kind = 'household'
-                        join scim_group_members om on om.organization_id = m.organization_id and om.group_id = m.group_id
-                                                   and om.recipient_id <> m.recipient_id
-                        join recipients o on o.organization_id = om.organization_id and o.id = om.recipient_id and o.is_active
-                        where m.organization_id = r.organization_id and m.recipient_id = r.id
-                        order by 1) as proxies
+                  ${mayCollectNamesSql('r')} as proxies
            from recipients r where r.organization_id = $1 and r.id = $2`,
     values: [organizationId, recipientId],
   });

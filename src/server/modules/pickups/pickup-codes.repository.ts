@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { queryShape } from '../../db/prepared';
+import { mayCollectNamesSql } from '../mail-items/handovers.repository';
 import { waitingForRecipientJson } from '../mail-items/mail-items.repository';
 import { recipients } from '../../db/schema';
 
@@ -12,7 +13,7 @@ export const pickupCodesRepository = {
   /**
    * The lookup's whole reply (PickupLookup) as JSON, built by PostgreSQL in one prepared statement:
    * the recipient holding `code` (one read of recipients_pickup_code_org_idx) or having the id
-   * `recipientId` (the primary key), with their proxies (and their SCIM household's members) and at most `limit` of their waiting items,
+   * `recipientId` (the primary key), with who may collect for them (`mayCollectNamesSql`) and at most `limit` of their waiting items,
    * and whether they are active. Undefined when nobody in the organization holds the code or id.
    */
   async lookupJson(
@@ -36,20 +37,7 @@ export const pickupCodesRepository = {
           'recipient', json_build_object(
             'id', h.id, 'firstName', h.first_name, 'lastName', h.last_name, 'email', h.email, 'unit', h.unit,
             'department', h.department, 'isActive', h.is_active,
-            'proxies', array(select p.name from recipient_proxies p
-                             where p.organization_id = h.organization_id and p.recipient_id = h.id
-                             union
-                             -- The other active members of their SCIM household groups (decision 060).
-                             select o.first_name || ' ' || o.last_name
-                             from scim_group_members m
-                             join scim_groups g on g.organization_id = m.organization_id and g.id = m.group_id
-                                               and g.kind = 'household'
-                             join scim_group_members om on om.organization_id = m.organization_id
-                                                        and om.group_id = m.group_id and om.recipient_id <> m.recipient_id
-                             join recipients o on o.organization_id = om.organization_id and o.id = om.recipient_id
-                                              and o.is_active
-                             where m.organization_id = h.organization_id and m.recipient_id = h.id
-                             order by 1)),
+            'proxies', ${sql.raw(mayCollectNamesSql('h'))}),
           'items', ${waitingForRecipientJson(db, v.organizationId, sql`h.id`, limit)}::json
         )::text as body, h.is_active as active
         from holder h`,
