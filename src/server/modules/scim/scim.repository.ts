@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { recipients, scimGroupMembers, scimGroups, scimRequests, scimTokens, users } from '../../db/schema';
 
@@ -24,6 +24,19 @@ const scimUser = (organizationId: string) =>
  * SCIM's tokens, groups and memberships, and the reads of SCIM's recipients. Recipients are
  * written by the recipients module alone (its directory writer); this file only reads them.
  */
+/** The groups (id and name) a recipient is a member of, with any further conditions on the group. */
+const groupsOfMember = (db: DbOrTx, organizationId: string, recipientId: string, ...more: Array<SQL | undefined>) =>
+  db
+    .select({ id: scimGroups.id, displayName: scimGroups.displayName })
+    .from(scimGroupMembers)
+    .innerJoin(
+      scimGroups,
+      and(eq(scimGroups.id, scimGroupMembers.groupId), eq(scimGroups.organizationId, scimGroupMembers.organizationId)),
+    )
+    .where(
+      and(eq(scimGroupMembers.organizationId, organizationId), eq(scimGroupMembers.recipientId, recipientId), ...more),
+    );
+
 export const scimRepository = {
   // Tokens ---------------------------------------------------------------------------------------
 
@@ -213,18 +226,7 @@ export const scimRepository = {
 
   /** The groups a user is in (their `groups`, read-only in SCIM). */
   async groupsOfUser(db: DbOrTx, organizationId: string, recipientId: string) {
-    return db
-      .select({ id: scimGroups.id, displayName: scimGroups.displayName })
-      .from(scimGroupMembers)
-      .innerJoin(
-        scimGroups,
-        and(
-          eq(scimGroups.id, scimGroupMembers.groupId),
-          eq(scimGroups.organizationId, scimGroupMembers.organizationId),
-        ),
-      )
-      .where(and(eq(scimGroupMembers.organizationId, organizationId), eq(scimGroupMembers.recipientId, recipientId)))
-      .orderBy(asc(scimGroups.displayName));
+    return groupsOfMember(db, organizationId, recipientId).orderBy(asc(scimGroups.displayName));
   },
 
   /** The organization's SCIM users among these ids (a group's members being added), locked for the change. */
@@ -257,24 +259,13 @@ export const scimRepository = {
 
   /** The department group (first by name) a recipient is a member of, other than `except`. */
   async departmentGroupOf(db: DbOrTx, organizationId: string, recipientId: string, except?: string) {
-    const [row] = await db
-      .select({ id: scimGroups.id, displayName: scimGroups.displayName })
-      .from(scimGroupMembers)
-      .innerJoin(
-        scimGroups,
-        and(
-          eq(scimGroups.id, scimGroupMembers.groupId),
-          eq(scimGroups.organizationId, scimGroupMembers.organizationId),
-        ),
-      )
-      .where(
-        and(
-          eq(scimGroupMembers.organizationId, organizationId),
-          eq(scimGroupMembers.recipientId, recipientId),
-          eq(scimGroups.kind, 'department'),
-          except ? sql`${scimGroups.id} <> ${except}` : undefined,
-        ),
-      )
+    const [row] = await groupsOfMember(
+      db,
+      organizationId,
+      recipientId,
+      eq(scimGroups.kind, 'department'),
+      except ? sql`${scimGroups.id} <> ${except}` : undefined,
+    )
       .orderBy(asc(sql`lower(${scimGroups.displayName})`), asc(scimGroups.id))
       .limit(1);
     return row;
