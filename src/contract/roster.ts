@@ -21,6 +21,8 @@ export const ROSTER_MESSAGES = {
     'The roster URL or host is not a public address (private, loopback and link-local addresses are refused)',
   badCron: 'The schedule is not a valid cron expression (five fields, e.g. "0 3 * * *")',
   secretNeeded: 'A password or private key is required for SFTP',
+  hostKeyChanged: (seen: string, expected: string) =>
+    `The SFTP server presented the host key ${seen}, not ${expected} as before: nothing was read. If the server was really given a new key, enter it (or clear the field to keep the next one) in Settings -> Roster.`,
   previewDiscarded:
     'The preview was discarded because a recipient in it was erased: run the roster again for a new preview',
 } as const;
@@ -89,6 +91,8 @@ const HttpsSource = z.object({
   headerValue: z.string().max(4000, 'The header value is at most 4000 characters').optional(),
   ...common,
 });
+/** An OpenSSH SHA-256 fingerprint: `SHA256:` and 43 characters of unpadded base64. */
+export const SFTP_HOST_KEY_PATTERN = /^SHA256:[A-Za-z0-9+/]{43}$/;
 const SftpSource = z.object({
   kind: z.literal('sftp'),
   host: z
@@ -108,6 +112,17 @@ const SftpSource = z.object({
   sftpAuth: z.enum(['password', 'private_key'], { message: "sftpAuth is 'password' or 'private_key'" }),
   /** Write-only: the password or the private key (PEM / OpenSSH); left out on an update, the stored one stays. */
   secret: z.string().max(16_000, 'The secret is at most 16000 characters').optional(),
+  /**
+   * The server's host key fingerprint, as `ssh-keygen -lf` prints it. Empty: the first connection's
+   * key is kept. Left out on an update: the kept one stays unless the host or port changes.
+   */
+  hostKey: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || SFTP_HOST_KEY_PATTERN.test(v), {
+      message: 'The host key fingerprint looks like SHA256:… as ssh-keygen -lf prints it',
+    })
+    .optional(),
   ...common,
 });
 export const RosterSourceBody = z.discriminatedUnion('kind', [HttpsSource, SftpSource], {
@@ -125,6 +140,8 @@ export const RosterSource = z.object({
   path: z.string().nullable(),
   username: z.string().nullable(),
   sftpAuth: z.enum(['password', 'private_key']).nullable(),
+  /** The SFTP server's host key fingerprint, given or kept from the first connection; null until then. */
+  sftpHostKey: z.string().nullable(),
   /** Whether a secret is stored (it is never replied). */
   hasSecret: z.boolean(),
   mapping: RosterMapping,

@@ -1343,6 +1343,11 @@ export const rosterSources = pgTable(
     /** 'password' or 'private_key' for SFTP; null for HTTPS. */
     sftpAuth: varchar('sftp_auth', { length: 12 }).$type<'password' | 'private_key'>(),
     secret: text('secret'),
+    /**
+     * The SFTP server's host key fingerprint (`SHA256:…`, as ssh-keygen -lf prints it): given by
+     * the admin or kept from the first connection; a server presenting another key is refused.
+     */
+    sftpHostKey: varchar('sftp_host_key', { length: 100 }),
     /** Field -> the CSV's column header (the CSV import's fields, plus the id column). */
     mapping: jsonb('mapping').$type<Record<string, string>>().notNull(),
     /** 'hourly', 'daily', or a five-field cron expression (croner), in UTC. */

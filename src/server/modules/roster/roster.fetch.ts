@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import dns from 'node:dns/promises';
 import net from 'node:net';
 import SftpClient from 'ssh2-sftp-client';
@@ -26,7 +27,16 @@ export type RosterLocation =
       username: string;
       sftpAuth: 'password' | 'private_key';
       secret: string | null;
+      /** The fingerprint the server must present; null: any, and the one seen is answered. */
+      hostKey: string | null;
     };
+
+/** The file's text, and for SFTP the fingerprint of the host key the server presented. */
+export type RosterFile = { text: string; hostKey?: string };
+
+/** OpenSSH's SHA-256 fingerprint of a host key blob (`ssh-keygen -lf` prints the same). */
+export const hostKeyFingerprint = (key: Buffer) =>
+  `SHA256:${crypto.createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
 
 export type FetchOptions = { allowPrivateTargets: boolean; maxBytes?: number; timeoutMs?: number };
 
@@ -114,22 +124,36 @@ async function fetchSftp(source: Extract<RosterLocation, { kind: 'sftp' }>, opti
   const address = await checkedAddress(source.host, options.allowPrivateTargets);
   const client = new SftpClient('pigeonhole-roster');
   let connected = false;
+  let seen: string | undefined;
   const work = (async () => {
-    await client.connect({
-      host: address,
-      port: source.port,
-      username: source.username,
-      ...(source.sftpAuth === 'password' ? { password: source.secret ?? '' } : { privateKey: source.secret ?? '' }),
-      readyTimeout: timeout,
-      retries: 0,
-    });
+    try {
+      await client.connect({
+        host: address,
+        port: source.port,
+        username: source.username,
+        // Checked before any credential is sent: a password never reaches a server that is not the one kept.
+        hostVerifier: (key: Buffer) => {
+          seen = hostKeyFingerprint(key);
+          return source.hostKey === null || seen === source.hostKey;
+        },
+        ...(source.sftpAuth === 'password' ? { password: source.secret ?? '' } : { privateKey: source.secret ?? '' }),
+        readyTimeout: timeout,
+        retries: 0,
+      });
+    } catch (err) {
+      if (seen && source.hostKey !== null && seen !== source.hostKey) {
+        throw new RosterFetchError(ROSTER_MESSAGES.hostKeyChanged(seen, source.hostKey));
+      }
+      throw err;
+    }
     connected = true;
     const stats = await client.stat(source.path);
     if (!stats.isFile) throw new RosterFetchError(`${source.path} is not a file`);
     if (stats.size > max) throw tooLarge(max);
     const data = await client.get(source.path);
-    if (Buffer.isBuffer(data)) return data.toString('utf8');
-    if (typeof data === 'string') return data;
+    const hostKey = seen!;
+    if (Buffer.isBuffer(data)) return { text: data.toString('utf8'), hostKey };
+    if (typeof data === 'string') return { text: data, hostKey };
     throw new RosterFetchError('The SFTP server sent no file');
   })();
   let timer: NodeJS.Timeout | undefined;
@@ -153,7 +177,7 @@ async function fetchSftp(source: Extract<RosterLocation, { kind: 'sftp' }>, opti
   }
 }
 
-/** The roster file's text, or a RosterFetchError saying why not. */
-export function fetchRoster(source: RosterLocation, options: FetchOptions): Promise<string> {
-  return source.kind === 'https' ? fetchHttps(source, options) : fetchSftp(source, options);
+/** The roster file, or a RosterFetchError saying why not. */
+export async function fetchRoster(source: RosterLocation, options: FetchOptions): Promise<RosterFile> {
+  return source.kind === 'https' ? { text: await fetchHttps(source, options) } : fetchSftp(source, options);
 }

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { ROSTER_MESSAGES } from '../../../contract';
 import { rosterRuns, rosterSources } from '../../db/schema';
@@ -46,6 +46,23 @@ export const rosterRepository = {
       .where(and(eq(rosterSources.organizationId, organizationId), eq(rosterSources.id, id)))
       .returning();
     return row;
+  },
+
+  /**
+   * The host key of a source's first connection (trust on first use): set only while none is, so
+   * an admin's fingerprint saved meanwhile is never overwritten by a run.
+   */
+  async keepHostKey(db: DbOrTx, organizationId: string, id: string, fingerprint: string) {
+    await db
+      .update(rosterSources)
+      .set({ sftpHostKey: fingerprint })
+      .where(
+        and(
+          eq(rosterSources.organizationId, organizationId),
+          eq(rosterSources.id, id),
+          isNull(rosterSources.sftpHostKey),
+        ),
+      );
   },
 
   async deleteSource(db: DbOrTx, organizationId: string, id: string) {

@@ -65,6 +65,7 @@ function toSourceDto(s: RosterSourceRow): RosterSource {
     path: s.path,
     username: s.username,
     sftpAuth: s.sftpAuth,
+    sftpHostKey: s.sftpHostKey,
     hasSecret: s.secret !== null,
     mapping: s.mapping as RosterMapping,
     schedule: s.schedule,
@@ -106,6 +107,7 @@ const auditView = (s: RosterSourceRow) => ({
   kind: s.kind,
   location: sourceLabel(s),
   headerName: s.headerName,
+  sftpHostKey: s.sftpHostKey,
   mapping: s.mapping,
   schedule: s.schedule,
   graceDays: s.graceDays,
@@ -161,6 +163,7 @@ export function createRosterService(deps: Deps) {
         path: null,
         username: null,
         sftpAuth: null,
+        sftpHostKey: null,
         secret: !headerName ? null : body.headerValue ? secrets.encrypt(body.headerValue) : keep,
         ...common,
       };
@@ -173,6 +176,9 @@ export function createRosterService(deps: Deps) {
     }
     const secret = body.secret ? secrets.encrypt(body.secret) : keep;
     if (!secret) throw badRequest(ROSTER_MESSAGES.secretNeeded, 'roster_secret_required');
+    // The kept host key stays while the server does; another host or port learns its own.
+    const sameServer = existing?.kind === 'sftp' && existing.host === body.host && existing.port === body.port;
+    const sftpHostKey = body.hostKey === undefined ? (sameServer ? existing.sftpHostKey : null) : body.hostKey || null;
     return {
       kind: 'sftp',
       url: null,
@@ -182,6 +188,7 @@ export function createRosterService(deps: Deps) {
       path: body.path,
       username: body.username,
       sftpAuth: body.sftpAuth,
+      sftpHostKey,
       secret,
       ...common,
     };
@@ -198,6 +205,7 @@ export function createRosterService(deps: Deps) {
       username: s.username!,
       sftpAuth: s.sftpAuth ?? 'password',
       secret,
+      hostKey: s.sftpHostKey,
     };
   }
 
@@ -247,7 +255,12 @@ export function createRosterService(deps: Deps) {
     try {
       let text: string;
       try {
-        text = await fetchRoster(locationOf(source), fetchOptions);
+        const file = await fetchRoster(locationOf(source), fetchOptions);
+        text = file.text;
+        // Trust on first use: the first connection's host key is the one every later run must meet.
+        if (source.kind === 'sftp' && !source.sftpHostKey && file.hostKey) {
+          await rosterRepository.keepHostKey(db, org, source.id, file.hostKey);
+        }
       } catch (err) {
         if (!(err instanceof RosterFetchError)) throw err;
         failure = err.message;

@@ -78,6 +78,11 @@ beforeAll(async () => {
   };
 });
 
+/** `ssh-keygen -lf`'s SHA-256 fingerprint of a public key file. */
+const fingerprintOf = (publicKeyFile: string) =>
+  execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', publicKeyFile], { encoding: 'utf8' }).split(' ')[1]!;
+const serverFingerprint = () => fingerprintOf(path.join(dir, 'host_key.pub'));
+
 const csvOf = (rows: string[]) => ['id;first_name;last_name;room', ...rows].join('\n');
 
 describe('a roster over SFTP', () => {
@@ -112,12 +117,67 @@ describe('a roster over SFTP', () => {
       ['A1', 'Ines', '12'],
       ['A2', 'Tom', '14'],
     ]);
+    // The first connection's host key is kept: the fingerprint ssh-keygen prints for the server's key.
+    const kept = (await admin.get('/api/roster/sources')).json<RosterSource[]>()[0]!;
+    expect(kept.sftpHostKey).toBe(serverFingerprint());
+  });
+
+  it('refuses a server presenting another host key before sending the password or key, and reads nothing', async () => {
+    const file = path.join(dir, 'pinned.csv');
+    fs.writeFileSync(file, csvOf(['B1;Ada;Lind;3']));
+    const { client: admin, org } = await signUpWithOrganization(t, 'Pinned Court');
+    const body = {
+      kind: 'sftp',
+      host: '127.0.0.1',
+      port,
+      path: file,
+      username: 'root',
+      sftpAuth: 'private_key',
+      secret: clientKey,
+      mapping: { externalId: 'id', firstName: 'first_name', lastName: 'last_name', unit: 'room' },
+      schedule: 'hourly',
+    };
+    const malformed = await admin.post('/api/roster/sources', { ...body, hostKey: 'MD5:aa:bb' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.body).toContain('The host key fingerprint looks like SHA256');
+    // The fingerprint of some other key: as if the address now led to another machine.
+    const otherKey = path.join(dir, 'impostor_key');
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', otherKey]);
+    const impostor = fingerprintOf(`${otherKey}.pub`);
+    const created = await admin.post('/api/roster/sources', { ...body, hostKey: impostor });
+    expect(created.statusCode, created.body).toBe(201);
+    const source = created.json<RosterSource>();
+    expect(source.sftpHostKey).toBe(impostor);
+
+    const run = (await admin.post(`/api/roster/sources/${source.id}/run`)).json<RosterRun>();
+    expect(run.status).toBe('failed');
+    expect(run.errorText).toContain(`presented the host key ${serverFingerprint()}, not ${impostor}`);
+    const rows = await t.db.select().from(recipients).where(eq(recipients.organizationId, org.id));
+    expect(rows).toEqual([]);
+    // The admin's fingerprint is not replaced by what the server showed.
+    expect((await admin.get('/api/roster/sources')).json<RosterSource[]>()[0]!.sftpHostKey).toBe(impostor);
+
+    // Cleared by the admin: the next run keeps the server's key again.
+    const { secret: _secret, ...withoutSecret } = body;
+    const cleared = await admin.put(`/api/roster/sources/${source.id}`, { ...withoutSecret, hostKey: '' });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    expect(cleared.json<RosterSource>().sftpHostKey).toBeNull();
+    const again = (await admin.post(`/api/roster/sources/${source.id}/run`)).json<RosterRun>();
+    expect(again.status).toBe('awaiting_approval');
+    expect((await admin.get('/api/roster/sources')).json<RosterSource[]>()[0]!.sftpHostKey).toBe(serverFingerprint());
   });
 
   it('reports a wrong key and a missing file as fetch failures', async () => {
     const other = path.join(dir, 'other_key');
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', other]);
-    const base = { kind: 'sftp' as const, host: '127.0.0.1', port, username: 'root', sftpAuth: 'private_key' as const };
+    const base = {
+      kind: 'sftp' as const,
+      host: '127.0.0.1',
+      port,
+      username: 'root',
+      sftpAuth: 'private_key' as const,
+      hostKey: null,
+    };
     await expect(
       fetchRoster(
         { ...base, path: '/nowhere.csv', secret: fs.readFileSync(other, 'utf8') },

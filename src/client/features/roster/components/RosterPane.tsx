@@ -242,6 +242,13 @@ function SourceSummary({ organizationId, source }: { organizationId: string; sou
             stay active {source.graceDays} days; a run marking more than {`${source.approvalShare}\u00a0%`} as left
             waits for approval.
           </p>
+          {source.kind === 'sftp' ? (
+            <p className="text-sm text-fg-secondary break-all">
+              {source.sftpHostKey
+                ? `Host key ${source.sftpHostKey}: a server showing another key is refused.`
+                : 'The host key is kept at the first connection.'}
+            </p>
+          ) : null}
           <div className="flex flex-wrap gap-2">
             <Button
               onClick={() =>

@@ -22,6 +22,7 @@ type Draft = {
   username: string;
   sftpAuth: 'password' | 'private_key';
   secret: string;
+  hostKey: string;
   externalId: string;
   firstName: string;
   lastName: string;
@@ -60,6 +61,7 @@ function draftOf(source: RosterSource | undefined): Draft {
     username: source?.username ?? '',
     sftpAuth: source?.sftpAuth ?? 'password',
     secret: '',
+    hostKey: source?.sftpHostKey ?? '',
     externalId: m?.externalId ?? 'id',
     firstName: m?.firstName ?? 'first_name',
     lastName: m?.lastName ?? 'last_name',
@@ -75,8 +77,11 @@ function draftOf(source: RosterSource | undefined): Draft {
   };
 }
 
-/** The draft as the contract's body: empty optional fields left out, so a stored secret stays. */
-function bodyOf(d: Draft): unknown {
+/**
+ * The draft as the contract's body: empty optional fields left out, so a stored secret stays; the
+ * host key only when the admin changed it (cleared: the next connection's key is kept).
+ */
+function bodyOf(d: Draft, source: RosterSource | undefined): unknown {
   const optional = (v: string) => (v.trim() === '' ? undefined : v.trim());
   const common = {
     mapping: Object.fromEntries(MAPPED.map(([key]) => [key, optional(d[key])]).filter(([, v]) => v !== undefined)),
@@ -101,6 +106,7 @@ function bodyOf(d: Draft): unknown {
         username: d.username.trim(),
         sftpAuth: d.sftpAuth,
         secret: d.secret === '' ? undefined : d.secret,
+        hostKey: d.hostKey.trim() === (source?.sftpHostKey ?? '') ? undefined : d.hostKey.trim(),
         ...common,
       };
 }
@@ -123,7 +129,7 @@ export function RosterSourceForm({
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = RosterSourceBody.safeParse(bodyOf(draft));
+    const parsed = RosterSourceBody.safeParse(bodyOf(draft, source));
     if (!parsed.success) {
       const found: Record<string, string> = {};
       for (const issue of parsed.error.issues) {
@@ -203,6 +209,12 @@ export function RosterSourceForm({
                 {text('port', 'Port', { type: 'number' })}
                 {text('path', 'File path', { hint: '/exports/residents.csv' })}
                 {text('username', 'User name')}
+                <div className="sm:col-span-2">
+                  {text('hostKey', 'Host key fingerprint', {
+                    optional: true,
+                    hint: 'SHA256:… as ssh-keygen -lf prints it. Left empty, the first connection’s key is kept, and a server showing another key is refused.',
+                  })}
+                </div>
                 <div className="flex gap-2 sm:col-span-2" role="radiogroup" aria-label="SFTP sign-in">
                   {(['password', 'private_key'] as const).map((auth) => (
                     <Button

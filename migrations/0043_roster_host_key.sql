@@ -1,0 +1,1 @@
+ALTER TABLE "roster_sources" ADD COLUMN "sftp_host_key" varchar(100);
