@@ -29,3 +29,4 @@ export * from './sso';
 export * from './roster';
 export * from './sso-saml';
 export * from './scim';
+export * from './item-types';

@@ -28,11 +28,13 @@ describe('the arrival of an expected package', () => {
     expect(email.subject).toBe('The package you expected has arrived at Harbor View');
     expect(email.text).toContain('The package you told us to expect (tracking number 1Z999AA10123456784) has arrived');
     expect(email.text).toContain('K7M-4PX');
-    expect(renderSms('arrival', context(true))).toMatch(/^Harbor View: the package you expected has arrived/);
+    expect(renderSms('arrival', context(true))).toMatch(
+      /^Harbor View: Pickup code K7M-4PX\. The package you expected has arrived/,
+    );
   });
 
   it('an item no one expected reads as before', () => {
     expect(renderEmail('arrival', context(false)).subject).toBe('Your package has arrived at Harbor View');
-    expect(renderSms('arrival', context(false))).toContain('a package from Outdoor Gear Co. has arrived for you');
+    expect(renderSms('arrival', context(false))).toContain('A package from Outdoor Gear Co. has arrived for you');
   });
 });

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { COLLECTOR_NOT_RECORDED } from '../../../contract';
+import { COLLECTOR_NOT_RECORDED, itemTypeLabel, itemTypeNoun, withArticle } from '../../../contract';
 
 /** The three messages a recipient can get about an item. */
 export type MessageKind = 'arrival' | 'reminder' | 'receipt';
@@ -41,9 +41,9 @@ export type MessageContext = {
 /** An item as the receipt of its hand-over lists it. */
 type ReceiptItem = { type: string; sender: string | null; trackingNumber: string | null };
 
-/** "package from Acme (1Z999)": one line of a hand-over's receipt. */
+/** "Package from Acme (1Z999)": one line of a hand-over's receipt. */
 const receiptLine = (i: ReceiptItem) =>
-  `${typeLabel(i.type)}${i.sender ? ` from ${i.sender}` : ''}${i.trackingNumber ? ` (${i.trackingNumber})` : ''}`;
+  `${itemTypeLabel(i.type)}${i.sender ? ` from ${i.sender}` : ''}${i.trackingNumber ? ` (${i.trackingNumber})` : ''}`;
 
 /** The items of a receipt for several items, else null (a receipt of one item, or another message). */
 const manyItems = (ctx: MessageContext, kind: MessageKind) =>
@@ -64,8 +64,8 @@ export const SIGNATURE_CID = 'signature@pigeonhole';
 export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** 'certified_mail' -> 'certified mail'. */
-const typeLabel = (type: string) => type.replace(/_/g, ' ');
+/** "A fragile parcel": a sentence's first words (decision 063). */
+const capitalized = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 
 export function formatInZone(date: Date, timezone: string): string {
   try {
@@ -85,13 +85,12 @@ function details(ctx: MessageContext, kind: MessageKind): Array<[string, string]
   const many = manyItems(ctx, kind);
   const rows: Array<[string, string]> = many
     ? many.map((each, n): [string, string] => [`Item ${n + 1}`, receiptLine(each)])
-    : [['Type', typeLabel(item.type)]];
+    : [['Type', itemTypeLabel(item.type)]];
   if (!many) {
     if (item.sender) rows.push(['Sender', item.sender]);
     if (item.courierCompany) rows.push(['Courier', item.courierCompany]);
     if (item.trackingNumber) rows.push(['Tracking number', item.trackingNumber]);
     if (kind !== 'receipt' && item.location) rows.push(['Where', item.location]);
-    if (kind !== 'receipt' && ctx.recipient.pickupCode) rows.push(['Your pickup code', ctx.recipient.pickupCode]);
     rows.push(['Arrived', formatInZone(item.arrivedAt, ctx.organization.timezone)]);
   }
   if (kind === 'receipt' && !collector(ctx)) {
@@ -111,7 +110,9 @@ function details(ctx: MessageContext, kind: MessageKind): Array<[string, string]
 }
 
 function lead(ctx: MessageContext, kind: MessageKind): { subject: string; intro: string } {
-  const what = typeLabel(ctx.item.type);
+  // The type as a noun, never its key (decision 063): "Your fragile parcel has arrived".
+  const what = itemTypeNoun(ctx.item.type);
+  const a = capitalized(withArticle(what));
   const org = ctx.organization.name;
   switch (kind) {
     case 'arrival':
@@ -124,12 +125,12 @@ function lead(ctx: MessageContext, kind: MessageKind): { subject: string; intro:
       }
       return {
         subject: `Your ${what} has arrived at ${org}`,
-        intro: `A ${what}${ctx.item.sender ? ` from ${ctx.item.sender}` : ''} has arrived for you and is ready for pickup.`,
+        intro: `${a}${ctx.item.sender ? ` from ${ctx.item.sender}` : ''} has arrived for you and is ready for pickup.`,
       };
     case 'reminder':
       return {
         subject: `Reminder: your ${what} is waiting at ${org}`,
-        intro: `A ${what}${ctx.item.sender ? ` from ${ctx.item.sender}` : ''} is still waiting for you. Please collect it at your earliest convenience.`,
+        intro: `${a}${ctx.item.sender ? ` from ${ctx.item.sender}` : ''} is still waiting for you. Please collect it at your earliest convenience.`,
       };
     case 'receipt':
       if (!collector(ctx)) {
@@ -161,7 +162,10 @@ export function renderEmail(kind: MessageKind, ctx: MessageContext): RenderedEma
   const portal = kind !== 'receipt' && ctx.portalUrl ? ctx.portalUrl : null;
   const unsubscribe = `You receive these messages because ${org} logs mail for you. Unsubscribe: ${ctx.unsubscribeUrl}`;
 
+  // The pickup code is what the recipient needs at the desk: the first thing in either part (decision 063).
+  const pickupCode = kind !== 'receipt' ? ctx.recipient.pickupCode : null;
   const text = [
+    ...(pickupCode ? [`Your pickup code: ${pickupCode}`, 'Show this code at the desk to collect.', ''] : []),
     org,
     '',
     greeting,
@@ -183,12 +187,15 @@ export function renderEmail(kind: MessageKind, ctx: MessageContext): RenderedEma
       : '';
   const photo =
     kind === 'arrival' && ctx.item.hasPhoto
-      ? `<p><img src="cid:${THUMBNAIL_CID}" alt="Photo of the ${escapeHtml(typeLabel(ctx.item.type))}" width="160" style="border-radius:6px;max-width:160px"></p>`
+      ? `<p><img src="cid:${THUMBNAIL_CID}" alt="Photo of the ${escapeHtml(itemTypeNoun(ctx.item.type))}" width="160" style="border-radius:6px;max-width:160px"></p>`
       : '';
-  const code =
-    kind !== 'receipt' && ctx.recipient.pickupCode
-      ? `<p style="margin:16px 0"><img src="cid:${PICKUP_QR_CID}" alt="QR code of your pickup code ${escapeHtml(ctx.recipient.pickupCode)}" width="120" height="120"><br><span style="font-size:12px;color:#6b7280">Show this code at the desk to collect.</span></p>`
-      : '';
+  // Real text, large and high-contrast (white on near-black, about 17:1), with the QR beside it.
+  const code = pickupCode
+    ? `<table role="presentation" data-pickup-code style="border-collapse:collapse;width:100%;margin:16px 0;background:#111827;border-radius:8px"><tr>
+<td style="padding:16px 20px;color:#ffffff"><div style="font-size:14px;color:#e5e7eb">Your pickup code</div><div style="font-family:'Courier New',Courier,monospace;font-size:36px;line-height:44px;font-weight:bold;letter-spacing:4px;color:#ffffff">${escapeHtml(pickupCode)}</div><div style="font-size:14px;color:#e5e7eb">Show this code at the desk to collect.</div></td>
+<td style="padding:12px;text-align:right;width:120px"><img src="cid:${PICKUP_QR_CID}" alt="QR code of your pickup code ${escapeHtml(pickupCode)}" width="120" height="120" style="background:#ffffff;border-radius:4px"></td>
+</tr></table>`
+    : '';
   const signature =
     kind === 'receipt' && ctx.item.handover?.signed
       ? `<p><img src="cid:${SIGNATURE_CID}" alt="Signature of ${escapeHtml(ctx.item.collectorName ?? 'the collector')}" width="240" style="max-width:240px;border:1px solid #e5e7eb;border-radius:6px"></p>`
@@ -198,11 +205,11 @@ export function renderEmail(kind: MessageKind, ctx: MessageContext): RenderedEma
 <div style="font-size:18px;font-weight:bold;margin-bottom:16px">${logo}${escapeHtml(org)}</div>
 <p>${escapeHtml(greeting)}</p>
 <p>${escapeHtml(intro)}</p>
+${code}
 <table style="border-collapse:collapse;margin:12px 0">
 ${rows.map(([k, v]) => `<tr><td style="padding:4px 12px 4px 0;color:#6b7280">${escapeHtml(k)}</td><td style="padding:4px 0">${escapeHtml(v)}</td></tr>`).join('\n')}
 </table>
 ${photo}
-${code}
 ${signature}
 ${pickup ? `<p style="background:#f3f4f6;padding:8px 12px;border-radius:6px"><strong>Pickup:</strong> ${escapeHtml(pickup)}</p>` : ''}
 ${portal ? `<p><a href="${escapeHtml(portal)}" style="display:inline-block;background:#2563eb;color:#ffffff;padding:10px 16px;border-radius:6px;text-decoration:none">See your packages</a><br><span style="font-size:12px;color:#6b7280">Your code, holds and how we reach you. The link works once, for 7 days.</span></p>` : ''}
@@ -235,27 +242,29 @@ export const SMS_SEGMENT = 160;
 
 /** One SMS segment where possible: the optional parts are dropped, then names shortened, until it fits. */
 export function renderSms(kind: MessageKind, ctx: MessageContext): string {
-  const what = typeLabel(ctx.item.type);
+  const what = itemTypeNoun(ctx.item.type);
+  const a = withArticle(what);
   const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1).trimEnd()}.` : s);
   const build = (org: string, withSender: boolean, withLocation: boolean, withPickup: boolean) => {
     const from = withSender && ctx.item.sender ? ` from ${ctx.item.sender}` : '';
     const at = withLocation && ctx.item.location ? ` (${ctx.item.location})` : '';
     const pickup = withPickup && ctx.pickupInstructions ? ` ${ctx.pickupInstructions}` : '';
-    // The code is what the recipient needs at the desk: it stays while the rest is shortened.
-    const code = ctx.recipient.pickupCode ? ` Code ${ctx.recipient.pickupCode}.` : '';
+    // The code is what the recipient needs at the desk: it comes first after the sender's name and
+    // stays while the rest is shortened (decision 063).
+    const code = ctx.recipient.pickupCode ? ` Pickup code ${ctx.recipient.pickupCode}.` : '';
     switch (kind) {
       case 'arrival':
         return ctx.item.expected
-          ? `${org}: the ${what} you expected has arrived${at}.${code}${pickup}`
-          : `${org}: a ${what}${from} has arrived for you${at}.${code}${pickup}`;
+          ? `${org}:${code} The ${what} you expected has arrived${at}.${pickup}`
+          : `${org}:${code} ${capitalized(a)}${from} has arrived for you${at}.${pickup}`;
       case 'reminder':
-        return `${org}: reminder, a ${what}${from} is still waiting for you${at}.${code}${pickup}`;
+        return `${org}:${code} Reminder: ${a}${from} is still waiting for you${at}.${pickup}`;
       case 'receipt': {
         const on = formatInZone(ctx.item.deliveredAt ?? new Date(), ctx.organization.timezone);
         const by = collector(ctx);
         const many = manyItems(ctx, kind);
         if (many && by) {
-          const list = withSender ? ` (${many.map((i) => typeLabel(i.type)).join(', ')})` : '';
+          const list = withSender ? ` (${many.map((i) => itemTypeNoun(i.type)).join(', ')})` : '';
           return `${org}: your ${many.length} items${list} were collected by ${by} on ${on}.`;
         }
         return by

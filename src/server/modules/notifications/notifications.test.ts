@@ -177,7 +177,7 @@ describe('arrival email and auto-notify', () => {
     expect(mail.raw).toMatch(/Content-Type: multipart\/alternative/i);
     expect(mail.raw).toMatch(/Content-Type: text\/plain/i);
     expect(mail.raw).toMatch(/Content-Type: text\/html/i);
-    for (const text of ['Type: package', 'Sender: Amazon', 'Courier: UPS', 'Where: Shelf A, Lobby']) {
+    for (const text of ['Type: Package', 'Sender: Amazon', 'Courier: UPS', 'Where: Shelf A, Lobby']) {
       expect(mail.text).toContain(text);
     }
     expect(mail.text).toContain('Front desk, 8am to 8pm daily');
@@ -290,7 +290,7 @@ describe('arrival email and auto-notify', () => {
       .filter((m) => m.to.includes(recipient.email!) && m.subject.includes('picked up'));
     expect(receipts).toHaveLength(1);
     expect(receipts[0]!.subject).toMatch(/^Your 2 items were picked up at /);
-    expect(receipts[0]!.text).toContain('package from Zara (ONE-RCPT-1)');
+    expect(receipts[0]!.text).toContain('Package from Zara (ONE-RCPT-1)');
     expect(receipts[0]!.text).toContain('from City Hall');
     expect(receipts[0]!.text).toContain('Collected by: Ada Lovelace');
     // The other item's event says where its receipt went: one message row per hand-over per channel.

@@ -109,9 +109,9 @@ describe('the arrival SMS', () => {
 
   it('keeps the code in one segment while the optional parts give way', () => {
     const body = renderSms('arrival', context('K7M-4PX', 'A very long organization name for a building'));
-    expect(body).toContain('Code K7M-4PX.');
+    expect(body).toMatch(/^A very long organization name for a building: Pickup code K7M-4PX\. /);
     expect(body.length).toBeLessThanOrEqual(160);
-    expect(renderSms('reminder', context('K7M-4PX'))).toContain('Code K7M-4PX.');
+    expect(renderSms('reminder', context('K7M-4PX'))).toContain('Pickup code K7M-4PX.');
     expect(renderSms('arrival', context(null))).not.toContain('Code');
   });
 
