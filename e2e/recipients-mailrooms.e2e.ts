@@ -140,7 +140,7 @@ describe('an admin setting up the front desk', () => {
     // core statuses have no remove button
     const statuses = page.getByRole('region', { name: 'Statuses' });
     expect(await statuses.getByRole('button', { name: /Remove pending/ }).count()).toBe(0);
-    expect(await statuses.getByRole('button', { name: 'Remove returned from Statuses' }).count()).toBe(1);
+    expect(await statuses.getByRole('button', { name: 'Remove Returned from Statuses' }).count()).toBe(1);
     await page.reload();
     await page.getByRole('tab', { name: 'Customization' }).click();
     await expect.poll(() => couriers.getByText('OnTrac', { exact: true }).isVisible()).toBe(true);

@@ -1,5 +1,5 @@
 import type { PortalItem } from '@contract';
-import { COLLECTOR_NOT_RECORDED } from '@contract';
+import { COLLECTOR_NOT_RECORDED, itemTypeLabel, itemTypeNoun } from '@contract';
 import { MapPin, Package } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { HeldBadge, MailStatusBadge } from '@/components/StatusBadge';
@@ -23,7 +23,7 @@ export function ItemCard({ item, children }: { item: PortalItem; children?: Reac
       {item.hasPhoto ? (
         <img
           src={`/api/portal/items/${item.id}/photo/thumbnail`}
-          alt={`Photo of the ${humanize(item.type).toLowerCase()}`}
+          alt={`Photo of the ${itemTypeNoun(item.type)}`}
           className="size-16 shrink-0 rounded-md object-cover"
           loading="lazy"
         />
@@ -34,7 +34,7 @@ export function ItemCard({ item, children }: { item: PortalItem; children?: Reac
       )}
       <div className="min-w-0 flex-1 space-y-1">
         <div className="flex flex-wrap items-center gap-2">
-          <span className="font-medium text-fg">{humanize(item.type)}</span>
+          <span className="font-medium text-fg">{itemTypeLabel(item.type)}</span>
           <MailStatusBadge status={item.status} />
           <HeldBadge heldUntil={item.heldUntil} />
         </div>

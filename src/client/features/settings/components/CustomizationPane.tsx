@@ -20,6 +20,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api';
+import { listValueLabel } from '@/lib/listLabels';
 import { toastFailure, useErrorToast } from '@/lib/useErrorToast';
 import {
   useOrganizationSettings,
@@ -109,10 +110,22 @@ interface ListEditorProps {
   values: string[];
   isAdmin: boolean;
   isLocked: (value: string) => boolean;
+  /** How a value reads: keys such as `certified_mail` are never shown (decision 063). */
+  labelOf: (value: string) => string;
   onChange: (values: string[], change: { added?: string; removed?: string }) => void;
 }
 
-function ListEditor({ field, title, singular, description, values, isAdmin, isLocked, onChange }: ListEditorProps) {
+function ListEditor({
+  field,
+  title,
+  singular,
+  description,
+  values,
+  isAdmin,
+  isLocked,
+  labelOf,
+  onChange,
+}: ListEditorProps) {
   const ids = useId();
   const [draft, setDraft] = useState('');
 
@@ -143,7 +156,7 @@ function ListEditor({ field, title, singular, description, values, isAdmin, isLo
             key={value}
             className="inline-flex h-7 items-center gap-1 rounded-full border border-line bg-surface-subtle pr-1 pl-3 text-sm text-fg-secondary"
           >
-            <span className="max-w-48 truncate">{value}</span>
+            <span className="max-w-48 truncate">{labelOf(value)}</span>
             {isLocked(value) ? (
               <span
                 title="Required: cannot be removed"
@@ -155,7 +168,7 @@ function ListEditor({ field, title, singular, description, values, isAdmin, isLo
             ) : isAdmin ? (
               <button
                 type="button"
-                aria-label={`Remove ${value} from ${title}`}
+                aria-label={`Remove ${labelOf(value)} from ${title}`}
                 onClick={() =>
                   onChange(
                     values.filter((v) => v !== value),
@@ -224,12 +237,16 @@ function CustomizationForm({
             values={settings[list.key]}
             isAdmin={isAdmin}
             isLocked={(value) => list.key === 'customStatuses' && coreStatuses.includes(value)}
+            labelOf={(value) => listValueLabel(list.key, value)}
             onChange={(values, { added, removed }) =>
               save(
                 { [list.key]: values },
                 added
-                  ? { title: `${list.title} updated`, description: `"${added}" was added.` }
-                  : { title: `${list.title} updated`, description: `"${removed}" was removed.` },
+                  ? { title: `${list.title} updated`, description: `"${listValueLabel(list.key, added)}" was added.` }
+                  : {
+                      title: `${list.title} updated`,
+                      description: `"${listValueLabel(list.key, removed ?? '')}" was removed.`,
+                    },
               )
             }
           />
