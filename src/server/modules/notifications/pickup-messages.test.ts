@@ -56,6 +56,9 @@ describe('the arrival email', () => {
     await drain();
     const mail = await smtp.waitFor(email);
     expect(mail.text).toContain(`Your pickup code: ${code}`);
+    // First, before the greeting and the item's details (decision 063).
+    expect(mail.text.indexOf(`Your pickup code: ${code}`)).toBeLessThan(mail.text.indexOf('Hello Amara'));
+    expect(mail.text.indexOf(code)).toBeLessThan(mail.text.indexOf('Type: Package'));
     expect(mail.raw).toMatch(/Content-ID: <pickup-code@pigeonhole>/i);
     expect(mail.text).toContain('cid:pickup-code@pigeonhole');
     expect(await qrOf(mail.raw)).toBe(code);
