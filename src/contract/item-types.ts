@@ -9,7 +9,7 @@
 export const ITEM_TYPE_LABELS: Readonly<Record<string, string>> = {
   package: 'Package',
   letter: 'Letter',
-  certified_mail: 'Certified mail',
+  certified_mail: 'Certified letter',
   express: 'Express package',
   fragile: 'Fragile package',
 };
@@ -24,7 +24,7 @@ export function humanizeKey(key: string): string {
 }
 
 /**
- * The type as a label, capitalised ("Certified mail", "Fragile parcel"): the built-in label, else
+ * The type as a label, capitalised ("Certified letter", "Fragile parcel"): the built-in label, else
  * a key humanised, else the type as the admin wrote it.
  */
 export function itemTypeLabel(type: string): string {

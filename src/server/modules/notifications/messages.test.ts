@@ -82,11 +82,11 @@ describe('the type of an item in a message', () => {
     expect(renderEmail('arrival', context('DHL box')).subject).toBe('Your DHL box has arrived at Harbor View');
   });
 
-  it('never shows an internal key: certified_mail reads "certified mail", an unknown key is humanised', () => {
-    expect(itemTypeLabel('certified_mail')).toBe('Certified mail');
+  it('never shows an internal key: certified_mail reads "certified letter", an unknown key is humanised', () => {
+    expect(itemTypeLabel('certified_mail')).toBe('Certified letter');
     expect(itemTypeLabel('oversized_box')).toBe('Oversized box');
     expect(renderEmail('arrival', context('certified_mail')).subject).toBe(
-      'Your certified mail has arrived at Harbor View',
+      'Your certified letter has arrived at Harbor View',
     );
     for (const type of ['certified_mail', 'oversized_box']) {
       for (const part of allParts(type)) expect(part).not.toContain(type);
