@@ -192,7 +192,7 @@ export function renderEmail(kind: MessageKind, ctx: MessageContext): RenderedEma
   // Real text, large and high-contrast (white on near-black, about 17:1), with the QR beside it.
   const code = pickupCode
     ? `<table role="presentation" data-pickup-code style="border-collapse:collapse;width:100%;margin:16px 0;background:#111827;border-radius:8px"><tr>
-<td style="padding:16px 20px;color:#ffffff"><div style="font-size:14px;color:#e5e7eb">Your pickup code</div><div style="font-family:'Courier New',Courier,monospace;font-size:36px;line-height:44px;font-weight:bold;letter-spacing:4px;color:#ffffff">${escapeHtml(pickupCode)}</div><div style="font-size:14px;color:#e5e7eb">Show this code at the desk to collect.</div></td>
+<td style="padding:16px 20px;color:#ffffff"><div style="font-size:14px;color:#e5e7eb">Your pickup code</div><div style="font-family:'Courier New',Courier,monospace;font-size:36px;line-height:44px;font-weight:bold;letter-spacing:4px;white-space:nowrap;color:#ffffff">${escapeHtml(pickupCode)}</div><div style="font-size:14px;color:#e5e7eb">Show this code at the desk to collect.</div></td>
 <td style="padding:12px;text-align:right;width:120px"><img src="cid:${PICKUP_QR_CID}" alt="QR code of your pickup code ${escapeHtml(pickupCode)}" width="120" height="120" style="background:#ffffff;border-radius:4px"></td>
 </tr></table>`
     : '';
