@@ -83,6 +83,19 @@ const fingerprintOf = (publicKeyFile: string) =>
   execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', publicKeyFile], { encoding: 'utf8' }).split(' ')[1]!;
 const serverFingerprint = () => fingerprintOf(path.join(dir, 'host_key.pub'));
 
+/** A source reading `file` from the loopback sshd as root with the generated key. */
+const sourceBody = (file: string) => ({
+  kind: 'sftp',
+  host: '127.0.0.1',
+  port,
+  path: file,
+  username: 'root',
+  sftpAuth: 'private_key',
+  secret: clientKey,
+  mapping: { externalId: 'id', firstName: 'first_name', lastName: 'last_name', unit: 'room' },
+  schedule: 'hourly',
+});
+
 const csvOf = (rows: string[]) => ['id;first_name;last_name;room', ...rows].join('\n');
 
 describe('a roster over SFTP', () => {
@@ -90,17 +103,7 @@ describe('a roster over SFTP', () => {
     const file = path.join(dir, 'residents.csv');
     fs.writeFileSync(file, csvOf(['A1;Ines;Moreau;12', 'A2;Tom;Berg;14']));
     const { client: admin, org } = await signUpWithOrganization(t, 'SFTP Towers');
-    const created = await admin.post('/api/roster/sources', {
-      kind: 'sftp',
-      host: '127.0.0.1',
-      port,
-      path: file,
-      username: 'root',
-      sftpAuth: 'private_key',
-      secret: clientKey,
-      mapping: { externalId: 'id', firstName: 'first_name', lastName: 'last_name', unit: 'room' },
-      schedule: 'hourly',
-    });
+    const created = await admin.post('/api/roster/sources', sourceBody(file));
     expect(created.statusCode, created.body).toBe(201);
     const source = created.json<RosterSource>();
     expect(source).toMatchObject({ kind: 'sftp', hasSecret: true, username: 'root' });
@@ -126,17 +129,7 @@ describe('a roster over SFTP', () => {
     const file = path.join(dir, 'pinned.csv');
     fs.writeFileSync(file, csvOf(['B1;Ada;Lind;3']));
     const { client: admin, org } = await signUpWithOrganization(t, 'Pinned Court');
-    const body = {
-      kind: 'sftp',
-      host: '127.0.0.1',
-      port,
-      path: file,
-      username: 'root',
-      sftpAuth: 'private_key',
-      secret: clientKey,
-      mapping: { externalId: 'id', firstName: 'first_name', lastName: 'last_name', unit: 'room' },
-      schedule: 'hourly',
-    };
+    const body = sourceBody(file);
     const malformed = await admin.post('/api/roster/sources', { ...body, hostKey: 'MD5:aa:bb' });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.body).toContain('The host key fingerprint looks like SHA256');
