@@ -17,6 +17,9 @@ export const ITEM_TYPE_LABELS: Readonly<Record<string, string>> = {
 /** A key (lower case, digits, `_` or `-`, no space): not how a person writes a type. */
 const KEY = /^[a-z0-9]+(?:[_-][a-z0-9]+)*$/;
 
+/** Whether a stored value is a key ("extra_large") rather than words an admin wrote: keys are never shown as stored. */
+export const isStoredKey = (value: string) => KEY.test(value);
+
 /** "extra_large" -> "Extra large": a key humanised, for a key no label is known for. */
 export function humanizeKey(key: string): string {
   const words = key.split(/[_-]+/).filter(Boolean).join(' ');
