@@ -5,6 +5,21 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import i18next from 'eslint-plugin-i18next';
+
+/**
+ * The screens whose every word comes from a catalogue (issue 44, decision 067): a literal string
+ * in their JSX text or in an attribute a person reads is refused. The list grows screen by screen
+ * until it is all of src/client.
+ */
+const TRANSLATED_SCREENS = [
+  'src/client/app/layout/*.tsx',
+  'src/client/app/screens/SettingsScreen.tsx',
+  'src/client/features/settings/components/AccountForm.tsx',
+  'src/client/features/settings/components/AppearanceCard.tsx',
+  'src/client/features/settings/components/ChoiceCard.tsx',
+  'src/client/features/settings/components/LanguageCard.tsx',
+];
 
 // Repositories and services must never reach for the client, and the client never for the server.
 const NO_SERVER = { group: ['**/server/**'], message: 'The client never imports server code.' };
@@ -167,6 +182,51 @@ export default tseslint.config(
   {
     files: ['src/client/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_SERVER] }] },
+  },
+  {
+    files: TRANSLATED_SCREENS,
+    plugins: { i18next },
+    rules: {
+      'i18next/no-literal-string': [
+        'error',
+        {
+          mode: 'jsx-only',
+          message: 'Words on a screen come from its catalogue (src/locales, useT): decision 067',
+          // Calls whose string arguments are names, not words (the defaults' `t` included).
+          callees: { exclude: ['t', 't\\.rich', 'navRoutes', 'register', 'fieldA11y', 'watch', 'setValue'] },
+          'jsx-attributes': {
+            // Attributes nobody reads: names, values, routes, styling, roles and test hooks.
+            exclude: [
+              'className',
+              'style',
+              'type',
+              'key',
+              'id',
+              'name',
+              'value',
+              'href',
+              'to',
+              'role',
+              'side',
+              'align',
+              'variant',
+              'size',
+              'orientation',
+              'autoComplete',
+              'inputMode',
+              'htmlFor',
+              'lang',
+              'data-testid',
+              'aria-hidden',
+              'aria-current',
+              'aria-live',
+              'aria-labelledby',
+              'aria-describedby',
+            ],
+          },
+        },
+      ],
+    },
   },
   {
     // The shared layers sit below the features and the app: they import neither.

@@ -4,6 +4,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
 import { ocrAssets } from './scripts/vite/ocrAssets';
 import { serviceWorker } from './scripts/vite/serviceWorker';
+import { icuCatalogues } from './scripts/vite/icuCatalogues';
 
 const apiTarget = process.env.VITE_API_TARGET ?? 'http://127.0.0.1:5000';
 
@@ -12,7 +13,8 @@ export default defineConfig({
   publicDir: 'public',
   // ocrAssets: the label reader's worker, cores and English data, served by our own build (decision 040)
   // serviceWorker: /sw.js, the installable app's offline shell (decision 044)
-  plugins: [react(), tailwindcss(), ocrAssets(), serviceWorker()],
+  // icuCatalogues: the screens' messages reach the browser parsed, without the ICU parser (decision 067)
+  plugins: [react(), tailwindcss(), ocrAssets(), serviceWorker(), icuCatalogues()],
   resolve: {
     alias: {
       '@contract': fileURLToPath(new URL('./src/contract/index.ts', import.meta.url)),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Timestamp, optionalText } from './common';
 import { RESET_TOKEN_INVALID } from './sign-in';
+import { STAFF_LANGUAGES, STAFF_LANGUAGE_INVALID } from './languages';
 
 export const EMAIL_INVALID = 'Please enter a valid email address';
 
@@ -12,6 +13,11 @@ export const emailField = z
   .max(255, 'Email must be less than 255 characters')
   .pipe(z.email(EMAIL_INVALID));
 
+export const StaffLanguageField = z.enum(STAFF_LANGUAGES, { message: STAFF_LANGUAGE_INVALID });
+
+/** Account settings' language: null goes back to following the browser. */
+export const UpdateLanguageBody = z.object({ language: StaffLanguageField.nullable() });
+
 export const User = z.object({
   id: z.uuid(),
   email: z.string(),
@@ -22,6 +28,8 @@ export const User = z.object({
   isSuperAdmin: z.boolean(),
   /** Whether the owner proved the address (the emailed link, or an emailed invitation). */
   emailVerified: z.boolean(),
+  /** The staff screens' language chosen in Account settings; null follows the browser's. */
+  language: StaffLanguageField.nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

@@ -1,6 +1,7 @@
 export * from './http';
 export * from './common';
 export * from './auth';
+export * from './languages';
 export * from './sign-in';
 export * from './two-factor';
 export * from './organizations';

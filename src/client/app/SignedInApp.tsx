@@ -1,5 +1,5 @@
 import type { User } from '@contract';
-import { Suspense, type ReactNode } from 'react';
+import { Suspense, useLayoutEffect, type ReactNode } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import { twMerge } from 'tailwind-merge';
 import { PageSpinner, Spinner } from '@/components/ui/spinner';
@@ -8,6 +8,7 @@ import { OrganizationProvider } from '@/features/organizations/components/Organi
 import { mergeClassesWith } from '@/lib/cn';
 import { useCurrentOrganization } from '@/lib/currentOrganization';
 import { useLiveEvents } from '@/lib/liveEvents';
+import { setAccountLanguage } from '@/lib/i18n/language';
 import { AppShell } from './layout/AppShell';
 import { StandaloneShell } from './layout/StandaloneShell';
 import { QueryRoot } from './QueryRoot';
@@ -75,6 +76,13 @@ function OrganizationRoutes({ route, params, user }: { route: SignedInRoute | nu
  * TanStack Query (started from the session check) and tooltips for everything in it.
  */
 export function SignedInApp({ user }: { user: User }) {
+  // The screens speak the account's language (Account settings), else the browser's; before the
+  // first paint. Set here, not by the first chunk's session check, which stays as small as it is.
+  const language = user.language ?? null;
+  useLayoutEffect(() => {
+    setAccountLanguage(language);
+    return () => setAccountLanguage(null);
+  }, [language]);
   const [location] = useLocation();
   const resolution = resolveRoute(location, true);
 

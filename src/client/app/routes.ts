@@ -11,6 +11,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ShellKey } from '@/lib/i18n/namespaces/shell';
 
 /**
  * The one route table: the router (AppRoutes, SignedInApp), the sidebar and the signed-in and
@@ -42,7 +43,8 @@ export type SignedInLayout =
   | 'standalone';
 
 export interface NavEntry {
-  label: string;
+  /** The link's words: a key of the shell's catalogue. */
+  label: ShellKey;
   icon: LucideIcon;
   group: 'main' | 'admin';
   /** A count beside the link (SidebarLink draws it): the items waiting for a recipient. */
@@ -205,20 +207,20 @@ export const routes: readonly AppRoute[] = [
   { path: '/login', access: 'signed-in', layout: 'standalone', screen: JoinInvitation },
   { path: '/register', access: 'signed-in', layout: 'standalone', screen: JoinInvitation },
   { path: '/', access: 'signed-in', layout: 'shell', screen: Dashboard },
-  sidebarScreen('/dashboard', Dashboard, { label: 'Dashboard', icon: LayoutDashboard, group: 'main' }),
-  sidebarScreen('/mail-intake', MailIntake, { label: 'Mail Intake', icon: Inbox, group: 'main' }),
-  sidebarScreen('/pending-pickups', PendingPickups, { label: 'Pending Pickups', icon: PackageOpen, group: 'main' }),
+  sidebarScreen('/dashboard', Dashboard, { label: 'nav.dashboard', icon: LayoutDashboard, group: 'main' }),
+  sidebarScreen('/mail-intake', MailIntake, { label: 'nav.mailIntake', icon: Inbox, group: 'main' }),
+  sidebarScreen('/pending-pickups', PendingPickups, { label: 'nav.pendingPickups', icon: PackageOpen, group: 'main' }),
   sidebarScreen('/needs-recipient', NeedsRecipient, {
-    label: 'Needs a recipient',
+    label: 'nav.needsRecipient',
     icon: UserSearch,
     group: 'main',
     badge: 'needs-recipient',
   }),
-  sidebarScreen('/recipients', Recipients, { label: 'Recipients', icon: Users, group: 'main' }),
-  sidebarScreen('/history', HistoryScreen, { label: 'History', icon: History, group: 'main' }),
-  sidebarScreen('/reports', Reports, { label: 'Reports', icon: ChartColumn, group: 'main' }),
+  sidebarScreen('/recipients', Recipients, { label: 'nav.recipients', icon: Users, group: 'main' }),
+  sidebarScreen('/history', HistoryScreen, { label: 'nav.history', icon: History, group: 'main' }),
+  sidebarScreen('/reports', Reports, { label: 'nav.reports', icon: ChartColumn, group: 'main' }),
   { path: '/integrations', access: 'signed-in', layout: 'shell', screen: Integrations },
-  sidebarScreen('/settings', SettingsScreen, { label: 'Settings', icon: Settings, group: 'admin' }),
+  sidebarScreen('/settings', SettingsScreen, { label: 'nav.settings', icon: Settings, group: 'admin' }),
   { path: '/settings-billing', access: 'signed-in', layout: 'shell', screen: Billing },
   { path: '/subscription-management', access: 'signed-in', layout: 'shell', screen: Billing },
   { path: '/checkout', access: 'signed-in', layout: 'shell', screen: Checkout },

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { StaffLanguage } from '../../contract/languages';
 import type { IdentifiedBy } from '../../contract/handovers';
 import {
   type AnyPgColumn,
@@ -65,6 +66,8 @@ export const users = pgTable(
     twoFactorEnabledAt: ts('two_factor_enabled_at'),
     /** The last 30-second step whose code was accepted: a code works once (no replay). */
     twoFactorLastStep: bigint('two_factor_last_step', { mode: 'number' }),
+    /** The staff screens' language chosen in Account settings (migration 0047); null follows the browser. */
+    language: varchar('language', { length: 16 }).$type<StaffLanguage>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

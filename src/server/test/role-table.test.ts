@@ -571,6 +571,7 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
     body: { firstName: 'Role', lastName: 'Walker' },
     ok: 200,
   }),
+  'PUT /api/auth/user/language': async () => ({ url: '/api/auth/user/language', body: { language: null }, ok: 200 }),
   'POST /api/change-password': async (_s, _who, caller) => {
     // The same password again: admitted callers keep signing in with it. This session stays.
     const password = caller.account?.password ?? 'correct-horse-9';

@@ -107,6 +107,14 @@ export const ROLE_TABLE = [
   },
   {
     group: 'Accounts',
+    method: 'PUT',
+    path: '/api/auth/user/language',
+    access: 'signedIn',
+    organization: 'none',
+    what: "Choose the staff screens' language (null follows the browser)",
+  },
+  {
+    group: 'Accounts',
     method: 'POST',
     path: '/api/change-password',
     access: 'signedIn',

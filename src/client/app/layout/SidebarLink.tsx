@@ -1,6 +1,8 @@
 import { Link, useLocation } from 'wouter';
 import { Tooltip } from '@/components/ui/tooltip';
 import { cn } from '@/lib/cn';
+import { useT } from '@/lib/i18n/catalogue';
+import { shellMessages } from '@/lib/i18n/namespaces/shell';
 import { NeedsRecipientBadge } from '@/features/mail-items/needs-recipient/NeedsRecipientBadge';
 import { isCurrentNav, type NavEntry, type SignedInRoute } from '../routes';
 
@@ -8,7 +10,9 @@ import { isCurrentNav, type NavEntry, type SignedInRoute } from '../routes';
 export function SidebarLink({ route }: { route: SignedInRoute & { nav: NavEntry } }) {
   const [location] = useLocation();
   const active = isCurrentNav(route, location);
-  const { label, icon: Icon } = route.nav;
+  const t = useT(shellMessages);
+  const label = t(route.nav.label);
+  const { icon: Icon } = route.nav;
   const preload = () => void route.screen.preload().catch(() => undefined);
 
   return (

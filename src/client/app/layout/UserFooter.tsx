@@ -5,6 +5,8 @@ import { Tooltip } from '@/components/ui/tooltip';
 import { useLogout } from '@/features/auth/api/logout';
 import { cn } from '@/lib/cn';
 import { displayName, initials } from '@/lib/format';
+import { useT } from '@/lib/i18n/catalogue';
+import { shellMessages } from '@/lib/i18n/namespaces/shell';
 
 interface UserFooterProps {
   user: User;
@@ -17,10 +19,15 @@ interface UserFooterProps {
  * there is room, an icon with a tooltip on the sidebar's icon rail and in a phone's top bar.
  */
 function SuperAdminLink({ inline }: { inline: boolean }) {
+  const t = useT(shellMessages);
   const [location] = useLocation();
   const active = location === '/super-admin';
   return (
-    <Tooltip content="Super Admin" side={inline ? 'bottom' : 'right'} className={inline ? 'sm:hidden' : 'md:hidden'}>
+    <Tooltip
+      content={t('superAdmin')}
+      side={inline ? 'bottom' : 'right'}
+      className={inline ? 'sm:hidden' : 'md:hidden'}
+    >
       <Link
         href="/super-admin"
         aria-current={active ? 'page' : undefined}
@@ -36,7 +43,7 @@ function SuperAdminLink({ inline }: { inline: boolean }) {
         )}
       >
         <ShieldCheck aria-hidden className="size-4 shrink-0" />
-        <span className={cn('whitespace-nowrap', inline ? 'max-sm:sr-only' : 'max-md:sr-only')}>Super Admin</span>
+        <span className={cn('whitespace-nowrap', inline ? 'max-sm:sr-only' : 'max-md:sr-only')}>{t('superAdmin')}</span>
       </Link>
     </Tooltip>
   );
@@ -44,6 +51,7 @@ function SuperAdminLink({ inline }: { inline: boolean }) {
 
 /** The signed-in person (initials, name, email), the Super Admin console for super admins, and Logout. */
 export function UserFooter({ user, inline = false }: UserFooterProps) {
+  const t = useT(shellMessages);
   const logout = useLogout();
   const name = displayName(user);
 
@@ -65,10 +73,10 @@ export function UserFooter({ user, inline = false }: UserFooterProps) {
     </>
   );
   const logoutButton = (
-    <Tooltip content="Logout" side="top">
+    <Tooltip content={t('logout')} side="top">
       <button
         type="button"
-        aria-label="Logout"
+        aria-label={t('logout')}
         onClick={() => logout.mutate()}
         disabled={logout.isPending}
         className="flex size-9 shrink-0 items-center justify-center rounded-lg text-fg-subtle transition-colors hover:bg-surface-muted hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-60"

@@ -9,6 +9,7 @@ import { MailroomsPane } from '@/features/mailrooms/components/MailroomsPane';
 import { EmailVerificationNotice } from '@/features/auth/components/EmailVerificationNotice';
 import { AccountForm } from '@/features/settings/components/AccountForm';
 import { AppearanceCard } from '@/features/settings/components/AppearanceCard';
+import { LanguageCard } from '@/features/settings/components/LanguageCard';
 import { ChangePasswordForm } from '@/features/settings/components/ChangePasswordForm';
 import { TwoFactorCard } from '@/features/settings/components/two-factor/TwoFactorCard';
 import { CustomizationPane } from '@/features/settings/components/CustomizationPane';
@@ -18,6 +19,8 @@ import { UserManagementPane } from '@/features/team/components/UserManagementPan
 import { DomainsPane } from '@/features/domains/components/DomainsPane';
 import { initialTab, visibleTabs, type SettingsTab, type SettingsTabId } from '@/features/settings/settingsTabs';
 import { Spinner } from '@/components/ui/spinner';
+import { useT } from '@/lib/i18n/catalogue';
+import { shellMessages } from '@/lib/i18n/namespaces/shell';
 
 /** Settings > Directory (decision 060): its own chunk, loaded when the tab is opened. */
 const DirectoryPane = lazy(() => import('@/features/directory/components/DirectoryPane'));
@@ -30,6 +33,7 @@ const SsoConnectionCard = lazy(() =>
 const RosterPane = lazy(() => import('@/features/roster/components/RosterPane'));
 
 function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrganization }) {
+  const t = useT(shellMessages);
   const user = useSignedInUser();
   const isAdmin = organization.role === 'admin';
   switch (tab.id) {
@@ -47,6 +51,7 @@ function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrg
           <EmailVerificationNotice user={user} />
           <AccountForm user={user} />
           <AppearanceCard />
+          <LanguageCard user={user} />
           <ChangePasswordForm />
           <TwoFactorCard />
         </div>
@@ -70,7 +75,7 @@ function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrg
       );
     case 'directory':
       return (
-        <Suspense fallback={<Spinner className="size-5" label="Loading the directory settings" />}>
+        <Suspense fallback={<Spinner className="size-5" label={t('settings.directoryLoading')} />}>
           <DirectoryPane organizationId={organization.id} />
         </Suspense>
       );
@@ -80,6 +85,7 @@ function TabPanel({ tab, organization }: { tab: SettingsTab; organization: MyOrg
 }
 
 function OrganizationSettings({ organization }: { organization: MyOrganization }) {
+  const t = useT(shellMessages);
   const tabs = visibleTabs(organization.role);
   const [chosen, setChosen] = useState<SettingsTabId>(initialTab(organization.role));
   // a role change seen on a list refresh can hide the chosen tab: fall back to the role's first tab
@@ -93,13 +99,13 @@ function OrganizationSettings({ organization }: { organization: MyOrganization }
       className="flex flex-col gap-6 lg:flex-row"
     >
       <TabsList
-        aria-label="Settings sections"
+        aria-label={t('settings.sections')}
         className="w-full flex-wrap justify-start lg:w-56 lg:shrink-0 lg:flex-col lg:flex-nowrap lg:items-stretch lg:self-start"
       >
         {tabs.map((tab) => (
           <TabsTrigger key={tab.id} value={tab.id} className="lg:justify-start">
             <tab.icon aria-hidden />
-            {tab.label}
+            {t(tab.label)}
           </TabsTrigger>
         ))}
       </TabsList>
@@ -115,9 +121,10 @@ function OrganizationSettings({ organization }: { organization: MyOrganization }
 }
 
 export function SettingsScreen() {
+  const t = useT(shellMessages);
   return (
     <>
-      <PageHeader title="Settings" description="Manage your organization, your team and your account." />
+      <PageHeader title={t('settings.title')} description={t('settings.description')} />
       <RequireOrganization>
         {(organization) => <OrganizationSettings key={organization.id} organization={organization} />}
       </RequireOrganization>

@@ -1,4 +1,5 @@
 import type { Role } from '@contract';
+import type { ShellKey } from '@/lib/i18n/namespaces/shell';
 import {
   Bell,
   Building2,
@@ -27,26 +28,27 @@ export type SettingsTabId =
 
 export interface SettingsTab {
   id: SettingsTabId;
-  label: string;
+  /** A key of the shell's catalogue. */
+  label: ShellKey;
   icon: LucideIcon;
   adminOnly: boolean;
 }
 
 /** Spec §2 "Settings", in this order; Organization, User Management, Single sign-on and Billing are for admins (§6). */
 export const settingsTabs: SettingsTab[] = [
-  { id: 'organization', label: 'Organization', icon: Building2, adminOnly: true },
-  { id: 'customization', label: 'Customization', icon: SlidersHorizontal, adminOnly: false },
-  { id: 'notifications', label: 'Notifications', icon: Bell, adminOnly: false },
-  { id: 'mailrooms', label: 'Mailrooms', icon: Warehouse, adminOnly: false },
-  { id: 'account', label: 'Account', icon: UserCircle, adminOnly: false },
-  { id: 'users', label: 'User Management', icon: Users, adminOnly: true },
+  { id: 'organization', label: 'settings.tab.organization', icon: Building2, adminOnly: true },
+  { id: 'customization', label: 'settings.tab.customization', icon: SlidersHorizontal, adminOnly: false },
+  { id: 'notifications', label: 'settings.tab.notifications', icon: Bell, adminOnly: false },
+  { id: 'mailrooms', label: 'settings.tab.mailrooms', icon: Warehouse, adminOnly: false },
+  { id: 'account', label: 'settings.tab.account', icon: UserCircle, adminOnly: false },
+  { id: 'users', label: 'settings.tab.users', icon: Users, adminOnly: true },
   // Issue 43: the organization's identity provider and the email domains it may sign in.
-  { id: 'sso', label: 'Single sign-on', icon: KeyRound, adminOnly: true },
+  { id: 'sso', label: 'settings.tab.sso', icon: KeyRound, adminOnly: true },
   // Issue 43 section 3: the resident roster fetched on a schedule (decision 061).
-  { id: 'roster', label: 'Roster', icon: ClipboardList, adminOnly: true },
+  { id: 'roster', label: 'settings.tab.roster', icon: ClipboardList, adminOnly: true },
   // Issue 43 §2: SCIM provisioning of recipients from the organization's directory.
-  { id: 'directory', label: 'Directory', icon: FolderSync, adminOnly: true },
-  { id: 'billing', label: 'Billing and Plans', icon: CreditCard, adminOnly: true },
+  { id: 'directory', label: 'settings.tab.directory', icon: FolderSync, adminOnly: true },
+  { id: 'billing', label: 'settings.tab.billing', icon: CreditCard, adminOnly: true },
 ];
 
 export function visibleTabs(role: Role): SettingsTab[] {

@@ -10,6 +10,7 @@ import {
   RegisterBody,
   ResetPasswordBody,
   SignInReply,
+  UpdateLanguageBody,
   UpdateUserBody,
   User,
   VerifyEmailBody,
@@ -102,6 +103,17 @@ export function authRoutes(app: App, auth: AuthService) {
     },
     preValidation: app.authenticate,
     handler: async (request) => auth.updateName(authOf(request).user.id, request.body),
+  });
+
+  app.put('/api/auth/user/language', {
+    schema: {
+      tags,
+      summary: "The staff screens' language (null follows the browser)",
+      body: UpdateLanguageBody,
+      response: { 200: User, ...errorReplies(400, 401) },
+    },
+    preValidation: app.authenticate,
+    handler: async (request) => auth.updateLanguage(authOf(request).user.id, request.body),
   });
 
   app.post('/api/change-password', {

@@ -7,6 +7,7 @@ import {
   type LoginTwoFactorBody,
   type RegisterBody,
   type ResetPasswordBody,
+  type UpdateLanguageBody,
   type UpdateUserBody,
   type User,
   type VerifyEmailBody,
@@ -63,6 +64,7 @@ export function toUserDto(u: UserRow): User {
     profileImageUrl: u.profileImageUrl,
     isSuperAdmin: u.isSuperAdmin,
     emailVerified: u.emailVerifiedAt !== null,
+    language: u.language ?? null,
     createdAt: iso(u.createdAt),
     updatedAt: iso(u.updatedAt),
   };
@@ -323,6 +325,12 @@ export function createAuthService(deps: Deps, twoFactor: TwoFactorService, polic
 
     async updateName(userId: string, input: z.infer<typeof UpdateUserBody>) {
       const user = await usersRepository.update(db, userId, input);
+      if (!user) throw unauthorized();
+      return toUserDto(user);
+    },
+
+    async updateLanguage(userId: string, input: z.infer<typeof UpdateLanguageBody>) {
+      const user = await usersRepository.update(db, userId, { language: input.language });
       if (!user) throw unauthorized();
       return toUserDto(user);
     },

@@ -474,6 +474,35 @@ describe('PATCH /api/auth/user', () => {
   });
 });
 
+describe('PUT /api/auth/user/language', () => {
+  it("keeps the staff screens' language on the account, and null follows the browser again", async () => {
+    const c = new Client(t);
+    await c.register();
+    expect((await c.get('/api/auth/user')).json().language).toBeNull();
+    const res = await c.put('/api/auth/user/language', { language: 'es' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().language).toBe('es');
+    // The next request (a new page load) reads it from the account, not from the reply.
+    expect((await c.get('/api/auth/user')).json().language).toBe('es');
+    expect((await c.put('/api/auth/user/language', { language: null })).json().language).toBeNull();
+    expect((await c.get('/api/auth/user')).json().language).toBeNull();
+  });
+
+  it.each([[{ language: 'fr' }], [{ language: 'ES' }], [{}]])('refuses %o and changes nothing', async (body) => {
+    const c = new Client(t);
+    await c.register();
+    await c.put('/api/auth/user/language', { language: 'es' });
+    const res = await c.put('/api/auth/user/language', body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('Language must be one of: en, es');
+    expect((await c.get('/api/auth/user')).json().language).toBe('es');
+  });
+
+  it('answers 401 when signed out', async () => {
+    expect((await new Client(t).put('/api/auth/user/language', { language: 'es' })).statusCode).toBe(401);
+  });
+});
+
 describe('POST /api/change-password', () => {
   it('changes the password, keeps this session and ends the others', async () => {
     const c = new Client(t);

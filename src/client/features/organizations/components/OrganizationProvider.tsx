@@ -1,9 +1,10 @@
 import { ORGANIZATION_NOT_FOUND } from '@contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError, getSelectedOrganizationId, storeSelectedOrganizationId } from '@/lib/api';
 import { orgQueryKey } from '@/lib/queryClient';
+import { setDisplayTimeZone } from '@/lib/i18n/language';
 import { useOrganizations } from '@/lib/resources/organizations';
 import { OrganizationContext, type OrganizationContextValue } from '@/lib/currentOrganization';
 import { pickOrganization, uniqueById } from '../selection';
@@ -28,6 +29,13 @@ export function OrganizationProvider({ children }: { children: ReactNode }) {
 
   const organizations = useMemo(() => uniqueById(data ?? []), [data]);
   const current = pickOrganization(organizations, chosenId);
+
+  // The screens write dates and times in the organization's time zone; before the first paint.
+  const timeZone = current?.timezone;
+  useLayoutEffect(() => {
+    setDisplayTimeZone(timeZone);
+    return () => setDisplayTimeZone(undefined);
+  }, [timeZone]);
 
   // Remember the fallback choice too, so the x-organization-id header always names a real membership.
   useEffect(() => {

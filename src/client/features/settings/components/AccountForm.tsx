@@ -6,11 +6,14 @@ import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { SubmitRow } from '@/components/SubmitButton';
 import { toastFailure } from '@/lib/useErrorToast';
+import { useT } from '@/lib/i18n/catalogue';
+import { accountMessages } from '@/lib/i18n/namespaces/account';
 import { useUpdateAccount } from '../api/updateAccount';
 import { SettingsCard } from './SettingsCard';
 
 /** The signed-in person's name. */
 export function AccountForm({ user }: { user: User }) {
+  const t = useT(accountMessages);
   const update = useUpdateAccount();
   const { register, handleSubmit, formState, reset } = useForm({
     resolver: zodResolver(UpdateUserBody),
@@ -22,24 +25,24 @@ export function AccountForm({ user }: { user: User }) {
     update.mutate(values, {
       onSuccess: (saved) => {
         reset({ firstName: saved.firstName ?? '', lastName: saved.lastName ?? '' });
-        toast({ title: 'Account updated', description: 'Your name has been saved.' });
+        toast({ title: t('profile.saved'), description: t('profile.savedDetail') });
       },
-      onError: (err) => toastFailure('Failed to update account', err),
+      onError: (err) => toastFailure(t('profile.failed'), err),
     }),
   );
 
   return (
-    <SettingsCard title="Profile" description="How your name appears to your team.">
+    <SettingsCard title={t('profile.title')} description={t('profile.description')}>
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
-          <FormField id="account-first-name" label="First Name" error={errors.firstName?.message}>
+          <FormField id="account-first-name" label={t('profile.firstName')} error={errors.firstName?.message}>
             <Input
               {...fieldA11y('account-first-name', errors.firstName?.message)}
               autoComplete="given-name"
               {...register('firstName')}
             />
           </FormField>
-          <FormField id="account-last-name" label="Last Name" error={errors.lastName?.message}>
+          <FormField id="account-last-name" label={t('profile.lastName')} error={errors.lastName?.message}>
             <Input
               {...fieldA11y('account-last-name', errors.lastName?.message)}
               autoComplete="family-name"
@@ -48,11 +51,11 @@ export function AccountForm({ user }: { user: User }) {
           </FormField>
         </div>
         <div className="space-y-1">
-          <p className="text-sm font-medium text-fg-secondary">Email address</p>
+          <p className="text-sm font-medium text-fg-secondary">{t('profile.email')}</p>
           <p className="text-sm text-fg-muted">{user.email}</p>
         </div>
-        <SubmitRow pending={update.isPending} pendingLabel="Saving…">
-          Save Changes
+        <SubmitRow pending={update.isPending} pendingLabel={t('profile.saving')}>
+          {t('profile.save')}
         </SubmitRow>
       </form>
     </SettingsCard>
