@@ -15,6 +15,10 @@ import i18next from 'eslint-plugin-i18next';
 const TRANSLATED_SCREENS = [
   'src/client/app/layout/*.tsx',
   'src/client/app/screens/SettingsScreen.tsx',
+  'src/client/app/screens/DashboardScreen.tsx',
+  'src/client/features/dashboard/**/*.tsx',
+  'src/client/features/integrations/components/IntegrationsHint.tsx',
+  'src/client/components/StatusBadge.tsx',
   'src/client/features/settings/components/AccountForm.tsx',
   'src/client/features/settings/components/AppearanceCard.tsx',
   'src/client/features/settings/components/ChoiceCard.tsx',
@@ -198,6 +202,8 @@ export default tseslint.config(
             // Attributes nobody reads: names, values, routes, styling, roles and test hooks.
             exclude: [
               'className',
+              '\\w+ClassName',
+              'tone',
               'style',
               'type',
               'key',

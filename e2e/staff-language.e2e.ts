@@ -44,16 +44,25 @@ describe("the staff screens' language (issue 44)", () => {
     await page.reload();
     await expect.poll(() => page.getByRole('heading', { name: 'Configuración' }).isVisible()).toBe(true);
 
+    // The dashboard: its figures, their trends (ICU plurals) and its empty state.
+    await page.getByRole('link', { name: 'Panel' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Panel' }).isVisible()).toBe(true);
+    expect(await page.getByText('Correo de hoy').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Sin actividad reciente').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(/^\+0 nuevos esta semana$/).isVisible()).toBe(true);
+    await stack.screenshot(page, 'staff-language-es-dashboard-desktop');
+
     // Another device, an English browser: the account's choice wins.
     const other = await stack.newPage({ width: 390, height: 844 }, { locale: 'en-US' });
     await other.page.goto('/login');
     await other.page.getByLabel('Email').fill(account.email);
     await other.page.getByLabel('Password').fill(account.password);
     await other.page.getByRole('button', { name: 'Sign In' }).click();
-    // (the dashboard itself is not translated yet: its link in the icon rail is)
     await expect
-      .poll(() => other.page.getByRole('link', { name: 'Recepción de correo' }).isVisible(), { timeout: 10_000 })
+      .poll(() => other.page.getByRole('heading', { name: 'Panel' }).isVisible(), { timeout: 10_000 })
       .toBe(true);
+    expect(await overflowsSideways(other.page)).toBe(false);
+    await stack.screenshot(other.page, 'staff-language-es-dashboard-phone');
     await openAccountSettings(other.page, 'Cuenta');
     await expect.poll(() => other.page.getByRole('heading', { name: 'Idioma' }).isVisible()).toBe(true);
     expect(await overflowsSideways(other.page)).toBe(false);
@@ -67,10 +76,17 @@ describe("the staff screens' language (issue 44)", () => {
   });
 
   it("follows the browser's language when the account has chosen none", async () => {
+    const account = uniqueAccount('navegador');
+    const english = await stack.newPage();
+    await registerThroughUi(english.page, account, 'Residencia Luna');
+    await english.context.close();
+    // The same account in a Mexican Spanish browser: signed in, it speaks Spanish.
     const { context, page } = await stack.newPage({ width: 1280, height: 800 }, { locale: 'es-MX' });
-    await registerThroughUi(page, uniqueAccount('navegador'), 'Residencia Luna');
-    await page.goto('/settings');
-    await expect.poll(() => page.getByRole('heading', { name: 'Configuración' }).isVisible()).toBe(true);
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password').fill(account.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Panel' }).isVisible(), { timeout: 10_000 }).toBe(true);
     expect(await page.getByRole('link', { name: 'Pendientes de recoger' }).isVisible()).toBe(true);
     await context.close();
   });
@@ -86,6 +102,10 @@ describe("the staff screens' language (issue 44)", () => {
     await expect.poll(() => page.getByRole('heading', { name: /Ĺáñĝúáĝé/ }).isVisible()).toBe(true);
     expect(await overflowsSideways(page)).toBe(false);
     await stack.screenshot(page, 'staff-language-pseudo-phone');
+    await page.goto('/dashboard');
+    await expect.poll(() => page.getByRole('heading', { name: /^\[Đášĥƀóáŕđ ·+\]$/ }).isVisible()).toBe(true);
+    expect(await overflowsSideways(page)).toBe(false);
+    await stack.screenshot(page, 'staff-language-pseudo-dashboard-phone');
     await context.close();
   });
 });

@@ -2,54 +2,78 @@ import type { NotificationMessage } from '@contract';
 import type { ComponentProps } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { formatHoldDay, isHeld } from '@/lib/format';
-import { OVERDUE_STYLE, mailStatusStyle, notificationStatusStyle } from '@/lib/statusStyles';
+import { useT } from '@/lib/i18n/catalogue';
+import { commonMessages } from '@/lib/i18n/namespaces/common';
+import {
+  OVERDUE_STYLE,
+  displayStatus,
+  mailStatusStyle,
+  notificationStatusStyle,
+  NOTIFICATION_STATUS_STYLES,
+} from '@/lib/statusStyles';
 
 type BadgeProps = Omit<ComponentProps<typeof Badge>, 'tone' | 'children'>;
 
+/*
+ * The badges speak the staff screens' language (the common catalogue). The recipient's page, which
+ * speaks the recipient's language, passes its own `label`.
+ */
+
 /** A mail item's status, the same colour on every screen (lib/statusStyles). */
-export function MailStatusBadge({ status, ...props }: { status: string } & BadgeProps) {
+export function MailStatusBadge({ status, label, ...props }: { status: string; label?: string } & BadgeProps) {
+  const t = useT(commonMessages);
   const style = mailStatusStyle(status);
   return (
     <Badge tone={style.tone} data-status={status} {...props}>
-      {style.label}
+      {label ?? t(`status.${displayStatus(status)}`)}
     </Badge>
   );
 }
 
 /** Arrived more than 72 hours ago and not handed over. */
 export function OverdueBadge(props: BadgeProps) {
+  const t = useT(commonMessages);
   return (
     <Badge tone={OVERDUE_STYLE.tone} {...props}>
-      {OVERDUE_STYLE.label}
+      {t('status.overdue')}
     </Badge>
   );
 }
 
 /** Held at the recipient's request (decision 035): not overdue, no reminder, until the day shown. */
-export function HeldBadge({ heldUntil, ...props }: { heldUntil: string | null } & BadgeProps) {
+export function HeldBadge({
+  heldUntil,
+  label,
+  ...props
+}: { heldUntil: string | null; label?: (day: string) => string } & BadgeProps) {
+  const t = useT(commonMessages);
   if (!isHeld(heldUntil)) return null;
+  const day = formatHoldDay(heldUntil);
   return (
-    <Badge tone="indigo" title="The recipient asked the desk to keep it until then" {...props}>
-      Held until {formatHoldDay(heldUntil)}
+    <Badge tone="indigo" title={label ? undefined : t('status.heldHint')} {...props}>
+      {label ? label(day) : t('status.held', { day })}
     </Badge>
   );
 }
 
 /** The item matched a tracking number its recipient registered in advance (decision 033). */
 export function ExpectedBadge(props: BadgeProps) {
+  const t = useT(commonMessages);
   return (
-    <Badge tone="green" title="The recipient registered this tracking number in advance" {...props}>
-      Expected
+    <Badge tone="green" title={t('status.expectedHint')} {...props}>
+      {t('status.expected')}
     </Badge>
   );
 }
 
 /** A notification message: queued, sending, sent, failed or skipped. */
 export function NotificationStatusBadge({ status, ...props }: { status: NotificationMessage['status'] } & BadgeProps) {
+  const t = useT(commonMessages);
   const style = notificationStatusStyle(status);
+  const known = Object.hasOwn(NOTIFICATION_STATUS_STYLES, status) ? status : 'queued';
   return (
     <Badge tone={style.tone} {...props}>
-      {style.label}
+      {t(`message.${known}`)}
     </Badge>
   );
 }

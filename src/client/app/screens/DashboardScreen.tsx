@@ -8,12 +8,15 @@ import { StatCards } from '@/features/dashboard/components/StatCards';
 import { IntegrationsHint } from '@/features/integrations/components/IntegrationsHint';
 import { RequireOrganization } from '@/features/organizations/components/RequireOrganization';
 import { useErrorToast } from '@/lib/useErrorToast';
+import { useT } from '@/lib/i18n/catalogue';
+import { dashboardMessages } from '@/lib/i18n/namespaces/dashboard';
 
 function OrganizationDashboard({ organization }: { organization: MyOrganization }) {
+  const t = useT(dashboardMessages);
   const stats = useDashboardStats(organization.id);
   const activity = useRecentActivity(organization.id);
-  useErrorToast(stats.error, 'Failed to fetch stats');
-  useErrorToast(activity.error, 'Failed to fetch recent activity');
+  useErrorToast(stats.error, t('statsFailed'));
+  useErrorToast(activity.error, t('activityFailed'));
 
   return (
     <div className="space-y-6">
@@ -21,8 +24,8 @@ function OrganizationDashboard({ organization }: { organization: MyOrganization 
       {organization.role === 'admin' && <IntegrationsHint organizationId={organization.id} />}
       <Card>
         <CardHeader>
-          <CardTitle>Recent Mail Activity</CardTitle>
-          <CardDescription>The latest items logged at {organization.name}.</CardDescription>
+          <CardTitle>{t('recent.title')}</CardTitle>
+          <CardDescription>{t('recent.description', { organization: organization.name })}</CardDescription>
         </CardHeader>
         <CardContent className="pt-2 sm:pt-2">
           <RecentActivityList items={activity.data} isLoading={activity.isPending} />
@@ -33,9 +36,10 @@ function OrganizationDashboard({ organization }: { organization: MyOrganization 
 }
 
 export function DashboardScreen() {
+  const t = useT(dashboardMessages);
   return (
     <>
-      <PageHeader title="Dashboard" description="An overview of today's mail and pickups." />
+      <PageHeader title={t('title')} description={t('description')} />
       <RequireOrganization>
         {(organization) => <OrganizationDashboard organization={organization} />}
       </RequireOrganization>

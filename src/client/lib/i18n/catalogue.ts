@@ -1,7 +1,7 @@
 import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { IntlMessageFormat, type PrimitiveType } from 'intl-messageformat';
 import { Fragment, createElement, use, useMemo, type ReactNode } from 'react';
-import { PSEUDO_LOCALE, formatLocale, useScreenLanguage, type ScreenLanguage } from './language';
+import { PSEUDO_LOCALE, useScreenLanguage, type ScreenLanguage } from './language';
 import { pseudoMessage } from './pseudo';
 
 /** A message as the build gives it (parsed, scripts/vite/icuCatalogues.ts) or as the tests read it (a string). */
@@ -87,7 +87,8 @@ function translator<K extends string>(
   language: ScreenLanguage,
   messages: Messages,
 ): Translate<K> {
-  const locale = formatLocale();
+  // The pseudo-locale formats numbers and plurals as English.
+  const locale = language === PSEUDO_LOCALE ? 'en' : language;
   const formatOf = (key: K) => {
     const id = `${language}\u0000${key}`;
     let format = catalogue.formats.get(id);
@@ -105,6 +106,15 @@ function translator<K extends string>(
   };
   t.language = language;
   return t;
+}
+
+/** A namespace's translate function outside React (unit tests, code that runs before a screen). */
+export async function translatorIn<K extends string>(
+  catalogue: Catalogue<K>,
+  language: ScreenLanguage,
+): Promise<Translate<K>> {
+  const messages = language === 'en' ? catalogue.english : await load(catalogue, language);
+  return translator(catalogue, language, messages);
 }
 
 /** The translate function of a namespace in the screens' current language. */

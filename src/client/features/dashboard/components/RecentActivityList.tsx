@@ -5,13 +5,22 @@ import { ListState } from '@/components/ListState';
 import { IconTile } from '@/components/IconTile';
 import { MailStatusBadge } from '@/components/StatusBadge';
 import { ListSkeleton } from '@/components/ui/skeleton';
-import { formatDateTime, humanize, relativeTime } from '@/lib/format';
+import { formatDateTime, relativeTime } from '@/lib/format';
+import { useT } from '@/lib/i18n/catalogue';
+import { useItemTypeLabel } from '@/lib/i18n/itemTypes';
+import { commonMessages } from '@/lib/i18n/namespaces/common';
+import { dashboardMessages } from '@/lib/i18n/namespaces/dashboard';
 import { RECENT_ACTIVITY_LIMIT } from '../api/recentActivity';
 
 const typeIcons: Record<string, LucideIcon> = { package: Package, letter: Mail, certified_mail: FileSignature };
 
 function ActivityRow({ item }: { item: RecentActivityItem }) {
-  const recipient = item.recipient ? `${item.recipient.firstName} ${item.recipient.lastName}` : 'Unknown Recipient';
+  const t = useT(dashboardMessages);
+  const common = useT(commonMessages);
+  const typeLabel = useItemTypeLabel();
+  const recipient = item.recipient
+    ? `${item.recipient.firstName} ${item.recipient.lastName}`
+    : common('unknownRecipient');
   return (
     <li className="flex items-center gap-3 py-3.5 sm:gap-4">
       <IconTile
@@ -22,10 +31,14 @@ function ActivityRow({ item }: { item: RecentActivityItem }) {
       />
       <div className="min-w-0 flex-1">
         <p className="text-sm font-medium text-fg sm:truncate">
-          {humanize(item.type)} <span className="font-normal text-fg-subtle">for</span> {recipient}
+          {t.rich('recent.itemFor', {
+            type: typeLabel(item.type),
+            recipient,
+            muted: (chunks) => <span className="font-normal text-fg-subtle">{chunks}</span>,
+          })}
         </p>
         <p className="text-sm text-fg-subtle sm:truncate">
-          From {item.sender ?? 'Unknown'} ·{' '}
+          {t('recent.from', { sender: item.sender ?? common('unknownSender') })} ·{' '}
           <time dateTime={item.arrivedAt} title={formatDateTime(item.arrivedAt)}>
             {relativeTime(item.arrivedAt)}
           </time>
@@ -42,13 +55,14 @@ interface RecentActivityListProps {
 }
 
 export function RecentActivityList({ items, isLoading }: RecentActivityListProps) {
+  const t = useT(dashboardMessages);
   return (
     <ListState
       data={items}
       isPending={isLoading}
       skeleton={
         <ListSkeleton
-          label="Loading recent activity"
+          label={t('recent.loading')}
           rows={RECENT_ACTIVITY_LIMIT}
           rowClassName="gap-3 py-3.5 sm:gap-4"
           iconClassName="hidden size-10 rounded-lg sm:block"
@@ -57,10 +71,10 @@ export function RecentActivityList({ items, isLoading }: RecentActivityListProps
       empty={
         <EmptyState
           icon={Inbox}
-          title="No recent activity"
-          action={<EmptyStateLink href="/mail-intake">Log mail</EmptyStateLink>}
+          title={t('recent.empty')}
+          action={<EmptyStateLink href="/mail-intake">{t('recent.logMail')}</EmptyStateLink>}
         >
-          Mail you log will show up here as it arrives.
+          {t('recent.emptyDetail')}
         </EmptyState>
       }
     >

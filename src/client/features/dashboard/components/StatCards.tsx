@@ -4,12 +4,16 @@ import { FigureCard } from '@/components/FigureCard';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useCurrentOrganization } from '@/lib/currentOrganization';
 import { useDashboardTrends } from '../api/dashboardTrends';
+import { useT, type Translate } from '@/lib/i18n/catalogue';
+import { dashboardMessages } from '@/lib/i18n/namespaces/dashboard';
 import { trendTexts } from '../api/trendTexts';
 
+type DashboardKey = keyof typeof dashboardMessages.english;
+
 interface StatDefinition {
-  label: string;
+  label: DashboardKey;
   icon: LucideIcon;
-  value: (stats: DashboardStats) => string;
+  value: (stats: DashboardStats, t: Translate<DashboardKey>) => string;
   /** Computed from GET /api/dashboard/trends (issue 4 replaces the spec's fixed placeholders). */
   trend: keyof ReturnType<typeof trendTexts>;
   trendClass: string;
@@ -18,33 +22,33 @@ interface StatDefinition {
 
 const stats: StatDefinition[] = [
   {
-    label: "Today's Mail",
+    label: 'stat.todaysMail',
     icon: Mail,
-    value: (s) => s.todaysMail.toLocaleString(),
+    value: (s, t) => t('stat.count', { value: s.todaysMail }),
     trend: 'todaysMail',
     trendClass: 'text-emerald-700 dark:text-emerald-400',
     iconClass: 'bg-indigo-50 dark:bg-indigo-950/40 text-indigo-600 dark:text-indigo-400',
   },
   {
-    label: 'Pending Pickups',
+    label: 'stat.pendingPickups',
     icon: Clock,
-    value: (s) => s.pendingPickups.toLocaleString(),
+    value: (s, t) => t('stat.count', { value: s.pendingPickups }),
     trend: 'pendingPickups',
     trendClass: 'text-amber-700 dark:text-amber-400',
     iconClass: 'bg-amber-50 dark:bg-amber-950/40 text-amber-600 dark:text-amber-400',
   },
   {
-    label: 'Active Recipients',
+    label: 'stat.activeRecipients',
     icon: Users,
-    value: (s) => s.activeRecipients.toLocaleString(),
+    value: (s, t) => t('stat.count', { value: s.activeRecipients }),
     trend: 'activeRecipients',
     trendClass: 'text-emerald-700 dark:text-emerald-400',
     iconClass: 'bg-sky-50 dark:bg-sky-950/40 text-sky-600 dark:text-sky-400',
   },
   {
-    label: 'Delivery Rate',
+    label: 'stat.deliveryRate',
     icon: TrendingUp,
-    value: (s) => `${s.deliveryRate}%`,
+    value: (s, t) => t('stat.percent', { value: s.deliveryRate }),
     trend: 'deliveryRate',
     trendClass: 'text-emerald-700 dark:text-emerald-400',
     iconClass: 'bg-emerald-50 dark:bg-emerald-950/40 text-emerald-600 dark:text-emerald-400',
@@ -57,18 +61,19 @@ interface StatCardsProps {
 }
 
 export function StatCards({ data, isLoading }: StatCardsProps) {
+  const t = useT(dashboardMessages);
   const { current } = useCurrentOrganization();
   const trends = useDashboardTrends(current?.id);
-  const texts = trends.data ? trendTexts(trends.data) : undefined;
+  const texts = trends.data ? trendTexts(trends.data, t) : undefined;
   return (
     <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
       {stats.map(({ label, icon, value, trend, trendClass, iconClass }) => (
-        <FigureCard key={label} label={label} icon={icon} iconClass={iconClass}>
+        <FigureCard key={label} label={t(label)} icon={icon} iconClass={iconClass}>
           {isLoading ? (
             <Skeleton className="mt-1 h-9 w-20" />
           ) : (
             <p data-stat-value className="mt-1 text-2xl font-semibold tracking-tight text-fg sm:text-3xl">
-              {data ? value(data) : '–'}
+              {data ? value(data, t) : '–'}
             </p>
           )}
           {texts ? (

@@ -1,9 +1,12 @@
 import { ArrowRight, BellRing } from 'lucide-react';
 import { Link } from 'wouter';
+import { useT } from '@/lib/i18n/catalogue';
+import { dashboardMessages } from '@/lib/i18n/namespaces/dashboard';
 import { useIntegrations } from '../api/integrations';
 
 /** Dashboard, admins only: while no integration is set up, the way to /integrations (it has no sidebar link). */
 export function IntegrationsHint({ organizationId }: { organizationId: string }) {
+  const t = useT(dashboardMessages);
   const { data } = useIntegrations(organizationId);
   if (!data || data.length > 0) return null;
   return (
@@ -11,15 +14,14 @@ export function IntegrationsHint({ organizationId }: { organizationId: string })
       <p className="flex items-start gap-3 text-sm text-indigo-900 dark:text-indigo-300">
         <BellRing aria-hidden className="mt-0.5 size-4 shrink-0 text-indigo-600 dark:text-indigo-400" />
         <span>
-          <span className="font-medium">Send from your own address.</span> Connect your mail server, SMS or a webhook so
-          recipients and your other systems hear about every arrival.
+          <span className="font-medium">{t('hint.lead')}</span> {t('hint.body')}
         </span>
       </p>
       <Link
         href="/integrations"
         className="inline-flex shrink-0 items-center gap-1.5 self-start rounded-md text-sm font-medium text-indigo-700 dark:text-indigo-300 hover:text-indigo-800 dark:hover:text-indigo-300 hover:underline focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none sm:self-center"
       >
-        Set up integrations <ArrowRight aria-hidden className="size-4" />
+        {t('hint.link')} <ArrowRight aria-hidden className="size-4" />
       </Link>
     </div>
   );
