@@ -33,8 +33,6 @@ function card(title: string, subtitle: string, facts: Fact[], action: { title: s
       { type: 'FactSet', facts: facts.filter((f) => f.value.trim() !== '') },
     ],
     actions: [{ type: 'Action.OpenUrl', title: action.title, url: action.url }],
-    // Teams only: the card takes the channel's width rather than a narrow bubble.
-    msteams: { width: 'Full' },
   };
 }
 
