@@ -191,7 +191,8 @@ describe("the recipient's page", () => {
       return out;
     });
     expect(statuses.at(-1)).toBe(429);
-    await page.getByLabel('Microsoft Teams').check();
+    // Refused: the box goes back as it was, and the page says why.
+    await page.getByLabel('Microsoft Teams').click();
     const refusal = page.getByTestId('portal-rate-refusal');
     await expect.poll(() => refusal.textContent()).toMatch(/faster than the desk allows.*try again in \d+ seconds?/);
     await stack.screenshot(page, 'portal-rate-refused-phone-dark');

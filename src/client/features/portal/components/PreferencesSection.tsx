@@ -66,12 +66,22 @@ export function PreferencesSection({ me }: { me: PortalMe }) {
                   className="mt-0.5 accent-indigo-600"
                   checked={checked}
                   disabled={last}
-                  aria-describedby={last ? 'notify-last' : undefined}
+                  // Named by the channel alone; its hint (and why the last one is locked) describe it.
+                  aria-labelledby={`notify-${channel}`}
+                  aria-describedby={
+                    [hint && `notify-${channel}-hint`, last && 'notify-last'].filter(Boolean).join(' ') || undefined
+                  }
                   onChange={(event) => toggle(channel, event.target.checked)}
                 />
                 <span className="min-w-0">
-                  <span className="font-medium text-fg">{NOTIFY_CHANNEL_LABELS[channel]}</span>
-                  {hint && <span className="block text-xs break-words text-fg-subtle">{hint}</span>}
+                  <span id={`notify-${channel}`} className="font-medium text-fg">
+                    {NOTIFY_CHANNEL_LABELS[channel]}
+                  </span>
+                  {hint && (
+                    <span id={`notify-${channel}-hint`} className="block text-xs break-words text-fg-subtle">
+                      {hint}
+                    </span>
+                  )}
                 </span>
               </label>
             );
