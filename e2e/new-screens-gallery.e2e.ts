@@ -162,7 +162,7 @@ async function makeWorld(): Promise<World> {
   const portal = await stack.newPage({ width: 390, height: 844 });
   await portal.page.goto(linkIn(mail.text)!);
   await expect.poll(() => portal.page.getByRole('heading', { name: 'Hello Lena' }).isVisible()).toBe(true);
-  await api(portal.page, 'PUT', '/api/portal/preferences', { notifyBy: 'email' }, false);
+  await api(portal.page, 'PUT', '/api/portal/preferences', { notifyChannels: ['email'] }, false);
   await api(portal.page, 'POST', '/api/portal/proxies', { name: 'Jonas Fischer' }, false);
   await api(
     portal.page,
@@ -361,7 +361,7 @@ async function deskScreens(page: Page, context: BrowserContext, world: World, wi
   await expect.poll(() => edit.isVisible()).toBe(true);
   await edit.click();
   const editDialog = page.getByRole('dialog', { name: 'Edit Recipient' });
-  await expect.poll(() => editDialog.getByTestId('notified-by').innerText()).toBe('Email only');
+  await expect.poll(() => editDialog.getByTestId('notified-by').innerText()).toBe('Email');
   await shoot(page, 'edit-recipient', width);
   await editDialog.getByRole('button', { name: 'Cancel' }).click();
 
@@ -432,7 +432,7 @@ async function recipientScreens(page: Page, world: World, width: number) {
   await shoot(page, 'portal-past', width);
 
   const reach = page.getByRole('region', { name: 'How we reach you' });
-  expect(await reach.getByLabel('Email only').isChecked()).toBe(true);
+  expect(await reach.getByLabel('Email', { exact: true }).isChecked()).toBe(true);
   await reach.scrollIntoViewIfNeeded();
   await shoot(page, 'portal-preferences', width);
 

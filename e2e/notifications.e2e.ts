@@ -2,7 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { INTEGRATION_MESSAGES } from '../src/contract';
 import type { ReceivedMail } from '../src/server/test/smtp';
+import { startTeamsReceiver } from '../src/server/test/teams-receiver';
 import { startStack, uniqueAccount, type Stack } from './support/stack';
 import { completeHandOver } from './support/page-api';
 
@@ -386,5 +388,67 @@ describe('notifications that really deliver', () => {
     await stack.screenshot(page, 'notifications-integrations-member-desktop');
     await context.close();
     await admin.context.close();
+  });
+});
+
+describe('a Microsoft Teams channel (decision 065)', () => {
+  it('is added for one mailroom through the form, its URL never shown again, and its test card is valid', async () => {
+    const teams = await startTeamsReceiver();
+    const { context, page } = await stack.newPage();
+    try {
+      await stack.signInAsDemo(page);
+      await openIntegrations(page);
+      await page.getByRole('button', { name: addIntegration('Microsoft Teams') }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add Microsoft Teams' });
+      // No URL: the contract's message at the field, nothing saved.
+      await dialog.getByRole('button', { name: 'Add integration' }).click();
+      await expect.poll(() => dialog.getByText(INTEGRATION_MESSAGES.teamsUrl).isVisible()).toBe(true);
+      await dialog.getByLabel('Workflows webhook URL').fill(teams.url);
+      await dialog.getByRole('combobox', { name: 'Mailroom' }).click();
+      const rooms = page.getByRole('option');
+      await expect.poll(() => rooms.count()).toBeGreaterThan(1);
+      const room = (await rooms.nth(1).innerText()).trim();
+      await rooms.nth(1).click();
+      await stack.screenshot(page, 'teams-integration-form-desktop');
+      await dialog.getByRole('button', { name: 'Add integration' }).click();
+      await toastShows(page, 'Integration added');
+      const row = page.getByRole('listitem', { name: 'Teams channel' });
+      await expect.poll(() => row.isVisible()).toBe(true);
+      expect(await row.innerText()).toContain('127.0.0.1');
+      expect(await page.content()).not.toContain('SECRETSIG');
+      const saved = await api<Array<{ type: string; config: { teamsSettings?: { mailroomId?: string } } }>>(
+        page,
+        '/api/integrations',
+      );
+      const mailrooms = await api<Array<{ id: string; name: string }>>(page, '/api/mailrooms');
+      expect(saved.find((i) => i.type === 'teams')?.config.teamsSettings?.mailroomId).toBe(
+        mailrooms.find((m) => m.name === room)?.id,
+      );
+
+      // Send test: a card the Workflows-like receiver finds valid against the Adaptive Card schema.
+      await row.getByRole('button', { name: 'Send test: Teams channel' }).click();
+      const test = page.getByRole('dialog', { name: 'Send a test: Teams channel' });
+      await test.getByRole('button', { name: 'Send test' }).click();
+      const result = test.getByRole('status', { name: 'Test result' });
+      await expect.poll(() => result.isVisible(), { timeout: 15_000 }).toBe(true);
+      expect(await result.innerText()).toMatch(/Test sent/);
+      expect(teams.posts.map((p) => p.errors)).toEqual([[]]);
+      await test.getByRole('button', { name: 'Done' }).click();
+      await stack.screenshot(page, 'teams-integration-desktop');
+
+      const phone = await stack.newPage(PHONE);
+      await stack.signInAsDemo(phone.page);
+      await openIntegrations(phone.page);
+      await expect.poll(() => phone.page.getByRole('listitem', { name: 'Teams channel' }).isVisible()).toBe(true);
+      await phone.page.getByRole('button', { name: 'Edit Teams channel' }).click();
+      const edit = phone.page.getByRole('dialog', { name: 'Edit Teams channel' });
+      expect(await edit.getByLabel('Workflows webhook URL').inputValue()).toBe('');
+      expect(await edit.getByText('Leave blank to keep the current URL.', { exact: false }).isVisible()).toBe(true);
+      await stack.screenshot(phone.page, 'teams-integration-edit-phone');
+      await phone.context.close();
+    } finally {
+      await context.close();
+      await teams.close();
+    }
   });
 });

@@ -1,14 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTeamsReceiver } from '../src/server/test/teams-receiver';
 import { api } from './support/page-api';
 import { startStack, type Stack } from './support/stack';
 
 /** The recipient's own page (decision 032), from the arrival email and from /my. */
 
 let stack: Stack;
+/** The demo organization's Teams channel (decision 065): a local Workflows-like receiver that checks each card. */
+let teams: Awaited<ReturnType<typeof startTeamsReceiver>>;
 beforeAll(async () => {
   stack = await startStack({ seedDemo: true });
+  teams = await startTeamsReceiver();
 });
-afterAll(() => stack?.stop());
+afterAll(async () => {
+  await teams?.close();
+  await stack?.stop();
+});
+let teamsAdded = false;
 
 /** A UPS number the recipient expects (a valid check digit). */
 const EXPECTED = '1Z12345E0205271686';
@@ -26,6 +34,15 @@ async function deskLogsAPackage(label: string) {
     unit: '7A',
     email,
   });
+  if (!teamsAdded) {
+    // A Teams channel for every mailroom: the recipient's page then offers Teams beside email.
+    await api(page, 'POST', '/api/integrations', {
+      name: 'Front desk channel',
+      type: 'teams',
+      config: { teamsSettings: { webhookUrl: teams.url, mailroomId: null } },
+    });
+    teamsAdded = true;
+  }
   const locations = await api<Array<{ id: string; name: string }>>(page, 'GET', '/api/mailroom-locations');
   await api(page, 'POST', '/api/mail-items', {
     type: 'package',
@@ -74,9 +91,21 @@ describe("the recipient's page", () => {
       `recipient page scripts: ${scripts.length} files, ${Math.round(scripts.reduce((n, x) => n + x.bytes, 0) / 1024)} KB`,
     );
 
-    // Email only.
-    await page.getByLabel('Email only').click();
+    // The arrival was announced in the Teams channel, as a card valid against the Adaptive Card schema.
+    const card = teams.posts.find((p) => p.body.includes('Lena Fischer phone-dark'));
+    expect(card?.errors).toEqual([]);
+
+    // The page offers exactly what the organization has for her: email and Teams (no SMS account,
+    // no phone). Teams off: email is then the last one, and cannot be turned off.
+    const reach = page.getByRole('region', { name: 'How we reach you' });
+    expect(await reach.getByRole('checkbox').count()).toBe(2);
+    expect(await reach.getByLabel('Email', { exact: true }).isChecked()).toBe(true);
+    expect(await reach.getByLabel('Microsoft Teams').isChecked()).toBe(true);
+    await reach.getByLabel('Microsoft Teams').uncheck();
     await expect.poll(() => page.getByText('Saved.').isVisible()).toBe(true);
+    expect(await reach.getByLabel('Email', { exact: true }).isDisabled()).toBe(true);
+    await reach.scrollIntoViewIfNeeded();
+    await stack.screenshot(page, 'portal-preferences-phone-dark');
     // A proxy.
     await page.getByLabel('Add a person').fill('Jonas Fischer');
     await page.getByRole('region', { name: 'Who may collect for you' }).getByRole('button', { name: 'Add' }).click();
@@ -135,7 +164,8 @@ describe("the recipient's page", () => {
           .isVisible(),
       )
       .toBe(true);
-    expect(await page.getByLabel('Email only').isChecked()).toBe(true);
+    expect(await page.getByLabel('Microsoft Teams').isChecked()).toBe(false);
+    expect(await page.getByLabel('Email', { exact: true }).isChecked()).toBe(true);
 
     // The same link, again, in another browser: used, with the form for a new one.
     const other = await stack.newPage({ width: 390, height: 844 }, { colorScheme: 'dark' });
@@ -154,14 +184,15 @@ describe("the recipient's page", () => {
         const res = await fetch('/api/portal/preferences', {
           method: 'PUT',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ notifyBy: 'email' }),
+          body: JSON.stringify({ notifyChannels: ['email'] }),
         });
         out.push(res.status);
       }
       return out;
     });
     expect(statuses.at(-1)).toBe(429);
-    await page.getByLabel('Email and SMS').check();
+    // Refused: the box goes back as it was, and the page says why.
+    await page.getByLabel('Microsoft Teams').click();
     const refusal = page.getByTestId('portal-rate-refusal');
     await expect.poll(() => refusal.textContent()).toMatch(/faster than the desk allows.*try again in \d+ seconds?/);
     await stack.screenshot(page, 'portal-rate-refused-phone-dark');

@@ -11,6 +11,7 @@ export * from './invitations';
 export * from './pagination';
 export * from './recipients';
 export * from './mailrooms';
+export * from './notify-channels';
 export * from './settings';
 export * from './mail-items';
 export * from './personal-data';

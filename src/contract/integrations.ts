@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { Timestamp } from './common';
 import { limitParam, offsetParam } from './pagination';
 
-export const INTEGRATION_TYPES = ['email', 'sms', 'webhook', 'api'] as const;
-export const IntegrationType = z.enum(INTEGRATION_TYPES, { message: 'Type must be email, sms, webhook or api' });
+export const INTEGRATION_TYPES = ['email', 'sms', 'webhook', 'api', 'teams'] as const;
+export const IntegrationType = z.enum(INTEGRATION_TYPES, { message: 'Type must be email, sms, webhook, api or teams' });
 export type IntegrationType = z.infer<typeof IntegrationType>;
 
 /** The mail item events a webhook can receive (Standard Webhooks `type`). */
@@ -27,6 +27,9 @@ export const INTEGRATION_MESSAGES = {
   deleteFailed: 'Failed to delete integration',
   statusFailed: 'Failed to update integration status',
   notFound: 'Integration not found',
+  teamsUrl: 'Teams webhook URL must be a valid URL (the one a Teams Workflows webhook gives)',
+  teamsPrivate: 'Teams webhook URL must be a public address (private, loopback and link-local addresses are refused)',
+  teamsMailroom: 'Mailroom not found in this organization',
 } as const;
 
 const optionalText = (max: number, label: string) =>
@@ -59,6 +62,24 @@ export const IntegrationConfigInput = z.object({
       baseUrl: z.string().trim().url('SMS base URL must be a valid URL').max(500).optional().or(z.literal('')),
     })
     .optional(),
+  /**
+   * A Microsoft Teams channel (decision 065): the Workflows webhook URL (a secret: left out, blank
+   * or MASKED_SECRET keeps the stored one) and the mailroom it announces (null: every mailroom).
+   */
+  teamsSettings: z
+    .object({
+      webhookUrl: z
+        .string()
+        .trim()
+        .max(2048, 'Teams webhook URL must be at most 2048 characters')
+        .refine(
+          (v) => v === '' || v === MASKED_SECRET || (/^https?:\/\//i.test(v) && z.url().safeParse(v).success),
+          INTEGRATION_MESSAGES.teamsUrl,
+        )
+        .optional(),
+      mailroomId: z.uuid('Mailroom must be a mailroom id').nullable().optional(),
+    })
+    .optional(),
 });
 
 /** As the server answers it: secrets replaced by MASKED_SECRET when set (never in clear). */
@@ -83,6 +104,14 @@ export const IntegrationConfig = z.object({
       authToken: z.string().optional(),
       fromNumber: z.string().optional(),
       baseUrl: z.string().optional(),
+    })
+    .optional(),
+  /** The URL masked; its host shown so the admin can tell which flow it is. */
+  teamsSettings: z
+    .object({
+      webhookUrl: z.string().optional(),
+      webhookHost: z.string().optional(),
+      mailroomId: z.string().nullable().optional(),
     })
     .optional(),
 });
@@ -161,7 +190,7 @@ export const NOTIFICATION_STATUSES = ['queued', 'sending', 'sent', 'failed', 'sk
 /** One message: GET /api/mail-items/{id}/notifications and GET /api/integrations/{id}/deliveries. */
 export const NotificationMessage = z.object({
   id: z.uuid(),
-  channel: z.enum(['email', 'sms', 'webhook']),
+  channel: z.enum(['email', 'sms', 'webhook', 'teams']),
   event: z.string(),
   mailItemId: z.uuid().nullable(),
   integrationId: z.uuid().nullable(),

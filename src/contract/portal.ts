@@ -1,17 +1,13 @@
 import { z } from 'zod';
 import { Timestamp } from './common';
 import { limitParam, offsetParam } from './pagination';
+import { NotifyChannel } from './notify-channels';
 import { RecipientPickupCode } from './pickups';
 
 /**
  * The recipient's own page (issue 26, decision 032): signed in by a single-use link sent by email
  * or SMS, never with a staff account.
  */
-
-/** How a recipient wants to hear about their mail; 'both' is every channel the organization has. */
-export const NOTIFY_BY = ['email', 'sms', 'both'] as const;
-export const NotifyBy = z.enum(NOTIFY_BY, { message: 'Choose email, sms or both' });
-export type NotifyBy = z.infer<typeof NotifyBy>;
 
 /** A requested link works this long; the one in an arrival or reminder email, a week. */
 export const PORTAL_REQUESTED_LINK_MINUTES = 15;
@@ -60,17 +56,31 @@ export const PortalMe = z.object({
     lastName: z.string(),
     email: z.string().nullable(),
     phone: z.string().nullable(),
-    notifyBy: NotifyBy,
+    /** The channels they chose; null: every channel offered (decision 065). */
+    notifyChannels: z.array(NotifyChannel).nullable(),
   }),
   organization: z.object({ name: z.string() }),
-  /** Whether the organization can send SMS at all (else the preference offers email only). */
+  /** Whether the organization can send SMS at all. */
   smsAvailable: z.boolean(),
+  /**
+   * The channels the organization really has and that reach this person, in NOTIFY_CHANNELS'
+   * order: exactly what the page offers to choose from (decision 065).
+   */
+  channelsOffered: z.array(NotifyChannel),
   pickupCode: RecipientPickupCode,
 });
 export type PortalMe = z.infer<typeof PortalMe>;
 
-/** PUT /api/portal/preferences */
-export const PortalPreferencesBody = z.object({ notifyBy: NotifyBy });
+/**
+ * PUT /api/portal/preferences: the channels to be told on, a non-empty set within channelsOffered;
+ * null goes back to every channel offered.
+ */
+export const PortalPreferencesBody = z.object({
+  notifyChannels: z
+    .array(NotifyChannel, { message: 'notifyChannels must be a list of channels' })
+    .max(NotifyChannel.options.length)
+    .nullable(),
+});
 
 export const PORTAL_ITEM_STATES = ['waiting', 'past'] as const;
 export const PortalItemsQuery = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NotifyChannels } from './notify-channels';
 import { Timestamp, optionalText } from './common';
 import { booleanParam, limitParam, offsetParam } from './pagination';
 
@@ -53,10 +54,10 @@ export const Recipient = z.object({
   recipientType: RecipientType,
   isActive: z.boolean(),
   /**
-   * How the recipient wants to hear about their mail, as they chose it on their own page (decision
-   * 032); the desk sees it read-only ("Notified by") and never sets it.
+   * The channels the recipient wants to hear on, as they chose them on their own page (decisions
+   * 032, 065; null: every channel offered); the desk sees it read-only ("Notified by") and never sets it.
    */
-  notifyBy: z.enum(['email', 'sms', 'both']),
+  notifyChannels: NotifyChannels,
   /**
    * Which directory feed keeps the recipient (issue 43): 'scim' or 'roster', null when typed or
    * imported by hand. The desk cannot edit the fields the feed owns (DIRECTORY_OWNED_FIELDS).

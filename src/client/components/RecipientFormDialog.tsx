@@ -1,5 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { DIRECTORY_OWNED_FIELDS, RECIPIENT_TYPES, RecipientBody, type Recipient } from '@contract';
+import {
+  DIRECTORY_OWNED_FIELDS,
+  NOTIFY_CHANNEL_LABELS,
+  RECIPIENT_TYPES,
+  RecipientBody,
+  type Recipient,
+} from '@contract';
 import { useId } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
@@ -28,24 +34,21 @@ const resolver = zodResolver(recipientForm);
 
 type RecipientFormValues = z.input<typeof recipientForm>;
 
-/** The recipient's own choice on their page (decision 032), in the words that page uses. */
-const NOTIFIED_BY: Record<Recipient['notifyBy'], string> = {
-  both: 'Email and SMS',
-  email: 'Email only',
-  sms: 'SMS only',
-};
+/** The recipient's own choice on their page (decisions 032, 065), in the words that page uses. */
+const notifiedBy = (channels: Recipient['notifyChannels']) =>
+  channels ? channels.map((c) => NOTIFY_CHANNEL_LABELS[c]).join(', ') : 'Every channel offered';
 
 /**
  * How the recipient is told of arrivals: theirs to choose on their own page, so the desk sees it
  * and cannot change it here (a clerk overriding it would message someone who asked not to be).
  */
-function NotifiedBy({ notifyBy }: { notifyBy: Recipient['notifyBy'] }) {
+function NotifiedBy({ channels }: { channels: Recipient['notifyChannels'] }) {
   return (
     <div className="rounded-md border border-line-subtle bg-surface-subtle px-3 py-2 text-sm">
       <p className="flex flex-wrap items-baseline justify-between gap-x-3">
         <span className="text-fg-subtle">Notified by</span>
         <span className="font-medium text-fg" data-testid="notified-by">
-          {NOTIFIED_BY[notifyBy]}
+          {notifiedBy(channels)}
         </span>
       </p>
       <p className="mt-0.5 text-xs text-fg-subtle">The recipient chooses this on their own page.</p>
@@ -185,7 +188,7 @@ function RecipientForm({ organizationId, recipient, onSaved, onOpenChange, short
           )}
         />
       </FormField>
-      {recipient && <NotifiedBy notifyBy={recipient.notifyBy} />}
+      {recipient && <NotifiedBy channels={recipient.notifyChannels} />}
       <FormActions pending={pending} onCancel={() => onOpenChange(false)} submitLabel="Save Recipient" />
     </form>
   );

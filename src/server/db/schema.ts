@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { StaffLanguage } from '../../contract/languages';
 import type { IdentifiedBy } from '../../contract/handovers';
+import type { NotifyChannel } from '../../contract/notify-channels';
 import {
   type AnyPgColumn,
   bigint,
@@ -35,7 +36,7 @@ export const subscriptionStatus = pgEnum('subscription_status', ['trial', 'activ
 export const memberRole = pgEnum('member_role', ['admin', 'member']);
 export const recipientType = pgEnum('recipient_type', ['guest', 'employee', 'resident']);
 export const locationType = pgEnum('location_type', ['bin', 'shelf', 'locker', 'cabinet']);
-export const integrationType = pgEnum('integration_type', ['email', 'sms', 'webhook', 'api']);
+export const integrationType = pgEnum('integration_type', ['email', 'sms', 'webhook', 'api', 'teams']);
 
 /** The text the super admin's user search matches: email, username and full name. */
 export const USER_SEARCH_SQL = sql.raw(
@@ -392,10 +393,11 @@ export const recipients = pgTable(
       .notNull()
       .default(sql`pickup_code_draw()`),
     /**
-     * How the recipient wants to hear about their mail, chosen on their own page (decision 032):
-     * 'both' is every channel the organization has, as before there was a choice.
+     * The channels the recipient wants to hear on, chosen on their own page (decisions 032, 065):
+     * null is every channel the organization offers them, as before there was a choice; a set is
+     * never empty (a check), and notifications/recipient-channels.ts reads it.
      */
-    notifyBy: varchar('notify_by', { length: 10 }).$type<'email' | 'sms' | 'both'>().notNull().default('both'),
+    notifyChannels: text('notify_channels').array().$type<NotifyChannel[]>(),
     /**
      * Which directory feed owns the recipient (issue 43, migration 0038): 'scim' or 'roster', null
      * for one typed or imported by hand. The desk may not edit the fields the feed owns.
@@ -427,7 +429,10 @@ export const recipients = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    check('recipients_notify_by_check', sql`${t.notifyBy} in ('email', 'sms', 'both')`),
+    check(
+      'recipients_notify_channels_check',
+      sql`${t.notifyChannels} is null or (cardinality(${t.notifyChannels}) > 0 and ${t.notifyChannels} <@ array['email', 'sms', 'slack', 'teams']::text[])`,
+    ),
     check('recipients_managed_by_check', sql`${t.managedBy} in ('scim', 'roster')`),
     check('recipients_external_id_managed_check', sql`${t.externalId} is null or ${t.managedBy} is not null`),
     // Partial, so a planner without statistics never takes it for a lookup by organization alone.
@@ -939,6 +944,12 @@ export type IntegrationConfig = {
     secure?: boolean;
   };
   smsSettings?: { accountSid?: string; authToken?: string; fromNumber?: string; baseUrl?: string };
+  /**
+   * A Microsoft Teams channel (decision 065): its Workflows webhook URL, encrypted (the URL's `sig`
+   * lets anyone who has it post to the channel), and the mailroom whose items it announces (absent:
+   * every mailroom).
+   */
+  teamsSettings?: { webhookUrl?: string; mailroomId?: string | null };
 };
 
 export const integrations = pgTable(

@@ -1,5 +1,5 @@
 import type { Integration, IntegrationType } from '@contract';
-import { KeyRound, Mail, MessageSquareText, Webhook, type LucideIcon } from 'lucide-react';
+import { KeyRound, Mail, MessageSquareText, MessagesSquare, Webhook, type LucideIcon } from 'lucide-react';
 
 export interface IntegrationKind {
   type: IntegrationType;
@@ -44,6 +44,15 @@ export const INTEGRATION_KINDS: readonly IntegrationKind[] = [
     defaultName: 'Webhook',
   },
   {
+    type: 'teams',
+    title: 'Microsoft Teams',
+    label: 'Teams',
+    description: 'A card in a mailroom’s Teams channel when something arrives or needs a recipient.',
+    icon: MessagesSquare,
+    tone: 'bg-sky-50 dark:bg-sky-950/40 text-sky-600 dark:text-sky-400',
+    defaultName: 'Teams channel',
+  },
+  {
     type: 'api',
     title: 'API',
     label: 'API',
@@ -77,6 +86,10 @@ export function integrationSummary(integration: Integration): string {
       ]
         .filter(Boolean)
         .join(' · ');
+    }
+    case 'teams': {
+      const t = config.teamsSettings;
+      return [t?.webhookHost ?? 'No URL yet', t?.mailroomId ? 'one mailroom' : 'all mailrooms'].join(' · ');
     }
     case 'api':
       return 'REST API access with keys';

@@ -7,12 +7,13 @@ const purposes: Record<string, string> = {
   'mail_item.delivered': 'Receipt',
   'mail_item.returned': 'Return notice',
   'mail_item.deleted': 'Removal notice',
+  'mail_item.needs_recipient': 'Needs a recipient',
   test: 'Test',
 };
 
-const channelWords = { email: 'email', sms: 'SMS', webhook: 'webhook' } as const;
+const channelWords = { email: 'email', sms: 'SMS', webhook: 'webhook', teams: 'Teams card' } as const;
 
-/** 'Arrival email', 'Reminder SMS', 'Receipt email', 'Webhook mail_item.delivered'. */
+/** 'Arrival email', 'Reminder SMS', 'Arrival Teams card', 'Webhook mail_item.delivered'. */
 export function messageTitle(message: Pick<NotificationMessage, 'channel' | 'event'>): string {
   if (message.channel === 'webhook') return message.event === 'test' ? 'Webhook test' : `Webhook ${message.event}`;
   const purpose = purposes[message.event] ?? message.event.replace(/^mail_item\./, '').replace(/_/g, ' ');

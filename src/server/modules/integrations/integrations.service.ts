@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   INTEGRATION_MESSAGES,
@@ -15,21 +15,34 @@ import {
 } from '../../../contract';
 import type { Deps, OrgCaller } from '../../context';
 import type { DbOrTx } from '../../db/client';
-import { organizations, users } from '../../db/schema';
+import { mailrooms, organizations, users } from '../../db/schema';
+import type { SecretBox } from '../../lib/secrets';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import { iso, isoOrNull } from '../../lib/time';
 import { auditRepository } from '../audit/audit.repository';
 import { writeBlockError, writeBlockFor } from '../organizations/plan-access';
 import { apiKeysRepository, newApiKey, type ApiKeyRow } from './api-keys';
 import { auditView, integrationChanges, recordKeyCreated } from './integration-audit';
-import { maskConfig, mergeConfig, newWebhookSecret, validateConfig } from '../notifications/integration-config';
+import {
+  maskConfig,
+  mergeConfig,
+  newWebhookSecret,
+  validateConfig,
+  type ValidationContext,
+} from '../notifications/integration-config';
 import {
   integrationsRepository,
   type IntegrationRow,
   type IntegrationStats,
   type NotificationJobRow,
 } from './integrations.repository';
-import { sendTestEmail, sendTestSms, sendTestWebhook, type TestOutcome } from '../notifications/test-send';
+import {
+  sendTestEmail,
+  sendTestSms,
+  sendTestTeams,
+  sendTestWebhook,
+  type TestOutcome,
+} from '../notifications/test-send';
 
 type ApiKeyDto = z.output<typeof ApiKey>;
 type CreatedApiKeyDto = z.output<typeof CreatedApiKey>;
@@ -48,13 +61,13 @@ export const INTEGRATION_ERRORS = {
 
 const NO_STATS: IntegrationStats = { sent: 0, failed: 0, queued: 0 };
 
-function toDto(row: IntegrationRow, stats: IntegrationStats = NO_STATS): Integration {
+function toDto(row: IntegrationRow, stats: IntegrationStats = NO_STATS, secrets?: SecretBox): Integration {
   return {
     id: row.id,
     organizationId: row.organizationId,
     name: row.name,
     type: row.type,
-    config: maskConfig(row.config),
+    config: maskConfig(row.config, secrets),
     isActive: row.isActive,
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
@@ -94,7 +107,20 @@ function toMessageDto(row: NotificationJobRow): NotificationMessage {
 }
 
 export function createIntegrationsService({ db, config, secrets, mailer }: Deps) {
-  const validation = { allowPrivateTargets: config.allowPrivateTargets, platformSmtp: Boolean(config.smtpUrl) };
+  /** The rules' context for one organization: a Teams channel's mailroom must be one of its own. */
+  const validation = (organizationId: string): ValidationContext => ({
+    allowPrivateTargets: config.allowPrivateTargets,
+    platformSmtp: Boolean(config.smtpUrl),
+    reveal: (stored) => secrets.decrypt(stored),
+    mailroomExists: async (id) =>
+      (
+        await db
+          .select({ id: mailrooms.id })
+          .from(mailrooms)
+          .where(and(eq(mailrooms.organizationId, organizationId), eq(mailrooms.id, id)))
+      ).length > 0,
+  });
+  const dto = (row: IntegrationRow, stats?: IntegrationStats) => toDto(row, stats, secrets);
 
   async function find(caller: OrgCaller, id: string, tx: DbOrTx = db, lock = false) {
     const row = await integrationsRepository.find(tx, caller.organizationId, id, lock);
@@ -104,7 +130,7 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps)
 
   async function withStats(organizationId: string, row: IntegrationRow): Promise<Integration> {
     const stats = await integrationsRepository.stats(db, organizationId, [row.id]);
-    return toDto(row, stats.get(row.id));
+    return dto(row, stats.get(row.id));
   }
 
   async function requireApiIntegration(caller: OrgCaller, id: string, tx: DbOrTx = db) {
@@ -121,7 +147,7 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps)
         caller.organizationId,
         rows.map((r) => r.id),
       );
-      return rows.map((r) => toDto(r, stats.get(r.id)));
+      return rows.map((r) => dto(r, stats.get(r.id)));
     },
 
     /**
@@ -132,7 +158,7 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps)
       const block = await writeBlockFor(db, caller.organizationId);
       if (block) throw writeBlockError(block);
       const stored = mergeConfig(input.type, input.config, {}, secrets);
-      await validateConfig(input.type, stored, validation);
+      await validateConfig(input.type, stored, validation(caller.organizationId));
       const webhookSecret = input.type === 'webhook' ? newWebhookSecret() : undefined;
       if (webhookSecret) stored.webhookSecret = secrets.encrypt(webhookSecret);
       return db.transaction(async (tx) => {
@@ -166,7 +192,7 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps)
           await recordKeyCreated(tx, caller, key);
           apiKey = made.key;
         }
-        return { ...toDto(row), ...(apiKey ? { apiKey } : {}), ...(webhookSecret ? { webhookSecret } : {}) };
+        return { ...dto(row), ...(apiKey ? { apiKey } : {}), ...(webhookSecret ? { webhookSecret } : {}) };
       });
     },
 
@@ -183,7 +209,7 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps)
         let nextConfig: IntegrationRow['config'] | undefined;
         if (input.config !== undefined) {
           nextConfig = mergeConfig(current.type, input.config, current.config, secrets);
-          await validateConfig(current.type, nextConfig, validation);
+          await validateConfig(current.type, nextConfig, validation(caller.organizationId));
         }
         const updated = await integrationsRepository.update(tx, caller.organizationId, id, {
           ...(input.name !== undefined ? { name: input.name } : {}),
@@ -279,6 +305,8 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps)
             { path: 'to', message: INTEGRATION_ERRORS.smsTo },
           ]);
         outcome = await sendTestSms(sendDeps, row.config, body.to);
+      } else if (row.type === 'teams') {
+        outcome = await sendTestTeams(sendDeps, row.config, row.name);
       } else {
         outcome = await sendTestWebhook(sendDeps, row.config, {
           integrationId: row.id,

@@ -70,9 +70,12 @@ describe('POST /api/mail-items/needs-recipient', () => {
     expect(history).toMatchObject([
       { action: 'created', newStatus: 'needs_recipient', notes: 'Logged without a recipient' },
     ]);
-    // Nobody to tell yet, and integrations hear of it when it enters the flow.
+    // Nobody to tell yet: its one event is for the staff's channels (a Teams card, decision 065),
+    // and with none of them configured it sends nothing; webhooks hear of it when it enters the flow.
     await drain();
-    expect(await messagesOf(item.id)).toEqual([]);
+    expect(await messagesOf(item.id)).toEqual([
+      { channel: 'event', event: 'mail_item.needs_recipient', status: 'done' },
+    ]);
   });
 
   it('refuses a recipient, an unknown type and a missing required photo with clear 400s', async () => {
@@ -138,7 +141,7 @@ describe('GET /api/mail-items/needs-recipient', () => {
     expect(pending.headers['x-total-count']).toBe('0');
     expect((await admin.get(`/api/mail-items/${item.id}`)).json()).toMatchObject({ isOverdue: false });
     await scanReminders(t.db);
-    expect(await messagesOf(item.id)).toEqual([]);
+    expect((await messagesOf(item.id)).filter((m) => m.event === 'mail_item.reminder')).toEqual([]);
     // History shows it (and filters by its status), and its CSV, with an empty recipient.
     const history = await admin.get('/api/history?status=needs_recipient&range=0');
     expect(history.statusCode, history.body).toBe(200);

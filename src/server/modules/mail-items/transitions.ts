@@ -110,8 +110,9 @@ export function intake(
 
 /**
  * Logging an item the desk cannot tell the recipient of (decision 041): it waits in
- * 'needs_recipient', out of the pickup flow. No event: nobody can be told yet, and integrations
- * hear of the item (`mail_item.created`) when it enters the flow, at its resolution.
+ * 'needs_recipient', out of the pickup flow. Its one event, `mail_item.needs_recipient`, is for the
+ * staff's channels (a Teams card, decision 065): no recipient can be told yet, and webhooks hear
+ * of the item (`mail_item.created`) when it enters the flow, at its resolution.
  */
 export function intakeWithoutRecipient(actor: string): Change<StateColumns> & { ifExpected: null } {
   const change = intake(actor);
@@ -119,7 +120,7 @@ export function intakeWithoutRecipient(actor: string): Change<StateColumns> & { 
     ok: true,
     set: { ...change.set, status: NEEDS_RECIPIENT },
     history: [entry('created', actor, null, NEEDS_RECIPIENT, 'Logged without a recipient')],
-    events: [],
+    events: [{ event: 'mail_item.needs_recipient', payload: {} }],
     ifExpected: null,
   };
 }

@@ -1,5 +1,11 @@
 import { and, eq, inArray, ne, sql, TransactionRollbackError } from 'drizzle-orm';
-import { IDENTIFIED_BY_LABELS, WEBHOOK_EVENTS, formatPickupCode, type MailItem } from '../../../contract';
+import {
+  IDENTIFIED_BY_LABELS,
+  WEBHOOK_EVENTS,
+  formatPickupCode,
+  type MailItem,
+  type NotifyChannel,
+} from '../../../contract';
 import type { Db, DbOrTx } from '../../db/client';
 import {
   handovers,
@@ -15,6 +21,8 @@ import { toMailItemDto } from '../mail-items/mail-items.service';
 import { settingsRepository } from '../settings/settings.repository';
 import { renderEmail, renderSms, type MessageContext, type MessageKind } from './messages';
 import type { JobInsert, JobRow } from './queue.repository';
+import { recipientChannels } from './recipient-channels';
+import { teamsFanOut } from './teams-fan-out';
 
 export type FanOutContext = {
   db: Db;
@@ -23,6 +31,8 @@ export type FanOutContext = {
   unsubscribeUrl: (recipientId: string) => string;
   /** The recipient's page link with PORTAL_TOKEN_PLACEHOLDER for its token (decision 032). */
   portalUrl?: () => string;
+  /** The app's base URL (PUBLIC_URL): the links of Teams cards. */
+  appUrl?: () => string;
 };
 
 export type IntegrationRow = typeof integrations.$inferSelect;
@@ -38,8 +48,8 @@ export const SKIP_REASONS = {
   handedOver: 'The item was already handed over',
   inHandoverReceipt: 'Listed in the one receipt of its hand-over, sent with another of its items',
   alreadySent: 'The recipient was already sent the arrival message for this item',
-  prefersSms: 'The recipient chose to be notified by SMS only',
-  prefersEmail: 'The recipient chose to be notified by email only',
+  prefersSms: 'The recipient chose not to be notified by email',
+  prefersEmail: 'The recipient chose not to be notified by SMS',
 } as const;
 
 /**
@@ -255,12 +265,12 @@ export async function fanOut(ctx: FanOutContext, event: JobRow): Promise<boolean
       const emailIntegration = active.find((x) => x.type === 'email' && x.config.emailSettings?.smtpHost);
       const smsIntegration = active.find((x) => x.type === 'sms' && hasSmsAccount(x));
       const canEmail = !!emailIntegration || ctx.platformEmail;
-      // The recipient's choice on their page (decision 032), honoured when the channel they chose
-      // can reach them; otherwise they still hear on the one that can.
-      const smsReaches = !!smsIntegration && !!recipient.phone;
-      const emailReaches = !!recipient.email && canEmail;
-      const emailRefused = recipient.notifyBy === 'sms' && smsReaches;
-      const smsRefused = recipient.notifyBy === 'email' && emailReaches;
+      // The recipient's choice on their page (decisions 032, 065), honoured among the channels
+      // that reach them; a choice none of which reaches them any more falls back to those that do.
+      const channels = recipientChannels(recipient, active, ctx.platformEmail);
+      const refused = (c: NotifyChannel) => channels.offered.includes(c) && !channels.chosen.has(c);
+      const emailRefused = refused('email');
+      const smsRefused = refused('sms');
 
       if (!recipient.email && !(smsIntegration && recipient.phone)) {
         skip('email', smsIntegration ? SKIP_REASONS.noContact : SKIP_REASONS.noEmail);
@@ -321,6 +331,8 @@ export async function fanOut(ctx: FanOutContext, event: JobRow): Promise<boolean
       }
     }
   }
+
+  rows.push(...(await teamsFanOut({ ctx, event, base, active, itemRow, organization, kind })));
 
   return db
     .transaction(async (tx) => {

@@ -86,13 +86,29 @@ export function mergeConfig(
       });
       return smsSettings ? { smsSettings } : {};
     }
+    case 'teams': {
+      const t = input.teamsSettings ?? {};
+      const webhookUrl = secret(t.webhookUrl, stored.teamsSettings?.webhookUrl);
+      const mailroomId = t.mailroomId === undefined ? stored.teamsSettings?.mailroomId : t.mailroomId;
+      return { teamsSettings: { ...(webhookUrl ? { webhookUrl } : {}), mailroomId: mailroomId ?? null } };
+    }
     case 'api':
       return {};
   }
 }
 
-/** As answered: every secret that is set becomes MASKED_SECRET. */
-export function maskConfig(stored: StoredConfig): IntegrationConfigDto {
+/** The host of a stored (encrypted) Teams URL: what the admin sees of it. */
+function hostOf(url: string | undefined, secrets: SecretBox | undefined): string | undefined {
+  if (!url || !secrets) return undefined;
+  try {
+    return new URL(secrets.decrypt(url)).host;
+  } catch {
+    return undefined;
+  }
+}
+
+/** As answered: every secret that is set becomes MASKED_SECRET (a Teams URL keeps its host shown). */
+export function maskConfig(stored: StoredConfig, secrets?: SecretBox): IntegrationConfigDto {
   const mask = (v: string | undefined) => (v ? MASKED_SECRET : undefined);
   const out: IntegrationConfigDto = {};
   if (stored.webhookUrl !== undefined) out.webhookUrl = stored.webhookUrl;
@@ -105,6 +121,14 @@ export function maskConfig(stored: StoredConfig): IntegrationConfigDto {
   if (stored.smsSettings) {
     out.smsSettings = { ...stored.smsSettings, authToken: mask(stored.smsSettings.authToken) };
     if (out.smsSettings.authToken === undefined) delete out.smsSettings.authToken;
+  }
+  if (stored.teamsSettings) {
+    const { webhookUrl, mailroomId } = stored.teamsSettings;
+    out.teamsSettings = definedOnly({
+      webhookUrl: mask(webhookUrl),
+      webhookHost: hostOf(webhookUrl, secrets),
+      mailroomId: mailroomId ?? null,
+    });
   }
   return out;
 }
@@ -126,6 +150,10 @@ export type ValidationContext = {
   allowPrivateTargets: boolean;
   /** A platform SMTP server (SMTP_URL) exists: an email integration may leave smtpHost out. */
   platformSmtp: boolean;
+  /** Decrypts a stored secret (the Teams URL is checked in clear). */
+  reveal?: (stored: string) => string;
+  /** Whether a mailroom of the organization has this id (a Teams channel's mailroom). */
+  mailroomExists?: (id: string) => Promise<boolean>;
 };
 
 /**
@@ -155,6 +183,17 @@ export async function validateConfig(type: IntegrationType, config: StoredConfig
     if (!s.fromNumber) errors.push({ path: 'config.smsSettings.fromNumber', message: CONFIG_MESSAGES.fromNumber });
     if (s.baseUrl && !ctx.allowPrivateTargets && !(await isPublicUrl(s.baseUrl))) {
       errors.push({ path: 'config.smsSettings.baseUrl', message: CONFIG_MESSAGES.smsBaseUrlPrivate });
+    }
+  }
+  if (type === 'teams') {
+    const t = config.teamsSettings ?? {};
+    const url = t.webhookUrl && ctx.reveal ? ctx.reveal(t.webhookUrl) : t.webhookUrl;
+    if (!url) errors.push({ path: 'config.teamsSettings.webhookUrl', message: INTEGRATION_MESSAGES.teamsUrl });
+    else if (!ctx.allowPrivateTargets && !(await isPublicUrl(url))) {
+      errors.push({ path: 'config.teamsSettings.webhookUrl', message: INTEGRATION_MESSAGES.teamsPrivate });
+    }
+    if (t.mailroomId && !(await ctx.mailroomExists?.(t.mailroomId))) {
+      errors.push({ path: 'config.teamsSettings.mailroomId', message: INTEGRATION_MESSAGES.teamsMailroom });
     }
   }
   if (errors.length) throw new AppError(400, errors[0]!.message, 'validation_error', errors);

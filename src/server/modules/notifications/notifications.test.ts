@@ -447,9 +447,9 @@ describe('SMS through the Twilio Messages API', () => {
 describe("the recipient's choice of channel (decision 032)", () => {
   it('sends on the chosen channel only, with a skip reason for the other; a choice that cannot reach them falls back', async () => {
     const receiver = await startReceiver(() => ({ status: 201, body: JSON.stringify({ sid: 'SM9' }) }));
-    const smsOnly = await desk(t, { phone: '+15557770001', notifyBy: 'sms' });
-    const emailOnly = await desk(t, { phone: '+15557770002', notifyBy: 'email' });
-    const noPhone = await desk(t, { phone: null, notifyBy: 'sms' });
+    const smsOnly = await desk(t, { phone: '+15557770001', notifyChannels: ['sms'] });
+    const emailOnly = await desk(t, { phone: '+15557770002', notifyChannels: ['email'] });
+    const noPhone = await desk(t, { phone: null, notifyChannels: ['sms'] });
     for (const d of [smsOnly, emailOnly, noPhone]) {
       await addIntegration(d.org.id, 'sms', {
         smsSettings: { accountSid: 'AC1', authToken: secrets.encrypt('x'), fromNumber: '+1555', baseUrl: receiver.url },

@@ -6,7 +6,7 @@ import { iso, isoOrNull } from '../../lib/time';
 
 export type JobRow = typeof notificationJobs.$inferSelect;
 export type JobInsert = typeof notificationJobs.$inferInsert;
-type MessageChannel = 'email' | 'sms' | 'webhook';
+type MessageChannel = 'email' | 'sms' | 'webhook' | 'teams';
 
 /**
  * Retry delays: 30 s doubling, at most 8 h, ±10 % jitter. The 13 attempts of a job (max_attempts)

@@ -10,7 +10,9 @@ import { CONFIG_MESSAGES, isPublicHost } from './integration-config';
 import { guardedSmtpSocket } from '../../lib/outbound';
 import { sendSms } from './channels/sms';
 import { errorText } from './channels/types';
+import { sendTeams, teamsMessage } from './channels/teams';
 import { sendWebhook } from './channels/webhook';
+import { testCard } from './teams-card';
 
 /**
  * An integration's test message (Settings -> Integrations -> Test): sent at once, not through the
@@ -235,5 +237,44 @@ export async function sendTestWebhook(
         responseStatus: result.responseStatus,
         latencyMs: result.latencyMs,
         destination: url,
+      };
+}
+
+/** Posts a test card to the Teams channel, exactly as the worker posts arrivals (same guard, no redirects). */
+export async function sendTestTeams(
+  deps: TestSendDeps,
+  stored: StoredConfig,
+  channelName: string,
+): Promise<TestOutcome> {
+  const encrypted = stored.teamsSettings?.webhookUrl;
+  if (!encrypted) {
+    return {
+      ok: false,
+      message: INTEGRATION_MESSAGES.teamsUrl,
+      responseStatus: null,
+      latencyMs: null,
+      destination: null,
+    };
+  }
+  const card = testCard();
+  const result = await sendTeams({
+    url: deps.secrets.decrypt(encrypted),
+    body: JSON.stringify(teamsMessage(card)),
+    allowPrivateTargets: deps.config.allowPrivateTargets,
+  });
+  return result.ok
+    ? {
+        ok: true,
+        message: `Teams answered ${result.responseStatus}: look for the test card in the channel`,
+        responseStatus: result.responseStatus,
+        latencyMs: result.latencyMs,
+        destination: channelName,
+      }
+    : {
+        ok: false,
+        message: result.error,
+        responseStatus: result.responseStatus,
+        latencyMs: result.latencyMs,
+        destination: channelName,
       };
 }

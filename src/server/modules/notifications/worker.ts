@@ -11,6 +11,7 @@ import { AdminEmailPayload, isAdminEmail, renderAdminEmail } from './admin-messa
 import { addressOf, createEmailTransports, sendEmail, type EmailRoute } from './channels/email';
 import { sendSms } from './channels/sms';
 import { errorText, failure, type SendResult } from './channels/types';
+import { sendTeams } from './channels/teams';
 import { sendWebhook } from './channels/webhook';
 import { fanOut, hasSmsAccount, type FanOutContext } from './fan-out';
 import {
@@ -89,6 +90,7 @@ export function createNotifications(deps: NotificationsDeps) {
     platformEmail: !!config.smtpUrl,
     unsubscribeUrl,
     portalUrl: () => portalLinkUrl(deps.publicUrl(), PORTAL_TOKEN_PLACEHOLDER),
+    appUrl: deps.publicUrl,
   };
 
   /** The workers running in this process (server.ts starts at most one): readiness checks them. */
@@ -128,7 +130,7 @@ export function createNotifications(deps: NotificationsDeps) {
         wake = done;
       });
 
-    async function integrationOf(job: JobRow, type: 'email' | 'sms' | 'webhook') {
+    async function integrationOf(job: JobRow, type: 'email' | 'sms' | 'webhook' | 'teams') {
       if (!job.integrationId || !job.organizationId) return undefined;
       const [row] = await db
         .select()
@@ -318,6 +320,18 @@ export function createNotifications(deps: NotificationsDeps) {
       });
     }
 
+    /** A card to a Teams channel (decision 065): the URL decrypted only for the post. */
+    async function sendTeamsJob(job: JobRow): Promise<SendResult> {
+      const integration = await integrationOf(job, 'teams');
+      const url = integration?.config.teamsSettings?.webhookUrl;
+      if (!url) return failure('The Teams integration was removed or turned off', { permanent: true });
+      return sendTeams({
+        url: secrets.decrypt(url),
+        body: String(job.payload.body),
+        allowPrivateTargets: config.allowPrivateTargets,
+      });
+    }
+
     function send(job: JobRow): Promise<Outcome> {
       switch (job.channel) {
         case 'email':
@@ -327,6 +341,8 @@ export function createNotifications(deps: NotificationsDeps) {
           return sendSmsJob(job);
         case 'webhook':
           return sendWebhookJob(job);
+        case 'teams':
+          return sendTeamsJob(job);
         default:
           return Promise.resolve(failure(`Unknown channel ${job.channel}`, { permanent: true }));
       }

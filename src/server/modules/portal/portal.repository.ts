@@ -11,7 +11,7 @@ import {
   recipients,
 } from '../../db/schema';
 import type { RecipientCaller } from '../../context';
-import { WAITING_STATUSES, type NotifyBy } from '../../../contract';
+import { WAITING_STATUSES, type NotifyChannel } from '../../../contract';
 import { holdLatestSql } from '../mail-items/mail-items.repository';
 
 const WAITING = [...WAITING_STATUSES];
@@ -137,7 +137,7 @@ export const portalRepository = {
         lastName: recipients.lastName,
         email: recipients.email,
         phone: recipients.phone,
-        notifyBy: recipients.notifyBy,
+        notifyChannels: recipients.notifyChannels,
         organizationName: organizations.name,
       })
       .from(recipients)
@@ -146,10 +146,10 @@ export const portalRepository = {
     return row;
   },
 
-  async setNotifyBy(db: DbOrTx, caller: RecipientCaller, notifyBy: NotifyBy) {
+  async setNotifyChannels(db: DbOrTx, caller: RecipientCaller, notifyChannels: NotifyChannel[] | null) {
     await db
       .update(recipients)
-      .set({ notifyBy, updatedAt: new Date() })
+      .set({ notifyChannels, updatedAt: new Date() })
       .where(and(eq(recipients.organizationId, caller.organizationId), eq(recipients.id, caller.recipientId)));
   },
 

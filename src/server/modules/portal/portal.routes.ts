@@ -106,12 +106,13 @@ export function portalRoutes(
   app.put('/api/portal/preferences', {
     schema: {
       tags,
-      summary: 'How the recipient wants to hear about their mail: email, sms or both',
+      summary:
+        'The channels the recipient wants to hear on: a non-empty set of those offered to them (channelsOffered), or null for all',
       body: PortalPreferencesBody,
       response: { 200: PortalMe, ...errorReplies(400, 401, 429) },
     },
     preValidation: guard,
-    handler: async (request) => portal.setNotifyBy(request.recipientCaller, request.body.notifyBy),
+    handler: async (request) => portal.setNotifyChannels(request.recipientCaller, request.body.notifyChannels),
   });
 
   app.get('/api/portal/items', {

@@ -3,7 +3,7 @@ import {
   PORTAL_LINK_ERRORS,
   PORTAL_LINK_SENT,
   PORTAL_REQUESTED_LINK_MINUTES,
-  type NotifyBy,
+  type NotifyChannel,
   type PortalItem,
   type PortalItemPage,
   type PortalMe,
@@ -22,6 +22,7 @@ import { LINK_TOKEN_PLACEHOLDER, PLATFORM_MESSAGE_EVENTS, queueMessage } from '.
 import { RECIPIENT_SESSION_TTL_MS } from '../../plugins/recipient-session';
 import { MAIL_ITEM_NOT_FOUND, type MailItemsService } from '../mail-items/mail-items.service';
 import { hasSmsAccount } from '../notifications/fan-out';
+import { activeIntegrations, checkChoice, recipientChannels, smsReady } from '../notifications/recipient-channels';
 import type { PickupsService } from '../pickups/pickups.service';
 import { portalLinkUrl } from '../recipients/page-links';
 import { portalRepository } from './portal.repository';
@@ -89,6 +90,8 @@ const toPortalItem = (r: ItemRow): PortalItem => ({
 export function createPortalService(deps: Deps, services: { pickups: PickupsService; mailItems: MailItemsService }) {
   const { db, log } = deps;
   const { pickups, mailItems } = services;
+  /** Email goes out without an organization integration when the platform has SMTP_URL (as the fan-out says). */
+  const platformEmail = Boolean(deps.config.smtpUrl);
 
   async function smsIntegrationOf(organizationId: string) {
     const rows = await db
@@ -228,10 +231,11 @@ export function createPortalService(deps: Deps, services: { pickups: PickupsServ
     async me(caller: RecipientCaller): Promise<PortalMe> {
       const row = await portalRepository.me(db, caller);
       if (!row) throw unauthorized();
-      const [code, sms] = await Promise.all([
+      const [code, active] = await Promise.all([
         pickups.code(caller, caller.recipientId),
-        smsIntegrationOf(caller.organizationId),
+        activeIntegrations(db, caller.organizationId),
       ]);
+      const channels = recipientChannels(row, active, platformEmail);
       return {
         recipient: {
           id: row.id,
@@ -239,18 +243,30 @@ export function createPortalService(deps: Deps, services: { pickups: PickupsServ
           lastName: row.lastName,
           email: row.email,
           phone: row.phone,
-          notifyBy: row.notifyBy,
+          notifyChannels: row.notifyChannels,
         },
         organization: { name: row.organizationName },
-        smsAvailable: !!sms,
+        smsAvailable: active.some((i) => i.type === 'sms' && smsReady(i)),
+        channelsOffered: channels.offered,
         pickupCode: code,
       };
     },
 
     newCode: (caller: RecipientCaller): Promise<RecipientPickupCode> => pickups.regenerate(caller, caller.recipientId),
 
-    async setNotifyBy(caller: RecipientCaller, notifyBy: NotifyBy): Promise<PortalMe> {
-      await portalRepository.setNotifyBy(db, caller, notifyBy);
+    /**
+     * The channels to be told on (decision 065): null (every channel offered) or a non-empty set
+     * of the channels offered to them now; 400 otherwise, and nothing changes.
+     */
+    async setNotifyChannels(caller: RecipientCaller, choice: NotifyChannel[] | null): Promise<PortalMe> {
+      const row = await portalRepository.me(db, caller);
+      if (!row) throw unauthorized();
+      const offered = recipientChannels(
+        row,
+        await activeIntegrations(db, caller.organizationId),
+        platformEmail,
+      ).offered;
+      await portalRepository.setNotifyChannels(db, caller, checkChoice(choice, offered));
       return this.me(caller);
     },
 

@@ -1,7 +1,7 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PORTAL_LINK_SENT } from '../../../contract';
-import { mailItemHistory, recipientLinks } from '../../db/schema';
+import { NOTIFY_CHANNEL_MESSAGES, PORTAL_LINK_SENT, type PortalMe } from '../../../contract';
+import { integrations, mailItemHistory, recipientLinks } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
 import { RECIPIENT_SESSION_COOKIE } from '../../plugins/recipient-session';
 import { handedOver } from '../../test/hand-over';
@@ -234,7 +234,10 @@ describe('opening a link', () => {
     const cookie = res.cookies.find((c) => c.name === RECIPIENT_SESSION_COOKIE)!;
     expect(cookie.httpOnly).toBe(true);
     expect(cookie.sameSite).toBe('Lax');
-    expect(res.json()).toMatchObject({ recipient: { id: recipient.id, firstName: 'Amara', notifyBy: 'both' } });
+    expect(res.json()).toMatchObject({
+      recipient: { id: recipient.id, firstName: 'Amara', notifyChannels: null },
+      channelsOffered: ['email'],
+    });
     expect(res.json<{ pickupCode: { code: string; qrCodeSvg: string } }>().pickupCode.code).toMatch(
       /^[A-Z0-9]{3}-[A-Z0-9]{3}$/,
     );
@@ -342,7 +345,7 @@ describe('the session', () => {
     const res = await browser.request(
       'PUT',
       '/api/portal/preferences',
-      { notifyBy: 'email' },
+      { notifyChannels: ['email'] },
       { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
     );
     expect(res.statusCode).toBe(403);
@@ -418,30 +421,77 @@ describe('the page', () => {
     const { email } = await desk();
     const browser = await signedIn(email);
     const before = (await browser.get('/api/portal/me')).json<{ pickupCode: { code: string } }>().pickupCode.code;
-    const res = await browser.put('/api/portal/preferences', { notifyBy: 'email' });
+    const res = await browser.put('/api/portal/preferences', { notifyChannels: ['email'] });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ recipient: { notifyBy: 'email' } });
-    expect((await browser.put('/api/portal/preferences', { notifyBy: 'pigeon' })).statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ recipient: { notifyChannels: ['email'] } });
+    expect((await browser.put('/api/portal/preferences', { notifyChannels: ['pigeon'] })).statusCode).toBe(400);
     const renewed = await browser.post('/api/portal/pickup-code');
     expect(renewed.statusCode).toBe(200);
     expect(renewed.json<{ code: string }>().code).not.toBe(before);
   });
 
+  it('offers exactly the channels the organization has and that reach the person, and accepts only those (decision 065)', async () => {
+    const { admin, email } = await desk();
+    const browser = await signedIn(email);
+    const me = async () => (await browser.get('/api/portal/me')).json<PortalMe>();
+    // The platform's mail server only: email, though the person has a phone (no SMS account).
+    expect(await me()).toMatchObject({ channelsOffered: ['email'], smsAvailable: false });
+    const refusals: Array<[unknown, string]> = [
+      [[], NOTIFY_CHANNEL_MESSAGES.empty],
+      [['sms'], NOTIFY_CHANNEL_MESSAGES.notOffered(['SMS'])],
+      [['email', 'teams'], NOTIFY_CHANNEL_MESSAGES.notOffered(['Microsoft Teams'])],
+      [['pigeon'], 'Channels must be email, sms, slack or teams'],
+      ['email', 'notifyChannels must be a list of channels'],
+    ];
+    for (const [notifyChannels, message] of refusals) {
+      const res = await browser.put('/api/portal/preferences', { notifyChannels });
+      expect(res.statusCode, JSON.stringify(notifyChannels)).toBe(400);
+      expect(res.json<{ message: string }>().message).toContain(message);
+    }
+    expect((await me()).recipient.notifyChannels).toBeNull();
+
+    // An SMS account and a Teams channel: both offered now, and a set of them is kept as chosen.
+    await t.db.insert(integrations).values([
+      {
+        organizationId: admin.organizationId!,
+        name: 'Texts',
+        type: 'sms',
+        config: { smsSettings: { accountSid: 'AC1', authToken: 'enc', fromNumber: '+15550001111' } },
+      },
+      {
+        organizationId: admin.organizationId!,
+        name: 'Lobby channel',
+        type: 'teams',
+        config: { teamsSettings: { webhookUrl: 'enc', mailroomId: null } },
+      },
+    ]);
+    expect(await me()).toMatchObject({ channelsOffered: ['email', 'sms', 'teams'], smsAvailable: true });
+    const chosen = await browser.put('/api/portal/preferences', { notifyChannels: ['teams', 'sms', 'sms'] });
+    expect(chosen.statusCode, chosen.body).toBe(200);
+    expect(chosen.json<PortalMe>().recipient.notifyChannels).toEqual(['sms', 'teams']);
+    // Back to every channel offered.
+    const all = await browser.put('/api/portal/preferences', { notifyChannels: null });
+    expect(all.json<PortalMe>().recipient.notifyChannels).toBeNull();
+  });
+
   it('shows the desk the preference the recipient chose, read-only: Edit Recipient cannot change it', async () => {
     const { admin, email, recipient } = await desk();
-    const read = async () => (await admin.get(`/api/recipients/${recipient.id}`)).json<{ notifyBy: string }>().notifyBy;
-    expect(await read()).toBe('both');
+    const read = async () =>
+      (await admin.get(`/api/recipients/${recipient.id}`)).json<{ notifyChannels: string[] | null }>().notifyChannels;
+    expect(await read()).toBeNull();
     const browser = await signedIn(email);
-    expect((await browser.put('/api/portal/preferences', { notifyBy: 'email' })).statusCode).toBe(200);
-    expect(await read()).toBe('email');
+    expect((await browser.put('/api/portal/preferences', { notifyChannels: ['email'] })).statusCode).toBe(200);
+    expect(await read()).toEqual(['email']);
     // the list the desk opens Edit Recipient from carries it too
-    const list = (await admin.get('/api/recipients?search=Okafor')).json<Array<{ id: string; notifyBy: string }>>();
-    expect(list.find((r) => r.id === recipient.id)?.notifyBy).toBe('email');
+    const list = (await admin.get('/api/recipients?search=Okafor')).json<
+      Array<{ id: string; notifyChannels: string[] | null }>
+    >();
+    expect(list.find((r) => r.id === recipient.id)?.notifyChannels).toEqual(['email']);
     // the desk's edit of the recipient leaves the recipient's own choice as it was
-    const edited = await admin.put(`/api/recipients/${recipient.id}`, { unit: '9F', notifyBy: 'sms' });
+    const edited = await admin.put(`/api/recipients/${recipient.id}`, { unit: '9F', notifyChannels: ['sms'] });
     expect(edited.statusCode, edited.body).toBe(200);
-    expect(edited.json()).toMatchObject({ unit: '9F', notifyBy: 'email' });
-    expect(await read()).toBe('email');
+    expect(edited.json()).toMatchObject({ unit: '9F', notifyChannels: ['email'] });
+    expect(await read()).toEqual(['email']);
   });
 
   it("keeps the recipient's proxies with the desk's rules; another recipient's proxy is a 404", async () => {
@@ -493,7 +543,7 @@ describe("the page's writes have a rate (issue 41, item 7)", () => {
     const writes = [
       await browser.post('/api/portal/expected', { trackingNumber: '1Z999AA10123456784' }),
       await browser.post('/api/portal/proxies', { name: 'Kemi Okafor' }),
-      await browser.put('/api/portal/preferences', { notifyBy: 'email' }),
+      await browser.put('/api/portal/preferences', { notifyChannels: ['email'] }),
       await browser.post('/api/portal/pickup-code'),
     ];
     expect(writes.map((w) => w.statusCode)).toEqual([429, 429, 429, 429]);
@@ -506,13 +556,13 @@ describe("the page's writes have a rate (issue 41, item 7)", () => {
     const { admin, email } = await desk('Shared Towers');
     const flooder = await signedIn(email);
     for (let i = 0; i < PORTAL_WRITES_PER_RECIPIENT + 5; i += 1) {
-      await flooder.put('/api/portal/preferences', { notifyBy: i % 2 ? 'email' : 'both' });
+      await flooder.put('/api/portal/preferences', { notifyChannels: i % 2 ? ['email'] : null });
     }
-    expect((await flooder.put('/api/portal/preferences', { notifyBy: 'email' })).statusCode).toBe(429);
+    expect((await flooder.put('/api/portal/preferences', { notifyChannels: ['email'] })).statusCode).toBe(429);
     const neighbourEmail = `neighbour.${unique()}@example.com`;
     await create(admin, '/api/recipients', { firstName: 'Nia', lastName: 'Lee', email: neighbourEmail });
     const neighbour = await signedIn(neighbourEmail);
-    const own = await neighbour.put('/api/portal/preferences', { notifyBy: 'email' });
+    const own = await neighbour.put('/api/portal/preferences', { notifyChannels: ['email'] });
     expect(own.statusCode, own.body).toBe(200);
 
     // Many sessions together (one script, many recipients' links): the organization's window is full.
@@ -520,13 +570,13 @@ describe("the page's writes have a rate (issue 41, item 7)", () => {
     await t.asOwner(
       `update rate_limits set count = ${PORTAL_WRITES_PER_ORGANIZATION} where key = 'portal-write:organization:${orgId}'`,
     );
-    const refused = await neighbour.put('/api/portal/preferences', { notifyBy: 'both' });
+    const refused = await neighbour.put('/api/portal/preferences', { notifyChannels: null });
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     // Another organization's recipients are not counted with it.
     const elsewhere = await desk('Elsewhere Rate');
     const stranger = await signedIn(elsewhere.email);
-    expect((await stranger.put('/api/portal/preferences', { notifyBy: 'email' })).statusCode).toBe(200);
+    expect((await stranger.put('/api/portal/preferences', { notifyChannels: ['email'] })).statusCode).toBe(200);
   });
 });
 

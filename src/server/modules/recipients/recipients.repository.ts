@@ -13,7 +13,7 @@ export type RecipientRow = typeof recipients.$inferSelect;
 /** The columns a recipient is written with; the organization comes separately. */
 export type RecipientValues = Omit<
   typeof recipients.$inferInsert,
-  'id' | 'organizationId' | 'createdAt' | 'updatedAt' | 'notificationsOptOutAt' | 'pickupCode' | 'notifyBy'
+  'id' | 'organizationId' | 'createdAt' | 'updatedAt' | 'notificationsOptOutAt' | 'pickupCode' | 'notifyChannels'
 >;
 /** The columns a directory feed (SCIM, the roster) writes; a hand import leaves them unset. */
 export type DirectoryColumns =

@@ -56,7 +56,7 @@ export function toRecipientDto(r: RecipientRow): Recipient {
     department: r.department,
     recipientType: r.recipientType,
     isActive: r.isActive,
-    notifyBy: r.notifyBy,
+    notifyChannels: r.notifyChannels,
     managedBy: r.managedBy ?? null,
     leftAt: r.leftAt ? iso(r.leftAt) : null,
     createdAt: iso(r.createdAt),

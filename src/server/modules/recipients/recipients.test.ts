@@ -20,7 +20,7 @@ type RecipientJson = {
   department: string | null;
   recipientType: string;
   isActive: boolean;
-  notifyBy: string;
+  notifyChannels: string[] | null;
   createdAt: string;
   updatedAt: string;
 };
@@ -72,7 +72,7 @@ describe('POST /api/recipients', () => {
       recipientType: 'guest',
       isActive: true,
       // until the recipient chooses on their own page: every channel the organization has
-      notifyBy: 'both',
+      notifyChannels: null,
     });
     expect(new Date(r.createdAt).toISOString()).toBe(r.createdAt);
     const get = await member.get(`/api/recipients/${r.id}`);

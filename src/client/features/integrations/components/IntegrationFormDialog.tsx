@@ -8,8 +8,9 @@ import {
 } from '@contract';
 import { Info } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
-import { useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
+import { Controller, useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
+import { ChoiceSelect } from '@/components/ui/choice-select';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
@@ -17,6 +18,7 @@ import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api';
+import { useMailrooms } from '@/lib/resources/mailrooms';
 import { toastFailure } from '@/lib/useErrorToast';
 import {
   useCreateIntegration,
@@ -40,7 +42,12 @@ interface FormValues {
   baseUrl: string;
   webhookUrl: string;
   webhookEvents: string[];
+  teamsUrl: string;
+  /** A mailroom id, or ALL_MAILROOMS. */
+  teamsMailroom: string;
 }
+
+const ALL_MAILROOMS = 'all';
 
 type FieldName = keyof FormValues;
 
@@ -58,6 +65,8 @@ const fieldOfPath: Record<string, FieldName> = {
   'config.smsSettings.authToken': 'authToken',
   'config.smsSettings.fromNumber': 'fromNumber',
   'config.smsSettings.baseUrl': 'baseUrl',
+  'config.teamsSettings.webhookUrl': 'teamsUrl',
+  'config.teamsSettings.mailroomId': 'teamsMailroom',
 };
 
 const WEBHOOK_EVENT_LABELS: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
@@ -90,6 +99,8 @@ function formValues(type: IntegrationType, integration?: Integration): FormValue
     baseUrl: sms?.baseUrl ?? '',
     webhookUrl: integration?.config.webhookUrl ?? '',
     webhookEvents: integration?.config.webhookEvents ?? [...WEBHOOK_EVENTS],
+    teamsUrl: '',
+    teamsMailroom: integration?.config.teamsSettings?.mailroomId ?? ALL_MAILROOMS,
   };
 }
 
@@ -120,13 +131,20 @@ function toConfig(type: IntegrationType, v: FormValues): IntegrationConfigDraft 
       };
     case 'webhook':
       return { webhookUrl: v.webhookUrl.trim(), webhookEvents: v.webhookEvents as (typeof WEBHOOK_EVENTS)[number][] };
+    case 'teams':
+      return {
+        teamsSettings: {
+          webhookUrl: text(v.teamsUrl),
+          mailroomId: v.teamsMailroom === ALL_MAILROOMS ? null : v.teamsMailroom,
+        },
+      };
     case 'api':
       return {};
   }
 }
 
 /** Checks the form with the contract's schema, so the messages are the server's own. */
-function resolverFor(type: IntegrationType): Resolver<FormValues> {
+function resolverFor(type: IntegrationType, urlStored: boolean): Resolver<FormValues> {
   return (values) => {
     const errors: FieldErrors<FormValues> = {};
     const add = (field: FieldName, message: string) => {
@@ -144,6 +162,7 @@ function resolverFor(type: IntegrationType): Resolver<FormValues> {
       if (values.webhookEvents.length === 0) add('webhookEvents', 'Choose at least one event');
     }
     if (type === 'sms' && values.fromNumber.trim() === '') add('fromNumber', 'From number is required');
+    if (type === 'teams' && !urlStored && values.teamsUrl.trim() === '') add('teamsUrl', INTEGRATION_MESSAGES.teamsUrl);
     return Object.keys(errors).length ? { values: {}, errors } : { values, errors: {} };
   };
 }
@@ -181,7 +200,7 @@ function IntegrationForm({
   const update = useUpdateIntegration(organizationId);
   const pending = create.isPending || update.isPending;
   const { register, handleSubmit, formState, control, setValue, setError } = useForm<FormValues>({
-    resolver: resolverFor(type),
+    resolver: resolverFor(type, isSet(integration?.config.teamsSettings?.webhookUrl)),
     defaultValues: formValues(type, integration),
   });
   const { errors } = formState;
@@ -189,6 +208,9 @@ function IntegrationForm({
   const a11y = (field: FieldName) => fieldA11y(id(field), errors[field]?.message);
   const secure = useWatch({ control, name: 'secure' });
   const events = useWatch({ control, name: 'webhookEvents' });
+  const mailrooms = useMailrooms(type === 'teams' ? organizationId : undefined);
+  const mailroomName = (id: string) =>
+    id === ALL_MAILROOMS ? 'All mailrooms' : (mailrooms.data?.find((m) => m.id === id)?.name ?? 'A removed mailroom');
 
   /** The server's per-field messages ({errors: [{path, message}]}) shown at their fields. */
   const showServerErrors = (err: unknown) => {
@@ -422,6 +444,54 @@ function IntegrationForm({
               </p>
             )}
           </fieldset>
+        </>
+      )}
+
+      {type === 'teams' && (
+        <>
+          <p className="flex items-start gap-2 rounded-lg bg-surface-subtle px-3 py-2 text-xs text-fg-muted">
+            <Info aria-hidden className="mt-0.5 size-3.5 shrink-0" />
+            In Teams, add the Workflows template “Post to a channel when a webhook request is received” to the channel
+            and paste its URL here. Arrivals and items that need a recipient are posted as cards.
+          </p>
+          <FormField
+            id={id('teamsUrl')}
+            label="Workflows webhook URL"
+            error={errors.teamsUrl?.message}
+            hint={secretHint(isSet(integration?.config.teamsSettings?.webhookUrl), 'URL')}
+          >
+            <Input
+              {...register('teamsUrl')}
+              {...a11y('teamsUrl')}
+              type="url"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={
+                secretPlaceholder(isSet(integration?.config.teamsSettings?.webhookUrl)) ??
+                'https://prod-00.westus.logic.azure.com/workflows/…'
+              }
+            />
+          </FormField>
+          <FormField
+            id={id('teamsMailroom')}
+            label="Mailroom"
+            error={errors.teamsMailroom?.message}
+            hint="The channel hears of this mailroom’s items only; add one Teams integration per mailroom."
+          >
+            <Controller
+              control={control}
+              name="teamsMailroom"
+              render={({ field }) => (
+                <ChoiceSelect
+                  id={id('teamsMailroom')}
+                  options={[ALL_MAILROOMS, ...(mailrooms.data ?? []).map((m) => m.id)]}
+                  label={mailroomName}
+                  error={errors.teamsMailroom?.message}
+                  {...field}
+                />
+              )}
+            />
+          </FormField>
         </>
       )}
 

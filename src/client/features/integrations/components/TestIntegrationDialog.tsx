@@ -97,6 +97,15 @@ function TestForm({
           <span className="font-mono text-xs break-all text-fg">{integration.config.webhookUrl}</span>.
         </p>
       )}
+      {integration.type === 'teams' && (
+        <p className="text-sm text-fg-muted">
+          A test card is posted to the Teams channel through{' '}
+          <span className="font-mono text-xs break-all text-fg">
+            {integration.config.teamsSettings?.webhookHost ?? 'its Workflows URL'}
+          </span>
+          .
+        </p>
+      )}
       {needsPhone && (
         <FormField id={id} label="Phone number" error={problem ?? undefined} hint="In international format.">
           <Input

@@ -1,17 +1,20 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { NotifyBy, PortalMe } from '@contract';
+import type { NotifyChannel, PortalMe } from '@contract';
 import { portalMeQueryKey } from './keys';
 import { portalRequest } from './portalRequest';
 
-/** PUT /api/portal/preferences: how the recipient wants to hear; answers the whole `me`. */
-export function setNotifyBy(notifyBy: NotifyBy) {
-  return portalRequest<PortalMe>('PUT', '/api/portal/preferences', { notifyBy });
+/**
+ * PUT /api/portal/preferences: the channels the recipient wants to hear on (null: every channel
+ * offered); answers the whole `me`.
+ */
+export function setNotifyChannels(notifyChannels: NotifyChannel[] | null) {
+  return portalRequest<PortalMe>('PUT', '/api/portal/preferences', { notifyChannels });
 }
 
-export function useSetNotifyBy() {
+export function useSetNotifyChannels() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: setNotifyBy,
+    mutationFn: setNotifyChannels,
     onSuccess: (me) => queryClient.setQueryData(portalMeQueryKey, me),
   });
 }

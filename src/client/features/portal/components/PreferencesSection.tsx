@@ -1,60 +1,102 @@
-import type { NotifyBy, PortalMe } from '@contract';
+import { NOTIFY_CHANNEL_LABELS, type NotifyChannel, type PortalMe } from '@contract';
 import { useState } from 'react';
-import { useSetNotifyBy } from '../api/preferences';
+import { useSetNotifyChannels } from '../api/preferences';
 import { Section } from './Section';
 
-const CHOICES: Array<{ value: NotifyBy; label: string; hint: string }> = [
-  { value: 'both', label: 'Email and SMS', hint: 'Every way the desk can reach you' },
-  { value: 'email', label: 'Email only', hint: '' },
-  { value: 'sms', label: 'SMS only', hint: '' },
-];
-
-/** How the recipient wants to hear: by email, SMS or both, as far as they can be reached. */
-export function PreferencesSection({ me }: { me: PortalMe }) {
-  const save = useSetNotifyBy();
-  // Shown at once; the server's answer confirms it (or the old choice comes back).
-  const [choosing, setChoosing] = useState<NotifyBy | null>(null);
-  const choice = choosing ?? me.recipient.notifyBy;
-  const smsPossible = me.smsAvailable && !!me.recipient.phone;
-  const emailPossible = !!me.recipient.email;
-  function choose(notifyBy: NotifyBy) {
-    setChoosing(notifyBy);
-    save.mutate(notifyBy, { onSettled: () => setChoosing(null) });
+/** What each channel does for this person, under its name. */
+function hintOf(channel: NotifyChannel, me: PortalMe): string {
+  switch (channel) {
+    case 'email':
+      return me.recipient.email ? `To ${me.recipient.email}` : '';
+    case 'sms':
+      return me.recipient.phone ? `A text to ${me.recipient.phone}` : '';
+    case 'slack':
+      return 'A direct message in Slack';
+    case 'teams':
+      return 'Your name on the arrival card in the desk’s Teams channel';
   }
+}
+
+/**
+ * How the recipient wants to hear (decision 065): exactly the channels the organization has and
+ * that reach them (the server's channelsOffered), any of them, at least one. Every channel ticked
+ * is saved as "every channel offered" (null), so a channel the desk adds later reaches them too.
+ */
+export function PreferencesSection({ me }: { me: PortalMe }) {
+  const save = useSetNotifyChannels();
+  const offered = me.channelsOffered;
+  // Shown at once; the server's answer confirms it (or the old choice comes back).
+  const [choosing, setChoosing] = useState<NotifyChannel[] | null | undefined>(undefined);
+  const stored = choosing === undefined ? me.recipient.notifyChannels : choosing;
+  const chosen = new Set(stored?.filter((c) => offered.includes(c)).length ? stored : offered);
+
+  function toggle(channel: NotifyChannel, on: boolean) {
+    const next = offered.filter((c) => (c === channel ? on : chosen.has(c)));
+    if (next.length === 0) return;
+    const value = next.length === offered.length ? null : next;
+    setChoosing(value);
+    save.mutate(value, { onSettled: () => setChoosing(undefined) });
+  }
+
   return (
     <Section title="How we reach you" description="When something arrives for you, and when it is still waiting.">
-      <fieldset className="space-y-2">
-        <legend className="sr-only">Notify me by</legend>
-        {CHOICES.map((c) => {
-          const disabled = (c.value === 'sms' && !smsPossible) || (c.value === 'email' && !emailPossible);
-          return (
-            <label
-              key={c.value}
-              className={`flex cursor-pointer items-start gap-3 rounded-lg border p-3 text-sm ${
-                choice === c.value ? 'border-indigo-500 bg-indigo-50 dark:bg-indigo-950' : 'border-line'
-              } ${disabled ? 'cursor-not-allowed opacity-50' : ''}`}
-            >
-              <input
-                type="radio"
-                name="notify-by"
-                value={c.value}
-                className="mt-0.5 accent-indigo-600"
-                checked={choice === c.value}
-                disabled={disabled}
-                onChange={() => choose(c.value)}
-              />
-              <span>
-                <span className="font-medium text-fg">{c.label}</span>
-                {c.hint && <span className="block text-xs text-fg-subtle">{c.hint}</span>}
-              </span>
-            </label>
-          );
-        })}
-      </fieldset>
-      {!smsPossible && (
-        <p className="mt-2 text-xs text-fg-subtle">
-          {me.smsAvailable ? 'Ask the desk to add your mobile number for SMS.' : 'This building sends email only.'}
+      {offered.length === 0 ? (
+        <p className="text-sm text-fg-subtle">
+          {me.organization.name} has no way to message you yet: ask the desk to add your email address.
         </p>
+      ) : (
+        <fieldset className="space-y-2">
+          <legend className="sr-only">Tell me by</legend>
+          {offered.map((channel) => {
+            const checked = chosen.has(channel);
+            // The last channel left cannot be turned off: nobody could tell them anything.
+            const last = checked && chosen.size === 1;
+            const hint = hintOf(channel, me);
+            return (
+              <label
+                key={channel}
+                className={`flex items-start gap-3 rounded-lg border p-3 text-sm ${
+                  checked ? 'border-indigo-500 bg-indigo-50 dark:bg-indigo-950' : 'border-line'
+                } ${last ? 'cursor-default' : 'cursor-pointer'}`}
+              >
+                <input
+                  type="checkbox"
+                  name="notify-channels"
+                  value={channel}
+                  className="mt-0.5 accent-indigo-600"
+                  checked={checked}
+                  disabled={last}
+                  // Named by the channel alone; its hint (and why the last one is locked) describe it.
+                  aria-labelledby={`notify-${channel}`}
+                  aria-describedby={
+                    [hint && `notify-${channel}-hint`, last && 'notify-last'].filter(Boolean).join(' ') || undefined
+                  }
+                  onChange={(event) => toggle(channel, event.target.checked)}
+                />
+                <span className="min-w-0">
+                  <span id={`notify-${channel}`} className="font-medium text-fg">
+                    {NOTIFY_CHANNEL_LABELS[channel]}
+                  </span>
+                  {hint && (
+                    <span id={`notify-${channel}-hint`} className="block text-xs break-words text-fg-subtle">
+                      {hint}
+                    </span>
+                  )}
+                </span>
+              </label>
+            );
+          })}
+        </fieldset>
+      )}
+      {offered.length > 0 && (
+        <p id="notify-last" className="mt-2 text-xs text-fg-subtle">
+          {offered.length === 1
+            ? `This is the one way ${me.organization.name} can reach you.`
+            : 'Keep at least one: the desk needs a way to tell you.'}
+        </p>
+      )}
+      {me.smsAvailable && !me.recipient.phone && (
+        <p className="mt-1 text-xs text-fg-subtle">Ask the desk to add your mobile number for SMS.</p>
       )}
       <p role="status" className="mt-2 h-4 text-xs text-emerald-700 dark:text-emerald-400">
         {save.isSuccess ? 'Saved.' : ''}
