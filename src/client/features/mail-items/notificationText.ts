@@ -8,9 +8,11 @@ const purposes: Record<string, string> = {
   'mail_item.returned': 'Return notice',
   'mail_item.deleted': 'Removal notice',
   test: 'Test',
+  'staff.roster_failed': 'Roster failure',
+  'staff.needs_recipient': 'Needs recipient',
 };
 
-const channelWords = { email: 'email', sms: 'SMS', webhook: 'webhook' } as const;
+const channelWords = { email: 'email', sms: 'SMS', webhook: 'webhook', slack: 'Slack message' } as const;
 
 /** 'Arrival email', 'Reminder SMS', 'Receipt email', 'Webhook mail_item.delivered'. */
 export function messageTitle(message: Pick<NotificationMessage, 'channel' | 'event'>): string {

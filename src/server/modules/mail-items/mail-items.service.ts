@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import {
   DELIVERED_BY_HANDOVER_ONLY,
+  itemTypeLabel,
   MAX_HOLD_DAYS,
   PHOTO_REQUIRED_MESSAGE,
   REVISION_CONFLICT,
@@ -17,6 +18,7 @@ import {
   trackingKey,
 } from '../../../contract';
 import type { Deps, OrgCaller, RecipientCaller } from '../../context';
+import { queueStaffMessage, STAFF_EVENTS } from '../../lib/staff-channel';
 import { jsonListPage, type ListPage } from '../../http';
 import type { DbOrTx } from '../../db/client';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
@@ -95,9 +97,36 @@ function dateBound(value: string | undefined, end: boolean): Date | undefined {
   return new Date(value);
 }
 
-export function createMailItemsService({ db, caches, log }: Deps) {
+export function createMailItemsService({ db, caches, log, publicUrl }: Deps) {
   // Batching, tenant scope, retries and locks are the writer's: the service works out what to write.
   const writer = createMailItemWriter(db.$client, log);
+
+  /**
+   * An item waiting for a recipient is told to the staff channel of the organization's Slack
+   * (decision 064), after the intake's commit: the writer's transaction stays as it is. Its
+   * dedupe key makes a second call for the item queue nothing; a failure to queue it is logged,
+   * never the intake's error (the item is saved and listed under Needs a recipient).
+   */
+  async function tellStaffNeedsRecipient(organizationId: string, item: MailItem) {
+    const what = [
+      itemTypeLabel(item.type),
+      item.sender ? `from ${item.sender}` : null,
+      item.trackingNumber ? `(${item.trackingNumber})` : null,
+    ]
+      .filter(Boolean)
+      .join(' ');
+    try {
+      await queueStaffMessage(db, {
+        organizationId,
+        event: STAFF_EVENTS.needsRecipient,
+        mailItemId: item.id,
+        dedupeKey: `staff:needs-recipient:${item.id}`,
+        text: `An item needs a recipient: ${what}. Assign it: ${publicUrl().replace(/\/+$/, '')}/needs-recipient`,
+      });
+    } catch (err) {
+      log.warn({ err, mailItemId: item.id }, 'the staff channel message of an item without a recipient was not queued');
+    }
+  }
   /** Decoding and re-encoding is CPU work done before any transaction opens. */
   async function photoFrom(photoData: string | null | undefined): Promise<ProcessedPhoto | undefined> {
     return photoData ? processPhoto(decodePhotoData(photoData)) : undefined;
@@ -232,12 +261,21 @@ export function createMailItemsService({ db, caches, log }: Deps) {
      * any intake (photo, storage, the monthly cap), but waiting under Needs a recipient. Answered
      * as for an intake, or with the answer stored for its Idempotency-Key.
      */
-    createWithoutRecipientAnswered: (
+    createWithoutRecipientAnswered: async (
       caller: OrgCaller,
       input: WithoutRecipientInput,
       claim?: IdempotencyClaim,
-    ): Promise<Answered> =>
-      intake(caller, { ...input, recipientId: null }, transitions.intakeWithoutRecipient(caller.userId), claim),
+    ): Promise<Answered> => {
+      const answered = await intake(
+        caller,
+        { ...input, recipientId: null },
+        transitions.intakeWithoutRecipient(caller.userId),
+        claim,
+      );
+      if (!answered.replayed && answered.statusCode === 201)
+        await tellStaffNeedsRecipient(caller.organizationId, answered.body as MailItem);
+      return answered;
+    },
 
     /**
      * Gives an item waiting under Needs a recipient its recipient: it becomes pending and its

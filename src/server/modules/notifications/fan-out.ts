@@ -15,6 +15,7 @@ import { toMailItemDto } from '../mail-items/mail-items.service';
 import { settingsRepository } from '../settings/settings.repository';
 import { renderEmail, renderSms, type MessageContext, type MessageKind } from './messages';
 import type { JobInsert, JobRow } from './queue.repository';
+import { slackRecipientJobs } from './slack-fan-out';
 
 export type FanOutContext = {
   db: Db;
@@ -252,6 +253,7 @@ export async function fanOut(ctx: FanOutContext, event: JobRow): Promise<boolean
         unsubscribeUrl: ctx.unsubscribeUrl(recipient.id),
         portalUrl: kind !== 'receipt' && ctx.portalUrl ? ctx.portalUrl() : null,
       };
+      rows.push(...(await slackRecipientJobs(db, { event, base, kind, recipient, context, active })));
       const emailIntegration = active.find((x) => x.type === 'email' && x.config.emailSettings?.smtpHost);
       const smsIntegration = active.find((x) => x.type === 'sms' && hasSmsAccount(x));
       const canEmail = !!emailIntegration || ctx.platformEmail;

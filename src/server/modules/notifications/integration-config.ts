@@ -25,6 +25,7 @@ export const CONFIG_MESSAGES = {
   accountSid: 'Account SID is required',
   authToken: 'Auth token is required',
   fromNumber: 'From number is required',
+  botToken: 'Bot token is required',
 } as const;
 
 /** A secret the client sent: left out, blank or the mask means "keep the stored one". */
@@ -86,6 +87,17 @@ export function mergeConfig(
       });
       return smsSettings ? { smsSettings } : {};
     }
+    case 'slack': {
+      const k = input.slackSettings ?? {};
+      const channelId = blank(k.staffChannelId);
+      // Who the token is (team, bot) is written by the service from auth.test, never by the client.
+      const slackSettings = compact({
+        botToken: secret(k.botToken, stored.slackSettings?.botToken),
+        staffChannelId: channelId,
+        staffChannelName: channelId ? blank(k.staffChannelName) : undefined,
+      });
+      return slackSettings ? { slackSettings } : {};
+    }
     case 'api':
       return {};
   }
@@ -105,6 +117,10 @@ export function maskConfig(stored: StoredConfig): IntegrationConfigDto {
   if (stored.smsSettings) {
     out.smsSettings = { ...stored.smsSettings, authToken: mask(stored.smsSettings.authToken) };
     if (out.smsSettings.authToken === undefined) delete out.smsSettings.authToken;
+  }
+  if (stored.slackSettings) {
+    out.slackSettings = { ...stored.slackSettings, botToken: mask(stored.slackSettings.botToken) };
+    if (out.slackSettings.botToken === undefined) delete out.slackSettings.botToken;
   }
   return out;
 }
@@ -156,6 +172,9 @@ export async function validateConfig(type: IntegrationType, config: StoredConfig
     if (s.baseUrl && !ctx.allowPrivateTargets && !(await isPublicUrl(s.baseUrl))) {
       errors.push({ path: 'config.smsSettings.baseUrl', message: CONFIG_MESSAGES.smsBaseUrlPrivate });
     }
+  }
+  if (type === 'slack' && !config.slackSettings?.botToken) {
+    errors.push({ path: 'config.slackSettings.botToken', message: CONFIG_MESSAGES.botToken });
   }
   if (errors.length) throw new AppError(400, errors[0]!.message, 'validation_error', errors);
 }

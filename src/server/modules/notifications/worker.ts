@@ -27,6 +27,7 @@ import { PLATFORM_SKIP_REASONS, isPlatformMessage, mintLink, withToken } from '.
 import { queueRepository, type JobRow, type SentOutcome } from './queue.repository';
 import { scanReminders } from './reminders';
 import { scanTrialEndings } from './trial-endings';
+import { createSlackSender } from './slack-send';
 
 export type NotificationsDeps = {
   db: Db;
@@ -90,6 +91,8 @@ export function createNotifications(deps: NotificationsDeps) {
     unsubscribeUrl,
     portalUrl: () => portalLinkUrl(deps.publicUrl(), PORTAL_TOKEN_PLACEHOLDER),
   };
+
+  const sendSlackJob = createSlackSender({ db, config, secrets });
 
   /** The workers running in this process (server.ts starts at most one): readiness checks them. */
   const workers = new Set<NotificationWorker>();
@@ -327,6 +330,8 @@ export function createNotifications(deps: NotificationsDeps) {
           return sendSmsJob(job);
         case 'webhook':
           return sendWebhookJob(job);
+        case 'slack':
+          return sendSlackJob(job);
         default:
           return Promise.resolve(failure(`Unknown channel ${job.channel}`, { permanent: true }));
       }

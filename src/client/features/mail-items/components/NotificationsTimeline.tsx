@@ -1,6 +1,6 @@
 import type { NotificationMessage } from '@contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { Mail, MessageSquareText, Webhook } from 'lucide-react';
+import { Hash, Mail, MessageSquareText, Webhook } from 'lucide-react';
 import { useEffect } from 'react';
 import { Skeleton } from '@/components/ui/skeleton';
 import { IconTile } from '@/components/IconTile';
@@ -12,7 +12,7 @@ import { invalidateMailItems } from '@/lib/resources/invalidate';
 import { useMailItemNotifications } from '../api/mailItemNotifications';
 import { messageTitle } from '../notificationText';
 
-const channelIcons = { email: Mail, sms: MessageSquareText, webhook: Webhook } as const;
+const channelIcons = { email: Mail, sms: MessageSquareText, webhook: Webhook, slack: Hash } as const;
 
 function Message({ message }: { message: NotificationMessage }) {
   const Icon = channelIcons[message.channel] ?? Mail;
