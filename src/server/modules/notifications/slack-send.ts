@@ -1,3 +1,4 @@
+import type { WebClient } from '@slack/web-api';
 import { and, eq, isNull } from 'drizzle-orm';
 import { SLACK_MESSAGES } from '../../../contract';
 import type { Config } from '../../config';
@@ -75,6 +76,19 @@ export type SlackSenderDeps = { db: Db; config: Pick<Config, 'slackApiUrl'>; sec
  */
 export function createSlackSender({ db, config, secrets }: SlackSenderDeps) {
   const userIds = new Map<string, { id: string; until: number }>();
+  /**
+   * One WebClient per integration and stored token (its ciphertext: a new token is a new client),
+   * so a backlog reuses the SDK's connection and queue instead of building one per message.
+   */
+  const clients = new Map<string, { cipher: string; client: WebClient }>();
+  function clientOf(integrationId: string, cipher: string): WebClient {
+    const known = clients.get(integrationId);
+    if (known?.cipher === cipher) return known.client;
+    if (clients.size >= 1_000) clients.delete(clients.keys().next().value!);
+    const client = slackClient(config.slackApiUrl, secrets.decrypt(cipher));
+    clients.set(integrationId, { cipher, client });
+    return client;
+  }
 
   function rememberUser(key: string, id: string) {
     if (userIds.size >= USER_CACHE_MAX) userIds.delete(userIds.keys().next().value!);
@@ -114,7 +128,7 @@ export function createSlackSender({ db, config, secrets }: SlackSenderDeps) {
     }
     if (integration.attentionReason)
       return { skip: `The Slack integration needs attention: ${integration.attentionReason}` };
-    const client = slackClient(config.slackApiUrl, secrets.decrypt(k.botToken));
+    const client = clientOf(integration.id, k.botToken);
 
     const result = await (async (): Promise<SendResult | { skip: string }> => {
       if (job.payload.staff) {
