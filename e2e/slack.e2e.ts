@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startSlackApiServer, type SlackApiServer } from '../src/server/test/slack-api-server';
+import { api } from './support/page-api';
 import { startStack, type Stack } from './support/stack';
 
 /**
@@ -29,7 +30,8 @@ async function openIntegrations(page: Page) {
 
 describe('Slack in Integrations', () => {
   it('connects a workspace, picks the staff channel, and shows a revoked token as needing attention', async () => {
-    const ws = slack.addWorkspace({ teamName: 'Harbor View HQ' });
+    // A demo recipient is in the workspace (found by her email).
+    const ws = slack.addWorkspace({ teamName: 'Harbor View HQ', users: { 'lucas.meyer@example.com': 'ULUCAS01' } });
     const { context, page } = await stack.newPage();
     await stack.signInAsDemo(page);
     await openIntegrations(page);
@@ -71,12 +73,28 @@ describe('Slack in Integrations', () => {
     await stack.screenshot(phone.page, 'slack-dialog-phone');
     await phone.page.keyboard.press('Escape');
 
-    // Slack revokes the token: the mark a failed message leaves (integrations/slack.test.ts sends
-    // one through the worker) is written here directly; this journey is about the screen.
+    // An item for her: the stack's worker sends the DM, and the delivery log shows it.
+    const [lucas] = await stack.sql(`select id from recipients where email = 'lucas.meyer@example.com' limit 1`);
+    await api(page, 'POST', '/api/mail-items', { type: 'package', sender: 'Northwind', recipientId: lucas!.id });
+    await expect.poll(() => slack.posted.filter((m) => m.channel === 'ULUCAS01').length, { timeout: 20_000 }).toBe(1);
+    await page.getByRole('button', { name: 'More actions: Slack' }).click();
+    await page.getByRole('menuitem', { name: 'Deliveries' }).click();
+    await expect.poll(() => page.getByRole('dialog').getByText('mail_item.created').first().isVisible()).toBe(true);
+    await stack.screenshot(page, 'slack-deliveries-desktop');
+    await page.keyboard.press('Escape');
+
+    // Slack revokes the token: the next message fails and marks the integration.
     slack.revoke(ws.token);
-    await stack.sql(
-      `update integrations set attention_reason = 'Slack refused the token (token_revoked): connect the workspace again with a new bot token', attention_at = now() where type = 'slack'`,
-    );
+    await api(page, 'POST', '/api/mail-items', { type: 'letter', sender: 'Northwind', recipientId: lucas!.id });
+    await expect
+      .poll(
+        async () =>
+          (await stack.sql(`select attention_reason from integrations where type = 'slack'`))[0]!.attention_reason,
+        {
+          timeout: 20_000,
+        },
+      )
+      .toMatch(/token_revoked/);
     await openIntegrations(page);
     await expect.poll(() => page.getByText('Needs attention').isVisible()).toBe(true);
     await stack.screenshot(page, 'slack-attention-desktop');

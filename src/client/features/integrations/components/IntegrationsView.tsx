@@ -255,6 +255,14 @@ function IntegrationRow({
                     <DropdownMenuSeparator />
                   </>
                 )}
+                {integration.type === 'slack' && (
+                  <>
+                    <DropdownMenuItem onSelect={() => handlers.onDeliveries(integration)}>
+                      <ScrollText aria-hidden /> Deliveries
+                    </DropdownMenuItem>
+                    <DropdownMenuSeparator />
+                  </>
+                )}
                 {integration.type === 'api' && (
                   <>
                     <DropdownMenuItem onSelect={() => handlers.onKeys(integration)}>
