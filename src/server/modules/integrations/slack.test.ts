@@ -183,6 +183,29 @@ describe('connecting a workspace', () => {
   });
 });
 
+describe('Send test', () => {
+  it('checks the token without a staff channel, posts to the channel with one, and logs it', async () => {
+    const { admin, member, ws } = await desk();
+    const created = await connect(admin, ws);
+    const check = await admin.post(`/api/integrations/${created.id}/test`, {});
+    expect(check.statusCode).toBe(200);
+    expect(check.json()).toMatchObject({ ok: true, message: expect.stringContaining(`Connected to ${ws.teamName}`) });
+    await admin.put(`/api/integrations/${created.id}`, {
+      config: { slackSettings: { staffChannelId: 'C0FRONTDSK', staffChannelName: 'front-desk' } },
+    });
+    const sent = await admin.post(`/api/integrations/${created.id}/test`, {});
+    expect(sent.json()).toMatchObject({ ok: true, message: 'Test message posted to #front-desk', responseStatus: 200 });
+    expect(slack.posted.filter((m) => m.token === ws.token && m.channel === 'C0FRONTDSK')).toHaveLength(1);
+    const log = await admin.get(`/api/integrations/${created.id}/deliveries`);
+    expect(log.json<Array<{ channel: string; event: string; status: string }>>()[0]).toMatchObject({
+      channel: 'slack',
+      event: 'test',
+      status: 'sent',
+    });
+    expect((await member.post(`/api/integrations/${created.id}/test`, {})).statusCode).toBe(403);
+  });
+});
+
 describe("a recipient's direct message through the outbox", () => {
   it('sends the arrival as a DM to the user found by email, the pickup code first and bold', async () => {
     const { admin, org, ws, recipient } = await desk();
