@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { Timestamp } from './common';
 import { limitParam, offsetParam } from './pagination';
 
-export const INTEGRATION_TYPES = ['email', 'sms', 'webhook', 'api', 'teams'] as const;
-export const IntegrationType = z.enum(INTEGRATION_TYPES, { message: 'Type must be email, sms, webhook, api or teams' });
+export const INTEGRATION_TYPES = ['email', 'sms', 'webhook', 'api', 'slack', 'teams'] as const;
+export const IntegrationType = z.enum(INTEGRATION_TYPES, {
+  message: 'Type must be email, sms, webhook, api, slack or teams',
+});
 export type IntegrationType = z.infer<typeof IntegrationType>;
 
 /** The mail item events a webhook can receive (Standard Webhooks `type`). */
@@ -31,6 +33,26 @@ export const INTEGRATION_MESSAGES = {
   teamsPrivate: 'Teams webhook URL must be a public address (private, loopback and link-local addresses are refused)',
   teamsMailroom: 'Mailroom not found in this organization',
 } as const;
+
+/** What Slack's checks answer, for the dialog and the API's 4xx replies (decision 064). */
+export const SLACK_MESSAGES = {
+  tokenRequired: 'Bot token is required',
+  tokenRefused: 'Slack refused the bot token: check that it is the Bot User OAuth Token (xoxb-…) of an installed app',
+  unreachable: 'Slack could not be reached; try again in a moment',
+  notSlack: 'Only Slack integrations have channels',
+  userNotFound: 'The recipient is not in the Slack workspace',
+  attention: 'connect the workspace again with a new bot token',
+} as const;
+
+/** GET /api/integrations/{id}/slack-channels: the channels the bot can post to, for the staff channel. */
+export const SlackChannel = z.object({
+  id: z.string(),
+  name: z.string(),
+  isPrivate: z.boolean(),
+  /** Whether the bot is a member (a public channel it is not in refuses its messages until invited). */
+  isMember: z.boolean(),
+});
+export type SlackChannel = z.infer<typeof SlackChannel>;
 
 const optionalText = (max: number, label: string) =>
   z.string().trim().max(max, `${label} must be at most ${max} characters`).optional();
@@ -80,6 +102,20 @@ export const IntegrationConfigInput = z.object({
       mailroomId: z.uuid('Mailroom must be a mailroom id').nullable().optional(),
     })
     .optional(),
+  /** A Slack workspace (decision 064): the bot token is checked with auth.test on save. */
+  slackSettings: z
+    .object({
+      botToken: optionalText(300, 'Bot token'),
+      /** A channel id from GET /api/integrations/{id}/slack-channels; blank: no staff channel. */
+      staffChannelId: z
+        .string()
+        .trim()
+        .regex(/^[A-Z0-9]{1,30}$/, 'Staff channel must be a Slack channel id (e.g. C0123ABCD)')
+        .optional()
+        .or(z.literal('')),
+      staffChannelName: optionalText(255, 'Staff channel name'),
+    })
+    .optional(),
 });
 
 /** As the server answers it: secrets replaced by MASKED_SECRET when set (never in clear). */
@@ -114,6 +150,17 @@ export const IntegrationConfig = z.object({
       mailroomId: z.string().nullable().optional(),
     })
     .optional(),
+  slackSettings: z
+    .object({
+      botToken: z.string().optional(),
+      staffChannelId: z.string().optional(),
+      staffChannelName: z.string().optional(),
+      /** The workspace the token belongs to, as auth.test answered on save. */
+      teamId: z.string().optional(),
+      teamName: z.string().optional(),
+      botUserId: z.string().optional(),
+    })
+    .optional(),
 });
 
 export const Integration = z.object({
@@ -123,6 +170,11 @@ export const Integration = z.object({
   type: IntegrationType,
   config: IntegrationConfig,
   isActive: z.boolean(),
+  /**
+   * Set when the integration cannot send until an admin acts (Slack revoked its token): its
+   * messages are skipped with this reason; saving it with a working token clears it.
+   */
+  attention: z.object({ reason: z.string(), since: Timestamp }).nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
   /** Delivery figures of the last 7 days (messages sent through it). */
@@ -185,12 +237,16 @@ export const CreateApiKeyBody = z.object({
 /** The key in clear, shown once. */
 export const CreatedApiKey = ApiKey.extend({ key: z.string() });
 
+/** The channels a message goes out on (notification_jobs.channel, 'event' rows excepted). */
+export const MESSAGE_CHANNELS = ['email', 'sms', 'webhook', 'slack', 'teams'] as const;
+export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
+
 export const NOTIFICATION_STATUSES = ['queued', 'sending', 'sent', 'failed', 'skipped'] as const;
 
 /** One message: GET /api/mail-items/{id}/notifications and GET /api/integrations/{id}/deliveries. */
 export const NotificationMessage = z.object({
   id: z.uuid(),
-  channel: z.enum(['email', 'sms', 'webhook', 'teams']),
+  channel: z.enum(MESSAGE_CHANNELS),
   event: z.string(),
   mailItemId: z.uuid().nullable(),
   integrationId: z.uuid().nullable(),

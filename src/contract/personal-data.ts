@@ -48,11 +48,11 @@ export const PersonalDataMailItem = z.object({
 /** A history entry of one of their items (deleted items' entries included); staff are not named. */
 export const PersonalDataHistoryEntry = MailItemHistoryEntry.omit({ performedBy: true });
 
-/** An email or SMS to the recipient: where it went, what became of it and when. */
+/** An email, SMS or Slack message to the recipient: where it went, what became of it and when. */
 export const PersonalDataNotification = z.object({
   id: z.uuid(),
   mailItemId: z.uuid().nullable(),
-  channel: z.enum(['email', 'sms']),
+  channel: z.enum(['email', 'sms', 'slack']),
   event: z.string(),
   /** arrival, reminder or receipt. */
   kind: z.string().nullable(),

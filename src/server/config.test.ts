@@ -68,6 +68,14 @@ describe('loadConfig', () => {
     }
   });
 
+  it("takes Slack's Web API base (SLACK_API_URL) as the SDK joins method names to it: ending in '/'", () => {
+    expect(loadConfig({}, '/srv/app').slackApiUrl).toBe('https://slack.com/api/');
+    expect(loadConfig({ SLACK_API_URL: 'http://127.0.0.1:9000/api' }, '/srv/app').slackApiUrl).toBe(
+      'http://127.0.0.1:9000/api/',
+    );
+    expect(() => loadConfig({ SLACK_API_URL: 'slack' }, '/srv/app')).toThrow(/SLACK_API_URL/);
+  });
+
   it('refuses to start in production without APP_URL: links must never come from a request', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' }, '/srv/app')).toThrow(/APP_URL: required in production/);
     expect(loadConfig({ NODE_ENV: 'development' }, '/srv/app').appUrl).toBeUndefined();

@@ -196,6 +196,8 @@ const EnvSchema = z.object({
   NOTIFICATION_RETENTION_DAYS: z.coerce.number().int().min(0).default(365),
   /** Twilio-compatible API base URL for SMS (tests point it at a local receiver). */
   SMS_API_BASE_URL: z.url().default('https://api.twilio.com'),
+  /** Slack's Web API base, as @slack/web-api's slackApiUrl (tests point it at a local server). */
+  SLACK_API_URL: z.url().default('https://slack.com/api/'),
   /** Stripe secret key (sk_…). Unset (with PayPal's keys unset too): checkout runs against the local demo provider. */
   STRIPE_SECRET_KEY: z.string().optional(),
   /** Signing secret of the Stripe webhook endpoint (whsec_…): /api/webhooks/stripe refuses events without it. */
@@ -349,6 +351,8 @@ export type Config = {
   notificationRetentionDays: number;
   statisticsCheckMs: number;
   smsApiBaseUrl: string;
+  /** Slack's Web API base URL, ending in '/' (the SDK joins method names to it). */
+  slackApiUrl: string;
   /** Card payments through Stripe; null: the demo provider takes them when demoPayments, else none. */
   stripe: { secretKey: string; webhookSecret: string | undefined; apiUrl: string } | null;
   /** PayPal payments; null: the demo provider takes them when demoPayments, else none. */
@@ -457,6 +461,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, rootDir = proce
     notificationRetentionDays: e.NOTIFICATION_RETENTION_DAYS,
     statisticsCheckMs: e.STATISTICS_CHECK_SECONDS * 1000,
     smsApiBaseUrl: e.SMS_API_BASE_URL,
+    slackApiUrl: e.SLACK_API_URL.endsWith('/') ? e.SLACK_API_URL : `${e.SLACK_API_URL}/`,
     stripe: e.STRIPE_SECRET_KEY
       ? {
           secretKey: e.STRIPE_SECRET_KEY,

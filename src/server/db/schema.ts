@@ -36,7 +36,7 @@ export const subscriptionStatus = pgEnum('subscription_status', ['trial', 'activ
 export const memberRole = pgEnum('member_role', ['admin', 'member']);
 export const recipientType = pgEnum('recipient_type', ['guest', 'employee', 'resident']);
 export const locationType = pgEnum('location_type', ['bin', 'shelf', 'locker', 'cabinet']);
-export const integrationType = pgEnum('integration_type', ['email', 'sms', 'webhook', 'api', 'teams']);
+export const integrationType = pgEnum('integration_type', ['email', 'sms', 'webhook', 'api', 'slack', 'teams']);
 
 /** The text the super admin's user search matches: email, username and full name. */
 export const USER_SEARCH_SQL = sql.raw(
@@ -950,6 +950,18 @@ export type IntegrationConfig = {
    * every mailroom).
    */
   teamsSettings?: { webhookUrl?: string; mailroomId?: string | null };
+  /**
+   * A Slack workspace (decision 064): the bot token (encrypted), the staff channel the admin
+   * picked, and who the token is, as auth.test answered when it was saved.
+   */
+  slackSettings?: {
+    botToken?: string;
+    staffChannelId?: string;
+    staffChannelName?: string;
+    teamId?: string;
+    teamName?: string;
+    botUserId?: string;
+  };
 };
 
 export const integrations = pgTable(
@@ -964,6 +976,12 @@ export const integrations = pgTable(
     /** Secrets inside are encrypted at rest (notifications slice). */
     config: jsonb('config').$type<IntegrationConfig>().notNull().default({}),
     isActive: boolean('is_active').notNull().default(true),
+    /**
+     * Why the integration cannot send until an admin acts (a revoked Slack token): its messages
+     * are skipped with this reason instead of tried; saving it again with a working token clears it.
+     */
+    attentionReason: text('attention_reason'),
+    attentionAt: ts('attention_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -1008,7 +1026,7 @@ export const notificationJobs = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     /** Null for the platform's own messages to a user (sign-in links, account notices: decision 054). */
     organizationId: uuid('organization_id').references(() => organizations.id, { onDelete: 'cascade' }),
-    /** 'event' (to fan out), 'email', 'sms' or 'webhook'. */
+    /** 'event' (to fan out), 'email', 'sms', 'webhook' or 'slack'. */
     channel: varchar('channel', { length: 16 }).notNull(),
     /** e.g. 'mail_item.created', 'mail_item.notified', 'mail_item.delivered', 'mail_item.reminder', 'test'. */
     event: varchar('event', { length: 64 }).notNull(),

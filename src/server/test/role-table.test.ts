@@ -1028,6 +1028,12 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
     url: `/api/integrations/${(await integrationsOf(s)).webhook}/deliveries`,
     ok: 200,
   }),
+  // An admin reaches the check of the type (a webhook has no Slack channels); Slack itself is
+  // exercised in integrations/slack.test.ts against the local Slack server.
+  'GET /api/integrations/:id/slack-channels': async (s) => ({
+    url: `/api/integrations/${(await integrationsOf(s)).webhook}/slack-channels`,
+    ok: 400,
+  }),
   'GET /api/integrations/:id/api-keys': async (s) => ({
     url: `/api/integrations/${(await integrationsOf(s)).api}/api-keys`,
     ok: 200,

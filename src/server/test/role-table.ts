@@ -501,6 +501,15 @@ export const ROLE_TABLE = [
   {
     group: 'Billing and integrations',
     method: 'GET',
+    path: '/api/integrations/:id/slack-channels',
+    access: 'admin',
+    organization: 'header',
+    rowParam: 'id',
+    what: 'The Slack channels the integration’s bot token sees (the staff channel’s choices)',
+  },
+  {
+    group: 'Billing and integrations',
+    method: 'GET',
     path: '/api/integrations/:id/api-keys',
     access: 'admin',
     organization: 'header',

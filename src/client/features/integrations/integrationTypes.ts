@@ -1,5 +1,5 @@
 import type { Integration, IntegrationType } from '@contract';
-import { KeyRound, Mail, MessageSquareText, MessagesSquare, Webhook, type LucideIcon } from 'lucide-react';
+import { Hash, KeyRound, Mail, MessageSquareText, MessagesSquare, Webhook, type LucideIcon } from 'lucide-react';
 
 export interface IntegrationKind {
   type: IntegrationType;
@@ -61,6 +61,15 @@ export const INTEGRATION_KINDS: readonly IntegrationKind[] = [
     tone: 'bg-amber-50 dark:bg-amber-950/40 text-amber-600 dark:text-amber-400',
     defaultName: 'API access',
   },
+  {
+    type: 'slack',
+    title: 'Slack',
+    label: 'Slack',
+    description: 'A direct message to recipients in your Slack workspace, and staff alerts in a channel you pick.',
+    icon: Hash,
+    tone: 'bg-rose-50 dark:bg-rose-950/40 text-rose-600 dark:text-rose-400',
+    defaultName: 'Slack',
+  },
 ];
 
 export function kindOf(type: IntegrationType): IntegrationKind {
@@ -93,5 +102,12 @@ export function integrationSummary(integration: Integration): string {
     }
     case 'api':
       return 'REST API access with keys';
+    case 'slack': {
+      const k = config.slackSettings;
+      return [
+        k?.teamName ? `Connected to ${k.teamName}` : 'Not connected',
+        k?.staffChannelName ? `#${k.staffChannelName}` : k?.staffChannelId ? k.staffChannelId : 'no staff channel',
+      ].join(' · ');
+    }
   }
 }

@@ -9,9 +9,17 @@ const purposes: Record<string, string> = {
   'mail_item.deleted': 'Removal notice',
   'mail_item.needs_recipient': 'Needs a recipient',
   test: 'Test',
+  'staff.roster_failed': 'Roster failure',
+  'staff.needs_recipient': 'Needs recipient',
 };
 
-const channelWords = { email: 'email', sms: 'SMS', webhook: 'webhook', teams: 'Teams card' } as const;
+const channelWords = {
+  email: 'email',
+  sms: 'SMS',
+  webhook: 'webhook',
+  teams: 'Teams card',
+  slack: 'Slack message',
+} as const;
 
 /** 'Arrival email', 'Reminder SMS', 'Arrival Teams card', 'Webhook mail_item.delivered'. */
 export function messageTitle(message: Pick<NotificationMessage, 'channel' | 'event'>): string {

@@ -16,6 +16,7 @@ export function auditView(row: Pick<IntegrationRow, 'name' | 'type' | 'isActive'
   const c = row.config;
   const e = c.emailSettings ?? {};
   const s = c.smsSettings ?? {};
+  const k = c.slackSettings ?? {};
   return definedOnly({
     name: row.name,
     type: row.type,
@@ -30,6 +31,8 @@ export function auditView(row: Pick<IntegrationRow, 'name' | 'type' | 'isActive'
     accountSid: s.accountSid,
     fromNumber: s.fromNumber,
     baseUrl: s.baseUrl,
+    slackTeam: k.teamName,
+    staffChannel: k.staffChannelName ?? k.staffChannelId,
   });
 }
 
@@ -50,6 +53,7 @@ function changedSecrets(before: StoredConfig, after: StoredConfig, secrets: Secr
     ['webhookSecret', before.webhookSecret, after.webhookSecret],
     ['password', before.emailSettings?.password, after.emailSettings?.password],
     ['authToken', before.smsSettings?.authToken, after.smsSettings?.authToken],
+    ['botToken', before.slackSettings?.botToken, after.slackSettings?.botToken],
   ];
   return pairs.filter(([, b, a]) => !sameSecret(b, a, secrets)).map(([name]) => name);
 }

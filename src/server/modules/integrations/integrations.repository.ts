@@ -36,7 +36,7 @@ export const integrationsRepository = {
     db: DbOrTx,
     organizationId: string,
     id: string,
-    values: Partial<Pick<IntegrationRow, 'name' | 'config' | 'isActive'>>,
+    values: Partial<Pick<IntegrationRow, 'name' | 'config' | 'isActive' | 'attentionReason' | 'attentionAt'>>,
   ): Promise<IntegrationRow | undefined> {
     const [row] = await db
       .update(integrations)

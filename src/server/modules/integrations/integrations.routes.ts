@@ -11,6 +11,7 @@ import {
   Integration,
   MASKED_SECRET,
   NotificationMessage,
+  SlackChannel,
   TestIntegrationBody,
   TestIntegrationReply,
   UpdateIntegrationBody,
@@ -23,7 +24,7 @@ import type { IntegrationsService } from './integrations.service';
 const ApiKeyParams = z.object({ id: Id, keyId: Id });
 
 const SECRETS_NOTE =
-  `Secrets (emailSettings.password, smsSettings.authToken, the webhook signing secret) are stored encrypted and ` +
+  `Secrets (emailSettings.password, smsSettings.authToken, slackSettings.botToken, the webhook signing secret) are stored encrypted and ` +
   `answered as "${MASKED_SECRET}" when set. On PUT a secret left out, blank or equal to "${MASKED_SECRET}" keeps ` +
   'the stored one.';
 
@@ -51,9 +52,11 @@ export function integrationsRoutes(app: App, integrations: IntegrationsService) 
         'webhook: webhookUrl is required (a public address unless ALLOW_PRIVATE_TARGETS); the reply carries the signing secret ' +
         '(webhookSecret, Standard Webhooks "whsec_…") once. email: smtpHost is required unless the platform has ' +
         'SMTP_URL. sms: accountSid, authToken and fromNumber are required. api: the reply carries its first API key ' +
-        `(apiKey) once. 402 trial_expired after the free trial. ${SECRETS_NOTE}`,
+        `(apiKey) once. slack: slackSettings.botToken is required and checked with Slack's auth.test before anything ` +
+        'is saved (400 slack_token_refused, 502 slack_unreachable); staffChannelId comes from /slack-channels. ' +
+        `402 trial_expired after the free trial. ${SECRETS_NOTE}`,
       body: CreateIntegrationBody,
-      response: { 201: CreatedIntegration, ...errorReplies(400, 401, 402, 403) },
+      response: { 201: CreatedIntegration, ...errorReplies(400, 401, 402, 403, 502) },
     },
     preValidation: admin,
     handler: async (request, reply) =>
@@ -64,10 +67,13 @@ export function integrationsRoutes(app: App, integrations: IntegrationsService) 
     schema: {
       tags,
       summary: 'Edit an integration or switch it on or off (admin)',
-      description: `The full payload, or only the fields that change (e.g. {"isActive": false}); the type cannot change (400). ${SECRETS_NOTE}`,
+      description:
+        `The full payload, or only the fields that change (e.g. {"isActive": false}); the type cannot change (400). ` +
+        'A Slack config is checked with auth.test first (400 slack_token_refused, 502 slack_unreachable); a ' +
+        `working token clears the integration's attention. ${SECRETS_NOTE}`,
       params: IdParams,
       body: UpdateIntegrationBody,
-      response: { 200: Integration, ...errorReplies(400, 401, 403, 404) },
+      response: { 200: Integration, ...errorReplies(400, 401, 403, 404, 502) },
     },
     preValidation: admin,
     handler: async (request) => integrations.update(callerOf(request), request.params.id, request.body),
@@ -111,6 +117,20 @@ export function integrationsRoutes(app: App, integrations: IntegrationsService) 
     },
     preValidation: admin,
     handler: async (request) => integrations.test(callerOf(request), request.params.id, request.body ?? {}),
+  });
+
+  app.get('/api/integrations/:id/slack-channels', {
+    schema: {
+      tags,
+      summary: "The Slack channels the integration's bot token sees, by name (admin): the staff channel's choices",
+      description:
+        "Calls Slack's conversations.list with the stored token. 400 not_slack_integration for another type, " +
+        '400 slack_token_refused when Slack refuses the token, 502 slack_unreachable when Slack cannot be reached.',
+      params: IdParams,
+      response: { 200: z.array(SlackChannel), ...errorReplies(400, 401, 403, 404, 502) },
+    },
+    preValidation: admin,
+    handler: async (request) => integrations.slackChannels(callerOf(request), request.params.id),
   });
 
   app.get('/api/integrations/:id/deliveries', {

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   INTEGRATION_MESSAGES,
+  SLACK_MESSAGES,
   type ApiKey,
   type CreateIntegrationBody,
   type CreatedApiKey,
@@ -9,6 +10,7 @@ import {
   type DeliveriesQuery,
   type Integration,
   type NotificationMessage,
+  type SlackChannel,
   type TestIntegrationBody,
   type TestIntegrationReply,
   type UpdateIntegrationBody,
@@ -43,6 +45,8 @@ import {
   sendTestWebhook,
   type TestOutcome,
 } from '../notifications/test-send';
+import { postSlackMessage, slackClient } from '../notifications/channels/slack';
+import { checkSlackConfig, listSlackChannels } from './slack-connection';
 
 type ApiKeyDto = z.output<typeof ApiKey>;
 type CreatedApiKeyDto = z.output<typeof CreatedApiKey>;
@@ -69,6 +73,9 @@ function toDto(row: IntegrationRow, stats: IntegrationStats = NO_STATS, secrets?
     type: row.type,
     config: maskConfig(row.config, secrets),
     isActive: row.isActive,
+    attention: row.attentionReason
+      ? { reason: row.attentionReason, since: iso(row.attentionAt ?? row.updatedAt) }
+      : null,
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
     stats,
@@ -139,6 +146,65 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps)
     return row;
   }
 
+  /** A Slack test: a line in the staff channel when one is picked, else only auth.test. */
+  async function sendTestSlack(row: IntegrationRow): Promise<TestOutcome> {
+    const k = row.config.slackSettings ?? {};
+    const started = performance.now();
+    if (!k.botToken)
+      return {
+        ok: false,
+        message: SLACK_MESSAGES.tokenRequired,
+        responseStatus: null,
+        latencyMs: null,
+        destination: null,
+      };
+    if (!k.staffChannelId) {
+      try {
+        await checkSlackConfig(config.slackApiUrl, secrets, row.config);
+        return {
+          ok: true,
+          message: `Connected to ${k.teamName ?? 'Slack'} (pick a staff channel to receive a test message)`,
+          responseStatus: 200,
+          latencyMs: Math.round(performance.now() - started),
+          destination: k.teamName ?? null,
+        };
+      } catch (err) {
+        const message = err instanceof AppError ? err.message : SLACK_MESSAGES.unreachable;
+        return {
+          ok: false,
+          message,
+          responseStatus: null,
+          latencyMs: Math.round(performance.now() - started),
+          destination: null,
+        };
+      }
+    }
+    const result = await postSlackMessage(
+      slackClient(config.slackApiUrl, secrets.decrypt(k.botToken)),
+      k.staffChannelId,
+      {
+        text: `Test message from Pigeonhole: staff messages of this organization come to this channel.`,
+      },
+    );
+    const destination = k.staffChannelName ? `#${k.staffChannelName}` : k.staffChannelId;
+    return result.ok
+      ? {
+          ok: true,
+          message: `Test message posted to ${destination}`,
+          responseStatus: 200,
+          latencyMs: result.latencyMs,
+          providerId: result.providerId ?? undefined,
+          destination,
+        }
+      : {
+          ok: false,
+          message: result.error,
+          responseStatus: result.responseStatus,
+          latencyMs: result.latencyMs,
+          destination,
+        };
+  }
+
   return {
     async list(caller: OrgCaller): Promise<Integration[]> {
       const rows = await integrationsRepository.list(db, caller.organizationId);
@@ -157,8 +223,10 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps)
     async create(caller: OrgCaller, input: CreateIntegrationInput): Promise<z.input<typeof CreatedIntegration>> {
       const block = await writeBlockFor(db, caller.organizationId);
       if (block) throw writeBlockError(block);
-      const stored = mergeConfig(input.type, input.config, {}, secrets);
+      let stored = mergeConfig(input.type, input.config, {}, secrets);
       await validateConfig(input.type, stored, validation(caller.organizationId));
+      // Slack answers for its token before anything is written (decision 064).
+      if (input.type === 'slack') stored = await checkSlackConfig(config.slackApiUrl, secrets, stored);
       const webhookSecret = input.type === 'webhook' ? newWebhookSecret() : undefined;
       if (webhookSecret) stored.webhookSecret = secrets.encrypt(webhookSecret);
       return db.transaction(async (tx) => {
@@ -198,6 +266,17 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps)
 
     /** The full payload or only some fields (e.g. {isActive}); secrets left out, blank or masked are kept. */
     async update(caller: OrgCaller, id: string, input: UpdateIntegrationInput): Promise<Integration> {
+      // A Slack config is checked with Slack first, outside the transaction (no row lock held
+      // over a call to another service); what auth.test answered goes into the saved config.
+      let slackIdentity: IntegrationRow['config']['slackSettings'] | undefined;
+      if (input.config !== undefined) {
+        const before = await find(caller, id);
+        if (before.type === 'slack') {
+          const merged = mergeConfig('slack', input.config, before.config, secrets);
+          await validateConfig('slack', merged, validation(caller.organizationId));
+          slackIdentity = (await checkSlackConfig(config.slackApiUrl, secrets, merged)).slackSettings;
+        }
+      }
       const row = await db.transaction(async (tx) => {
         const current = await integrationsRepository.find(tx, caller.organizationId, id, true);
         if (!current) throw notFound(INTEGRATION_MESSAGES.notFound);
@@ -210,11 +289,25 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps)
         if (input.config !== undefined) {
           nextConfig = mergeConfig(current.type, input.config, current.config, secrets);
           await validateConfig(current.type, nextConfig, validation(caller.organizationId));
+          if (slackIdentity) {
+            const k = slackIdentity;
+            nextConfig = {
+              ...nextConfig,
+              slackSettings: {
+                ...nextConfig.slackSettings,
+                teamId: k.teamId,
+                teamName: k.teamName,
+                botUserId: k.botUserId,
+              },
+            };
+          }
         }
         const updated = await integrationsRepository.update(tx, caller.organizationId, id, {
           ...(input.name !== undefined ? { name: input.name } : {}),
           ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
           ...(nextConfig ? { config: nextConfig } : {}),
+          // Slack accepted the token just now: whatever needed attention is fixed.
+          ...(slackIdentity ? { attentionReason: null, attentionAt: null } : {}),
         });
         const changes = updated && integrationChanges(current, updated, secrets);
         // Its API keys stop working at once, on every instance.
@@ -299,6 +392,8 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps)
           .where(eq(organizations.id, caller.organizationId));
         if (!who) throw notFound('User not found');
         outcome = await sendTestEmail(sendDeps, row.config, who.email, org?.name ?? 'your organization');
+      } else if (row.type === 'slack') {
+        outcome = await sendTestSlack(row);
       } else if (row.type === 'sms') {
         if (!body.to)
           throw new AppError(400, INTEGRATION_ERRORS.smsTo, 'validation_error', [
@@ -333,6 +428,13 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps)
         responseStatus: outcome.responseStatus,
         latencyMs: outcome.latencyMs,
       };
+    },
+
+    /** The channels the integration's bot token sees, for the staff channel's choice (decision 064). */
+    async slackChannels(caller: OrgCaller, id: string): Promise<SlackChannel[]> {
+      const row = await find(caller, id);
+      if (row.type !== 'slack') throw badRequest(SLACK_MESSAGES.notSlack, 'not_slack_integration');
+      return listSlackChannels(config.slackApiUrl, secrets, row.config);
     },
 
     async deliveries(

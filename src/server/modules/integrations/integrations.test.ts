@@ -123,7 +123,7 @@ describe('create, edit, delete', () => {
       [{ name: 'Texts', type: 'sms', config: { smsSettings: { accountSid: 'AC1' } } }, CONFIG_MESSAGES.authToken],
       [{ name: 'Mail', type: 'email', config: { emailSettings: { username: 'x' } } }, CONFIG_MESSAGES.smtpHostRequired],
       [{ name: '', type: 'api' }, 'Name is required'],
-      [{ name: 'X', type: 'fax' }, 'Type must be email, sms, webhook, api or teams'],
+      [{ name: 'X', type: 'fax' }, 'Type must be email, sms, webhook, api, slack or teams'],
       [
         { name: 'Mail', type: 'email', config: { emailSettings: { smtpHost: 'h', smtpPort: 70000 } } },
         'SMTP port must be between 1 and 65535',

@@ -17,6 +17,10 @@ const SECRET_FIELDS: ReadonlyArray<{
     get: (c) => c.smsSettings?.authToken,
     set: (c, authToken) => ({ ...c, smsSettings: { ...c.smsSettings, authToken } }),
   },
+  {
+    get: (c) => c.slackSettings?.botToken,
+    set: (c, botToken) => ({ ...c, slackSettings: { ...c.slackSettings, botToken } }),
+  },
 ];
 
 export type RotationResult = { reencrypted: number; unreadable: number };

@@ -23,6 +23,7 @@ import { renderEmail, renderSms, type MessageContext, type MessageKind } from '.
 import type { JobInsert, JobRow } from './queue.repository';
 import { recipientChannels } from './recipient-channels';
 import { teamsFanOut } from './teams-fan-out';
+import { slackRecipientJobs, slackStaffNeedsRecipient } from './slack-fan-out';
 
 export type FanOutContext = {
   db: Db;
@@ -271,6 +272,9 @@ export async function fanOut(ctx: FanOutContext, event: JobRow): Promise<boolean
       const refused = (c: NotifyChannel) => channels.offered.includes(c) && !channels.chosen.has(c);
       const emailRefused = refused('email');
       const smsRefused = refused('sms');
+      // A Slack DM beside them (decision 064), unless the recipient chose not to be told there.
+      if (!refused('slack'))
+        rows.push(...(await slackRecipientJobs(db, { event, base, kind, recipient, context, active })));
 
       if (!recipient.email && !(smsIntegration && recipient.phone)) {
         skip('email', smsIntegration ? SKIP_REASONS.noContact : SKIP_REASONS.noEmail);
@@ -333,6 +337,9 @@ export async function fanOut(ctx: FanOutContext, event: JobRow): Promise<boolean
   }
 
   rows.push(...(await teamsFanOut({ ctx, event, base, active, itemRow, organization, kind })));
+  // An item that waits for a recipient is told to the Slack staff channel too (decision 064).
+  if (event.event === 'mail_item.needs_recipient' && item)
+    rows.push(...slackStaffNeedsRecipient({ event, base, active, item, appUrl: ctx.appUrl?.() ?? '' }));
 
   return db
     .transaction(async (tx) => {

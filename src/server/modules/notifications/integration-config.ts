@@ -25,6 +25,7 @@ export const CONFIG_MESSAGES = {
   accountSid: 'Account SID is required',
   authToken: 'Auth token is required',
   fromNumber: 'From number is required',
+  botToken: 'Bot token is required',
 } as const;
 
 /** A secret the client sent: left out, blank or the mask means "keep the stored one". */
@@ -92,6 +93,17 @@ export function mergeConfig(
       const mailroomId = t.mailroomId === undefined ? stored.teamsSettings?.mailroomId : t.mailroomId;
       return { teamsSettings: { ...(webhookUrl ? { webhookUrl } : {}), mailroomId: mailroomId ?? null } };
     }
+    case 'slack': {
+      const k = input.slackSettings ?? {};
+      const channelId = blank(k.staffChannelId);
+      // Who the token is (team, bot) is written by the service from auth.test, never by the client.
+      const slackSettings = compact({
+        botToken: secret(k.botToken, stored.slackSettings?.botToken),
+        staffChannelId: channelId,
+        staffChannelName: channelId ? blank(k.staffChannelName) : undefined,
+      });
+      return slackSettings ? { slackSettings } : {};
+    }
     case 'api':
       return {};
   }
@@ -129,6 +141,10 @@ export function maskConfig(stored: StoredConfig, secrets?: SecretBox): Integrati
       webhookHost: hostOf(webhookUrl, secrets),
       mailroomId: mailroomId ?? null,
     });
+  }
+  if (stored.slackSettings) {
+    out.slackSettings = { ...stored.slackSettings, botToken: mask(stored.slackSettings.botToken) };
+    if (out.slackSettings.botToken === undefined) delete out.slackSettings.botToken;
   }
   return out;
 }
@@ -195,6 +211,9 @@ export async function validateConfig(type: IntegrationType, config: StoredConfig
     if (t.mailroomId && !(await ctx.mailroomExists?.(t.mailroomId))) {
       errors.push({ path: 'config.teamsSettings.mailroomId', message: INTEGRATION_MESSAGES.teamsMailroom });
     }
+  }
+  if (type === 'slack' && !config.slackSettings?.botToken) {
+    errors.push({ path: 'config.slackSettings.botToken', message: CONFIG_MESSAGES.botToken });
   }
   if (errors.length) throw new AppError(400, errors[0]!.message, 'validation_error', errors);
 }

@@ -6,7 +6,7 @@ import { iso, isoOrNull } from '../../lib/time';
 
 export type JobRow = typeof notificationJobs.$inferSelect;
 export type JobInsert = typeof notificationJobs.$inferInsert;
-type MessageChannel = 'email' | 'sms' | 'webhook' | 'teams';
+type MessageChannel = NotificationMessage['channel'];
 
 /**
  * Retry delays: 30 s doubling, at most 8 h, ±10 % jitter. The 13 attempts of a job (max_attempts)
@@ -127,18 +127,32 @@ export const queueRepository = {
     return new Set(rows.map((r) => r.id));
   },
 
-  /** The attempt failed: queued again after the backoff, or failed for good after the last attempt or a permanent error. */
+  /**
+   * The attempt failed: queued again after the backoff, or failed for good after the last attempt
+   * or a permanent error. A provider's own "call again in N s" (retryAfterMs: Slack's 429) is
+   * obeyed to the second and gives the attempt back: being rate-limited is not the message failing.
+   */
   async markFailedAttempt(
     db: DbOrTx,
     job: Pick<JobRow, 'id' | 'attempts' | 'maxAttempts'>,
-    failure: { error: string; permanent: boolean; responseStatus: number | null; latencyMs: number | null },
+    failure: {
+      error: string;
+      permanent: boolean;
+      responseStatus: number | null;
+      latencyMs: number | null;
+      retryAfterMs?: number;
+    },
   ): Promise<'queued' | 'failed' | 'lost'> {
-    const final = failure.permanent || job.attempts >= job.maxAttempts;
+    const waited = !failure.permanent && failure.retryAfterMs !== undefined;
+    const final = !waited && (failure.permanent || job.attempts >= job.maxAttempts);
     const rows = await db
       .update(notificationJobs)
       .set({
         status: final ? 'failed' : 'queued',
-        nextAttemptAt: final ? undefined : new Date(Date.now() + backoffMs(job.attempts)),
+        ...(waited ? { attempts: Math.max(0, job.attempts - 1) } : {}),
+        nextAttemptAt: final
+          ? undefined
+          : new Date(Date.now() + (waited ? failure.retryAfterMs! : backoffMs(job.attempts))),
         lockedUntil: null,
         lastError: failure.error.slice(0, 2000),
         responseStatus: failure.responseStatus,

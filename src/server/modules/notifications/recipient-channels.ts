@@ -33,8 +33,8 @@ export const smsReady = (i: ActiveIntegration) =>
  * The channels offered to one person by the organization's active integrations:
  * - email: an email integration with its server, or the platform's (SMTP_URL), and an address;
  * - SMS: an SMS integration with its account, and a phone;
- * - Slack: a Slack workspace connected (type 'slack', read as a string: another change adds the
- *   type) and an email, by which Slack finds the person;
+ * - Slack: a Slack workspace connected with its bot token (decision 064) and an email, by which
+ *   Slack finds the person;
  * - Teams: a Teams channel that announces arrivals (its card names them in the channel).
  */
 export function recipientChannels(
@@ -47,7 +47,7 @@ export function recipientChannels(
   const reaches: Record<NotifyChannel, boolean> = {
     email: !!recipient.email && (platformEmail || has('email', (i) => !!i.config.emailSettings?.smtpHost)),
     sms: !!recipient.phone && has('sms', smsReady),
-    slack: !!recipient.email && has('slack'),
+    slack: !!recipient.email && has('slack', (i) => !!i.config.slackSettings?.botToken),
     teams: has('teams', (i) => !!i.config.teamsSettings?.webhookUrl),
   };
   const offered = NOTIFY_CHANNELS.filter((c) => reaches[c]);

@@ -28,6 +28,7 @@ import { PLATFORM_SKIP_REASONS, isPlatformMessage, mintLink, withToken } from '.
 import { queueRepository, type JobRow, type SentOutcome } from './queue.repository';
 import { scanReminders } from './reminders';
 import { scanTrialEndings } from './trial-endings';
+import { createSlackSender } from './slack-send';
 
 export type NotificationsDeps = {
   db: Db;
@@ -92,6 +93,8 @@ export function createNotifications(deps: NotificationsDeps) {
     portalUrl: () => portalLinkUrl(deps.publicUrl(), PORTAL_TOKEN_PLACEHOLDER),
     appUrl: deps.publicUrl,
   };
+
+  const sendSlackJob = createSlackSender({ db, config, secrets });
 
   /** The workers running in this process (server.ts starts at most one): readiness checks them. */
   const workers = new Set<NotificationWorker>();
@@ -343,6 +346,8 @@ export function createNotifications(deps: NotificationsDeps) {
           return sendWebhookJob(job);
         case 'teams':
           return sendTeamsJob(job);
+        case 'slack':
+          return sendSlackJob(job);
         default:
           return Promise.resolve(failure(`Unknown channel ${job.channel}`, { permanent: true }));
       }

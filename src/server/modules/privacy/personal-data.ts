@@ -333,7 +333,8 @@ export const personalDataRepository = {
         and(
           eq(notificationJobs.organizationId, organizationId),
           eq(notificationJobs.recipientId, recipientId),
-          inArray(notificationJobs.channel, ['email', 'sms']),
+          // Their Slack messages too (decision 064): addressed by their email, like an email.
+          inArray(notificationJobs.channel, ['email', 'sms', 'slack']),
         ),
       )
       .orderBy(asc(notificationJobs.createdAt), asc(notificationJobs.id));
@@ -404,7 +405,7 @@ export const personalDataRepository = {
       history: history.map((h) => ({ ...h, createdAt: iso(h.createdAt) })),
       notifications: messages.map((m) => ({
         ...m,
-        channel: m.channel as 'email' | 'sms',
+        channel: m.channel as 'email' | 'sms' | 'slack',
         createdAt: iso(m.createdAt),
         sentAt: isoOrNull(m.sentAt),
       })),
@@ -477,9 +478,9 @@ export const personalDataRepository = {
           case when j.status in ('queued', 'sending') then 'skipped' else j.status end as status,
           case when j.status in ('queued', 'sending') then ${ERASURE_SKIP_REASON}::text else j.skip_reason end
             as skip_reason,
-          case when j.channel in ('email', 'sms') then null else j.destination end as destination,
+          case when j.channel in ('email', 'sms', 'slack') then null else j.destination end as destination,
           case
-            when j.channel in ('email', 'sms', 'webhook') then
+            when j.channel in ('email', 'sms', 'webhook', 'slack') then
               case when j.payload->'kind' is not null
                 then jsonb_build_object('kind', j.payload->'kind', 'erased', true)
                 else '{"erased": true}'::jsonb end

@@ -12,6 +12,7 @@ import type { Deps, OrgCaller } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { PLATFORM_MESSAGE_EVENTS, queueMessage } from '../../lib/outbox';
+import { queueStaffMessage, STAFF_EVENTS } from '../../lib/staff-channel';
 import { isPublicUrl } from '../../lib/public-address';
 import { iso, isoOrNull } from '../../lib/time';
 import { SECRET_CHANGED, auditRepository } from '../audit/audit.repository';
@@ -214,6 +215,14 @@ export function createRosterService(deps: Deps) {
     const organization = await organizationsRepository.findById(tx, source.organizationId);
     const admins = (await membersRepository.list(tx, source.organizationId)).filter((m) => m.role === 'admin');
     const base = deps.publicUrl().replace(/\/+$/, '');
+    // And the staff channel of the organization's Slack, when it has one (decision 064).
+    await queueStaffMessage(tx, {
+      organizationId: source.organizationId,
+      event: STAFF_EVENTS.rosterFailed,
+      text:
+        `The resident roster could not be updated from ${sourceLabel(source)} after ${ROSTER_FETCH_ATTEMPTS} tries: ` +
+        `${reason}\nThe recipients stay as the last run left them. Check the source: ${base}/settings-roster`,
+    });
     for (const admin of admins) {
       await queueMessage(tx, {
         channel: 'email',

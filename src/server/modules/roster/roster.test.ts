@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, eq, sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RosterPreview, RosterRun, RosterSource } from '../../../contract';
 import { auditLog, notificationJobs, recipientSessions, recipients, rosterSources } from '../../db/schema';
 import {
@@ -14,6 +14,7 @@ import {
 } from '../../test/harness';
 import { createSecretBox } from '../../lib/secrets';
 import { createTestAppWithSmtp, type TestSmtp } from '../../test/smtp';
+import { startSlackApiServer, type SlackApiServer } from '../../test/slack-api-server';
 import { testWorkers } from '../../test/notification-workers';
 import { hashToken, newToken } from '../../lib/tokens';
 import { fetchRoster, RosterFetchError } from './roster.fetch';
@@ -26,7 +27,10 @@ import { fetchRoster, RosterFetchError } from './roster.fetch';
 
 let t: TestApp;
 let smtp: TestSmtp;
+/** The staff channel of a Slack workspace hears of a failed run too (decision 064). */
+let slack: SlackApiServer;
 const workers = testWorkers();
+afterAll(() => slack?.close());
 
 /** Files by path; a path set to a number answers that status. */
 const files = new Map<string, string | number>();
@@ -34,7 +38,8 @@ const seenAuth = new Map<string, string | undefined>();
 let base = '';
 
 beforeAll(async () => {
-  ({ t, smtp } = await createTestAppWithSmtp());
+  slack = await startSlackApiServer();
+  ({ t, smtp } = await createTestAppWithSmtp({ SLACK_API_URL: slack.url }));
   const server = http.createServer((req, res) => {
     const path = req.url ?? '/';
     seenAuth.set(path, req.headers['x-roster-key'] as string | undefined);
@@ -288,8 +293,15 @@ describe('the schedule', () => {
     expect(org.id).toBeTruthy();
   });
 
-  it('retries a failed fetch 3 times with backoff, then emails the admins through the outbox', async () => {
+  it('retries a failed fetch 3 times with backoff, then emails the admins and tells the Slack staff channel', async () => {
     const { admin, org, account, path, source } = await setUp(building(2, 'fail'));
+    const ws = slack.addWorkspace();
+    const connected = await admin.post('/api/integrations', {
+      name: 'Slack',
+      type: 'slack',
+      config: { slackSettings: { botToken: ws.token, staffChannelId: 'C0FRONTDSK', staffChannelName: 'front-desk' } },
+    });
+    expect(connected.statusCode, connected.body).toBe(201);
     await firstRun(admin, source.id);
     files.set(path, 503);
     const due = () =>
@@ -329,6 +341,11 @@ describe('the schedule', () => {
     const mail = await smtp.waitFor(account.email, { subject: /roster/ });
     expect(mail.text).toContain('after 3 tries');
     expect(mail.text).toContain('503');
+    const staff = slack.posted.filter((m) => m.token === ws.token && m.channel === 'C0FRONTDSK');
+    expect(staff).toHaveLength(1);
+    expect(staff[0]!.text).toMatch(
+      /^The resident roster could not be updated from .* after 3 tries: The roster server answered 503/,
+    );
   });
 });
 

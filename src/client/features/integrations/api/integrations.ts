@@ -8,6 +8,7 @@ import type {
   IntegrationConfigInput,
   IntegrationType,
   NotificationMessage,
+  SlackChannel,
   TestIntegrationReply as TestIntegrationReplySchema,
 } from '@contract';
 import type { z } from 'zod';
@@ -149,5 +150,19 @@ export function useRevokeApiKey(organizationId: string, integrationId: string) {
         organizationId,
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysKey(organizationId, integrationId) }),
+  });
+}
+
+/** The Slack channels the integration's stored bot token sees: the staff channel's choices (admins). */
+export function useSlackChannels(organizationId: string, integrationId: string | undefined) {
+  return useQuery({
+    queryKey: [...integrationsQueryKey(organizationId), 'slack-channels', integrationId] as const,
+    queryFn: () =>
+      apiRequest<SlackChannel[]>('GET', `/api/integrations/${integrationId}/slack-channels`, undefined, {
+        organizationId,
+      }),
+    enabled: Boolean(integrationId),
+    retry: false,
+    staleTime: 60_000,
   });
 }

@@ -60,9 +60,9 @@ function DeliveryTable({ items }: { items: NotificationMessage[] }) {
                 </TableCell>
                 <TableCell
                   className="max-w-56 truncate text-xs text-red-700 dark:text-red-300"
-                  title={m.lastError ?? undefined}
+                  title={m.lastError ?? m.skipReason ?? undefined}
                 >
-                  {m.lastError ?? <span className="text-fg-subtle">—</span>}
+                  {m.lastError ?? m.skipReason ?? <span className="text-fg-subtle">—</span>}
                 </TableCell>
               </TableRow>
             ))}
@@ -80,7 +80,9 @@ function DeliveryTable({ items }: { items: NotificationMessage[] }) {
               <When message={m} /> · {m.responseStatus !== null ? `HTTP ${m.responseStatus}` : 'no response'} ·{' '}
               {m.attempts} {m.attempts === 1 ? 'attempt' : 'attempts'} · <Latency ms={m.latencyMs} />
             </p>
-            {m.lastError && <p className="text-xs break-words text-red-700 dark:text-red-300">{m.lastError}</p>}
+            {(m.lastError ?? m.skipReason) && (
+              <p className="text-xs break-words text-red-700 dark:text-red-300">{m.lastError ?? m.skipReason}</p>
+            )}
           </li>
         ))}
       </ul>
@@ -95,7 +97,9 @@ function DeliveryLog({ organizationId, integration }: { organizationId: string; 
   return (
     <div className="space-y-3">
       <div className="flex items-center justify-between gap-2">
-        <p className="min-w-0 truncate font-mono text-xs text-fg-subtle">{integration.config.webhookUrl}</p>
+        <p className="min-w-0 truncate font-mono text-xs text-fg-subtle">
+          {integration.type === 'slack' ? integration.config.slackSettings?.teamName : integration.config.webhookUrl}
+        </p>
         <Button variant="ghost" size="sm" onClick={() => void log.refetch()} disabled={log.isFetching}>
           <RefreshCw aria-hidden className={log.isFetching ? 'animate-spin' : undefined} /> Refresh
         </Button>
@@ -116,7 +120,9 @@ function DeliveryLog({ organizationId, integration }: { organizationId: string; 
           }
           empty={
             <EmptyState icon={ScrollText} title="No deliveries yet">
-              Calls to {integration.config.webhookUrl || 'this webhook'} appear here with their response and timing.
+              {integration.type === 'slack'
+                ? 'Messages to Slack appear here with their outcome and timing.'
+                : `Calls to ${integration.config.webhookUrl || 'this webhook'} appear here with their response and timing.`}{' '}
               Send a test to try it.
             </EmptyState>
           }
@@ -129,14 +135,18 @@ function DeliveryLog({ organizationId, integration }: { organizationId: string; 
   );
 }
 
-/** A webhook's delivery log: time, event, status, response, attempts, latency and last error. */
+/** A webhook's or Slack integration's delivery log: time, event, status, response, attempts, latency and last error. */
 export function DeliveriesDialog({ organizationId, integration, onClose }: ChosenIntegrationProps) {
   return (
     <IntegrationDialog
       integration={integration}
       onClose={onClose}
       title="Deliveries"
-      description="Every call to this webhook, newest first. Failed calls are retried with backoff for up to a day."
+      description={
+        integration?.type === 'slack'
+          ? 'Every message to Slack, newest first. Failed messages are retried with backoff; a rate limit waits as long as Slack asks.'
+          : 'Every call to this webhook, newest first. Failed calls are retried with backoff for up to a day.'
+      }
       className="max-w-4xl"
     >
       {(chosen) => <DeliveryLog organizationId={organizationId} integration={chosen} />}

@@ -2,11 +2,13 @@ import {
   CreateIntegrationBody,
   INTEGRATION_MESSAGES,
   MASKED_SECRET,
+  SLACK_MESSAGES,
   WEBHOOK_EVENTS,
   type Integration,
   type IntegrationType,
+  type SlackChannel,
 } from '@contract';
-import { Info } from 'lucide-react';
+import { Info, TriangleAlert } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
 import { Controller, useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
@@ -15,6 +17,7 @@ import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api';
@@ -22,6 +25,7 @@ import { useMailrooms } from '@/lib/resources/mailrooms';
 import { toastFailure } from '@/lib/useErrorToast';
 import {
   useCreateIntegration,
+  useSlackChannels,
   useUpdateIntegration,
   type CreatedIntegration,
   type IntegrationConfigDraft,
@@ -45,6 +49,8 @@ interface FormValues {
   teamsUrl: string;
   /** A mailroom id, or ALL_MAILROOMS. */
   teamsMailroom: string;
+  botToken: string;
+  staffChannelId: string;
 }
 
 const ALL_MAILROOMS = 'all';
@@ -67,6 +73,8 @@ const fieldOfPath: Record<string, FieldName> = {
   'config.smsSettings.baseUrl': 'baseUrl',
   'config.teamsSettings.webhookUrl': 'teamsUrl',
   'config.teamsSettings.mailroomId': 'teamsMailroom',
+  'config.slackSettings.botToken': 'botToken',
+  'config.slackSettings.staffChannelId': 'staffChannelId',
 };
 
 const WEBHOOK_EVENT_LABELS: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
@@ -101,14 +109,29 @@ function formValues(type: IntegrationType, integration?: Integration): FormValue
     webhookEvents: integration?.config.webhookEvents ?? [...WEBHOOK_EVENTS],
     teamsUrl: '',
     teamsMailroom: integration?.config.teamsSettings?.mailroomId ?? ALL_MAILROOMS,
+    botToken: '',
+    staffChannelId: integration?.config.slackSettings?.staffChannelId ?? '',
   };
 }
+
+/** No staff channel: the select's value for it (Radix refuses an empty string as an item value). */
+const NO_CHANNEL = 'none';
 
 /** Blank text becomes undefined so the server keeps (secrets) or leaves out (the rest) the field. */
 const text = (value: string) => (value.trim() === '' || value === MASKED_SECRET ? undefined : value.trim());
 
-function toConfig(type: IntegrationType, v: FormValues): IntegrationConfigDraft {
+function toConfig(type: IntegrationType, v: FormValues, channels: SlackChannel[] = []): IntegrationConfigDraft {
   switch (type) {
+    case 'slack': {
+      const channelId = v.staffChannelId === NO_CHANNEL ? '' : v.staffChannelId;
+      return {
+        slackSettings: {
+          botToken: text(v.botToken),
+          staffChannelId: channelId,
+          staffChannelName: channels.find((c) => c.id === channelId)?.name,
+        },
+      };
+    }
     case 'email':
       return {
         emailSettings: {
@@ -144,7 +167,8 @@ function toConfig(type: IntegrationType, v: FormValues): IntegrationConfigDraft 
 }
 
 /** Checks the form with the contract's schema, so the messages are the server's own. */
-function resolverFor(type: IntegrationType, urlStored: boolean): Resolver<FormValues> {
+/** `secretStored`: the integration already holds its secret (a Teams URL, a Slack token): blank keeps it. */
+function resolverFor(type: IntegrationType, secretStored = false): Resolver<FormValues> {
   return (values) => {
     const errors: FieldErrors<FormValues> = {};
     const add = (field: FieldName, message: string) => {
@@ -162,7 +186,10 @@ function resolverFor(type: IntegrationType, urlStored: boolean): Resolver<FormVa
       if (values.webhookEvents.length === 0) add('webhookEvents', 'Choose at least one event');
     }
     if (type === 'sms' && values.fromNumber.trim() === '') add('fromNumber', 'From number is required');
-    if (type === 'teams' && !urlStored && values.teamsUrl.trim() === '') add('teamsUrl', INTEGRATION_MESSAGES.teamsUrl);
+    if (type === 'teams' && !secretStored && values.teamsUrl.trim() === '')
+      add('teamsUrl', INTEGRATION_MESSAGES.teamsUrl);
+    if (type === 'slack' && values.botToken.trim() === '' && !secretStored)
+      add('botToken', SLACK_MESSAGES.tokenRequired);
     return Object.keys(errors).length ? { values: {}, errors } : { values, errors: {} };
   };
 }
@@ -200,9 +227,17 @@ function IntegrationForm({
   const update = useUpdateIntegration(organizationId);
   const pending = create.isPending || update.isPending;
   const { register, handleSubmit, formState, control, setValue, setError } = useForm<FormValues>({
-    resolver: resolverFor(type, isSet(integration?.config.teamsSettings?.webhookUrl)),
+    resolver: resolverFor(
+      type,
+      isSet(
+        type === 'teams' ? integration?.config.teamsSettings?.webhookUrl : integration?.config.slackSettings?.botToken,
+      ),
+    ),
     defaultValues: formValues(type, integration),
   });
+  // The staff channel's choices need the saved token: offered once the workspace is connected.
+  const slackChannels = useSlackChannels(organizationId, type === 'slack' ? integration?.id : undefined);
+  const staffChannelId = useWatch({ control, name: 'staffChannelId' });
   const { errors } = formState;
   const id = (field: FieldName) => `${prefix}-${field}`;
   const a11y = (field: FieldName) => fieldA11y(id(field), errors[field]?.message);
@@ -222,7 +257,7 @@ function IntegrationForm({
   };
 
   const submit = handleSubmit((values) => {
-    const config = toConfig(type, values);
+    const config = toConfig(type, values, slackChannels.data);
     if (integration) {
       update.mutate(
         { id: integration.id, changes: { name: values.name.trim(), config } },
@@ -492,6 +527,86 @@ function IntegrationForm({
               )}
             />
           </FormField>
+        </>
+      )}
+      {type === 'slack' && (
+        <>
+          {integration?.attention && (
+            <p
+              role="alert"
+              className="flex items-start gap-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-800 dark:bg-amber-950/40 dark:text-amber-300"
+            >
+              <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
+              {integration.attention.reason}
+            </p>
+          )}
+          {integration?.config.slackSettings?.teamName && !integration.attention && (
+            <p className="flex items-start gap-2 rounded-lg bg-surface-subtle px-3 py-2 text-sm text-fg-muted">
+              <Info aria-hidden className="mt-0.5 size-4 shrink-0" />
+              Connected to {integration.config.slackSettings.teamName}
+            </p>
+          )}
+          <FormField
+            id={id('botToken')}
+            label="Bot token"
+            error={errors.botToken?.message}
+            hint={
+              secretHint(isSet(integration?.config.slackSettings?.botToken), 'token') ??
+              'The Bot User OAuth Token (xoxb-…) of your Slack app, with chat:write, users:read, users:read.email and channels:read. Checked with Slack when you save.'
+            }
+          >
+            <Input
+              {...register('botToken')}
+              {...a11y('botToken')}
+              type="password"
+              autoComplete="new-password"
+              spellCheck={false}
+              placeholder={secretPlaceholder(isSet(integration?.config.slackSettings?.botToken)) ?? 'xoxb-…'}
+            />
+          </FormField>
+          {integration ? (
+            <FormField
+              id={id('staffChannelId')}
+              label="Staff channel"
+              optional
+              error={errors.staffChannelId?.message ?? (slackChannels.error ? slackChannels.error.message : undefined)}
+              hint="Items that need a recipient and failed roster updates are posted here. Invite the app to a private channel first."
+            >
+              <Select
+                value={staffChannelId || NO_CHANNEL}
+                onValueChange={(value) => setValue('staffChannelId', value, { shouldDirty: true })}
+                disabled={slackChannels.isPending}
+              >
+                <SelectTrigger {...a11y('staffChannelId')}>
+                  <SelectValue placeholder={slackChannels.isPending ? 'Loading channels…' : 'No staff channel'} />
+                </SelectTrigger>
+                <SelectContent>
+                  <SelectItem value={NO_CHANNEL}>No staff channel</SelectItem>
+                  {(slackChannels.data ?? []).map((c) => (
+                    <SelectItem key={c.id} value={c.id}>
+                      {c.isPrivate ? '🔒 ' : '#'}
+                      {c.name}
+                      {c.isMember ? '' : ' (invite the app)'}
+                    </SelectItem>
+                  ))}
+                  {staffChannelId &&
+                    staffChannelId !== NO_CHANNEL &&
+                    slackChannels.data &&
+                    !slackChannels.data.some((c) => c.id === staffChannelId) && (
+                      <SelectItem value={staffChannelId}>
+                        {integration.config.slackSettings?.staffChannelName ?? staffChannelId}
+                      </SelectItem>
+                    )}
+                </SelectContent>
+              </Select>
+            </FormField>
+          ) : (
+            <p className="flex items-start gap-2 rounded-lg bg-surface-subtle px-3 py-2 text-xs text-fg-muted">
+              <Info aria-hidden className="mt-0.5 size-3.5 shrink-0" />
+              Recipients whose email is in the workspace get a direct message. After saving, edit the integration to
+              pick the staff channel.
+            </p>
+          )}
         </>
       )}
 

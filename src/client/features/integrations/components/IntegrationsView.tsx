@@ -72,7 +72,10 @@ function Catalog({
   onAdd: (type: IntegrationType) => void;
 }) {
   return (
-    <section aria-label="Available integrations" className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
+    <section
+      aria-label="Available integrations"
+      className="grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 xl:grid-cols-5"
+    >
       {INTEGRATION_KINDS.map((kind) => {
         const configured = integrations?.some((i) => i.type === kind.type) ?? false;
         return (
@@ -183,10 +186,16 @@ function IntegrationRow({
           <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
             <span className="font-medium break-words text-fg">{integration.name}</span>
             <Badge tone="neutral">{kind.label}</Badge>
+            {integration.attention && <Badge tone="yellow">Needs attention</Badge>}
           </p>
           <p className="mt-0.5 truncate text-sm text-fg-subtle" title={integrationSummary(integration)}>
             {integrationSummary(integration)}
           </p>
+          {integration.attention && (
+            <p className="mt-1 text-sm break-words text-amber-700 dark:text-amber-400">
+              {integration.attention.reason}
+            </p>
+          )}
           <div className="mt-1.5 flex flex-wrap items-center gap-x-2 gap-y-1">
             <span className="text-xs text-fg-subtle">Last 7 days</span>
             <Stats stats={integration.stats} />
@@ -242,6 +251,14 @@ function IntegrationRow({
                     </DropdownMenuItem>
                     <DropdownMenuItem onSelect={() => handlers.onRotate(integration)}>
                       <RotateCcw aria-hidden /> Rotate signing secret
+                    </DropdownMenuItem>
+                    <DropdownMenuSeparator />
+                  </>
+                )}
+                {integration.type === 'slack' && (
+                  <>
+                    <DropdownMenuItem onSelect={() => handlers.onDeliveries(integration)}>
+                      <ScrollText aria-hidden /> Deliveries
                     </DropdownMenuItem>
                     <DropdownMenuSeparator />
                   </>

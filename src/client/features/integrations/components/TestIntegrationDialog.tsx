@@ -106,6 +106,13 @@ function TestForm({
           .
         </p>
       )}
+      {integration.type === 'slack' && (
+        <p className="text-sm text-fg-muted">
+          {integration.config.slackSettings?.staffChannelId
+            ? `A test message is posted to #${integration.config.slackSettings.staffChannelName ?? integration.config.slackSettings.staffChannelId}.`
+            : 'Slack checks the bot token; pick a staff channel to receive a test message there.'}
+        </p>
+      )}
       {needsPhone && (
         <FormField id={id} label="Phone number" error={problem ?? undefined} hint="In international format.">
           <Input

@@ -1,6 +1,6 @@
 import type { NotificationMessage } from '@contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { Mail, MessageSquareText, MessagesSquare, Webhook } from 'lucide-react';
+import { Hash, Mail, MessageSquareText, MessagesSquare, Webhook } from 'lucide-react';
 import { useEffect } from 'react';
 import { Skeleton } from '@/components/ui/skeleton';
 import { IconTile } from '@/components/IconTile';
@@ -12,7 +12,13 @@ import { invalidateMailItems } from '@/lib/resources/invalidate';
 import { useMailItemNotifications } from '../api/mailItemNotifications';
 import { messageTitle } from '../notificationText';
 
-const channelIcons = { email: Mail, sms: MessageSquareText, webhook: Webhook, teams: MessagesSquare } as const;
+const channelIcons = {
+  email: Mail,
+  sms: MessageSquareText,
+  webhook: Webhook,
+  teams: MessagesSquare,
+  slack: Hash,
+} as const;
 
 function Message({ message }: { message: NotificationMessage }) {
   const Icon = channelIcons[message.channel] ?? Mail;
