@@ -10,8 +10,8 @@ type Row = { type: string; config: IntegrationConfig };
 const sms: Row = { type: 'sms', config: { smsSettings: { accountSid: 'AC1', authToken: 'x', fromNumber: '+1555' } } };
 const email: Row = { type: 'email', config: { emailSettings: { smtpHost: 'smtp.example.com' } } };
 const teams: Row = { type: 'teams', config: { teamsSettings: { webhookUrl: 'enc', mailroomId: null } } };
-// Read by its type string: the type is added by another change (issue 44 §1).
-const slack: Row = { type: 'slack', config: {} };
+// A Slack workspace counts once its bot token is saved (decision 064).
+const slack: Row = { type: 'slack', config: { slackSettings: { botToken: 'encrypted' } } };
 
 describe('recipientChannels', () => {
   it('offers what the organization has and what reaches the person, in a fixed order', () => {
@@ -30,6 +30,8 @@ describe('recipientChannels', () => {
       recipientChannels({ ...person, phone: null, email: null }, [sms, email, slack, teams], true).offered,
     ).toEqual(['teams']);
     expect(recipientChannels(person, [], false).offered).toEqual([]);
+    // A Slack integration without its token reaches nobody.
+    expect(recipientChannels(person, [{ type: 'slack', config: {} }], false).offered).toEqual([]);
   });
 
   it('tells on the chosen channels among those offered, and on every one offered when none chosen reaches them', () => {
