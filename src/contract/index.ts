@@ -30,3 +30,4 @@ export * from './roster';
 export * from './sso-saml';
 export * from './scim';
 export * from './item-types';
+export * from './languages';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp } from './common';
+import { LanguageCode } from './languages';
 import { limitParam, offsetParam } from './pagination';
 import { RecipientPickupCode } from './pickups';
 
@@ -61,13 +62,21 @@ export const PortalMe = z.object({
     email: z.string().nullable(),
     phone: z.string().nullable(),
     notifyBy: NotifyBy,
+    /**
+     * The language they chose (or their directory gave them), null when none (decision 066): the
+     * page then follows the browser's languages, then `organization.defaultLanguage`.
+     */
+    language: LanguageCode.nullable(),
   }),
-  organization: z.object({ name: z.string() }),
+  organization: z.object({ name: z.string(), defaultLanguage: LanguageCode }),
   /** Whether the organization can send SMS at all (else the preference offers email only). */
   smsAvailable: z.boolean(),
   pickupCode: RecipientPickupCode,
 });
 export type PortalMe = z.infer<typeof PortalMe>;
+
+/** PUT /api/portal/language: the recipient's own language, for their page and their messages (decision 066). */
+export const PortalLanguageBody = z.object({ language: LanguageCode });
 
 /** PUT /api/portal/preferences */
 export const PortalPreferencesBody = z.object({ notifyBy: NotifyBy });

@@ -1,5 +1,6 @@
 import { and, eq, inArray, ne, sql, TransactionRollbackError } from 'drizzle-orm';
 import { IDENTIFIED_BY_LABELS, WEBHOOK_EVENTS, formatPickupCode, type MailItem } from '../../../contract';
+import { recipientLanguage } from '../../../contract/languages';
 import type { Db, DbOrTx } from '../../db/client';
 import {
   handovers,
@@ -228,6 +229,8 @@ export async function fanOut(ctx: FanOutContext, event: JobRow): Promise<boolean
       const context: MessageContext = {
         organization,
         recipient: { ...recipient, pickupCode: formatPickupCode(recipient.pickupCode) },
+        // The recipient's language, else the organization's default (decision 066).
+        language: recipientLanguage(recipient, settings.defaultLanguage),
         item: {
           type: i.type,
           sender: i.sender,

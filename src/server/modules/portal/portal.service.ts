@@ -3,6 +3,10 @@ import {
   PORTAL_LINK_ERRORS,
   PORTAL_LINK_SENT,
   PORTAL_REQUESTED_LINK_MINUTES,
+  isSupportedLanguage,
+  recipientLanguage,
+  resolveLanguage,
+  type Language,
   type NotifyBy,
   type PortalItem,
   type PortalItemPage,
@@ -25,6 +29,7 @@ import { hasSmsAccount } from '../notifications/fan-out';
 import type { PickupsService } from '../pickups/pickups.service';
 import { portalLinkUrl } from '../recipients/page-links';
 import { portalRepository } from './portal.repository';
+import { messagesIn } from '../../lib/catalogues';
 
 /** Requests for a link: per address (the inbox being flooded) and per IP (someone trying addresses). */
 export const LINK_LIMIT_PER_ADDRESS = 3;
@@ -122,19 +127,22 @@ export function createPortalService(deps: Deps, services: { pickups: PickupsServ
       recipientId: match.id,
       mint: { kind: 'portal' },
     } as const;
+    // In the recipient's language, else their organization's (decision 066).
+    const t = messagesIn(recipientLanguage(match, match.organizationLanguage));
+    const org = match.organizationName;
     if (byEmail && match.email) {
       await queueMessage(db, {
         ...common,
         channel: 'email',
         to: match.email,
-        subject: `Your link to your mail at ${match.organizationName}`,
+        subject: t('link.subject', { org }),
         text: [
-          `Hello ${match.firstName},`,
+          t('email.greeting', { firstName: match.firstName }),
           '',
-          `Open your page at ${match.organizationName} (your packages, your pickup code, how we reach you):`,
+          t('link.open', { org }),
           url,
           '',
-          `The link works once, for ${PORTAL_REQUESTED_LINK_MINUTES} minutes. If you did not ask for it, ignore this email.`,
+          t('link.validity', { minutes: PORTAL_REQUESTED_LINK_MINUTES }),
         ].join('\n'),
       });
       return;
@@ -146,7 +154,7 @@ export function createPortalService(deps: Deps, services: { pickups: PickupsServ
       channel: 'sms',
       integrationId: sms.id,
       to: match.phone,
-      body: `${match.organizationName}: your link to your packages (works once, ${PORTAL_REQUESTED_LINK_MINUTES} min): ${url}`,
+      body: t('link.sms', { org, minutes: PORTAL_REQUESTED_LINK_MINUTES, url }),
     });
   }
 
@@ -240,14 +248,21 @@ export function createPortalService(deps: Deps, services: { pickups: PickupsServ
           email: row.email,
           phone: row.phone,
           notifyBy: row.notifyBy,
+          language: isSupportedLanguage(row.language) ? row.language : resolveLanguage(row.preferredLanguage),
         },
-        organization: { name: row.organizationName },
+        organization: { name: row.organizationName, defaultLanguage: recipientLanguage(null, row.organizationLanguage) },
         smsAvailable: !!sms,
         pickupCode: code,
       };
     },
 
     newCode: (caller: RecipientCaller): Promise<RecipientPickupCode> => pickups.regenerate(caller, caller.recipientId),
+
+    /** The page's language switch: their page and their messages follow it (decision 066); rated like the page's writes. */
+    async setLanguage(caller: RecipientCaller, language: Language): Promise<PortalMe> {
+      await portalRepository.setLanguage(db, caller, language);
+      return this.me(caller);
+    },
 
     async setNotifyBy(caller: RecipientCaller, notifyBy: NotifyBy): Promise<PortalMe> {
       await portalRepository.setNotifyBy(db, caller, notifyBy);
