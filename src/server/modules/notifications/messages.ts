@@ -170,7 +170,10 @@ function details(ctx: MessageContext, kind: MessageKind, w: Words): Array<[strin
       rows.push([t('detail.identifiedBy'), t('detail.identified', { how: identifiedKey(item.handover.identified) })]);
       const { signed, photographed } = item.handover;
       if (signed || photographed) {
-        rows.push([t('detail.proofTaken'), t('detail.proof', { signed: yes(signed), photographed: yes(photographed) })]);
+        rows.push([
+          t('detail.proofTaken'),
+          t('detail.proof', { signed: yes(signed), photographed: yes(photographed) }),
+        ]);
       }
     }
   }
@@ -311,15 +314,16 @@ const GSM_SET = new Set(GSM);
 
 /** Replaces characters outside the GSM set (curly quotes, emoji, accents it lacks) so the body stays one 160-character segment. */
 export function toGsm(s: string): string {
-  return [...s.normalize('NFKD')]
+  // Character by character: one the GSM set has stays as it is (é, ü, ñ, ß: French, German and
+  // Spanish keep their accents where GSM-7 has them); another loses its accent (á -> a, ç -> c).
+  return [...s.normalize('NFC')]
     .map((c) => {
       if (GSM_SET.has(c)) return c;
       if (/[\u2018\u2019]/.test(c)) return "'";
       // Quotation marks of other languages (« », „ “) read as plain ones rather than vanish.
       if (/[\u201c\u201d\u201e\u00ab\u00bb]/.test(c)) return '"';
       if (/[\u2013\u2014]/.test(c)) return '-';
-      if (/[\u0300-\u036f]/.test(c)) return '';
-      return '';
+      return [...c.normalize('NFKD')].filter((part) => GSM_SET.has(part)).join('');
     })
     .join('');
 }

@@ -107,8 +107,7 @@ export function portalRoutes(
   app.put('/api/portal/language', {
     schema: {
       tags,
-      summary:
-        "The recipient's language, for their page and the messages they are sent: en, es, fr, de, pt or zh-Hans",
+      summary: "The recipient's language, for their page and the messages they are sent: en, es, fr, de, pt or zh-Hans",
       body: PortalLanguageBody,
       response: { 200: PortalMe, ...errorReplies(400, 401, 429) },
     },

@@ -91,6 +91,24 @@ const toPortalItem = (r: ItemRow): PortalItem => ({
   hasPhoto: r.photoId !== null,
 });
 
+/** The requested link's email (subject, text) and SMS in a language (decision 066). */
+export function linkMessage(language: Language, to: { firstName: string; organizationName: string; url: string }) {
+  const t = messagesIn(language);
+  const org = to.organizationName;
+  return {
+    subject: t('link.subject', { org }),
+    text: [
+      t('email.greeting', { firstName: to.firstName }),
+      '',
+      t('link.open', { org }),
+      to.url,
+      '',
+      t('link.validity', { minutes: PORTAL_REQUESTED_LINK_MINUTES }),
+    ].join('\n'),
+    sms: t('link.sms', { org, minutes: PORTAL_REQUESTED_LINK_MINUTES, url: to.url }),
+  };
+}
+
 export function createPortalService(deps: Deps, services: { pickups: PickupsService; mailItems: MailItemsService }) {
   const { db, log } = deps;
   const { pickups, mailItems } = services;
@@ -128,34 +146,24 @@ export function createPortalService(deps: Deps, services: { pickups: PickupsServ
       mint: { kind: 'portal' },
     } as const;
     // In the recipient's language, else their organization's (decision 066).
-    const t = messagesIn(recipientLanguage(match, match.organizationLanguage));
-    const org = match.organizationName;
+    const message = linkMessage(recipientLanguage(match, match.organizationLanguage), {
+      firstName: match.firstName,
+      organizationName: match.organizationName,
+      url,
+    });
     if (byEmail && match.email) {
       await queueMessage(db, {
         ...common,
         channel: 'email',
         to: match.email,
-        subject: t('link.subject', { org }),
-        text: [
-          t('email.greeting', { firstName: match.firstName }),
-          '',
-          t('link.open', { org }),
-          url,
-          '',
-          t('link.validity', { minutes: PORTAL_REQUESTED_LINK_MINUTES }),
-        ].join('\n'),
+        subject: message.subject,
+        text: message.text,
       });
       return;
     }
     const sms = await smsIntegrationOf(match.organizationId);
     if (!sms || !match.phone) return;
-    await queueMessage(db, {
-      ...common,
-      channel: 'sms',
-      integrationId: sms.id,
-      to: match.phone,
-      body: t('link.sms', { org, minutes: PORTAL_REQUESTED_LINK_MINUTES, url }),
-    });
+    await queueMessage(db, { ...common, channel: 'sms', integrationId: sms.id, to: match.phone, body: message.sms });
   }
 
   async function limit(key: string, max: number, windowSeconds: number, message: string) {
@@ -250,7 +258,10 @@ export function createPortalService(deps: Deps, services: { pickups: PickupsServ
           notifyBy: row.notifyBy,
           language: isSupportedLanguage(row.language) ? row.language : resolveLanguage(row.preferredLanguage),
         },
-        organization: { name: row.organizationName, defaultLanguage: recipientLanguage(null, row.organizationLanguage) },
+        organization: {
+          name: row.organizationName,
+          defaultLanguage: recipientLanguage(null, row.organizationLanguage),
+        },
         smsAvailable: !!sms,
         pickupCode: code,
       };

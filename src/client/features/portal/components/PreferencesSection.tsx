@@ -3,15 +3,18 @@ import { useState } from 'react';
 import { useSetNotifyBy } from '../api/preferences';
 import { Section } from './Section';
 
+import { usePortalI18n } from '../i18n';
+
 const CHOICES: Array<{ value: NotifyBy; label: string; hint: string }> = [
-  { value: 'both', label: 'Email and SMS', hint: 'Every way the desk can reach you' },
-  { value: 'email', label: 'Email only', hint: '' },
-  { value: 'sms', label: 'SMS only', hint: '' },
+  { value: 'both', label: 'preferences.both', hint: 'preferences.bothHint' },
+  { value: 'email', label: 'preferences.email', hint: '' },
+  { value: 'sms', label: 'preferences.sms', hint: '' },
 ];
 
 /** How the recipient wants to hear: by email, SMS or both, as far as they can be reached. */
 export function PreferencesSection({ me }: { me: PortalMe }) {
   const save = useSetNotifyBy();
+  const { t } = usePortalI18n();
   // Shown at once; the server's answer confirms it (or the old choice comes back).
   const [choosing, setChoosing] = useState<NotifyBy | null>(null);
   const choice = choosing ?? me.recipient.notifyBy;
@@ -22,9 +25,9 @@ export function PreferencesSection({ me }: { me: PortalMe }) {
     save.mutate(notifyBy, { onSettled: () => setChoosing(null) });
   }
   return (
-    <Section title="How we reach you" description="When something arrives for you, and when it is still waiting.">
+    <Section title={t('preferences.title')} description={t('preferences.description')}>
       <fieldset className="space-y-2">
-        <legend className="sr-only">Notify me by</legend>
+        <legend className="sr-only">{t('preferences.legend')}</legend>
         {CHOICES.map((c) => {
           const disabled = (c.value === 'sms' && !smsPossible) || (c.value === 'email' && !emailPossible);
           return (
@@ -44,8 +47,8 @@ export function PreferencesSection({ me }: { me: PortalMe }) {
                 onChange={() => choose(c.value)}
               />
               <span>
-                <span className="font-medium text-fg">{c.label}</span>
-                {c.hint && <span className="block text-xs text-fg-subtle">{c.hint}</span>}
+                <span className="font-medium text-fg">{t(c.label)}</span>
+                {c.hint && <span className="block text-xs text-fg-subtle">{t(c.hint)}</span>}
               </span>
             </label>
           );
@@ -53,11 +56,11 @@ export function PreferencesSection({ me }: { me: PortalMe }) {
       </fieldset>
       {!smsPossible && (
         <p className="mt-2 text-xs text-fg-subtle">
-          {me.smsAvailable ? 'Ask the desk to add your mobile number for SMS.' : 'This building sends email only.'}
+          {me.smsAvailable ? t('preferences.addMobile') : t('preferences.emailOnly')}
         </p>
       )}
       <p role="status" className="mt-2 h-4 text-xs text-emerald-700 dark:text-emerald-400">
-        {save.isSuccess ? 'Saved.' : ''}
+        {save.isSuccess ? t('preferences.saved') : ''}
       </p>
     </Section>
   );
