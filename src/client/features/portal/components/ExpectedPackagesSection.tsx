@@ -50,7 +50,7 @@ export function ExpectedPackagesSection() {
       </CardHeader>
       <CardContent className="space-y-5">
         <form onSubmit={onSubmit} onFocus={form.preload} noValidate className="space-y-3">
-          <div role="group" aria-label={t('expected.how')} className="flex gap-2">
+          <div role="group" aria-label={t('expected.how')} className="flex flex-wrap gap-2">
             <Button
               variant={mode === 'number' ? 'default' : 'outline'}
               size="sm"
@@ -84,7 +84,7 @@ export function ExpectedPackagesSection() {
               <Textarea {...fieldA11y(ids.text, error)} {...form.field('text')} rows={5} />
             </FormField>
           )}
-          <FormField id={ids.label} label={t('expected.label')} optional>
+          <FormField id={ids.label} label={t('expected.label')} optional={t('common.optional')}>
             <Input
               id={ids.label}
               {...form.field('label')}
