@@ -214,6 +214,25 @@ describe('where the language comes from', () => {
     const text = Buffer.from(mail!.text, 'latin1').toString('utf8');
     expect(text).toMatch(/\nSu código de recogida: [A-Z0-9]{3}-[A-Z0-9]{3}\r?\nMuestre este código/);
     expect(text).toContain('Una carta de Acme ha llegado para usted y ya puede recogerla.');
+    // Its unsubscribe page speaks the recipient's language too, whatever the browser prefers.
+    const token = /\/api\/unsubscribe\/([0-9a-f-]{36}\.[\w-]+)/.exec(text)![1]!;
+    const ask = await t.app.inject({
+      method: 'GET',
+      url: `/api/unsubscribe/${token}`,
+      headers: { 'accept-language': 'fr-CA,fr;q=0.9' },
+    });
+    expect(ask.statusCode).toBe(200);
+    expect(ask.body).toContain('<html lang="es">');
+    expect(ask.body).toContain('¿Darse de baja de los avisos de correo?');
+    // An invalid link: the browser's language.
+    const invalid = await t.app.inject({
+      method: 'GET',
+      url: `/api/unsubscribe/${amara.id}.forged`,
+      headers: { 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' },
+    });
+    expect(invalid.statusCode).toBe(404);
+    expect(invalid.body).toContain('<html lang="de">');
+    expect(invalid.body).toContain('Dieser Abmeldelink ist nicht gültig.');
   });
 });
 

@@ -54,7 +54,12 @@ const normalizeHeader = (name: string) => name.toLowerCase().replace(/[\s_-]+/g,
  */
 type CsvMapping = Partial<Record<Field | 'externalId', string>>;
 
-export type CsvRow = { line: number; raw: Record<Field, string>; externalId?: string };
+/** A row's cells; `language` only when the file has that column (the preview then shows it). */
+export type CsvRow = {
+  line: number;
+  raw: Record<Exclude<Field, 'language'>, string> & { language?: string };
+  externalId?: string;
+};
 
 /** A valid row's recipient, every optional field resolved to a value or null. */
 export type ImportValues = Required<Omit<RecipientValues, 'isActive' | 'language' | DirectoryColumns>> & {
@@ -163,7 +168,7 @@ export function readRecipientsCsv(csv: string, options: { mapping?: CsvMapping; 
         unit: cell('unit'),
         department: cell('department'),
         recipientType: cell('recipientType'),
-        language: cell('language'),
+        ...(columns.has('language') ? { language: cell('language') } : {}),
       },
       ...(columns.has('externalId') ? { externalId: cell('externalId').trim() } : {}),
     });
@@ -186,7 +191,8 @@ const blankToNull = (v: string) => (v.trim() === '' ? null : v.trim());
 export function checkRow({ line, raw }: CsvRow): CheckedRow {
   const type = raw.recipientType.trim().toLowerCase();
   // A tag as other systems write it ('es-MX', 'zh-CN', 'pt_BR') is resolved to ours; an unknown one is the row's error.
-  const languageCell = blankToNull(raw.language);
+  const languageCell = blankToNull(raw.language ?? '');
+  const shown = raw.language === undefined ? {} : { language: languageCell };
   const language = languageCell ? resolveLanguage(languageCell) : null;
   const languageErrors = languageCell && !language ? [LANGUAGE_INVALID] : [];
   const result = RecipientBody.safeParse({
@@ -209,7 +215,7 @@ export function checkRow({ line, raw }: CsvRow): CheckedRow {
         unit: blankToNull(raw.unit),
         department: blankToNull(raw.department),
         recipientType: type === '' ? 'guest' : type,
-        language: languageCell,
+        ...shown,
       },
       errors: [...new Set([...(result.error?.issues.map((i) => i.message) ?? []), ...languageErrors])],
       data: null,
@@ -225,7 +231,7 @@ export function checkRow({ line, raw }: CsvRow): CheckedRow {
     department: d.department ?? null,
     recipientType: d.recipientType,
   };
-  return { line, values: { ...data, language: languageCell }, errors: [], data, language };
+  return { line, values: { ...data, ...shown }, errors: [], data, language };
 }
 
 const fullName = (r: { firstName: string; lastName: string }) => `${r.firstName} ${r.lastName}`;
