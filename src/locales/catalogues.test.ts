@@ -51,7 +51,8 @@ describe('catalogues', () => {
     expect(folders.sort()).toEqual([...SUPPORTED_LANGUAGES].sort());
     expect(namespaces.sort()).toEqual(['messages', 'portal']);
     for (const language of SUPPORTED_LANGUAGES) {
-      for (const namespace of namespaces) expect(fs.existsSync(path.join(root, language, `${namespace}.json`))).toBe(true);
+      for (const namespace of namespaces)
+        expect(fs.existsSync(path.join(root, language, `${namespace}.json`))).toBe(true);
     }
   });
 
