@@ -32,3 +32,4 @@ export * from './roster';
 export * from './sso-saml';
 export * from './scim';
 export * from './item-types';
+export * from './language-codes';

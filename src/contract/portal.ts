@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp } from './common';
+import { LanguageCode } from './language-codes';
 import { limitParam, offsetParam } from './pagination';
 import { NotifyChannel } from './notify-channels';
 import { RecipientPickupCode } from './pickups';
@@ -58,8 +59,13 @@ export const PortalMe = z.object({
     phone: z.string().nullable(),
     /** The channels they chose; null: every channel offered (decision 065). */
     notifyChannels: z.array(NotifyChannel).nullable(),
+    /**
+     * The language they chose (or their directory gave them), null when none (decision 066): the
+     * page then follows the browser's languages, then `organization.defaultLanguage`.
+     */
+    language: LanguageCode.nullable(),
   }),
-  organization: z.object({ name: z.string() }),
+  organization: z.object({ name: z.string(), defaultLanguage: LanguageCode }),
   /** Whether the organization can send SMS at all. */
   smsAvailable: z.boolean(),
   /**
@@ -81,6 +87,9 @@ export const PortalPreferencesBody = z.object({
     .max(NotifyChannel.options.length)
     .nullable(),
 });
+
+/** PUT /api/portal/language: the recipient's own language, for their page and their messages (decision 066). */
+export const PortalLanguageBody = z.object({ language: LanguageCode });
 
 export const PORTAL_ITEM_STATES = ['waiting', 'past'] as const;
 export const PortalItemsQuery = z.object({

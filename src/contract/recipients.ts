@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NotifyChannels } from './notify-channels';
 import { Timestamp, optionalText } from './common';
+import { LanguageCode } from './language-codes';
 import { booleanParam, limitParam, offsetParam } from './pagination';
 
 export const RECIPIENT_TYPES = ['guest', 'employee', 'resident'] as const;
@@ -30,6 +31,8 @@ const recipientFields = z.object({
   department: optionalText(255, 'Department must be less than 255 characters'),
   recipientType: RecipientType,
   isActive: z.boolean().optional(),
+  /** The language of their messages and page (decision 066); null or absent: the organization's default. */
+  language: z.preprocess((v) => (v === '' ? null : v), LanguageCode.nullable().optional()),
 });
 
 /** Spec §5 "Recipient": the schema is shared with the server. */
@@ -58,6 +61,8 @@ export const Recipient = z.object({
    * 032, 065; null: every channel offered); the desk sees it read-only ("Notified by") and never sets it.
    */
   notifyChannels: NotifyChannels,
+  /** The language of their messages and page (decision 066); null: the organization's default. */
+  language: LanguageCode.nullable(),
   /**
    * Which directory feed keeps the recipient (issue 43): 'scim' or 'roster', null when typed or
    * imported by hand. The desk cannot edit the fields the feed owns (DIRECTORY_OWNED_FIELDS).
@@ -81,7 +86,7 @@ export const RecipientListQuery = z.object({
 /** GET /api/recipients/summary: the Total Recipients card. */
 export const RecipientSummary = z.object({ total: z.number().int(), active: z.number().int() });
 
-/** CSV import (admins): columns first name, last name, email, phone, unit, department, type. */
+/** CSV import (admins): columns first name, last name, email, phone, unit, department, type, language. */
 export const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
 export const IMPORT_MAX_ROWS = 5000;
 export const IMPORT_TOO_LARGE = 'The file is larger than 2 MB';
@@ -105,7 +110,11 @@ export const RecipientImportRow = z.object({
     phone: true,
     unit: true,
     department: true,
-  }).extend({ recipientType: z.string() }),
+  }).extend({
+    recipientType: z.string(),
+    /** The file's language column as written ('es-MX'); null when empty or absent (decision 066). */
+    language: z.string().nullable().optional(),
+  }),
   errors: z.array(z.string()),
   /** Why the row duplicates another: an existing recipient (same email, or same name and unit) or an earlier line. */
   duplicate: z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LanguageCode } from './language-codes';
 
 export const SETTINGS_LISTS = ['packageTypes', 'packageSizes', 'courierCompanies', 'customStatuses'] as const;
 export type SettingsList = (typeof SETTINGS_LISTS)[number];
@@ -40,6 +41,8 @@ export const OrganizationSettings = z.object({
   labelMatchThreshold: z.number().int(),
   /** Days an item may be held in all, from the day it was first held (decision 052). */
   longestHoldDays: z.number().int(),
+  /** The language of messages to recipients who have none of their own (decision 066). */
+  defaultLanguage: LanguageCode,
 });
 export type OrganizationSettings = z.infer<typeof OrganizationSettings>;
 
@@ -100,6 +103,7 @@ export const UpdateOrganizationSettingsBody = z
       .int('The longest hold must be a whole number of days')
       .min(LONGEST_HOLD_DAYS_MIN, LONGEST_HOLD_DAYS_RANGE)
       .max(LONGEST_HOLD_DAYS_MAX, LONGEST_HOLD_DAYS_RANGE),
+    defaultLanguage: LanguageCode,
   })
   .partial()
   .refine((v) => Object.keys(v).length > 0, 'Nothing to update');

@@ -1,9 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   DIRECTORY_OWNED_FIELDS,
+  LANGUAGE_NAMES,
   NOTIFY_CHANNEL_LABELS,
   RECIPIENT_TYPES,
   RecipientBody,
+  SUPPORTED_LANGUAGES,
   type Recipient,
 } from '@contract';
 import { useId } from 'react';
@@ -65,6 +67,8 @@ function formValues(recipient?: Recipient): RecipientFormValues {
     unit: recipient?.unit ?? '',
     department: recipient?.department ?? '',
     recipientType: recipient?.recipientType ?? 'guest',
+    // '' is "the organization's default" (decision 066): the contract reads it as null.
+    language: recipient?.language ?? '',
   };
 }
 
@@ -187,6 +191,26 @@ function RecipientForm({ organizationId, recipient, onSaved, onOpenChange, short
             />
           )}
         />
+      </FormField>
+      <FormField
+        id={id('language')}
+        label="Language"
+        optional
+        hint="Their messages and their own page. They can change it on their page."
+        error={errors.language?.message}
+      >
+        <select
+          {...a11y('language')}
+          {...register('language')}
+          className="h-9 w-full rounded-md border border-line bg-surface px-3 text-sm text-fg"
+        >
+          <option value="">The organization's default</option>
+          {SUPPORTED_LANGUAGES.map((code) => (
+            <option key={code} value={code}>
+              {LANGUAGE_NAMES[code]}
+            </option>
+          ))}
+        </select>
       </FormField>
       {recipient && <NotifiedBy channels={recipient.notifyChannels} />}
       <FormActions pending={pending} onCancel={() => onOpenChange(false)} submitLabel="Save Recipient" />

@@ -15,17 +15,17 @@ import {
 type BadgeProps = Omit<ComponentProps<typeof Badge>, 'tone' | 'children'>;
 
 /*
- * The badges speak the staff screens' language (the common catalogue). The recipient's page, which
- * speaks the recipient's language, passes its own `label`.
+ * The badges speak the staff screens' language (the common catalogue); the recipient's page, which
+ * speaks the recipient's language, draws its own (features/portal/components/ItemCard.tsx).
  */
 
 /** A mail item's status, the same colour on every screen (lib/statusStyles). */
-export function MailStatusBadge({ status, label, ...props }: { status: string; label?: string } & BadgeProps) {
+export function MailStatusBadge({ status, ...props }: { status: string } & BadgeProps) {
   const t = useT(commonMessages);
   const style = mailStatusStyle(status);
   return (
     <Badge tone={style.tone} data-status={status} {...props}>
-      {label ?? t(`status.${displayStatus(status)}`)}
+      {t(`status.${displayStatus(status)}`)}
     </Badge>
   );
 }
@@ -41,17 +41,13 @@ export function OverdueBadge(props: BadgeProps) {
 }
 
 /** Held at the recipient's request (decision 035): not overdue, no reminder, until the day shown. */
-export function HeldBadge({
-  heldUntil,
-  label,
-  ...props
-}: { heldUntil: string | null; label?: (day: string) => string } & BadgeProps) {
+export function HeldBadge({ heldUntil, ...props }: { heldUntil: string | null } & BadgeProps) {
   const t = useT(commonMessages);
   if (!isHeld(heldUntil)) return null;
   const day = formatHoldDay(heldUntil);
   return (
-    <Badge tone="indigo" title={label ? undefined : t('status.heldHint')} {...props}>
-      {label ? label(day) : t('status.held', { day })}
+    <Badge tone="indigo" title={t('status.heldHint')} {...props}>
+      {t('status.held', { day })}
     </Badge>
   );
 }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { StaffLanguage } from '../../contract/languages';
 import type { IdentifiedBy } from '../../contract/handovers';
 import type { NotifyChannel } from '../../contract/notify-channels';
+import type { Language } from '../../contract/languages';
 import {
   type AnyPgColumn,
   bigint,
@@ -409,6 +410,12 @@ export const recipients = pgTable(
     leftAt: ts('left_at'),
     /** SCIM's preferredLanguage as sent (a BCP 47 tag). */
     preferredLanguage: varchar('preferred_language', { length: 35 }),
+    /**
+     * The language of the recipient's messages and page (migration 0046, decision 066): one of
+     * SUPPORTED_LANGUAGES, set by the desk, the CSV import, SCIM (from preferredLanguage) or the
+     * recipient's own switch; null: the organization's default_language.
+     */
+    language: varchar('language', { length: 16 }).$type<Language>(),
     /** SCIM's userName (migration 0040): unique per organization ignoring case, what `userName eq` finds. */
     scimUserName: varchar('scim_user_name', { length: 255 }),
     /**
@@ -1093,6 +1100,7 @@ export const DEFAULT_SETTINGS = {
   handoverRequiresPhoto: false,
   labelMatchThreshold: 80,
   longestHoldDays: 30,
+  defaultLanguage: 'en' as Language,
 };
 
 export const organizationSettings = pgTable(
@@ -1130,6 +1138,8 @@ export const organizationSettings = pgTable(
      * held (decision 052): renewing a hold never goes past it.
      */
     longestHoldDays: integer('longest_hold_days').notNull().default(DEFAULT_SETTINGS.longestHoldDays),
+    /** The language of messages to recipients who have none of their own (migration 0046, decision 066). */
+    defaultLanguage: varchar('default_language', { length: 16 }).$type<Language>().notNull().default('en'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

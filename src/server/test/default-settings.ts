@@ -17,4 +17,5 @@ export const EXPECTED_DEFAULT_SETTINGS = {
   handoverRequiresPhoto: false,
   labelMatchThreshold: 80,
   longestHoldDays: 30,
+  defaultLanguage: 'en',
 };

@@ -1165,6 +1165,7 @@ const FIXTURES: Record<LiveRouteKey, Fixture> = {
   'DELETE /api/portal/session': async () => ({ url: '/api/portal/session', ok: 204 }),
   'GET /api/portal/me': async () => ({ url: '/api/portal/me', ok: 200 }),
   'POST /api/portal/pickup-code': async () => ({ url: '/api/portal/pickup-code', ok: 200 }),
+  'PUT /api/portal/language': async () => ({ url: '/api/portal/language', body: { language: 'es' }, ok: 200 }),
   'PUT /api/portal/preferences': async () => ({
     url: '/api/portal/preferences',
     body: { notifyChannels: ['email'] },

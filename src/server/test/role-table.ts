@@ -1251,6 +1251,14 @@ export const ROLE_TABLE = [
   {
     group: 'Recipient page',
     method: 'PUT',
+    path: '/api/portal/language',
+    access: 'recipient',
+    organization: 'none',
+    what: "The recipient's language, for their page and messages",
+  },
+  {
+    group: 'Recipient page',
+    method: 'PUT',
     path: '/api/portal/preferences',
     access: 'recipient',
     organization: 'none',

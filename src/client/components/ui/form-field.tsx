@@ -8,7 +8,8 @@ interface FormFieldProps {
   hint?: ReactNode;
   /** Rendered beside the label, e.g. a "Forgot password?" link. */
   aside?: ReactNode;
-  optional?: boolean;
+  /** Marks the field optional; a string is the word in the page's language (the recipient's page, decision 066). */
+  optional?: boolean | string;
   children: ReactNode;
 }
 
@@ -19,7 +20,9 @@ export function FormField({ id, label, error, hint, aside, optional, children }:
       <div className="flex items-center justify-between gap-2">
         <span>
           <Label htmlFor={id}>{label}</Label>
-          {optional && <span className="ml-1 text-sm text-fg-subtle">(optional)</span>}
+          {optional && (
+            <span className="ml-1 text-sm text-fg-subtle">({optional === true ? 'optional' : optional})</span>
+          )}
         </span>
         {aside && <span className="text-sm">{aside}</span>}
       </div>

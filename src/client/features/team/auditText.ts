@@ -24,6 +24,8 @@ const fieldNames: Record<string, string> = {
   reminderAfterDays: 'reminder days',
   labelMatchThreshold: 'label match threshold',
   longestHoldDays: 'longest hold',
+  defaultLanguage: 'default language',
+  language: 'language',
   pickupInstructions: 'pickup instructions',
   isActive: 'on/off',
   description: 'description',

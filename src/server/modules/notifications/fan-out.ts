@@ -6,6 +6,7 @@ import {
   type MailItem,
   type NotifyChannel,
 } from '../../../contract';
+import { recipientLanguage } from '../../../contract/languages';
 import type { Db, DbOrTx } from '../../db/client';
 import {
   handovers,
@@ -239,6 +240,8 @@ export async function fanOut(ctx: FanOutContext, event: JobRow): Promise<boolean
       const context: MessageContext = {
         organization,
         recipient: { ...recipient, pickupCode: formatPickupCode(recipient.pickupCode) },
+        // The recipient's language, else the organization's default (decision 066).
+        language: recipientLanguage(recipient, settings.defaultLanguage),
         item: {
           type: i.type,
           sender: i.sender,

@@ -1,5 +1,15 @@
 import crypto from 'node:crypto';
-import { COLLECTOR_NOT_RECORDED, itemTypeLabel, itemTypeNoun, withArticle } from '../../../contract';
+import {
+  DEFAULT_LANGUAGE,
+  IDENTIFIED_BY_LABELS,
+  LANGUAGE_LOCALES,
+  PORTAL_EMAILED_LINK_DAYS,
+  itemTypeLabel,
+  itemTypeNoun,
+  type Language,
+} from '../../../contract';
+import type { Translate } from '../../../contract/i18n';
+import { messagesIn } from '../../lib/catalogues';
 
 /** The three messages a recipient can get about an item. */
 export type MessageKind = 'arrival' | 'reminder' | 'receipt';
@@ -8,6 +18,11 @@ export type MessageContext = {
   organization: { name: string; logoUrl: string | null; timezone: string };
   /** `pickupCode` as the desk shows it (K7M-4PX): what the recipient shows to collect (decision 031). */
   recipient: { firstName: string; lastName: string; pickupCode: string | null };
+  /**
+   * The language the message is written in (decision 066): the recipient's, else the
+   * organization's default; absent: English.
+   */
+  language?: Language | null;
   item: {
     type: string;
     sender: string | null;
@@ -21,7 +36,10 @@ export type MessageContext = {
     hasPhoto: boolean;
     /** It matched a tracking number the recipient registered (decision 033): the arrival says so. */
     expected?: boolean;
-    /** The proof the item was handed over with, for the receipt: how identified, what was taken. */
+    /**
+     * The proof the item was handed over with, for the receipt: how identified (an IdentifiedBy
+     * key, or words as recorded), what was taken.
+     */
     handover: { identified: string; signed: boolean; photographed: boolean } | null;
   };
   /**
@@ -40,10 +58,6 @@ export type MessageContext = {
 
 /** An item as the receipt of its hand-over lists it. */
 type ReceiptItem = { type: string; sender: string | null; trackingNumber: string | null };
-
-/** "Package from Acme (1Z999)": one line of a hand-over's receipt. */
-const receiptLine = (i: ReceiptItem) =>
-  `${itemTypeLabel(i.type)}${i.sender ? ` from ${i.sender}` : ''}${i.trackingNumber ? ` (${i.trackingNumber})` : ''}`;
 
 /** The items of a receipt for several items, else null (a receipt of one item, or another message). */
 const manyItems = (ctx: MessageContext, kind: MessageKind) =>
@@ -64,117 +78,188 @@ export const SIGNATURE_CID = 'signature@pigeonhole';
 export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** "A fragile parcel": a sentence's first words (decision 063). */
-const capitalized = (s: string) => s[0]!.toUpperCase() + s.slice(1);
+/** "A fragile parcel", "Ein Paket": a sentence's first letter (decision 063); scripts without case are left as they are. */
+const capitalized = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
 
-export function formatInZone(date: Date, timezone: string): string {
+/** A moment in the organization's time zone, written the way the reader's locale writes dates (decision 066). */
+export function formatInZone(date: Date, timezone: string, locale = 'en-US'): string {
+  const options = { dateStyle: 'medium', timeStyle: 'short' } as const;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: timezone, dateStyle: 'medium', timeStyle: 'short' }).format(
-      date,
-    );
+    return new Intl.DateTimeFormat(locale, { ...options, timeZone: timezone }).format(date);
   } catch {
-    return new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'short' }).format(date);
+    return new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' }).format(date);
   }
 }
 
 /** The collector as recorded with the delivery, or null: never the recipient's name in its place. */
 const collector = (ctx: MessageContext) => ctx.item.collectorName?.trim() || null;
 
-function details(ctx: MessageContext, kind: MessageKind): Array<[string, string]> {
+const yes = (v: unknown) => (v ? 'yes' : 'no');
+
+/**
+ * How an item's type reads in a language (decisions 063, 066): a built-in type by its catalogue
+ * entry (noun, article, grammatical gender, chosen by ICU `select` on the type's key); a type an
+ * admin wrote stays as written, inside the language's own wrapper ("envío «DHL box»"). English
+ * keeps 063's rule of lower-casing the custom noun's first word inside a sentence ("your fragile
+ * parcel"); other languages keep it as written (German nouns are capitalised).
+ */
+function typeWords(t: Translate, language: Language, type: string) {
+  const custom = language === 'en' ? itemTypeNoun(type) : itemTypeLabel(type);
+  const customArticle = t('type.customArticle', { vowel: yes(/^[aeiou]/i.test(custom)) });
+  return {
+    label: t('type.label', { type, custom: itemTypeLabel(type) }),
+    noun: t('type.noun', { type, custom }),
+    a: t('type.a', { type, custom, customArticle }),
+    gender: t('type.gender', { type }),
+  };
+}
+
+type Words = {
+  t: Translate;
+  language: Language;
+  locale: string;
+  when: (d: Date) => string;
+  type: ReturnType<typeof typeWords>;
+};
+
+function wordsOf(ctx: MessageContext): Words {
+  const language = ctx.language ?? DEFAULT_LANGUAGE;
+  const t = messagesIn(language);
+  const locale = LANGUAGE_LOCALES[language];
+  return {
+    t,
+    language,
+    locale,
+    when: (d) => formatInZone(d, ctx.organization.timezone, locale),
+    type: typeWords(t, language, ctx.item.type),
+  };
+}
+
+/** "Package from Acme (1Z999)": one line of a hand-over's receipt. */
+const receiptLine = (w: Words, i: ReceiptItem) =>
+  w.t('receipt.line', {
+    label: typeWords(w.t, w.language, i.type).label,
+    hasSender: yes(i.sender),
+    sender: i.sender ?? '',
+    hasTracking: yes(i.trackingNumber),
+    tracking: i.trackingNumber ?? '',
+  });
+
+function details(ctx: MessageContext, kind: MessageKind, w: Words): Array<[string, string]> {
   const { item } = ctx;
+  const { t } = w;
   const many = manyItems(ctx, kind);
   const rows: Array<[string, string]> = many
-    ? many.map((each, n): [string, string] => [`Item ${n + 1}`, receiptLine(each)])
-    : [['Type', itemTypeLabel(item.type)]];
+    ? many.map((each, n): [string, string] => [t('detail.item', { n: n + 1 }), receiptLine(w, each)])
+    : [[t('detail.type'), w.type.label]];
   if (!many) {
-    if (item.sender) rows.push(['Sender', item.sender]);
-    if (item.courierCompany) rows.push(['Courier', item.courierCompany]);
-    if (item.trackingNumber) rows.push(['Tracking number', item.trackingNumber]);
-    if (kind !== 'receipt' && item.location) rows.push(['Where', item.location]);
-    rows.push(['Arrived', formatInZone(item.arrivedAt, ctx.organization.timezone)]);
+    if (item.sender) rows.push([t('detail.sender'), item.sender]);
+    if (item.courierCompany) rows.push([t('detail.courier'), item.courierCompany]);
+    if (item.trackingNumber) rows.push([t('detail.tracking'), item.trackingNumber]);
+    if (kind !== 'receipt' && item.location) rows.push([t('detail.where'), item.location]);
+    rows.push([t('detail.arrived'), w.when(item.arrivedAt)]);
   }
   if (kind === 'receipt' && !collector(ctx)) {
     // Marked delivered without a hand-over (issue 41 item 6): nobody's name is supplied for it.
-    rows.push(['Marked delivered', formatInZone(item.deliveredAt ?? new Date(), ctx.organization.timezone)]);
-    rows.push(['Collector', COLLECTOR_NOT_RECORDED]);
+    rows.push([t('detail.markedDelivered'), w.when(item.deliveredAt ?? new Date())]);
+    rows.push([t('detail.collector'), t('detail.collectorNotRecorded')]);
   } else if (kind === 'receipt') {
-    rows.push(['Collected by', collector(ctx)!]);
-    rows.push(['Collected at', formatInZone(item.deliveredAt ?? new Date(), ctx.organization.timezone)]);
+    rows.push([t('detail.collectedBy'), collector(ctx)!]);
+    rows.push([t('detail.collectedAt'), w.when(item.deliveredAt ?? new Date())]);
     if (item.handover) {
-      rows.push(['Identified by', item.handover.identified]);
-      const taken = [item.handover.signed && 'signature', item.handover.photographed && 'photo'].filter(Boolean);
-      if (taken.length > 0) rows.push(['Proof taken', taken.join(' and ')]);
+      rows.push([t('detail.identifiedBy'), t('detail.identified', { how: identifiedKey(item.handover.identified) })]);
+      const { signed, photographed } = item.handover;
+      if (signed || photographed) {
+        rows.push([
+          t('detail.proofTaken'),
+          t('detail.proof', { signed: yes(signed), photographed: yes(photographed) }),
+        ]);
+      }
     }
   }
   return rows;
 }
 
-function lead(ctx: MessageContext, kind: MessageKind): { subject: string; intro: string } {
+/** How the collector was identified, as its key when it is one of ours (English labels of old rows included). */
+function identifiedKey(identified: string): string {
+  if (identified in IDENTIFIED_BY_LABELS) return identified;
+  const byLabel = Object.entries(IDENTIFIED_BY_LABELS).find(([, label]) => label === identified);
+  return byLabel ? byLabel[0] : identified;
+}
+
+function lead(ctx: MessageContext, kind: MessageKind, w: Words): { subject: string; intro: string } {
   // The type as a noun, never its key (decision 063): "Your fragile parcel has arrived".
-  const what = itemTypeNoun(ctx.item.type);
-  const a = capitalized(withArticle(what));
+  const { t } = w;
+  const { noun, a, gender } = w.type;
   const org = ctx.organization.name;
+  const sender = { hasSender: yes(ctx.item.sender), sender: ctx.item.sender ?? '' };
   switch (kind) {
     case 'arrival':
       if (ctx.item.expected) {
-        const tracking = ctx.item.trackingNumber ? ` (tracking number ${ctx.item.trackingNumber})` : '';
+        const tracking = { hasTracking: yes(ctx.item.trackingNumber), tracking: ctx.item.trackingNumber ?? '' };
         return {
-          subject: `The ${what} you expected has arrived at ${org}`,
-          intro: `The ${what} you told us to expect${tracking} has arrived and is ready for pickup.`,
+          subject: capitalized(t('arrival.expected.subject', { noun, gender, org })),
+          intro: capitalized(t('arrival.expected.intro', { noun, gender, ...tracking })),
         };
       }
       return {
-        subject: `Your ${what} has arrived at ${org}`,
-        intro: `${a}${ctx.item.sender ? ` from ${ctx.item.sender}` : ''} has arrived for you and is ready for pickup.`,
+        subject: capitalized(t('arrival.subject', { noun, gender, org })),
+        intro: capitalized(t('arrival.intro', { a, gender, ...sender })),
       };
     case 'reminder':
       return {
-        subject: `Reminder: your ${what} is waiting at ${org}`,
-        intro: `${a}${ctx.item.sender ? ` from ${ctx.item.sender}` : ''} is still waiting for you. Please collect it at your earliest convenience.`,
+        subject: t('reminder.subject', { noun, gender, org }),
+        intro: capitalized(t('reminder.intro', { a, gender, ...sender })),
       };
     case 'receipt':
       if (!collector(ctx)) {
         return {
-          subject: `Your ${what} was marked as delivered at ${org}`,
-          intro: `Your ${what}${ctx.item.sender ? ` from ${ctx.item.sender}` : ''} was marked as delivered. Who collected it was not recorded: if you did not collect it, please contact ${org}.`,
+          subject: capitalized(t('receipt.unrecorded.subject', { noun, gender, org })),
+          intro: capitalized(t('receipt.unrecorded.intro', { noun, gender, org, ...sender })),
         };
       }
       if (manyItems(ctx, kind)) {
-        const n = ctx.receiptItems!.length;
+        const count = ctx.receiptItems!.length;
         return {
-          subject: `Your ${n} items were picked up at ${org}`,
-          intro: `This confirms that ${n} items for you were collected together:`,
+          subject: t('receipt.many.subject', { count, org }),
+          intro: t('receipt.many.intro', { count }),
         };
       }
       return {
-        subject: `Your ${what} was picked up at ${org}`,
-        intro: `This confirms that your ${what}${ctx.item.sender ? ` from ${ctx.item.sender}` : ''} has been collected.`,
+        subject: capitalized(t('receipt.subject', { noun, gender, org })),
+        intro: t('receipt.intro', { noun, gender, ...sender }),
       };
   }
 }
 
 export function renderEmail(kind: MessageKind, ctx: MessageContext): RenderedEmail {
-  const { subject, intro } = lead(ctx, kind);
-  const rows = details(ctx, kind);
-  const greeting = `Hello ${ctx.recipient.firstName},`;
+  const w = wordsOf(ctx);
+  const { t } = w;
+  const { subject, intro } = lead(ctx, kind, w);
+  const rows = details(ctx, kind, w);
+  const row = (label: string, value: string) => t('email.row', { label, value });
+  const greeting = t('email.greeting', { firstName: ctx.recipient.firstName });
   const pickup = kind !== 'receipt' && ctx.pickupInstructions ? ctx.pickupInstructions : null;
   const org = ctx.organization.name;
   const portal = kind !== 'receipt' && ctx.portalUrl ? ctx.portalUrl : null;
-  const unsubscribe = `You receive these messages because ${org} logs mail for you. Unsubscribe: ${ctx.unsubscribeUrl}`;
+  const footer = t('email.footer', { org });
+  const unsubscribe = `${footer} ${row(t('email.unsubscribe'), ctx.unsubscribeUrl)}`;
+  const codeLabel = t('email.code.label');
+  const codeHint = t('email.code.hint');
 
   // The pickup code is what the recipient needs at the desk: the first thing in either part (decision 063).
   const pickupCode = kind !== 'receipt' ? ctx.recipient.pickupCode : null;
   const text = [
-    ...(pickupCode ? [`Your pickup code: ${pickupCode}`, 'Show this code at the desk to collect.', ''] : []),
+    ...(pickupCode ? [row(codeLabel, pickupCode), codeHint, ''] : []),
     org,
     '',
     greeting,
     '',
     intro,
     '',
-    ...rows.map(([k, v]) => `${k}: ${v}`),
-    ...(pickup ? ['', `Pickup: ${pickup}`] : []),
-    ...(portal ? ['', `Your packages, your code, holds and how we reach you: ${portal}`] : []),
+    ...rows.map(([k, v]) => row(k, v)),
+    ...(pickup ? ['', row(t('email.pickup'), pickup)] : []),
+    ...(portal ? ['', row(t('email.portal.text'), portal)] : []),
     '',
     '--',
     unsubscribe,
@@ -187,21 +272,24 @@ export function renderEmail(kind: MessageKind, ctx: MessageContext): RenderedEma
       : '';
   const photo =
     kind === 'arrival' && ctx.item.hasPhoto
-      ? `<p><img src="cid:${THUMBNAIL_CID}" alt="Photo of the ${escapeHtml(itemTypeNoun(ctx.item.type))}" width="160" style="border-radius:6px;max-width:160px"></p>`
+      ? `<p><img src="cid:${THUMBNAIL_CID}" alt="${escapeHtml(t('email.photoAlt', { noun: w.type.noun, gender: w.type.gender }))}" width="160" style="border-radius:6px;max-width:160px"></p>`
       : '';
   // Real text, large and high-contrast (white on near-black, about 17:1), with the QR beside it.
   const code = pickupCode
     ? `<table role="presentation" data-pickup-code style="border-collapse:collapse;width:100%;margin:16px 0;background:#111827;border-radius:8px"><tr>
-<td style="padding:16px 20px;color:#ffffff"><div style="font-size:14px;color:#e5e7eb">Your pickup code</div><div style="font-family:'Courier New',Courier,monospace;font-size:36px;line-height:44px;font-weight:bold;letter-spacing:4px;white-space:nowrap;color:#ffffff">${escapeHtml(pickupCode)}</div><div style="font-size:14px;color:#e5e7eb">Show this code at the desk to collect.</div></td>
-<td style="padding:12px;text-align:right;width:120px"><img src="cid:${PICKUP_QR_CID}" alt="QR code of your pickup code ${escapeHtml(pickupCode)}" width="120" height="120" style="background:#ffffff;border-radius:4px"></td>
+<td style="padding:16px 20px;color:#ffffff"><div style="font-size:14px;color:#e5e7eb">${escapeHtml(codeLabel)}</div><div style="font-family:'Courier New',Courier,monospace;font-size:36px;line-height:44px;font-weight:bold;letter-spacing:4px;white-space:nowrap;color:#ffffff">${escapeHtml(pickupCode)}</div><div style="font-size:14px;color:#e5e7eb">${escapeHtml(codeHint)}</div></td>
+<td style="padding:12px;text-align:right;width:120px"><img src="cid:${PICKUP_QR_CID}" alt="${escapeHtml(t('email.code.qrAlt', { code: pickupCode }))}" width="120" height="120" style="background:#ffffff;border-radius:4px"></td>
 </tr></table>`
     : '';
+  const signatureAlt = ctx.item.collectorName
+    ? t('email.signatureAlt', { name: ctx.item.collectorName })
+    : t('email.signatureAlt.unknown');
   const signature =
     kind === 'receipt' && ctx.item.handover?.signed
-      ? `<p><img src="cid:${SIGNATURE_CID}" alt="Signature of ${escapeHtml(ctx.item.collectorName ?? 'the collector')}" width="240" style="max-width:240px;border:1px solid #e5e7eb;border-radius:6px"></p>`
+      ? `<p><img src="cid:${SIGNATURE_CID}" alt="${escapeHtml(signatureAlt)}" width="240" style="max-width:240px;border:1px solid #e5e7eb;border-radius:6px"></p>`
       : '';
   const html = `<!doctype html>
-<html><body style="font-family:Arial,Helvetica,sans-serif;color:#1f2937;max-width:560px;margin:0 auto;padding:16px">
+<html lang="${w.language}"><body style="font-family:Arial,Helvetica,sans-serif;color:#1f2937;max-width:560px;margin:0 auto;padding:16px">
 <div style="font-size:18px;font-weight:bold;margin-bottom:16px">${logo}${escapeHtml(org)}</div>
 <p>${escapeHtml(greeting)}</p>
 <p>${escapeHtml(intro)}</p>
@@ -211,10 +299,10 @@ ${rows.map(([k, v]) => `<tr><td style="padding:4px 12px 4px 0;color:#6b7280">${e
 </table>
 ${photo}
 ${signature}
-${pickup ? `<p style="background:#f3f4f6;padding:8px 12px;border-radius:6px"><strong>Pickup:</strong> ${escapeHtml(pickup)}</p>` : ''}
-${portal ? `<p><a href="${escapeHtml(portal)}" style="display:inline-block;background:#2563eb;color:#ffffff;padding:10px 16px;border-radius:6px;text-decoration:none">See your packages</a><br><span style="font-size:12px;color:#6b7280">Your code, holds and how we reach you. The link works once, for 7 days.</span></p>` : ''}
+${pickup ? `<p style="background:#f3f4f6;padding:8px 12px;border-radius:6px"><strong>${escapeHtml(t('email.pickup'))}:</strong> ${escapeHtml(pickup)}</p>` : ''}
+${portal ? `<p><a href="${escapeHtml(portal)}" style="display:inline-block;background:#2563eb;color:#ffffff;padding:10px 16px;border-radius:6px;text-decoration:none">${escapeHtml(t('email.portal.button'))}</a><br><span style="font-size:12px;color:#6b7280">${escapeHtml(t('email.portal.hint', { days: PORTAL_EMAILED_LINK_DAYS }))}</span></p>` : ''}
 <hr style="border:none;border-top:1px solid #e5e7eb;margin-top:24px">
-<p style="font-size:12px;color:#6b7280">You receive these messages because ${escapeHtml(org)} logs mail for you. <a href="${escapeHtml(ctx.unsubscribeUrl)}">Unsubscribe</a></p>
+<p style="font-size:12px;color:#6b7280">${escapeHtml(footer)} <a href="${escapeHtml(ctx.unsubscribeUrl)}">${escapeHtml(t('email.unsubscribe'))}</a></p>
 </body></html>`;
   return { subject, text, html };
 }
@@ -226,53 +314,62 @@ const GSM_SET = new Set(GSM);
 
 /** Replaces characters outside the GSM set (curly quotes, emoji, accents it lacks) so the body stays one 160-character segment. */
 export function toGsm(s: string): string {
-  return [...s.normalize('NFKD')]
+  // Character by character: one the GSM set has stays as it is (é, ü, ñ, ß: French, German and
+  // Spanish keep their accents where GSM-7 has them); another loses its accent (á -> a, ç -> c).
+  return [...s.normalize('NFC')]
     .map((c) => {
       if (GSM_SET.has(c)) return c;
       if (/[\u2018\u2019]/.test(c)) return "'";
-      if (/[\u201c\u201d]/.test(c)) return '"';
+      // Quotation marks of other languages (« », „ “) read as plain ones rather than vanish.
+      if (/[\u201c\u201d\u201e\u00ab\u00bb]/.test(c)) return '"';
       if (/[\u2013\u2014]/.test(c)) return '-';
-      if (/[\u0300-\u036f]/.test(c)) return '';
-      return '';
+      return [...c.normalize('NFKD')].filter((part) => GSM_SET.has(part)).join('');
     })
     .join('');
 }
 
 export const SMS_SEGMENT = 160;
 
-/** One SMS segment where possible: the optional parts are dropped, then names shortened, until it fits. */
+/**
+ * One SMS segment where possible: the optional parts are dropped, then names shortened, until it
+ * fits. Latin-script languages are kept to GSM-7 (toGsm: 160 characters a segment); Chinese
+ * cannot be, and goes as UCS-2 (70 characters a segment, 67 when split), whatever its length.
+ */
 export function renderSms(kind: MessageKind, ctx: MessageContext): string {
-  const what = itemTypeNoun(ctx.item.type);
-  const a = withArticle(what);
+  const w = wordsOf(ctx);
+  const { t } = w;
+  const { noun, a, gender } = w.type;
   const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1).trimEnd()}.` : s);
   const build = (org: string, withSender: boolean, withLocation: boolean, withPickup: boolean) => {
-    const from = withSender && ctx.item.sender ? ` from ${ctx.item.sender}` : '';
-    const at = withLocation && ctx.item.location ? ` (${ctx.item.location})` : '';
+    const sender = { hasSender: yes(withSender && ctx.item.sender), sender: ctx.item.sender ?? '' };
+    const at = { hasLocation: yes(withLocation && ctx.item.location), location: ctx.item.location ?? '' };
     const pickup = withPickup && ctx.pickupInstructions ? ` ${ctx.pickupInstructions}` : '';
     // The code is what the recipient needs at the desk: it comes first after the sender's name and
     // stays while the rest is shortened (decision 063).
-    const code = ctx.recipient.pickupCode ? ` Pickup code ${ctx.recipient.pickupCode}.` : '';
+    const code = ctx.recipient.pickupCode ? ` ${t('sms.code', { code: ctx.recipient.pickupCode })}` : '';
     switch (kind) {
       case 'arrival':
         return ctx.item.expected
-          ? `${org}:${code} The ${what} you expected has arrived${at}.${pickup}`
-          : `${org}:${code} ${capitalized(a)}${from} has arrived for you${at}.${pickup}`;
+          ? `${org}:${code} ${capitalized(t('sms.arrival.expected', { noun, gender, ...at }))}${pickup}`
+          : `${org}:${code} ${capitalized(t('sms.arrival', { a, gender, ...sender, ...at }))}${pickup}`;
       case 'reminder':
-        return `${org}:${code} Reminder: ${a}${from} is still waiting for you${at}.${pickup}`;
+        return `${org}:${code} ${capitalized(t('sms.reminder', { a, gender, ...sender, ...at }))}${pickup}`;
       case 'receipt': {
-        const on = formatInZone(ctx.item.deliveredAt ?? new Date(), ctx.organization.timezone);
+        const date = w.when(ctx.item.deliveredAt ?? new Date());
         const by = collector(ctx);
         const many = manyItems(ctx, kind);
         if (many && by) {
-          const list = withSender ? ` (${many.map((i) => itemTypeNoun(i.type)).join(', ')})` : '';
-          return `${org}: your ${many.length} items${list} were collected by ${by} on ${on}.`;
+          const list = many.map((i) => typeWords(t, w.language, i.type).noun).join(', ');
+          return `${org}: ${t('sms.receipt.many', { count: many.length, hasList: yes(withSender), list, collector: by, date })}`;
         }
         return by
-          ? `${org}: your ${what}${from} was collected by ${by} on ${on}.`
-          : `${org}: your ${what}${from} was marked as delivered on ${on}. ${COLLECTOR_NOT_RECORDED}.`;
+          ? `${org}: ${t('sms.receipt', { noun, gender, ...sender, collector: by, date })}`
+          : `${org}: ${t('sms.receipt.unrecorded', { noun, gender, ...sender, date })}`;
       }
     }
   };
+  // Chinese has no GSM-7 form: toGsm would erase it, so it is sent as written (UCS-2).
+  const encode = w.language === 'zh-Hans' ? (s: string) => s : toGsm;
   const org = ctx.organization.name;
   const attempts: Array<() => string> = [
     () => build(org, true, true, true),
@@ -282,10 +379,10 @@ export function renderSms(kind: MessageKind, ctx: MessageContext): string {
     () => build(clip(org, 30), false, false, false),
   ];
   for (const attempt of attempts) {
-    const body = toGsm(attempt());
+    const body = encode(attempt());
     if (body.length <= SMS_SEGMENT) return body;
   }
-  return clip(toGsm(attempts[attempts.length - 1]!()), SMS_SEGMENT);
+  return clip(encode(attempts[attempts.length - 1]!()), SMS_SEGMENT);
 }
 
 /** The unsubscribe token of a recipient: its id and an HMAC of it (no database row needed). */

@@ -1,13 +1,15 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { IdParams, NotificationMessage } from '../../../contract';
+import { IdParams, NotificationMessage, type Language } from '../../../contract';
+import { messagesIn } from '../../lib/catalogues';
+import { escapeHtml } from './messages';
 import type { App } from '../../http';
 import { errorReplies } from '../../http';
 import { callerOf } from '../../plugins/organization';
 import { MAIL_ITEM_NOT_FOUND, type NotificationsService } from './notifications.service';
 
-const page = (title: string, body: string) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+const page = (language: Language, title: string, body: string) => `<!doctype html>
+<html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${title}</title></head>
 <body style="font-family:Arial,Helvetica,sans-serif;max-width:480px;margin:64px auto;padding:0 16px;color:#1f2937">
 <h1 style="font-size:22px">${title}</h1><p>${body}</p></body></html>`;
@@ -31,7 +33,15 @@ export function notificationsRoutes(app: App, notifications: NotificationsServic
   // Opening the link only asks (mail scanners open every link); the button, or a mail client's
   // one-click unsubscribe (RFC 8058), POSTs to it and that opts the recipient out.
   const TokenParams = z.object({ token: z.string().max(200) });
-  const invalid = () => page('Link not valid', 'This unsubscribe link is not valid.');
+  // In the recipient's language (decision 066); the texts are escaped, none carries markup.
+  const texts = (language: Language, name: 'ask' | 'done' | 'invalid') => {
+    const t = messagesIn(language);
+    return { title: escapeHtml(t(`unsubscribe.${name}.title`)), body: escapeHtml(t(`unsubscribe.${name}.body`)), t };
+  };
+  const invalid = (language: Language) => {
+    const { title, body } = texts(language, 'invalid');
+    return page(language, title, body);
+  };
 
   app.get('/api/unsubscribe/:token', {
     schema: {
@@ -41,13 +51,16 @@ export function notificationsRoutes(app: App, notifications: NotificationsServic
       security: [],
     },
     handler: async (request, reply) => {
-      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
-      if (!notifications.isUnsubscribeToken(request.params.token)) return reply.status(404).send(invalid());
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-language');
+      const language = await notifications.pageLanguage(request.params.token, request.headers['accept-language']);
+      if (!notifications.isUnsubscribeToken(request.params.token)) return reply.status(404).send(invalid(language));
+      const { title, body, t } = texts(language, 'ask');
       return reply.send(
         page(
-          'Unsubscribe from mail notifications?',
-          `You will no longer receive email or text messages about your mail and packages.</p>
-<form method="post"><button type="submit" style="font-size:16px;padding:10px 18px;border-radius:8px;border:0;background:#4f46e5;color:#fff">Unsubscribe</button></form><p>`,
+          language,
+          title,
+          `${body}</p>
+<form method="post"><button type="submit" style="font-size:16px;padding:10px 18px;border-radius:8px;border:0;background:#4f46e5;color:#fff">${escapeHtml(t('unsubscribe.ask.button'))}</button></form><p>`,
         ),
       );
     },
@@ -66,14 +79,11 @@ export function notificationsRoutes(app: App, notifications: NotificationsServic
         security: [],
       },
       handler: async (request, reply) => {
-        reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
-        if (!(await notifications.unsubscribe(request.params.token))) return reply.status(404).send(invalid());
-        return reply.send(
-          page(
-            'You are unsubscribed',
-            'You will no longer receive email or text messages about your mail and packages. Ask the front desk to turn them back on.',
-          ),
-        );
+        reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-language');
+        const language = await notifications.pageLanguage(request.params.token, request.headers['accept-language']);
+        if (!(await notifications.unsubscribe(request.params.token))) return reply.status(404).send(invalid(language));
+        const { title, body } = texts(language, 'done');
+        return reply.send(page(language, title, body));
       },
     });
   });

@@ -1,4 +1,12 @@
-import type { NotificationMessage } from '../../../contract';
+import {
+  acceptLanguageTags,
+  firstSupportedLanguage,
+  isSupportedLanguage,
+  recipientLanguage,
+  resolveLanguage,
+  type Language,
+  type NotificationMessage,
+} from '../../../contract';
 import type { Deps, OrgCaller } from '../../context';
 import { notFound } from '../../lib/errors';
 import { mailItemsRepository } from '../mail-items/mail-items.repository';
@@ -35,6 +43,19 @@ export function createNotificationsService({ db }: Pick<Deps, 'db'>, unsubscribe
     /** Whether an unsubscribe link is one of ours (opening it changes nothing). */
     isUnsubscribeToken(token: string): boolean {
       return verifyUnsubscribeToken(unsubscribeKeys, token) !== undefined;
+    },
+
+    /**
+     * The language of the unsubscribe page (decision 066): the link's recipient's own, else the
+     * browser's (Accept-Language), else their organization's default; an invalid link, the browser's.
+     */
+    async pageLanguage(token: string, acceptLanguage: string | undefined): Promise<Language> {
+      const browser = firstSupportedLanguage(acceptLanguageTags(acceptLanguage));
+      const recipientId = verifyUnsubscribeToken(unsubscribeKeys, token);
+      const sources = recipientId ? await recipientsRepository.languageSources(db, recipientId) : undefined;
+      if (!sources) return browser ?? 'en';
+      const own = isSupportedLanguage(sources.language) ? sources.language : resolveLanguage(sources.preferredLanguage);
+      return own ?? browser ?? recipientLanguage(null, sources.organizationDefault);
     },
 
     /** Opts the link's recipient out of email and SMS; false when the link is not one of ours. */

@@ -4,6 +4,7 @@ import {
   mailItems,
   mailroomLocations,
   mailrooms,
+  organizationSettings,
   organizations,
   photos,
   recipientLinks,
@@ -11,7 +12,7 @@ import {
   recipients,
 } from '../../db/schema';
 import type { RecipientCaller } from '../../context';
-import { WAITING_STATUSES, type NotifyChannel } from '../../../contract';
+import { WAITING_STATUSES, type Language, type NotifyChannel } from '../../../contract';
 import { holdLatestSql } from '../mail-items/mail-items.repository';
 
 const WAITING = [...WAITING_STATUSES];
@@ -39,9 +40,13 @@ export const portalRepository = {
         email: recipients.email,
         phone: recipients.phone,
         organizationName: organizations.name,
+        language: recipients.language,
+        preferredLanguage: recipients.preferredLanguage,
+        organizationLanguage: organizationSettings.defaultLanguage,
       })
       .from(recipients)
       .innerJoin(organizations, eq(organizations.id, recipients.organizationId))
+      .leftJoin(organizationSettings, eq(organizationSettings.organizationId, recipients.organizationId))
       .where(
         and(
           eq(recipients.isActive, true),
@@ -139,11 +144,23 @@ export const portalRepository = {
         phone: recipients.phone,
         notifyChannels: recipients.notifyChannels,
         organizationName: organizations.name,
+        language: recipients.language,
+        preferredLanguage: recipients.preferredLanguage,
+        organizationLanguage: organizationSettings.defaultLanguage,
       })
       .from(recipients)
       .innerJoin(organizations, eq(organizations.id, recipients.organizationId))
+      .leftJoin(organizationSettings, eq(organizationSettings.organizationId, recipients.organizationId))
       .where(and(eq(recipients.organizationId, caller.organizationId), eq(recipients.id, caller.recipientId)));
     return row;
+  },
+
+  /** The recipient's own choice of language on their page (decision 066). */
+  async setLanguage(db: DbOrTx, caller: RecipientCaller, language: Language) {
+    await db
+      .update(recipients)
+      .set({ language, updatedAt: new Date() })
+      .where(and(eq(recipients.organizationId, caller.organizationId), eq(recipients.id, caller.recipientId)));
   },
 
   async setNotifyChannels(db: DbOrTx, caller: RecipientCaller, notifyChannels: NotifyChannel[] | null) {

@@ -8,6 +8,7 @@ import {
   PortalItemsQuery,
   PortalLinkRequestBody,
   PortalLinkRequestReply,
+  PortalLanguageBody,
   PortalMe,
   PortalPreferencesBody,
   Proxy,
@@ -101,6 +102,17 @@ export function portalRoutes(
     },
     preValidation: guard,
     handler: async (request) => portal.newCode(request.recipientCaller),
+  });
+
+  app.put('/api/portal/language', {
+    schema: {
+      tags,
+      summary: "The recipient's language, for their page and the messages they are sent: en, es, fr, de, pt or zh-Hans",
+      body: PortalLanguageBody,
+      response: { 200: PortalMe, ...errorReplies(400, 401, 429) },
+    },
+    preValidation: guard,
+    handler: async (request) => portal.setLanguage(request.recipientCaller, request.body.language),
   });
 
   app.put('/api/portal/preferences', {

@@ -4,6 +4,10 @@ import {
   PORTAL_LINK_SENT,
   PORTAL_REQUESTED_LINK_MINUTES,
   type NotifyChannel,
+  isSupportedLanguage,
+  recipientLanguage,
+  resolveLanguage,
+  type Language,
   type PortalItem,
   type PortalItemPage,
   type PortalMe,
@@ -26,6 +30,7 @@ import { activeIntegrations, checkChoice, recipientChannels, smsReady } from '..
 import type { PickupsService } from '../pickups/pickups.service';
 import { portalLinkUrl } from '../recipients/page-links';
 import { portalRepository } from './portal.repository';
+import { messagesIn } from '../../lib/catalogues';
 
 /** Requests for a link: per address (the inbox being flooded) and per IP (someone trying addresses). */
 export const LINK_LIMIT_PER_ADDRESS = 3;
@@ -87,6 +92,24 @@ const toPortalItem = (r: ItemRow): PortalItem => ({
   hasPhoto: r.photoId !== null,
 });
 
+/** The requested link's email (subject, text) and SMS in a language (decision 066). */
+export function linkMessage(language: Language, to: { firstName: string; organizationName: string; url: string }) {
+  const t = messagesIn(language);
+  const org = to.organizationName;
+  return {
+    subject: t('link.subject', { org }),
+    text: [
+      t('email.greeting', { firstName: to.firstName }),
+      '',
+      t('link.open', { org }),
+      to.url,
+      '',
+      t('link.validity', { minutes: PORTAL_REQUESTED_LINK_MINUTES }),
+    ].join('\n'),
+    sms: t('link.sms', { org, minutes: PORTAL_REQUESTED_LINK_MINUTES, url: to.url }),
+  };
+}
+
 export function createPortalService(deps: Deps, services: { pickups: PickupsService; mailItems: MailItemsService }) {
   const { db, log } = deps;
   const { pickups, mailItems } = services;
@@ -125,32 +148,25 @@ export function createPortalService(deps: Deps, services: { pickups: PickupsServ
       recipientId: match.id,
       mint: { kind: 'portal' },
     } as const;
+    // In the recipient's language, else their organization's (decision 066).
+    const message = linkMessage(recipientLanguage(match, match.organizationLanguage), {
+      firstName: match.firstName,
+      organizationName: match.organizationName,
+      url,
+    });
     if (byEmail && match.email) {
       await queueMessage(db, {
         ...common,
         channel: 'email',
         to: match.email,
-        subject: `Your link to your mail at ${match.organizationName}`,
-        text: [
-          `Hello ${match.firstName},`,
-          '',
-          `Open your page at ${match.organizationName} (your packages, your pickup code, how we reach you):`,
-          url,
-          '',
-          `The link works once, for ${PORTAL_REQUESTED_LINK_MINUTES} minutes. If you did not ask for it, ignore this email.`,
-        ].join('\n'),
+        subject: message.subject,
+        text: message.text,
       });
       return;
     }
     const sms = await smsIntegrationOf(match.organizationId);
     if (!sms || !match.phone) return;
-    await queueMessage(db, {
-      ...common,
-      channel: 'sms',
-      integrationId: sms.id,
-      to: match.phone,
-      body: `${match.organizationName}: your link to your packages (works once, ${PORTAL_REQUESTED_LINK_MINUTES} min): ${url}`,
-    });
+    await queueMessage(db, { ...common, channel: 'sms', integrationId: sms.id, to: match.phone, body: message.sms });
   }
 
   async function limit(key: string, max: number, windowSeconds: number, message: string) {
@@ -244,8 +260,12 @@ export function createPortalService(deps: Deps, services: { pickups: PickupsServ
           email: row.email,
           phone: row.phone,
           notifyChannels: row.notifyChannels,
+          language: isSupportedLanguage(row.language) ? row.language : resolveLanguage(row.preferredLanguage),
         },
-        organization: { name: row.organizationName },
+        organization: {
+          name: row.organizationName,
+          defaultLanguage: recipientLanguage(null, row.organizationLanguage),
+        },
         smsAvailable: active.some((i) => i.type === 'sms' && smsReady(i)),
         channelsOffered: channels.offered,
         pickupCode: code,
@@ -253,6 +273,12 @@ export function createPortalService(deps: Deps, services: { pickups: PickupsServ
     },
 
     newCode: (caller: RecipientCaller): Promise<RecipientPickupCode> => pickups.regenerate(caller, caller.recipientId),
+
+    /** The page's language switch: their page and their messages follow it (decision 066); rated like the page's writes. */
+    async setLanguage(caller: RecipientCaller, language: Language): Promise<PortalMe> {
+      await portalRepository.setLanguage(db, caller, language);
+      return this.me(caller);
+    },
 
     /**
      * The channels to be told on (decision 065): null (every channel offered) or a non-empty set

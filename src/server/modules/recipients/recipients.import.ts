@@ -1,7 +1,10 @@
 import { parse } from 'csv-parse/sync';
 import {
   IMPORT_MAX_ROWS,
+  LANGUAGE_INVALID,
   RecipientBody,
+  resolveLanguage,
+  type Language,
   type RecipientImportPreview,
   type RecipientImportRow,
 } from '../../../contract';
@@ -19,7 +22,7 @@ import {
  * RecipientBody, then mark duplicates against the organization's recipients and earlier lines.
  */
 
-type Field = 'firstName' | 'lastName' | 'email' | 'phone' | 'unit' | 'department' | 'recipientType';
+type Field = 'firstName' | 'lastName' | 'email' | 'phone' | 'unit' | 'department' | 'recipientType' | 'language';
 
 /** Header names after lower-casing and dropping spaces, underscores and hyphens. */
 const HEADER_FIELDS: Record<string, Field> = {
@@ -33,6 +36,9 @@ const HEADER_FIELDS: Record<string, Field> = {
   department: 'department',
   type: 'recipientType',
   recipienttype: 'recipientType',
+  language: 'language',
+  preferredlanguage: 'language',
+  lang: 'language',
 };
 const REQUIRED: Array<[Field, string]> = [
   ['firstName', 'first name'],
@@ -48,10 +54,15 @@ const normalizeHeader = (name: string) => name.toLowerCase().replace(/[\s_-]+/g,
  */
 type CsvMapping = Partial<Record<Field | 'externalId', string>>;
 
-export type CsvRow = { line: number; raw: Record<Field, string>; externalId?: string };
+/** A row's cells; `language` only when the file has that column (the preview then shows it). */
+export type CsvRow = {
+  line: number;
+  raw: Record<Exclude<Field, 'language'>, string> & { language?: string };
+  externalId?: string;
+};
 
 /** A valid row's recipient, every optional field resolved to a value or null. */
-export type ImportValues = Required<Omit<RecipientValues, 'isActive' | DirectoryColumns>> & {
+export type ImportValues = Required<Omit<RecipientValues, 'isActive' | 'language' | DirectoryColumns>> & {
   recipientType: RecipientRow['recipientType'];
 };
 
@@ -61,6 +72,11 @@ export type CheckedRow = {
   values: RecipientImportRow['values'];
   errors: string[];
   data: ImportValues | null;
+  /**
+   * The language column, resolved (decision 066): kept beside `data` so only the hand import
+   * writes it; a directory feed's values (the roster's) stay as they were.
+   */
+  language?: Language | null;
 };
 
 /** A checked row with its duplicate verdict; `emailClash` marks rows that must never be inserted twice. */
@@ -152,6 +168,7 @@ export function readRecipientsCsv(csv: string, options: { mapping?: CsvMapping; 
         unit: cell('unit'),
         department: cell('department'),
         recipientType: cell('recipientType'),
+        ...(columns.has('language') ? { language: cell('language') } : {}),
       },
       ...(columns.has('externalId') ? { externalId: cell('externalId').trim() } : {}),
     });
@@ -173,6 +190,11 @@ const blankToNull = (v: string) => (v.trim() === '' ? null : v.trim());
 /** Validates one row with the contract's RecipientBody: the same messages as the form. */
 export function checkRow({ line, raw }: CsvRow): CheckedRow {
   const type = raw.recipientType.trim().toLowerCase();
+  // A tag as other systems write it ('es-MX', 'zh-CN', 'pt_BR') is resolved to ours; an unknown one is the row's error.
+  const languageCell = blankToNull(raw.language ?? '');
+  const shown = raw.language === undefined ? {} : { language: languageCell };
+  const language = languageCell ? resolveLanguage(languageCell) : null;
+  const languageErrors = languageCell && !language ? [LANGUAGE_INVALID] : [];
   const result = RecipientBody.safeParse({
     firstName: raw.firstName,
     lastName: raw.lastName,
@@ -182,7 +204,7 @@ export function checkRow({ line, raw }: CsvRow): CheckedRow {
     department: raw.department,
     recipientType: type === '' ? undefined : type,
   });
-  if (!result.success) {
+  if (!result.success || languageErrors.length > 0) {
     return {
       line,
       values: {
@@ -193,8 +215,9 @@ export function checkRow({ line, raw }: CsvRow): CheckedRow {
         unit: blankToNull(raw.unit),
         department: blankToNull(raw.department),
         recipientType: type === '' ? 'guest' : type,
+        ...shown,
       },
-      errors: [...new Set(result.error.issues.map((i) => i.message))],
+      errors: [...new Set([...(result.error?.issues.map((i) => i.message) ?? []), ...languageErrors])],
       data: null,
     };
   }
@@ -208,7 +231,7 @@ export function checkRow({ line, raw }: CsvRow): CheckedRow {
     department: d.department ?? null,
     recipientType: d.recipientType,
   };
-  return { line, values: { ...data }, errors: [], data };
+  return { line, values: { ...data, ...shown }, errors: [], data, language };
 }
 
 const fullName = (r: { firstName: string; lastName: string }) => `${r.firstName} ${r.lastName}`;

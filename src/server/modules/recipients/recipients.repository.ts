@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { RECIPIENT_SEARCH_SQL, recipients } from '../../db/schema';
+import { RECIPIENT_SEARCH_SQL, organizationSettings, recipients } from '../../db/schema';
 import { escapeLike } from '../../lib/like';
 import { jsonArray, rowJson } from '../../db/json-reply';
 import { isPreparedPageSize, pageClause, queryPage } from '../../db/prepared';
@@ -250,6 +250,23 @@ export const recipientsRepository = {
    * exception to "organization first": the link's signed token names only the recipient, and
    * links already sent must keep working. A recipient already opted out keeps the first date.
    */
+  /**
+   * What a recipient reads in, found by id alone (the unsubscribe link names no organization):
+   * their language, SCIM's tag, their organization's default (decision 066).
+   */
+  async languageSources(db: DbOrTx, recipientId: string) {
+    const [row] = await db
+      .select({
+        language: recipients.language,
+        preferredLanguage: recipients.preferredLanguage,
+        organizationDefault: organizationSettings.defaultLanguage,
+      })
+      .from(recipients)
+      .leftJoin(organizationSettings, eq(organizationSettings.organizationId, recipients.organizationId))
+      .where(eq(recipients.id, recipientId));
+    return row;
+  },
+
   async optOutOfNotifications(db: DbOrTx, recipientId: string): Promise<void> {
     await db
       .update(recipients)

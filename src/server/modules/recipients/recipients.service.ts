@@ -3,6 +3,7 @@ import {
   DIRECTORY_FIELD_LABELS,
   DIRECTORY_OWNED_FIELDS,
   SCIM_MESSAGES,
+  isSupportedLanguage,
   type ErrorReply,
   type Recipient,
   type RecipientBody,
@@ -57,6 +58,7 @@ export function toRecipientDto(r: RecipientRow): Recipient {
     recipientType: r.recipientType,
     isActive: r.isActive,
     notifyChannels: r.notifyChannels,
+    language: isSupportedLanguage(r.language) ? r.language : null,
     managedBy: r.managedBy ?? null,
     leftAt: r.leftAt ? iso(r.leftAt) : null,
     createdAt: iso(r.createdAt),
@@ -94,6 +96,7 @@ function changesOf(input: RecipientUpdateInput): RecipientChanges {
   if (input.department !== undefined) changes.department = input.department;
   if (input.recipientType !== undefined) changes.recipientType = input.recipientType;
   if (input.isActive !== undefined) changes.isActive = input.isActive;
+  if (input.language !== undefined) changes.language = input.language;
   return changes;
 }
 
@@ -259,6 +262,7 @@ export function createRecipientsService({ db }: Deps) {
           department: input.department ?? null,
           recipientType: input.recipientType,
           isActive: input.isActive ?? true,
+          language: input.language ?? null,
         });
         return { result: toRecipientDto(row), ids: [row.id] };
       });
@@ -331,7 +335,8 @@ export function createRecipientsService({ db }: Deps) {
         const created = await recipientsRepository.insertMany(
           tx,
           caller.organizationId,
-          importable.map((r) => r.data!),
+          // The file's language column, where it has one (decision 066); the roster never writes it.
+          importable.map((r) => ({ ...r.data!, language: r.language ?? null })),
         );
         if (created > 0) await publishLive(tx, liveChange(caller.organizationId, 'recipients'));
         return {

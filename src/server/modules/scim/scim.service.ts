@@ -1,4 +1,4 @@
-import type { AuditAction } from '../../../contract';
+import { resolveLanguage, type AuditAction } from '../../../contract';
 import type { Deps } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { violatedUniqueConstraint } from '../../lib/pg-errors';
@@ -124,6 +124,11 @@ export function createScimService({ db, publicUrl }: Deps) {
       ...(await departmentOf(tx, caller, row, fields.department)),
       isActive: fields.isActive ?? row.isActive,
     };
+    // The directory's language, resolved, in the same write (decision 066), when the directory
+    // changes it: a language the person or the desk chose since stays until the directory says
+    // something new; a tag we cannot speak leaves it as it is.
+    const language = resolveLanguage(fields.preferredLanguage);
+    if ((row.preferredLanguage ?? null) !== (fields.preferredLanguage ?? null) && language) next.language = language;
     const changed = USER_COLUMNS.filter((c) => (row[c] ?? null) !== (next[c] ?? null));
     if (changed.length === 0) {
       // The same department, now the user's own rather than the group's: only the mark changes.
@@ -344,7 +349,13 @@ export function createScimService({ db, publicUrl }: Deps) {
         if (fields.externalId && (await scimRepository.findUserByExternalId(tx, organizationId, fields.externalId))) {
           throw new ScimError(409, 'A user with this externalId already exists', 'uniqueness');
         }
-        const values = { ...fields, isActive: fields.isActive ?? true, managedBy: 'scim' as const };
+        const values = {
+          ...fields,
+          isActive: fields.isActive ?? true,
+          managedBy: 'scim' as const,
+          // preferredLanguage resolved to a language we write in (decision 066), in the same write.
+          ...(resolveLanguage(fields.preferredLanguage) ? { language: resolveLanguage(fields.preferredLanguage) } : {}),
+        };
         const existing = fields.email
           ? await scimRepository.findUnmanagedByEmail(tx, organizationId, fields.email, { forUpdate: true })
           : undefined;

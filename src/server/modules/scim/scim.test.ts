@@ -234,6 +234,23 @@ describe('discovery', () => {
 });
 
 describe('Entra ID provisioning a user', () => {
+  it("sets the recipient's language from preferredLanguage; the desk's or the person's later choice stays until the directory sends another (decision 066)", async () => {
+    const { admin, scim } = await directory();
+    const created = await provision(scim, entraUser({ preferredLanguage: 'zh-CN' }));
+    expect((await recipientRow(created.id)).language).toBe('zh-Hans');
+    // A tag we cannot write in leaves the language unset: the organization's default applies.
+    const unknown = await provision(scim, entraUser({ preferredLanguage: 'tlh' }));
+    expect(await recipientRow(unknown.id)).toMatchObject({ preferredLanguage: 'tlh', language: null });
+    // The desk changes it (SCIM does not own it); the directory's next PATCH of another field keeps it.
+    const edited = await admin.put(`/api/recipients/${created.id}`, { language: 'fr' });
+    expect(edited.statusCode, edited.body).toBe(200);
+    await scim.patch(`/Users/${created.id}`, { op: 'Replace', path: 'name.familyName', value: 'Lopez-Wu' });
+    expect((await recipientRow(created.id)).language).toBe('fr');
+    // A new preferredLanguage from the directory is the newer word.
+    await scim.patch(`/Users/${created.id}`, { op: 'Replace', path: 'preferredLanguage', value: 'de-AT' });
+    expect((await recipientRow(created.id)).language).toBe('de');
+  });
+
   it('filters by userName, creates the recipient with every mapped attribute, marked as the directory’s', async () => {
     const { scim, admin, org } = await directory();
     const user = entraUser();
@@ -260,6 +277,8 @@ describe('Entra ID provisioning a user', () => {
       unit: 'Building 4, 2nd floor',
       department: 'Finance',
       preferredLanguage: 'es-MX',
+      // resolved to a language we write in, in the same write (decision 066)
+      language: 'es',
       externalId: user.externalId,
       isActive: true,
       leftAt: null,
@@ -411,6 +430,7 @@ describe('PATCH as Entra ID and Okta send it', () => {
       unit: 'Building 7',
       phone: '+1 555 0100',
       preferredLanguage: 'en-US',
+      language: 'en',
     });
     expect((await auditCount(org.id)) - before).toBe(1);
     // The same PATCH again changes nothing and records nothing.

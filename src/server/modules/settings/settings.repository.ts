@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { OrganizationSettings } from '../../../contract';
+import { DEFAULT_LANGUAGE, isSupportedLanguage, type OrganizationSettings } from '../../../contract';
 import type { DbOrTx } from '../../db/client';
 import { organizationSettings } from '../../db/schema';
 
@@ -22,6 +22,7 @@ function toSettingsDto(s: SettingsRow): OrganizationSettings {
     handoverRequiresPhoto: s.handoverRequiresPhoto,
     labelMatchThreshold: s.labelMatchThreshold,
     longestHoldDays: s.longestHoldDays,
+    defaultLanguage: isSupportedLanguage(s.defaultLanguage) ? s.defaultLanguage : DEFAULT_LANGUAGE,
   };
 }
 

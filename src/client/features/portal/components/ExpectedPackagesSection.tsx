@@ -13,6 +13,7 @@ import { useAddExpectedPackages } from '../api/addExpectedPackages';
 import { useExpectedPackages } from '../api/expectedPackages';
 import { messageOf } from '../api/portalRequest';
 import { useRemoveExpectedPackage } from '../api/removeExpectedPackage';
+import { usePortalI18n } from '../i18n';
 
 const EMPTY = { mode: 'number', trackingNumber: '', text: '', label: '' };
 
@@ -26,6 +27,7 @@ const EMPTY = { mode: 'number', trackingNumber: '', text: '', label: '' };
 export function ExpectedPackagesSection() {
   const ids = { number: useId(), label: useId(), text: useId() };
   const expected = useExpectedPackages();
+  const { t } = usePortalI18n();
   const add = useAddExpectedPackages();
   const remove = useRemoveExpectedPackage();
   const form = useSchemaForm(() => import('../formSchemas').then((m) => m.ExpectedPackageForm), EMPTY);
@@ -36,32 +38,26 @@ export function ExpectedPackagesSection() {
   );
   const error =
     (mode === 'number' ? form.errors.trackingNumber : form.errors.text) ??
-    (add.isError ? messageOf(add.error, 'Could not add it. Try again') : undefined);
+    (add.isError ? messageOf(add.error, t('expected.addFailed')) : undefined);
   const added =
-    add.data &&
-    (add.data.items.length === 1
-      ? `Added ${add.data.items[0]!.trackingNumber}`
-      : `Added ${add.data.items.length} tracking numbers`);
+    add.data && t('expected.added', { count: add.data.items.length, number: add.data.items[0]?.trackingNumber ?? '' });
 
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Expected packages</CardTitle>
-        <CardDescription>
-          Tell the mailroom what is on its way: when it arrives, the desk sees that you expect it, and you are told once
-          it is logged for you.
-        </CardDescription>
+        <CardTitle>{t('expected.title')}</CardTitle>
+        <CardDescription>{t('expected.description')}</CardDescription>
       </CardHeader>
       <CardContent className="space-y-5">
         <form onSubmit={onSubmit} onFocus={form.preload} noValidate className="space-y-3">
-          <div role="group" aria-label="How to add" className="flex gap-2">
+          <div role="group" aria-label={t('expected.how')} className="flex flex-wrap gap-2">
             <Button
               variant={mode === 'number' ? 'default' : 'outline'}
               size="sm"
               aria-pressed={mode === 'number'}
               onClick={() => form.set('mode', 'number')}
             >
-              Tracking number
+              {t('expected.byNumber')}
             </Button>
             <Button
               variant={mode === 'paste' ? 'default' : 'outline'}
@@ -69,11 +65,11 @@ export function ExpectedPackagesSection() {
               aria-pressed={mode === 'paste'}
               onClick={() => form.set('mode', 'paste')}
             >
-              Paste a shipping email
+              {t('expected.byPaste')}
             </Button>
           </div>
           {mode === 'number' ? (
-            <FormField id={ids.number} label="Tracking number" error={error}>
+            <FormField id={ids.number} label={t('expected.number')} error={error}>
               <Input
                 {...fieldA11y(ids.number, error)}
                 {...form.field('trackingNumber')}
@@ -84,21 +80,21 @@ export function ExpectedPackagesSection() {
               />
             </FormField>
           ) : (
-            <FormField
-              id={ids.text}
-              label="Shipping email"
-              error={error}
-              hint="Paste the whole email; the tracking numbers are taken from it."
-            >
+            <FormField id={ids.text} label={t('expected.email')} error={error} hint={t('expected.emailHint')}>
               <Textarea {...fieldA11y(ids.text, error)} {...form.field('text')} rows={5} />
             </FormField>
           )}
-          <FormField id={ids.label} label="What it is" optional>
-            <Input id={ids.label} {...form.field('label')} maxLength={255} placeholder="Winter boots" />
+          <FormField id={ids.label} label={t('expected.label')} optional={t('common.optional')}>
+            <Input
+              id={ids.label}
+              {...form.field('label')}
+              maxLength={255}
+              placeholder={t('expected.labelPlaceholder')}
+            />
           </FormField>
           <div className="flex items-center gap-3">
             <Button type="submit" disabled={add.isPending}>
-              {add.isPending ? 'Adding…' : 'Add'}
+              {add.isPending ? t('expected.adding') : t('common.add')}
             </Button>
             {added && (
               <p role="status" className="text-sm text-emerald-700 dark:text-emerald-300">
@@ -113,16 +109,16 @@ export function ExpectedPackagesSection() {
           isPending={expected.isPending}
           isError={expected.isError}
           skeleton={null}
-          error={{ title: 'Your expected packages could not be loaded', onRetry: () => void expected.refetch() }}
+          error={{ title: t('expected.loadError'), onRetry: () => void expected.refetch() }}
           isEmpty={(list) => list.items.length === 0}
           empty={
             <p className="rounded-lg border border-dashed border-line px-4 py-6 text-center text-sm text-fg-secondary">
-              Nothing expected yet. Add a tracking number when you order something (up to {EXPECTED_PACKAGES_MAX}).
+              {t('expected.empty', { max: EXPECTED_PACKAGES_MAX })}
             </p>
           }
         >
           {(list) => (
-            <ul className="divide-y divide-line rounded-lg border border-line" aria-label="Expected packages">
+            <ul className="divide-y divide-line rounded-lg border border-line" aria-label={t('expected.list')}>
               {list.items.map((p) => (
                 <li key={p.id} className="flex items-center gap-3 px-4 py-3">
                   <PackageCheck aria-hidden className="size-5 shrink-0 text-fg-secondary" />
@@ -130,16 +126,16 @@ export function ExpectedPackagesSection() {
                     {/* whole, wrapped: a number cut short cannot be checked against the shop's email */}
                     <p className="font-mono text-sm break-all uppercase">{p.trackingNumber}</p>
                     <p className="truncate text-xs text-fg-secondary">
-                      {[p.carrier, p.label].filter(Boolean).join(' · ') || 'Carrier not recognised'}
+                      {[p.carrier, p.label].filter(Boolean).join(' · ') || t('expected.unknownCarrier')}
                     </p>
                   </div>
                   {p.matchedAt ? (
-                    <Badge tone="green">Arrived</Badge>
+                    <Badge tone="green">{t('expected.arrived')}</Badge>
                   ) : (
                     <Button
                       variant="ghost"
                       size="sm"
-                      aria-label={`Remove ${p.trackingNumber}`}
+                      aria-label={t('common.remove', { name: p.trackingNumber })}
                       disabled={remove.isPending}
                       onClick={() => remove.mutate(p.id)}
                     >

@@ -4,16 +4,21 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { formatHoldDay, isHeld } from '@/lib/format';
+import { isHeld } from '@/lib/format';
 import { useSchemaForm } from '@/lib/schemaForm';
 import { useHoldItem } from '../api/hold';
 import { messageOf } from '../api/portalRequest';
-import { dayFromToday, formatDay } from '../days';
+import { dayFromToday } from '../days';
+import { usePortalI18n } from '../i18n';
 
 /** "Hold until…" a date, a change of that date, or the hold released (decisions 035, 052). */
 export function HoldControl({ item }: { item: PortalItem }) {
   const [open, setOpen] = useState(false);
   const hold = useHoldItem(item.id);
+  const i18n = usePortalI18n();
+  const { t } = i18n;
+  const formatDay = (date: string) => i18n.day(new Date(`${date}T00:00:00`));
+  const formatHoldDay = (heldUntil: string) => i18n.day(new Date(Date.parse(heldUntil) - 1));
   const tomorrow = dayFromToday(1);
   const form = useSchemaForm(() => import('../formSchemas').then((m) => m.ItemHoldBody), {
     // Tomorrow, or the last day the desk allows when that is sooner.
@@ -28,11 +33,11 @@ export function HoldControl({ item }: { item: PortalItem }) {
     return (
       <div className="space-y-1 pt-1">
         <p className="text-xs text-fg-subtle" data-testid="hold-used-up">
-          Held as long as the desk allows: please collect it.
+          {t('hold.usedUp')}
         </p>
         {isHeld(item.heldUntil) && (
           <Button size="sm" variant="ghost" onClick={() => save(null)} disabled={hold.isPending}>
-            Release hold
+            {t('hold.release')}
           </Button>
         )}
       </div>
@@ -42,10 +47,10 @@ export function HoldControl({ item }: { item: PortalItem }) {
     return (
       <div className="flex flex-wrap gap-2 pt-1">
         <Button size="sm" variant="outline" onClick={() => setOpen(true)}>
-          Change date
+          {t('hold.change')}
         </Button>
         <Button size="sm" variant="ghost" onClick={() => save(null)} disabled={hold.isPending}>
-          Release hold
+          {t('hold.release')}
         </Button>
       </div>
     );
@@ -53,7 +58,7 @@ export function HoldControl({ item }: { item: PortalItem }) {
   if (!open) {
     return (
       <Button size="sm" variant="outline" className="mt-1" onClick={() => setOpen(true)}>
-        Hold until…
+        {t('hold.open')}
       </Button>
     );
   }
@@ -62,19 +67,21 @@ export function HoldControl({ item }: { item: PortalItem }) {
   return (
     <form className="space-y-2 pt-1" onSubmit={form.submit(({ until }) => save(until))} onFocus={form.preload}>
       <Label htmlFor={id} className="text-xs">
-        Keep it at the desk until (at the latest {formatDay(latest)})
+        {t('hold.label', { day: formatDay(latest) })}
       </Label>
       <div className="flex flex-wrap gap-2">
         <Input id={id} type="date" className="h-8 w-auto" min={dayFromToday(0)} max={latest} {...form.field('until')} />
         <Button size="sm" type="submit" disabled={hold.isPending || !form.values.until}>
-          Hold
+          {t('hold.submit')}
         </Button>
         <Button size="sm" variant="ghost" onClick={() => setOpen(false)}>
-          Cancel
+          {t('common.cancel')}
         </Button>
       </div>
       {error && <p className="text-xs text-red-600 dark:text-red-400">{error}</p>}
-      {item.heldUntil && <p className="text-xs text-fg-subtle">Held until {formatHoldDay(item.heldUntil)} now.</p>}
+      {item.heldUntil && (
+        <p className="text-xs text-fg-subtle">{t('hold.now', { day: formatHoldDay(item.heldUntil) })}</p>
+      )}
     </form>
   );
 }

@@ -3,21 +3,23 @@ import { Button } from '@/components/ui/button';
 import { usePastItems } from '../api/pastItems';
 import { ItemCard } from './ItemCard';
 import { Section, SectionNote } from './Section';
+import { usePortalI18n } from '../i18n';
 
 /** What was collected or returned, newest first, a page at a time. */
 export function PastItemsSection() {
   const past = usePastItems();
+  const { t } = usePortalI18n();
   const items = past.data?.pages.flatMap((page) => page.items);
   const total = past.data?.pages.at(-1)?.total ?? 0;
   return (
-    <Section title="Past items" description="Collected or returned, newest first.">
+    <Section title={t('past.title')} description={t('past.description')}>
       <ListState
         data={items}
         isPending={past.isPending}
         isError={past.isError}
-        skeleton={<SectionNote>Loading…</SectionNote>}
-        error={{ title: 'Your past items could not be loaded', onRetry: () => void past.refetch() }}
-        empty={<SectionNote>No past items yet.</SectionNote>}
+        skeleton={<SectionNote>{t('common.loading')}</SectionNote>}
+        error={{ title: t('past.loadError'), onRetry: () => void past.refetch() }}
+        empty={<SectionNote>{t('past.empty')}</SectionNote>}
       >
         {(shown) => (
           <>
@@ -34,7 +36,7 @@ export function PastItemsSection() {
                 disabled={past.isFetchingNextPage}
                 onClick={() => void past.fetchNextPage()}
               >
-                Show more ({total - shown.length} left)
+                {t('past.more', { count: total - shown.length })}
               </Button>
             )}
           </>

@@ -18,6 +18,8 @@ import { PreferencesSection } from './PreferencesSection';
 import { ProxiesSection } from './ProxiesSection';
 import { RateRefusalNotice } from './RateRefusalNotice';
 import { WaitingItemsSection } from './WaitingItemsSection';
+import { LanguageSwitch } from './LanguageSwitch';
+import { PortalI18nProvider, pageLanguage, usePortalI18n } from '../i18n';
 
 /** Whatever an earlier visit of this tab left in the cache (another recipient's, maybe) goes. */
 const forgetThePage = () => queryClient.removeQueries({ queryKey: portalQueryKey });
@@ -31,20 +33,31 @@ export function PortalPage() {
   useState(forgetThePage); // once, before the sections' first queries
   return (
     <QueryClientProvider client={queryClient}>
-      <PortalPageContent />
+      <PortalInLanguage />
     </QueryClientProvider>
+  );
+}
+
+/** The page in the recipient's language, else the browser's, else the organization's (decision 066). */
+function PortalInLanguage() {
+  const me = usePortalMe();
+  return (
+    <PortalI18nProvider language={pageLanguage(me.data)}>
+      <PortalPageContent />
+    </PortalI18nProvider>
   );
 }
 
 function PortalPageContent() {
   const [, navigate] = useLocation();
   const me = usePortalMe();
+  const { t } = usePortalI18n();
   // A 401 from any section: the session ended; the request form says so.
   useEffect(() => onSessionEnded(() => navigate('/my?signed-out', { replace: true })), [navigate]);
 
   // (a 401 is not shown: the page is on its way to /my)
   if (me.isError && !(me.error instanceof ApiError && me.error.status === 401)) {
-    return <LoadError title="Your page could not be loaded" onRetry={() => void me.refetch()} className="min-h-dvh" />;
+    return <LoadError title={t('page.loadError')} onRetry={() => void me.refetch()} className="min-h-dvh" />;
   }
   if (!me.data) return <PageSpinner />;
   const { recipient, organization, pickupCode } = me.data;
@@ -60,15 +73,20 @@ function PortalPageContent() {
       <header className="sticky top-0 z-10 border-b border-line bg-surface/95 backdrop-blur">
         <div className="mx-auto flex h-14 max-w-3xl items-center justify-between gap-3 px-4">
           <p className="truncate font-semibold text-fg">{organization.name}</p>
-          <Button variant="ghost" size="sm" onClick={signOut}>
-            <LogOut aria-hidden /> Sign out
-          </Button>
+          <div className="flex shrink-0 items-center gap-1">
+            <LanguageSwitch />
+            <Button variant="ghost" size="sm" onClick={signOut}>
+              <LogOut aria-hidden /> <span className="max-sm:sr-only">{t('page.signOut')}</span>
+            </Button>
+          </div>
         </div>
       </header>
       <main className="mx-auto max-w-3xl space-y-5 px-4 py-6">
         <RateRefusalNotice />
         <div>
-          <h1 className="text-2xl font-semibold tracking-tight text-fg">Hello {recipient.firstName}</h1>
+          <h1 className="text-2xl font-semibold tracking-tight text-fg">
+            {t('page.hello', { firstName: recipient.firstName })}
+          </h1>
           <p className="text-sm text-fg-subtle">
             {recipient.firstName} {recipient.lastName} · {organization.name}
           </p>

@@ -1,19 +1,22 @@
-import { NOTIFY_CHANNEL_LABELS, type NotifyChannel, type PortalMe } from '@contract';
+import type { NotifyChannel, PortalMe } from '@contract';
 import { useState } from 'react';
 import { useSetNotifyChannels } from '../api/preferences';
+import { usePortalI18n } from '../i18n';
 import { Section } from './Section';
 
-/** What each channel does for this person, under its name. */
-function hintOf(channel: NotifyChannel, me: PortalMe): string {
+type T = ReturnType<typeof usePortalI18n>['t'];
+
+/** What each channel does for this person, under its name, in the page's language. */
+function hintOf(channel: NotifyChannel, me: PortalMe, t: T): string {
   switch (channel) {
     case 'email':
-      return me.recipient.email ? `To ${me.recipient.email}` : '';
+      return me.recipient.email ? t('preferences.hint.email', { email: me.recipient.email }) : '';
     case 'sms':
-      return me.recipient.phone ? `A text to ${me.recipient.phone}` : '';
+      return me.recipient.phone ? t('preferences.hint.sms', { phone: me.recipient.phone }) : '';
     case 'slack':
-      return 'A direct message in Slack';
+      return t('preferences.hint.slack');
     case 'teams':
-      return 'Your name on the arrival card in the desk’s Teams channel';
+      return t('preferences.hint.teams');
   }
 }
 
@@ -24,6 +27,7 @@ function hintOf(channel: NotifyChannel, me: PortalMe): string {
  */
 export function PreferencesSection({ me }: { me: PortalMe }) {
   const save = useSetNotifyChannels();
+  const { t } = usePortalI18n();
   const offered = me.channelsOffered;
   // Shown at once; the server's answer confirms it (or the old choice comes back).
   const [choosing, setChoosing] = useState<NotifyChannel[] | null | undefined>(undefined);
@@ -39,19 +43,17 @@ export function PreferencesSection({ me }: { me: PortalMe }) {
   }
 
   return (
-    <Section title="How we reach you" description="When something arrives for you, and when it is still waiting.">
+    <Section title={t('preferences.title')} description={t('preferences.description')}>
       {offered.length === 0 ? (
-        <p className="text-sm text-fg-subtle">
-          {me.organization.name} has no way to message you yet: ask the desk to add your email address.
-        </p>
+        <p className="text-sm text-fg-subtle">{t('preferences.none', { organization: me.organization.name })}</p>
       ) : (
         <fieldset className="space-y-2">
-          <legend className="sr-only">Tell me by</legend>
+          <legend className="sr-only">{t('preferences.legend')}</legend>
           {offered.map((channel) => {
             const checked = chosen.has(channel);
             // The last channel left cannot be turned off: nobody could tell them anything.
             const last = checked && chosen.size === 1;
-            const hint = hintOf(channel, me);
+            const hint = hintOf(channel, me, t);
             return (
               <label
                 key={channel}
@@ -75,7 +77,7 @@ export function PreferencesSection({ me }: { me: PortalMe }) {
                 />
                 <span className="min-w-0">
                   <span id={`notify-${channel}`} className="font-medium text-fg">
-                    {NOTIFY_CHANNEL_LABELS[channel]}
+                    {t(`preferences.channel.${channel}`)}
                   </span>
                   {hint && (
                     <span id={`notify-${channel}-hint`} className="block text-xs break-words text-fg-subtle">
@@ -91,15 +93,15 @@ export function PreferencesSection({ me }: { me: PortalMe }) {
       {offered.length > 0 && (
         <p id="notify-last" className="mt-2 text-xs text-fg-subtle">
           {offered.length === 1
-            ? `This is the one way ${me.organization.name} can reach you.`
-            : 'Keep at least one: the desk needs a way to tell you.'}
+            ? t('preferences.onlyOne', { organization: me.organization.name })
+            : t('preferences.keepOne')}
         </p>
       )}
       {me.smsAvailable && !me.recipient.phone && (
-        <p className="mt-1 text-xs text-fg-subtle">Ask the desk to add your mobile number for SMS.</p>
+        <p className="mt-1 text-xs text-fg-subtle">{t('preferences.addMobile')}</p>
       )}
       <p role="status" className="mt-2 h-4 text-xs text-emerald-700 dark:text-emerald-400">
-        {save.isSuccess ? 'Saved.' : ''}
+        {save.isSuccess ? t('preferences.saved') : ''}
       </p>
     </Section>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { onRateRefusal, type RateRefusal } from '../api/portalRequest';
+import { usePortalI18n } from '../i18n';
 
 /**
  * Any write of the page refused for its rate (429, decision 052) says so here, plainly, whichever
@@ -7,6 +8,7 @@ import { onRateRefusal, type RateRefusal } from '../api/portalRequest';
  */
 export function RateRefusalNotice() {
   const [refusal, setRefusal] = useState<RateRefusal | null>(null);
+  const { t } = usePortalI18n();
   useEffect(() => onRateRefusal(setRefusal), []);
   useEffect(() => {
     if (!refusal) return;
@@ -18,8 +20,7 @@ export function RateRefusalNotice() {
     <div role="alert" data-testid="portal-rate-refusal">
       {refusal && (
         <p className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
-          {refusal.message} You can try again in {refusal.retryAfterSeconds}{' '}
-          {refusal.retryAfterSeconds === 1 ? 'second' : 'seconds'}. Nothing was changed.
+          {refusal.message} {t('rate.retry', { seconds: refusal.retryAfterSeconds })}
         </p>
       )}
     </div>

@@ -3,23 +3,25 @@ import { useWaitingItems } from '../api/waitingItems';
 import { HoldControl } from './HoldControl';
 import { ItemCard } from './ItemCard';
 import { Section, SectionNote } from './Section';
+import { usePortalI18n } from '../i18n';
 
 /** What waits at the desk for the recipient, each with its hold. */
 export function WaitingItemsSection() {
   const waiting = useWaitingItems();
+  const { t } = usePortalI18n();
   return (
     <Section
-      title={waiting.data ? `Waiting for you (${waiting.data.total})` : 'Waiting for you'}
-      description="Away for a while? Ask the desk to hold an item until a date."
+      title={waiting.data ? t('waiting.titleCount', { count: waiting.data.total }) : t('waiting.title')}
+      description={t('waiting.description')}
     >
       <ListState
         data={waiting.data}
         isPending={waiting.isPending}
         isError={waiting.isError}
-        skeleton={<SectionNote>Loading…</SectionNote>}
-        error={{ title: 'Your waiting items could not be loaded', onRetry: () => void waiting.refetch() }}
+        skeleton={<SectionNote>{t('common.loading')}</SectionNote>}
+        error={{ title: t('waiting.loadError'), onRetry: () => void waiting.refetch() }}
         isEmpty={(page) => page.items.length === 0}
-        empty={<SectionNote>Nothing is waiting for you right now.</SectionNote>}
+        empty={<SectionNote>{t('waiting.empty')}</SectionNote>}
       >
         {(page) => (
           <ul className="space-y-3">

@@ -1,11 +1,14 @@
 import {
   CORE_STATUSES,
+  LANGUAGE_NAMES,
   LABEL_MATCH_THRESHOLD_MAX,
   LABEL_MATCH_THRESHOLD_MIN,
   LONGEST_HOLD_DAYS_MAX,
   LONGEST_HOLD_DAYS_MIN,
+  SUPPORTED_LANGUAGES,
   UpdateOrganizationSettingsBody,
   VALUE_ALREADY_EXISTS,
+  type Language,
   type OrganizationSettings,
   type SettingsList,
 } from '@contract';
@@ -277,6 +280,34 @@ function CustomizationForm({
             </li>
           ))}
         </ul>
+      </SettingsCard>
+      {/* The language of recipients' messages and page when they have none (decision 066). */}
+      <SettingsCard
+        title="Recipients' language"
+        description="Messages to recipients, and their own page, are in their language when the desk, the import, the directory or they themselves set one; otherwise in this one."
+      >
+        <div className="space-y-1.5">
+          <Label htmlFor={`${ids}-defaultLanguage`}>Default language</Label>
+          <select
+            id={`${ids}-defaultLanguage`}
+            className="h-9 w-full max-w-xs rounded-md border border-line bg-surface px-3 text-sm text-fg disabled:opacity-60"
+            value={settings.defaultLanguage}
+            disabled={!isAdmin || update.isPending}
+            onChange={(e) => {
+              const language = e.target.value as Language;
+              save(
+                { defaultLanguage: language },
+                { title: 'Default language saved', description: `${LANGUAGE_NAMES[language]}.` },
+              );
+            }}
+          >
+            {SUPPORTED_LANGUAGES.map((code) => (
+              <option key={code} value={code}>
+                {LANGUAGE_NAMES[code]}
+              </option>
+            ))}
+          </select>
+        </div>
       </SettingsCard>
       {/* Label reading (issue 28): how sure the match of a label's addressee must be to fill in the
           recipient by itself; below it the clerk picks from the candidates. */}
