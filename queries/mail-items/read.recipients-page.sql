@@ -13,8 +13,9 @@
     r."recipient_type" as "recipientType",
     r."is_active" as "isActive",
     r."notify_channels" as "notifyChannels",
+    r."language" as "language",
     r."managed_by" as "managedBy",
     to_char(r."left_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "leftAt",
     to_char(r."created_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "createdAt",
     to_char(r."updated_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "updatedAt") o) order by r.last_name, r.first_name, r.id), '[]')::text as body, ((select count(*)::int from "recipients" where "recipients"."organization_id" = $1)) as total
-      from ((select "id", "organization_id", "first_name", "last_name", "email", "phone", "unit", "department", "recipient_type", "is_active", "notifications_opt_out_at", "pickup_code", "notify_channels", "managed_by", "external_id", "left_at", "preferred_language", "scim_user_name", "department_group_id", "email_normalized", "phone_digits", "created_at", "updated_at" from "recipients" where "recipients"."organization_id" = $2 order by "recipients"."last_name" asc, "recipients"."first_name" asc, "recipients"."id" asc) limit 50) r
+      from ((select "id", "organization_id", "first_name", "last_name", "email", "phone", "unit", "department", "recipient_type", "is_active", "notifications_opt_out_at", "pickup_code", "notify_channels", "managed_by", "external_id", "left_at", "preferred_language", "language", "scim_user_name", "department_group_id", "email_normalized", "phone_digits", "created_at", "updated_at" from "recipients" where "recipients"."organization_id" = $2 order by "recipients"."last_name" asc, "recipients"."first_name" asc, "recipients"."id" asc) limit 50) r
