@@ -40,13 +40,13 @@ import {
 } from './integrations.repository';
 import {
   sendTestEmail,
+  sendTestSlack,
   sendTestSms,
   sendTestTeams,
   sendTestWebhook,
   type TestOutcome,
 } from '../notifications/test-send';
-import { postSlackMessage, slackClient } from '../notifications/channels/slack';
-import { checkSlackConfig, listSlackChannels } from './slack-connection';
+import { checkSlackConfig, listSlackChannels } from '../notifications/slack-workspace';
 
 type ApiKeyDto = z.output<typeof ApiKey>;
 type CreatedApiKeyDto = z.output<typeof CreatedApiKey>;
@@ -147,64 +147,6 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps)
   }
 
   /** A Slack test: a line in the staff channel when one is picked, else only auth.test. */
-  async function sendTestSlack(row: IntegrationRow): Promise<TestOutcome> {
-    const k = row.config.slackSettings ?? {};
-    const started = performance.now();
-    if (!k.botToken)
-      return {
-        ok: false,
-        message: SLACK_MESSAGES.tokenRequired,
-        responseStatus: null,
-        latencyMs: null,
-        destination: null,
-      };
-    if (!k.staffChannelId) {
-      try {
-        await checkSlackConfig(config.slackApiUrl, secrets, row.config);
-        return {
-          ok: true,
-          message: `Connected to ${k.teamName ?? 'Slack'} (pick a staff channel to receive a test message)`,
-          responseStatus: 200,
-          latencyMs: Math.round(performance.now() - started),
-          destination: k.teamName ?? null,
-        };
-      } catch (err) {
-        const message = err instanceof AppError ? err.message : SLACK_MESSAGES.unreachable;
-        return {
-          ok: false,
-          message,
-          responseStatus: null,
-          latencyMs: Math.round(performance.now() - started),
-          destination: null,
-        };
-      }
-    }
-    const result = await postSlackMessage(
-      slackClient(config.slackApiUrl, secrets.decrypt(k.botToken)),
-      k.staffChannelId,
-      {
-        text: `Test message from Pigeonhole: staff messages of this organization come to this channel.`,
-      },
-    );
-    const destination = k.staffChannelName ? `#${k.staffChannelName}` : k.staffChannelId;
-    return result.ok
-      ? {
-          ok: true,
-          message: `Test message posted to ${destination}`,
-          responseStatus: 200,
-          latencyMs: result.latencyMs,
-          providerId: result.providerId ?? undefined,
-          destination,
-        }
-      : {
-          ok: false,
-          message: result.error,
-          responseStatus: result.responseStatus,
-          latencyMs: result.latencyMs,
-          destination,
-        };
-  }
-
   return {
     async list(caller: OrgCaller): Promise<Integration[]> {
       const rows = await integrationsRepository.list(db, caller.organizationId);
@@ -393,7 +335,7 @@ export function createIntegrationsService({ db, config, secrets, mailer }: Deps)
         if (!who) throw notFound('User not found');
         outcome = await sendTestEmail(sendDeps, row.config, who.email, org?.name ?? 'your organization');
       } else if (row.type === 'slack') {
-        outcome = await sendTestSlack(row);
+        outcome = await sendTestSlack(sendDeps, row.config);
       } else if (row.type === 'sms') {
         if (!body.to)
           throw new AppError(400, INTEGRATION_ERRORS.smsTo, 'validation_error', [

@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import nodemailer from 'nodemailer';
-import { INTEGRATION_MESSAGES } from '../../../contract';
+import { INTEGRATION_MESSAGES, SLACK_MESSAGES } from '../../../contract';
 import type { Config } from '../../config';
 import type { IntegrationConfig as StoredConfig } from '../../db/schema';
+import { AppError } from '../../lib/errors';
 import { isPublicUrl } from '../../lib/public-address';
 import type { Mailer } from '../../lib/mailer';
 import type { SecretBox } from '../../lib/secrets';
@@ -10,9 +11,11 @@ import { CONFIG_MESSAGES, isPublicHost } from './integration-config';
 import { guardedSmtpSocket } from '../../lib/outbound';
 import { sendSms } from './channels/sms';
 import { errorText } from './channels/types';
+import { postSlackMessage, slackClient } from './channels/slack';
 import { sendTeams, teamsMessage } from './channels/teams';
 import { sendWebhook } from './channels/webhook';
 import { testCard } from './teams-card';
+import { checkSlackConfig } from './slack-workspace';
 
 /**
  * An integration's test message (Settings -> Integrations -> Test): sent at once, not through the
@@ -276,5 +279,68 @@ export async function sendTestTeams(
         responseStatus: result.responseStatus,
         latencyMs: result.latencyMs,
         destination: channelName,
+      };
+}
+
+/**
+ * Slack's test (decision 064): with a staff channel, a message posted there; without one, the
+ * token checked with auth.test.
+ */
+export async function sendTestSlack(deps: TestSendDeps, stored: StoredConfig): Promise<TestOutcome> {
+  const { config, secrets } = deps;
+  const k = stored.slackSettings ?? {};
+  const started = performance.now();
+  if (!k.botToken)
+    return {
+      ok: false,
+      message: SLACK_MESSAGES.tokenRequired,
+      responseStatus: null,
+      latencyMs: null,
+      destination: null,
+    };
+  if (!k.staffChannelId) {
+    try {
+      await checkSlackConfig(config.slackApiUrl, secrets, stored);
+      return {
+        ok: true,
+        message: `Connected to ${k.teamName ?? 'Slack'} (pick a staff channel to receive a test message)`,
+        responseStatus: 200,
+        latencyMs: Math.round(performance.now() - started),
+        destination: k.teamName ?? null,
+      };
+    } catch (err) {
+      const message = err instanceof AppError ? err.message : SLACK_MESSAGES.unreachable;
+      return {
+        ok: false,
+        message,
+        responseStatus: null,
+        latencyMs: Math.round(performance.now() - started),
+        destination: null,
+      };
+    }
+  }
+  const result = await postSlackMessage(
+    slackClient(config.slackApiUrl, secrets.decrypt(k.botToken)),
+    k.staffChannelId,
+    {
+      text: `Test message from Pigeonhole: staff messages of this organization come to this channel.`,
+    },
+  );
+  const destination = k.staffChannelName ? `#${k.staffChannelName}` : k.staffChannelId;
+  return result.ok
+    ? {
+        ok: true,
+        message: `Test message posted to ${destination}`,
+        responseStatus: 200,
+        latencyMs: result.latencyMs,
+        providerId: result.providerId ?? undefined,
+        destination,
+      }
+    : {
+        ok: false,
+        message: result.error,
+        responseStatus: result.responseStatus,
+        latencyMs: result.latencyMs,
+        destination,
       };
 }

@@ -2,7 +2,7 @@ import { SLACK_MESSAGES, type SlackChannel } from '../../../contract';
 import type { IntegrationConfig as StoredConfig } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secrets';
-import { classifySlackError, slackAuthTest, slackChannels, type SlackFailure } from '../notifications/channels/slack';
+import { classifySlackError, slackAuthTest, slackChannels, type SlackFailure } from './channels/slack';
 
 const TOKEN_PATH = 'config.slackSettings.botToken';
 
